@@ -1,0 +1,383 @@
+/**
+ * Idempotent Kafka consumer runner.
+ *
+ * For every message:
+ *  1. parse the envelope with zod; a message that fails (not JSON, wrong shape, unknown type,
+ *     a type that does not belong to the topic) is a poison message: it is stored in
+ *     `dead_letters` with the reason, and skipped (offset committed). Never crashes, never loops.
+ *  2. de-duplicate: if `processed_events` has `${groupId}:${event.id}`, skip.
+ *  3. run the handler; if it throws, retry with exponential backoff up to `maxAttempts`, then
+ *     dead-letter the event (event, error message, attempt count) and move on.
+ *  4. insert the `processed_events` marker.
+ *
+ * Crash window: if the process dies between 3 and 4, the event is delivered again and the
+ * handler runs again. Handlers must therefore be idempotent themselves: derive ids of what they
+ * create deterministically from the event (e.g. `${event.id}:${index}` or a natural key with a
+ * unique index) and use conditional/upsert writes, so a second run changes nothing.
+ *
+ * Database failures (reading/writing markers or dead letters) are not the message's fault: they
+ * propagate to kafkajs, which does not commit the offset and retries/restarts the consumer.
+ */
+import type { Consumer, ConsumerConfig, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import type { Db } from 'mongodb';
+import { safeParseEventJson, type AnyEvent } from './envelope';
+import type { EventFamily } from './schemas';
+import { ensureTopics, familyOfTopic, topicFor } from './topics';
+import { Sleeper, backoffDelay, errorMessage, nativeDb, silentLogger, type BackoffOptions, type DbLike, type EventsLogger } from './util';
+
+export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
+export const DEAD_LETTERS_COLLECTION = 'dead_letters';
+
+// ---------------------------------------------------------------------------
+// Idempotency (pure, testable without Kafka)
+// ---------------------------------------------------------------------------
+
+/** Remembers which events a consumer group has processed. */
+export interface ProcessedStore {
+  has(eventId: string): Promise<boolean>;
+  /** Record the event as processed; must tolerate an existing marker. */
+  add(event: AnyEvent, info?: Record<string, unknown>): Promise<void>;
+}
+
+export type IdempotentOutcome = 'processed' | 'duplicate';
+
+/**
+ * Wrap a handler so an event id is handled at most once per store (a consumer group):
+ * check the marker, run the handler, then write the marker.
+ */
+export function createIdempotentHandler<C = undefined>(
+  store: ProcessedStore,
+  handler: (event: AnyEvent, ctx: C) => Promise<void> | void,
+): (event: AnyEvent, ctx: C, info?: Record<string, unknown>) => Promise<IdempotentOutcome> {
+  return async (event, ctx, info) => {
+    if (await store.has(event.id)) return 'duplicate';
+    await handler(event, ctx);
+    await store.add(event, info);
+    return 'processed';
+  };
+}
+
+/** In-memory store, for tests and tools. */
+export function memoryProcessedStore(): ProcessedStore & { readonly ids: Set<string> } {
+  const ids = new Set<string>();
+  return {
+    ids,
+    async has(eventId) {
+      return ids.has(eventId);
+    },
+    async add(event) {
+      ids.add(event.id);
+    },
+  };
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return (err as { code?: unknown })?.code === 11000;
+}
+
+/** Markers in `processed_events`, `_id` = `${groupId}:${eventId}` (unique by construction). */
+export function mongoProcessedStore(db: DbLike, groupId: string, collection = PROCESSED_EVENTS_COLLECTION): ProcessedStore {
+  const coll = () => nativeDb(db).collection<{ _id: string } & Record<string, unknown>>(collection);
+  return {
+    async has(eventId) {
+      return (await coll().countDocuments({ _id: `${groupId}:${eventId}` }, { limit: 1 })) > 0;
+    },
+    async add(event, info) {
+      try {
+        await coll().insertOne({
+          _id: `${groupId}:${event.id}`,
+          groupId,
+          eventId: event.id,
+          type: event.type,
+          subject: event.subject,
+          processedOn: new Date(),
+          ...(info ?? {}),
+        });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Dead letters
+// ---------------------------------------------------------------------------
+
+export type DeadLetterReason = 'unparseable' | 'handler-failed';
+
+/** A document of `dead_letters`. The raw value is kept as a string (safe for FerretDB). */
+export interface DeadLetter {
+  /** `${groupId}:${eventId}` for handler failures, `${groupId}:${topic}:${partition}:${offset}` for poison messages. */
+  _id: string;
+  groupId: string;
+  reason: DeadLetterReason;
+  error: string;
+  attempts: number;
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  eventId: string | null;
+  eventType: string | null;
+  subject: string | null;
+  /** The message value as UTF-8 text (the serialized envelope), null for an empty value. */
+  value: string | null;
+  headers: { key: string; value: string }[];
+  createdOn: Date;
+}
+
+// ---------------------------------------------------------------------------
+// Runner
+// ---------------------------------------------------------------------------
+
+export interface HandlerContext {
+  family: EventFamily;
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  headers: Record<string, string>;
+  /** 1 for the first try, up to maxAttempts. */
+  attempt: number;
+}
+
+export type EventHandler = (event: AnyEvent, ctx: HandlerContext) => Promise<void> | void;
+
+export interface RunConsumerOptions {
+  kafka: Kafka;
+  /** A mongoose Connection (open) or a mongodb Db, for processed_events and dead_letters. */
+  db: DbLike;
+  groupId: string;
+  /** Families to consume. */
+  topics: readonly EventFamily[];
+  handler: EventHandler;
+  logger?: EventsLogger;
+  /** Handler tries before the event is dead-lettered. Default 5. */
+  maxAttempts?: number;
+  topicPrefix?: string;
+  /** Delay between handler tries. Default 200 ms doubling to 5 s, ±20% jitter. */
+  retryBackoff?: BackoffOptions;
+  /** Where a new group starts. Default true (a new consumer catches up on retained events). */
+  fromBeginning?: boolean;
+  /** Create missing topics (3 partitions) before subscribing. Default true. */
+  ensureTopics?: boolean;
+  processedCollection?: string;
+  deadLetterCollection?: string;
+  partitionsConsumedConcurrently?: number;
+  /** Extra kafkajs consumer settings (sessionTimeout, heartbeatInterval, ...). */
+  consumerConfig?: Omit<ConsumerConfig, 'groupId'>;
+}
+
+export interface ConsumerMetrics {
+  processed: number;
+  duplicates: number;
+  deadLettered: number;
+  failedAttempts: number;
+}
+
+export interface RunningConsumer {
+  /** Resolves when the consumer has joined its group the first time. */
+  readonly ready: Promise<void>;
+  readonly metrics: ConsumerMetrics;
+  readonly consumer: Consumer;
+  /** Stop consuming (in-flight message finishes or is left uncommitted) and disconnect. */
+  stop(): Promise<void>;
+}
+
+class ConsumerStoppingError extends Error {
+  constructor() {
+    super('consumer is stopping');
+    this.name = 'ConsumerStoppingError';
+  }
+}
+
+class HandlerFailedError extends Error {
+  constructor(
+    readonly original: unknown,
+    readonly attempts: number,
+  ) {
+    super(errorMessage(original));
+    this.name = 'HandlerFailedError';
+  }
+}
+
+function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    if (v === undefined) continue;
+    const first = Array.isArray(v) ? v[0] : v;
+    if (first !== undefined) out[k] = first.toString();
+  }
+  return out;
+}
+
+/** Connect, subscribe and run an idempotent consumer. Returns once consuming has started. */
+export async function runConsumer(options: RunConsumerOptions): Promise<RunningConsumer> {
+  const {
+    kafka,
+    groupId,
+    handler,
+    maxAttempts = 5,
+    topicPrefix,
+    fromBeginning = true,
+    processedCollection = PROCESSED_EVENTS_COLLECTION,
+    deadLetterCollection = DEAD_LETTERS_COLLECTION,
+  } = options;
+  if (!options.topics.length) throw new Error('runConsumer needs at least one topic family');
+  if (maxAttempts < 1) throw new Error('maxAttempts must be >= 1');
+  const logger = options.logger ?? silentLogger;
+  const retryBackoff: BackoffOptions = { initialMs: 200, maxMs: 5_000, jitter: 0.2, ...options.retryBackoff };
+  const topics = options.topics.map((f) => topicFor(f, topicPrefix));
+  const db = (): Db => nativeDb(options.db);
+  const store = mongoProcessedStore(options.db, groupId, processedCollection);
+  const metrics: ConsumerMetrics = { processed: 0, duplicates: 0, deadLettered: 0, failedAttempts: 0 };
+  const sleepers = new Set<Sleeper>();
+  const sleep = async (ms: number) => {
+    const s = new Sleeper();
+    sleepers.add(s);
+    try {
+      await s.sleep(ms);
+    } finally {
+      sleepers.delete(s);
+    }
+  };
+  let stopping = false;
+
+  async function deadLetter(letter: DeadLetter): Promise<void> {
+    try {
+      await db().collection<DeadLetter>(deadLetterCollection).insertOne(letter);
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    metrics.deadLettered++;
+  }
+
+  function baseLetter(topic: string, partition: number, message: KafkaMessage) {
+    return {
+      groupId,
+      topic,
+      partition,
+      offset: message.offset,
+      key: message.key ? message.key.toString() : null,
+      value: message.value ? message.value.toString('utf8') : null,
+      headers: Object.entries(headersToStrings(message.headers)).map(([key, value]) => ({ key, value })),
+      createdOn: new Date(),
+    };
+  }
+
+  const idempotent = createIdempotentHandler<HandlerContext & { heartbeat: () => Promise<void> }>(store, async (event, ctx) => {
+    for (let attempt = 1; ; attempt++) {
+      if (stopping) throw new ConsumerStoppingError();
+      try {
+        await handler(event, { ...ctx, attempt });
+        return;
+      } catch (err) {
+        metrics.failedAttempts++;
+        if (attempt >= maxAttempts) throw new HandlerFailedError(err, attempt);
+        const delay = backoffDelay(attempt, retryBackoff);
+        logger.warn(
+          { groupId, eventId: event.id, type: event.type, attempt, maxAttempts, delayMs: delay, err: errorMessage(err) },
+          'event handler failed; retrying',
+        );
+        await ctx.heartbeat().catch(() => undefined);
+        await sleep(delay);
+      }
+    }
+  });
+
+  const consumer = kafka.consumer({ ...options.consumerConfig, groupId });
+  let resolveReady!: () => void;
+  const ready = new Promise<void>((resolve) => (resolveReady = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, (e) => {
+    logger.info({ groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment }, 'consumer joined group');
+    resolveReady();
+  });
+  consumer.on(consumer.events.CRASH, (e) => {
+    logger.error({ groupId, err: errorMessage(e.payload.error), restart: e.payload.restart }, 'consumer crashed');
+  });
+
+  if (options.ensureTopics ?? true) await ensureTopics(kafka, topicPrefix, { families: options.topics });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics, fromBeginning });
+    await consumer.run({
+      autoCommit: true,
+      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+      eachMessage: async ({ topic, partition, message, heartbeat }) => {
+        const family = familyOfTopic(topic, topicPrefix);
+        const parsed = safeParseEventJson(message.value);
+        let reason: string | null = null;
+        if (!parsed.ok) reason = parsed.error.message;
+        else if (parsed.family !== family) reason = `event type '${parsed.event.type}' does not belong to topic ${topic}`;
+        if (!parsed.ok || reason) {
+          const raw = parsed.ok ? parsed.event : null;
+          await deadLetter({
+            _id: `${groupId}:${topic}:${partition}:${message.offset}`,
+            reason: 'unparseable',
+            error: (reason ?? 'unparseable').slice(0, 5000),
+            attempts: 0,
+            eventId: raw?.id ?? null,
+            eventType: raw?.type ?? null,
+            subject: raw?.subject ?? null,
+            ...baseLetter(topic, partition, message),
+          });
+          logger.error({ groupId, topic, partition, offset: message.offset, reason }, 'poison message dead-lettered');
+          return;
+        }
+        const event = parsed.event;
+        const ctx = {
+          family: parsed.family,
+          topic,
+          partition,
+          offset: message.offset,
+          key: message.key ? message.key.toString() : null,
+          headers: headersToStrings(message.headers),
+          attempt: 1,
+          heartbeat,
+        };
+        try {
+          const outcome = await idempotent(event, ctx, { topic, partition, offset: message.offset });
+          if (outcome === 'duplicate') {
+            metrics.duplicates++;
+            logger.debug({ groupId, eventId: event.id, type: event.type }, 'duplicate event skipped');
+          } else {
+            metrics.processed++;
+          }
+        } catch (err) {
+          if (!(err instanceof HandlerFailedError)) throw err; // stopping or a database error: do not commit
+          await deadLetter({
+            _id: `${groupId}:${event.id}`,
+            reason: 'handler-failed',
+            error: errorMessage(err.original).slice(0, 5000),
+            attempts: err.attempts,
+            eventId: event.id,
+            eventType: event.type,
+            subject: event.subject,
+            ...baseLetter(topic, partition, message),
+          });
+          logger.error(
+            { groupId, eventId: event.id, type: event.type, attempts: err.attempts, err: errorMessage(err.original) },
+            'event handler failed permanently; event dead-lettered',
+          );
+        }
+      },
+    });
+  } catch (err) {
+    await consumer.disconnect().catch(() => undefined);
+    throw err;
+  }
+  logger.info({ groupId, topics }, 'consumer started');
+
+  return {
+    ready,
+    metrics,
+    consumer,
+    async stop() {
+      stopping = true;
+      for (const s of sleepers) s.wake();
+      await consumer.disconnect();
+      logger.info({ groupId, ...metrics }, 'consumer stopped');
+    },
+  };
+}

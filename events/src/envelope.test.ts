@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CURRENT_SCHEMA_VERSION,
+  EVENT_FAMILIES,
+  EVENT_TYPES,
+  EXAMPLE_DATA,
+  createEvent,
+  familyOfType,
+  isEventOf,
+  parseEvent,
+  safeParseEvent,
+  safeParseEventJson,
+  type EventFamily,
+} from './index';
+
+const fixed = {
+  now: () => new Date('2025-03-01T14:05:00.000Z'),
+  newId: () => '0f8fad5b-d9cb-469f-a165-70867728950e',
+};
+
+function example<F extends EventFamily>(family: F) {
+  return createEvent(family, { data: structuredClone(EXAMPLE_DATA[family]), traceId: 'trace-1' }, fixed);
+}
+
+describe('createEvent', () => {
+  it('builds an envelope with the injected clock and id', () => {
+    const event = createEvent(
+      'test-status',
+      { subject: 'to-1', data: { ...EXAMPLE_DATA['test-status'], testOrderId: 'to-1' }, source: '/lab/x', traceId: 't-9' },
+      fixed,
+    );
+    expect(event).toEqual({
+      id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+      type: 'test.status-changed',
+      source: '/lab/x',
+      subject: 'to-1',
+      time: '2025-03-01T14:05:00.000Z',
+      schemaVersion: 1,
+      traceId: 't-9',
+      data: { ...EXAMPLE_DATA['test-status'], testOrderId: 'to-1' },
+    });
+  });
+
+  it.each(EVENT_FAMILIES)('defaults subject, source and traceId for %s', (family) => {
+    const event = example(family);
+    expect(event.type).toBe(EVENT_TYPES[family]);
+    expect(event.schemaVersion).toBe(CURRENT_SCHEMA_VERSION[family]);
+    expect(event.source.startsWith('/')).toBe(true);
+    expect(event.traceId).toBe('trace-1');
+    const subjectByFamily = {
+      'requisition-submitted': EXAMPLE_DATA['requisition-submitted'].requisitionId,
+      'test-status': EXAMPLE_DATA['test-status'].testOrderId,
+      sample: EXAMPLE_DATA.sample.sampleId,
+      'billing-case': EXAMPLE_DATA['billing-case'].billingCaseId,
+    };
+    expect(event.subject).toBe(subjectByFamily[family]);
+    // round trip through JSON (what the outbox stores and Kafka carries)
+    expect(parseEvent(JSON.parse(JSON.stringify(event)))).toEqual(event);
+  });
+
+  it('uses the event id as traceId when none is given, and random uuids by default', () => {
+    const a = createEvent('sample', { data: EXAMPLE_DATA.sample });
+    const b = createEvent('sample', { data: EXAMPLE_DATA.sample });
+    expect(a.id).not.toBe(b.id);
+    expect(a.traceId).toBe(a.id);
+    expect(a.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('rejects invalid data so an invalid event is never stored', () => {
+    expect(() =>
+      createEvent('test-status', { data: { ...EXAMPLE_DATA['test-status'], status: 'DONE' as never } }, fixed),
+    ).toThrow();
+    expect(() => createEvent('sample', { data: { ...EXAMPLE_DATA.sample, type: 'BLOOD' as never } }, fixed)).toThrow();
+    expect(() => createEvent('sample', { data: EXAMPLE_DATA.sample }, { ...fixed, newId: () => 'not-a-uuid' })).toThrow();
+  });
+});
+
+describe('schemas', () => {
+  it('accepts nullable fields as null', () => {
+    expect(() =>
+      createEvent(
+        'billing-case',
+        { data: { ...EXAMPLE_DATA['billing-case'], previousStatus: null, billingCode: null, errorDetails: null } },
+        fixed,
+      ),
+    ).not.toThrow();
+    expect(() =>
+      createEvent('test-status', { data: { ...EXAMPLE_DATA['test-status'], previousStatus: null, dueOn: null } }, fixed),
+    ).not.toThrow();
+    expect(() =>
+      createEvent('sample', { data: { ...EXAMPLE_DATA.sample, status: null, limsId: null } }, fixed),
+    ).not.toThrow();
+    expect(() =>
+      createEvent(
+        'requisition-submitted',
+        { data: { ...EXAMPLE_DATA['requisition-submitted'], clinicalReviewStatus: null, icd10Codes: [], testOrders: [] } },
+        fixed,
+      ),
+    ).not.toThrow();
+  });
+
+  it('rejects missing fields, wrong enums and malformed values', () => {
+    const bad: [EventFamily, Record<string, unknown>][] = [
+      ['requisition-submitted', { ...EXAMPLE_DATA['requisition-submitted'], patientId: undefined }],
+      ['requisition-submitted', { ...EXAMPLE_DATA['requisition-submitted'], icd10Codes: ['lung cancer'] }],
+      ['requisition-submitted', { ...EXAMPLE_DATA['requisition-submitted'], createPdf: 'yes' }],
+      [
+        'requisition-submitted',
+        {
+          ...EXAMPLE_DATA['requisition-submitted'],
+          testOrders: [{ ...EXAMPLE_DATA['requisition-submitted'].testOrders[0], testType: 'NEXT_GEN' }],
+        },
+      ],
+      ['test-status', { ...EXAMPLE_DATA['test-status'], dueOn: '03/20/2025' }],
+      ['test-status', { ...EXAMPLE_DATA['test-status'], changedOn: 'yesterday' }],
+      ['test-status', { ...EXAMPLE_DATA['test-status'], orderType: 'FOLLOW_UP' }],
+      ['sample', { ...EXAMPLE_DATA.sample, change: 'deleted' }],
+      ['sample', { ...EXAMPLE_DATA.sample, status: 'HOLD' }],
+      ['billing-case', { ...EXAMPLE_DATA['billing-case'], caseStatus: 'PAID' }],
+      ['billing-case', { ...EXAMPLE_DATA['billing-case'], changedBy: 'system' }],
+    ];
+    for (const [family, data] of bad) {
+      const envelope = { ...example(family), data };
+      const r = safeParseEvent(JSON.parse(JSON.stringify(envelope)));
+      expect(r.ok, `${family} ${JSON.stringify(data).slice(0, 80)}`).toBe(false);
+    }
+  });
+
+  it('accepts every billing case status in the full list', () => {
+    const statuses = [
+      'NOT_SUBMITTED', 'READY_TO_SUBMIT', 'QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN',
+      'PARTIALLY_ACCEPTED', 'REJECTED_BY_XIFIN', 'DUPLICATE_ACCESSION', 'PAYOR_SYSTEM_DOWN', 'UPDATE_NOT_ALLOWED',
+      'ON_HOLD_EXTERNAL', 'RETRY_SCHEDULED', 'RETRY_IN_PROGRESS', 'RETRY_SUCCEEDED', 'RETRY_FAILED', 'CANCELLED',
+      'RETIRED_FROM_BILLING', 'BILLING_COMPLETE', 'FIXED_IN_XIFIN', 'DOC_UPLOAD_SUCCEEDED', 'DOC_UPLOAD_PARTIAL',
+      'DOC_UPLOAD_FAILED',
+    ] as const;
+    for (const caseStatus of statuses) {
+      expect(() => createEvent('billing-case', { data: { ...EXAMPLE_DATA['billing-case'], caseStatus } }, fixed)).not.toThrow();
+    }
+  });
+});
+
+describe('parsing envelopes', () => {
+  it('rejects a bad envelope', () => {
+    const good = JSON.parse(JSON.stringify(example('sample')));
+    for (const patch of [
+      { id: 'nope' },
+      { time: '2025-13-01' },
+      { schemaVersion: 0 },
+      { schemaVersion: 1.5 },
+      { subject: '' },
+      { traceId: undefined },
+      { type: 'sample.deleted' },
+    ]) {
+      const r = safeParseEvent({ ...good, ...patch });
+      expect(r.ok, JSON.stringify(patch)).toBe(false);
+    }
+    expect(safeParseEvent(null).ok).toBe(false);
+    expect(safeParseEvent('x').ok).toBe(false);
+  });
+
+  it('parses JSON, reports non-JSON and empty values', () => {
+    const event = example('billing-case');
+    const ok = safeParseEventJson(Buffer.from(JSON.stringify(event)));
+    expect(ok.ok && ok.family).toBe('billing-case');
+    const notJson = safeParseEventJson('{"id":');
+    expect(notJson.ok).toBe(false);
+    if (!notJson.ok) expect(notJson.error.message).toMatch(/not JSON/);
+    expect(safeParseEventJson(null).ok).toBe(false);
+    expect(safeParseEventJson('').ok).toBe(false);
+  });
+
+  it('is forward compatible: unknown fields are stripped and newer schemaVersions parse', () => {
+    const event = JSON.parse(JSON.stringify(example('test-status')));
+    event.schemaVersion = 3;
+    event.extra = 'x';
+    event.data.newField = 'added in v3';
+    const parsed = parseEvent(event);
+    expect(parsed.schemaVersion).toBe(3);
+    expect('extra' in parsed).toBe(false);
+    expect('newField' in parsed.data).toBe(false);
+  });
+
+  it('narrows by family', () => {
+    const e = parseEvent(JSON.parse(JSON.stringify(example('test-status'))));
+    expect(familyOfType(e.type)).toBe('test-status');
+    expect(familyOfType('constructor')).toBeUndefined();
+    if (isEventOf(e, 'test-status')) expect(e.data.status).toBe('IN_PROGRESS');
+    else throw new Error('expected a test-status event');
+    expect(isEventOf(e, 'sample')).toBe(false);
+  });
+});

@@ -1,0 +1,8 @@
+export * from './schemas';
+export * from './envelope';
+export * from './topics';
+export * from './outbox';
+export * from './consumer';
+export * from './asyncapi';
+export { EXAMPLE_DATA } from './examples';
+export { backoffDelay, silentLogger, nativeDb, type BackoffOptions, type DbLike, type EventsLogger } from './util';

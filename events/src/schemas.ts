@@ -1,0 +1,260 @@
+/**
+ * Versioned zod schemas of the `data` part of each event family.
+ *
+ * Rules (see docs/events.md, "Versioning"):
+ * - Within a topic (`*.v1`), a new schemaVersion may only ADD optional/nullable fields or
+ *   (consumers first) new enum values. Unknown fields are stripped by consumers, never rejected.
+ * - A breaking change (removing/renaming/retyping a field) gets a new topic `*.v2`.
+ *
+ * The enums below duplicate the ones in `@onco/domain` on purpose (this package must not
+ * depend on services); the names and values are identical and will be reconciled later.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------
+// Enums (values exactly as in the product specification)
+// ---------------------------------------------------------------------------
+
+export const TEST_TYPES = ['NEXT_DX', 'NEXT_PERSONAL_DX'] as const;
+export const TestType = z.enum(TEST_TYPES);
+export type TestType = z.infer<typeof TestType>;
+
+export const ORDER_TYPES = ['INITIAL_ORDER', 'SUBSEQUENT_ORDER'] as const;
+export const OrderType = z.enum(ORDER_TYPES);
+export type OrderType = z.infer<typeof OrderType>;
+
+export const TEST_STATUSES = [
+  'TEST_SELECTED',
+  'TEST_ORDERED',
+  'IN_PROGRESS',
+  'REPORT_COMPLETE',
+  'TNP_REPORT_COMPLETE',
+  'TNP_AWAITING_REPLACEMENT',
+  'REPLACEMENT_AWAITING',
+  'AMENDMENT_AWAITING',
+  'REPORT_AMENDED',
+  'CANCELLED',
+] as const;
+export const TestStatus = z.enum(TEST_STATUSES);
+export type TestStatus = z.infer<typeof TestStatus>;
+
+export const CLINICAL_REVIEW_STATUSES = [
+  'AWAITING_PATH_REPORT',
+  'NEEDS_REVIEW',
+  'IN_PROGRESS',
+  'NEEDS_ATTENTION',
+  'REVIEW_COMPLETE',
+  'DISQUALIFIED',
+] as const;
+export const ClinicalReviewStatus = z.enum(CLINICAL_REVIEW_STATUSES);
+export type ClinicalReviewStatus = z.infer<typeof ClinicalReviewStatus>;
+
+export const SAMPLE_TYPES = ['TUMOR', 'NORMAL', 'PLASMA'] as const;
+export const SampleType = z.enum(SAMPLE_TYPES);
+export type SampleType = z.infer<typeof SampleType>;
+
+export const SAMPLE_STATUSES = ['ON_HOLD', 'PROCEED', 'CANCELLED'] as const;
+export const SampleStatus = z.enum(SAMPLE_STATUSES);
+export type SampleStatus = z.infer<typeof SampleStatus>;
+
+export const SAMPLE_CHANGES = ['created', 'updated', 'copied'] as const;
+export const SampleChange = z.enum(SAMPLE_CHANGES);
+export type SampleChange = z.infer<typeof SampleChange>;
+
+export const BILLING_CASE_STATUSES = [
+  'NOT_SUBMITTED',
+  'READY_TO_SUBMIT',
+  'QUEUED_FOR_SUBMISSION',
+  'SUBMITTED_TO_XIFIN',
+  'ACCEPTED_BY_XIFIN',
+  'PARTIALLY_ACCEPTED',
+  'REJECTED_BY_XIFIN',
+  'DUPLICATE_ACCESSION',
+  'PAYOR_SYSTEM_DOWN',
+  'UPDATE_NOT_ALLOWED',
+  'ON_HOLD_EXTERNAL',
+  'RETRY_SCHEDULED',
+  'RETRY_IN_PROGRESS',
+  'RETRY_SUCCEEDED',
+  'RETRY_FAILED',
+  'CANCELLED',
+  'RETIRED_FROM_BILLING',
+  'BILLING_COMPLETE',
+  'FIXED_IN_XIFIN',
+  'DOC_UPLOAD_SUCCEEDED',
+  'DOC_UPLOAD_PARTIAL',
+  'DOC_UPLOAD_FAILED',
+] as const;
+export const BillingCaseStatus = z.enum(BILLING_CASE_STATUSES);
+export type BillingCaseStatus = z.infer<typeof BillingCaseStatus>;
+
+// ---------------------------------------------------------------------------
+// Building blocks
+// ---------------------------------------------------------------------------
+
+const id = (description: string) => z.string().min(1).max(200).describe(description);
+/** An instant, ISO 8601 with a time zone designator, e.g. 2025-03-01T14:05:00.000Z. */
+const instant = (description: string) => z.iso.datetime({ offset: true }).describe(description);
+
+export const Actor = z
+  .object({
+    id: id('User id of the person (or "system" for automated changes)'),
+    name: z.string().max(300).describe('Display name at the time of the change'),
+  })
+  .describe('Who made the change');
+export type Actor = z.infer<typeof Actor>;
+
+/** An ICD-10-CM code such as C34.90 or C50911 (dot optional). */
+export const Icd10Code = z
+  .string()
+  .regex(/^[A-Z][0-9][0-9A-Z](\.?[0-9A-Z]{1,4})?$/, 'not an ICD-10 code')
+  .describe('ICD-10-CM code, e.g. C34.90');
+
+// ---------------------------------------------------------------------------
+// requisition-submitted
+// ---------------------------------------------------------------------------
+
+export const RequisitionTestOrder = z.object({
+  id: id('Test order entity id'),
+  testOrderId: id('Human-readable test id shown to users (the "Test ID")'),
+  testType: TestType.describe('Assay ordered'),
+  orderType: OrderType.describe('Initial order or subsequent (monitoring) order'),
+  status: TestStatus.describe('Status of the test order at submission time'),
+});
+export type RequisitionTestOrder = z.infer<typeof RequisitionTestOrder>;
+
+export const RequisitionSubmittedDataV1 = z
+  .object({
+    requisitionId: id('Requisition (test order form) entity id; also the event subject'),
+    testRequisitionId: id('Human-readable TRF number'),
+    accountId: id('Ordering account (clinic/hospital) id'),
+    physicianId: id('Ordering physician id'),
+    patientId: id('Patient id (no other patient data is carried in events)'),
+    submittedBy: Actor.describe('User who submitted the requisition'),
+    submittedOn: instant('When the requisition was submitted'),
+    createPdf: z.boolean().describe('Whether a TRF PDF must be rendered for this submission'),
+    testOrders: z.array(RequisitionTestOrder).describe('Test orders on the requisition at submission'),
+    clinicalReviewStatus: ClinicalReviewStatus.nullable().describe(
+      'Clinical review status after submission (NEEDS_REVIEW when a review diagnosis was given), null if none',
+    ),
+    icd10Codes: z.array(Icd10Code).describe('Distinct ICD-10 codes of the tumor specimen, in entry order'),
+  })
+  .describe('A requisition was submitted (DRAFT -> SUBMITTED)');
+export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV1>;
+
+// ---------------------------------------------------------------------------
+// test-status
+// ---------------------------------------------------------------------------
+
+export const TestStatusDataV1 = z
+  .object({
+    testOrderId: id('Test order entity id; also the event subject'),
+    testId: id('Human-readable test id shown to users'),
+    requisitionId: id('Requisition entity id the test belongs to'),
+    testRequisitionId: id('Human-readable TRF number'),
+    accountId: id('Ordering account id'),
+    testType: TestType.describe('Assay'),
+    orderType: OrderType.describe('Initial or subsequent order'),
+    previousStatus: TestStatus.nullable().describe('Status before the change; null when the test order was created'),
+    status: TestStatus.describe('Status after the change'),
+    changedBy: Actor,
+    changedOn: instant('When the status changed'),
+    dueOn: z.iso.date().nullable().describe('Due date (calendar date, YYYY-MM-DD), null when none'),
+  })
+  .describe('A test order was created or its status changed');
+export type TestStatusData = z.infer<typeof TestStatusDataV1>;
+
+// ---------------------------------------------------------------------------
+// sample
+// ---------------------------------------------------------------------------
+
+export const SampleDataV1 = z
+  .object({
+    sampleId: id('Sample entity id; also the event subject'),
+    requisitionId: id('Requisition entity id the sample belongs to'),
+    type: SampleType.describe('Specimen kind'),
+    status: SampleStatus.nullable().describe('Lab status of the sample, null if not set'),
+    limsId: z.string().max(200).nullable().describe('Identifier in the LIMS, null until known'),
+    change: SampleChange.describe("What happened: 'created', 'updated', or 'copied' (from another requisition)"),
+    changedBy: Actor,
+    changedOn: instant('When the change happened'),
+  })
+  .describe('A sample was created, updated or copied');
+export type SampleData = z.infer<typeof SampleDataV1>;
+
+// ---------------------------------------------------------------------------
+// billing-case
+// ---------------------------------------------------------------------------
+
+export const BillingCaseDataV1 = z
+  .object({
+    billingCaseId: id('Billing case entity id; also the event subject'),
+    testOrderId: id('Test order entity id the case bills'),
+    requisitionId: id('Requisition entity id'),
+    caseStatus: BillingCaseStatus.describe('Case status after the change'),
+    previousStatus: BillingCaseStatus.nullable().describe('Case status before the change; null when created'),
+    billingCode: z.string().max(100).nullable().describe('Billing (CPT/PLA) code, null if not assigned'),
+    errorDetails: z
+      .string()
+      .max(10_000)
+      .nullable()
+      .describe('Error text from XIFIN or the submission worker, null when none'),
+    changedBy: Actor,
+    changedOn: instant('When the change happened'),
+  })
+  .describe('A billing case was created or changed status');
+export type BillingCaseData = z.infer<typeof BillingCaseDataV1>;
+
+// ---------------------------------------------------------------------------
+// Registry
+// ---------------------------------------------------------------------------
+
+export const EVENT_FAMILIES = ['requisition-submitted', 'test-status', 'sample', 'billing-case'] as const;
+export type EventFamily = (typeof EVENT_FAMILIES)[number];
+
+/** Data types per family (the latest schemaVersion). */
+export interface EventDataMap {
+  'requisition-submitted': RequisitionSubmittedData;
+  'test-status': TestStatusData;
+  sample: SampleData;
+  'billing-case': BillingCaseData;
+}
+export type EventData<F extends EventFamily> = EventDataMap[F];
+
+/**
+ * Data schemas per family, indexed by schemaVersion (1-based). The last entry is the
+ * current version producers write; consumers parse with the newest version they know that
+ * is <= the event's schemaVersion (so older events still parse, and newer, additive ones too).
+ */
+export const DATA_SCHEMAS = {
+  'requisition-submitted': { 1: RequisitionSubmittedDataV1 },
+  'test-status': { 1: TestStatusDataV1 },
+  sample: { 1: SampleDataV1 },
+  'billing-case': { 1: BillingCaseDataV1 },
+} as const satisfies Record<EventFamily, Record<number, z.ZodType>>;
+
+export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
+  'requisition-submitted': 1,
+  'test-status': 1,
+  sample: 1,
+  'billing-case': 1,
+};
+
+/** The data schema to use for a family at a given schemaVersion (see DATA_SCHEMAS). */
+export function dataSchemaFor<F extends EventFamily>(family: F, schemaVersion: number): z.ZodType<EventData<F>> {
+  const versions = DATA_SCHEMAS[family] as Record<number, z.ZodType>;
+  const known = Object.keys(versions)
+    .map(Number)
+    .sort((a, b) => a - b);
+  let chosen = known[0];
+  for (const v of known) if (v <= schemaVersion) chosen = v;
+  return versions[chosen] as z.ZodType<EventData<F>>;
+}
+
+/** The field that holds the entity id (the event subject / partition key) per family. */
+export const SUBJECT_FIELD = {
+  'requisition-submitted': 'requisitionId',
+  'test-status': 'testOrderId',
+  sample: 'sampleId',
+  'billing-case': 'billingCaseId',
+} as const satisfies { [F in EventFamily]: keyof EventDataMap[F] };

@@ -1,0 +1,88 @@
+/**
+ * Kafka topic names, partition keys and topic creation.
+ */
+import type { Kafka } from 'kafkajs';
+import type { AnyEvent, EnvelopeBase } from './envelope';
+import { EVENT_FAMILIES, type EventFamily } from './schemas';
+
+/** Topic per family (major version in the name: a breaking change gets `.v2`). */
+export const TOPICS = {
+  'requisition-submitted': 'oncotrf.requisition-submitted.v1',
+  'test-status': 'oncotrf.test-status.v1',
+  sample: 'oncotrf.sample.v1',
+  'billing-case': 'oncotrf.billing-case.v1',
+} as const satisfies Record<EventFamily, string>;
+
+export const DEFAULT_PARTITIONS = 3;
+export const DEFAULT_REPLICATION_FACTOR = 1;
+
+/**
+ * Apply an optional prefix (environment, test run) to a topic name: `prefix.topic`.
+ * A trailing '.' on the prefix is tolerated; an empty prefix means none.
+ */
+export function withPrefix(topic: string, prefix?: string): string {
+  const p = (prefix ?? '').replace(/\.+$/, '');
+  return p ? `${p}.${topic}` : topic;
+}
+
+/** The topic of a family, with an optional prefix. */
+export function topicFor(family: EventFamily, prefix?: string): string {
+  return withPrefix(TOPICS[family], prefix);
+}
+
+/** All four topics, with an optional prefix. */
+export function allTopics(prefix?: string): string[] {
+  return EVENT_FAMILIES.map((f) => topicFor(f, prefix));
+}
+
+/** The family a (prefixed) topic belongs to, or undefined. */
+export function familyOfTopic(topic: string, prefix?: string): EventFamily | undefined {
+  return EVENT_FAMILIES.find((f) => topicFor(f, prefix) === topic);
+}
+
+/**
+ * Partition key of an event: its subject (the entity id), so all events of one entity go to
+ * the same partition and are consumed in the order they were committed.
+ */
+export function partitionKey(event: Pick<EnvelopeBase, 'subject'> | AnyEvent): string {
+  return event.subject;
+}
+
+export interface EnsureTopicsOptions {
+  numPartitions?: number;
+  replicationFactor?: number;
+  families?: readonly EventFamily[];
+}
+
+/**
+ * Create the topics that do not exist yet (idempotent; safe to call from several processes at
+ * once). Returns the names it created.
+ */
+export async function ensureTopics(kafka: Kafka, prefix?: string, options: EnsureTopicsOptions = {}): Promise<string[]> {
+  const families = options.families ?? EVENT_FAMILIES;
+  const wanted = families.map((f) => topicFor(f, prefix));
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = wanted.filter((t) => !existing.has(t));
+    if (missing.length === 0) return [];
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({
+          topic,
+          numPartitions: options.numPartitions ?? DEFAULT_PARTITIONS,
+          replicationFactor: options.replicationFactor ?? DEFAULT_REPLICATION_FACTOR,
+        })),
+      });
+    } catch (err) {
+      // Another process created some of them in between: fine if they all exist now.
+      const now = new Set(await admin.listTopics());
+      if (!missing.every((t) => now.has(t))) throw err;
+    }
+    return missing;
+  } finally {
+    await admin.disconnect();
+  }
+}

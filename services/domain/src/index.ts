@@ -1,0 +1,5 @@
+export * from './enums';
+export * from './messages';
+export * from './password';
+export * from './permissions';
+export * from './users';

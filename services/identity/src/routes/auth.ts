@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import { MSG } from '@onco/domain';
+import { badRequest, forbidden, requireUser, typed } from '@onco/platform';
+import { authenticate, changePassword, completeReset, forgotPassword } from '../credentials';
+import type { IdentityModels } from '../models/user';
+import { decodeBase64 } from '../password-hash';
+import type { Resolver } from '../session';
+
+const b64 = z.string().min(1).max(2048);
+
+function decode(field: string, v: string): string {
+  const s = decodeBase64(v);
+  if (!s) throw badRequest(`${field} must be base64-encoded`);
+  return s;
+}
+
+/** uam: sign-in, session, passwords. Mounted at /uam/api/v1. */
+export async function authRoutes(app: FastifyInstance, opts: { models: IdentityModels; resolver: Resolver }) {
+  const r = typed(app);
+  const { models, resolver } = opts;
+  const { config, mail } = app.platform;
+
+  r.post(
+    '/authenticate',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['uam'],
+        summary: 'Sign in with base64-encoded username and password',
+        body: z.object({ username: b64, password: b64 }),
+      },
+    },
+    async (req) => {
+      return authenticate(models, config, decode('username', req.body.username), decode('password', req.body.password));
+    },
+  );
+
+  r.get(
+    '/session',
+    { config: { permission: 'AUTHENTICATED' }, schema: { tags: ['uam'], summary: 'The current session (for the console)' } },
+    async (req) => {
+      const u = requireUser(req);
+      return {
+        id: u.id,
+        loginId: u.loginId,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        role: u.role,
+        status: u.status,
+        grantedAuthorities: u.grantedAuthorities,
+        accountIds: u.accountIds,
+        physicianIds: u.physicianIds,
+      };
+    },
+  );
+
+  r.put(
+    '/users/:id/credentials',
+    {
+      config: { permission: 'AUTHENTICATED' },
+      schema: {
+        tags: ['uam'],
+        summary: 'Change one\'s own password (base64 old and new)',
+        params: z.object({ id: z.string() }),
+        body: z.object({ oldPassword: b64, newPassword: b64 }),
+      },
+    },
+    async (req) => {
+      const u = requireUser(req);
+      if (req.params.id !== u.id) throw forbidden();
+      await changePassword(models, config, u.id, decode('oldPassword', req.body.oldPassword), decode('newPassword', req.body.newPassword));
+      resolver.invalidate(u.id);
+      return { message: MSG.changePasswordOk };
+    },
+  );
+
+  r.post(
+    '/password/reset/:email',
+    {
+      config: { public: true },
+      schema: { tags: ['uam'], summary: 'Forgot password: e-mail a single-use reset link', params: z.object({ email: z.string().max(320) }) },
+    },
+    async (req) => {
+      await forgotPassword(models, config, mail, req.params.email);
+      return { message: MSG.resetEmailSent };
+    },
+  );
+
+  r.post(
+    '/password/reset',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['uam'],
+        summary: 'Set a new password with the token from the e-mailed link',
+        body: z.object({ token: z.string().min(10).max(200), newPassword: b64 }),
+      },
+    },
+    async (req) => {
+      await completeReset(models, req.body.token, decode('newPassword', req.body.newPassword));
+      return { message: MSG.changePasswordOk };
+    },
+  );
+}

@@ -1,0 +1,104 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Permission, Role } from '@onco/domain';
+import { forbidden, unauthorized } from './errors';
+import { verifyToken } from './tokens';
+
+/** The signed-in user as every route sees it. */
+export interface SessionUser {
+  id: string;
+  loginId: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  status: string;
+  grantedAuthorities: Permission[];
+  /** data scope: accounts and physicians the user is associated with (physicians also see their own id) */
+  accountIds: string[];
+  physicianIds: string[];
+  /** lab and billing staff see every account */
+  allAccounts: boolean;
+  tokenVersion: number;
+}
+
+export type SessionResolver = (userId: string) => Promise<SessionUser | null>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+  interface FastifyContextConfig {
+    /** no token needed (authenticate, health, forgot password) */
+    public?: boolean;
+    /** the permission this route needs; any signed-in user when 'AUTHENTICATED' */
+    permission?: Permission | Permission[] | 'AUTHENTICATED';
+  }
+}
+
+export interface AuthOptions {
+  secret: string;
+  resolveSession: SessionResolver;
+}
+
+/**
+ * The route-level guard. Every route must declare `config.public` or `config.permission`; a route that
+ * declares neither fails at start-up, so no route can be forgotten. Without a valid, unexpired token whose
+ * tokenVersion matches the user's, the reply is 401; without the permission, 403.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: AuthOptions) => {
+    app.decorateRequest('user', null);
+    app.addHook('onRoute', (route) => {
+      const cfg = (route.config ?? {}) as { public?: boolean; permission?: unknown };
+      if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
+      if (!cfg.public && !cfg.permission && !route.url.startsWith('/docs')) {
+        throw new Error(`Route ${route.method} ${route.url} declares neither config.public nor config.permission`);
+      }
+    });
+    app.addHook('onRequest', async (req: FastifyRequest) => {
+      const cfg = req.routeOptions.config as { public?: boolean; permission?: Permission | Permission[] | 'AUTHENTICATED' };
+      if (!req.routeOptions.url || cfg.public || req.routeOptions.url.startsWith('/docs')) return;
+      const header = req.headers.authorization;
+      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+      if (!token) throw unauthorized();
+      const payload = verifyToken(token, opts.secret);
+      if (!payload) throw unauthorized();
+      const user = await opts.resolveSession(payload.sub);
+      if (!user || user.tokenVersion !== payload.tv || !['ACTIVE', 'PASSWORD_EXPIRED'].includes(user.status)) {
+        throw unauthorized();
+      }
+      req.user = user;
+      const needed = cfg.permission;
+      if (!needed || needed === 'AUTHENTICATED') return;
+      const list = Array.isArray(needed) ? needed : [needed];
+      if (!list.some((p) => user.grantedAuthorities.includes(p))) throw forbidden();
+    });
+  },
+  { name: 'auth' },
+);
+
+export function requireUser(req: FastifyRequest): SessionUser {
+  if (!req.user) throw unauthorized();
+  return req.user;
+}
+
+export function can(user: SessionUser, p: Permission): boolean {
+  return user.grantedAuthorities.includes(p);
+}
+
+/**
+ * The data-scope filter for a collection: the user sees a record when its account is one of theirs or its
+ * physician is one of theirs. Repositories require it; lab and billing staff (VIEW_ALL_ACCOUNTS) get {}.
+ */
+export function scopeFilter(
+  user: SessionUser,
+  paths: { account?: string; physician?: string; owner?: string },
+): Record<string, unknown> {
+  if (user.allAccounts) return {};
+  const or: Record<string, unknown>[] = [];
+  if (paths.account) or.push({ [paths.account]: { $in: user.accountIds } });
+  if (paths.physician) or.push({ [paths.physician]: { $in: user.physicianIds } });
+  if (paths.owner) or.push({ [paths.owner]: user.id });
+  if (or.length === 0) return { _id: { $in: [] } };
+  return or.length === 1 ? or[0] : { $or: or };
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads process.env. Everything else receives a typed Config.
+ * Defaults are for local use (the processes started by `npm run infra:up`).
+ * The table of variables is documented in docs/configuration.md.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const csv = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /** HTTP port of the single process (or of one area when SERVICES names one). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  /** Which API areas this process mounts: "all" or a comma list of uam,portal,oms,bis,cns,dxs. */
+  SERVICES: z.string().default('all'),
+  /** Run the BullMQ workers, the outbox relay and the Kafka consumers in this process. */
+  WORKERS: bool.default(true),
+  /** Serve the built console (console/dist) from this process. */
+  SERVE_CONSOLE: bool.default(true),
+  MONGO_URL: z.string().url().default('mongodb://127.0.0.1:27017/oncotrf'),
+  KAFKA_BROKERS: csv.default(['127.0.0.1:9092']),
+  KAFKA_CLIENT_ID: z.string().default('oncotrf'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Prefix for BullMQ keys, so tests and several deployments can share a Redis. */
+  QUEUE_PREFIX: z.string().default('oncotrf'),
+  /** Prefix for Kafka topic names (e.g. per environment). */
+  TOPIC_PREFIX: z.string().default(''),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Signing secret for bearer tokens; must be set (>= 32 chars) in production. */
+  TOKEN_SECRET: z.string().min(32).default('dev-only-token-secret-change-me-0123456789'),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(8 * 3600),
+  /** Failed sign-ins in a row before the account becomes LOCKED_OUT. */
+  LOCKOUT_THRESHOLD: z.coerce.number().int().positive().default(5),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().positive().default(60),
+  /** Addresses at this domain must ask IT for a reset (spec 3 section 5). */
+  COMPANY_EMAIL_DOMAIN: z.string().default('oncotrf.example.com'),
+  /** Public base URL used in e-mailed links. */
+  PUBLIC_URL: z.string().url().default('http://127.0.0.1:8080'),
+  /** smtp://user:pass@host:port, or "local" for the development mailbox under .data/mailbox. */
+  MAIL_TRANSPORT: z.string().default('local'),
+  MAIL_FROM: z.string().default('Client Services <no-reply@oncotrf.example.com>'),
+  MAILBOX_DIR: z.string().default('.data/mailbox'),
+  /** Where attachment binaries go when GridFS is not available: a checksummed file store. */
+  FILE_STORE_DIR: z.string().default('.data/files'),
+  /** "gridfs" or "files" (default files: GridFS is unconfirmed on FerretDB v1). */
+  BLOB_STORE: z.enum(['gridfs', 'files']).default('files'),
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** Demo mode seeds demo data and demo logins when the database is empty. Never in production. */
+  DEMO_MODE: bool.default(true),
+  DEMO_PASSWORD: z.string().default('Welcome2Onco!'),
+  /** Account excluded from the one-click subsequent order (spec 1 section 4). */
+  SUBSEQUENT_ORDER_EXCLUDED_ACCOUNT: z.string().default(''),
+  SUBSEQUENT_ORDER_TEST_TYPE: z.enum(['NEXT_DX', 'NEXT_PERSONAL_DX']).default('NEXT_PERSONAL_DX'),
+  SUBSEQUENT_ORDER_ORDER_TYPE: z.enum(['INITIAL_ORDER', 'SUBSEQUENT_ORDER']).default('INITIAL_ORDER'),
+  /** Base URL of the NPI registry (version 2.1 query contract); "local" uses the built-in stand-in. */
+  NPI_REGISTRY_URL: z.string().default('local'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parse and validate the environment once; throws a ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') input[key] = v;
+  }
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (config.NODE_ENV === 'production') {
+    if (config.TOKEN_SECRET.startsWith('dev-only')) {
+      throw new ConfigError('Invalid configuration:\n  TOKEN_SECRET: must be set to a secret of at least 32 characters in production');
+    }
+    if (config.DEMO_MODE) {
+      throw new ConfigError('Invalid configuration:\n  DEMO_MODE: demo logins are never allowed in production; set DEMO_MODE=false');
+    }
+  }
+  return config;
+}

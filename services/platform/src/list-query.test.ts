@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { buildMatch, parseListQuery, type ListResource } from './list-query';
+
+const orders: ListResource = {
+  name: 'orders',
+  fields: {
+    status: { type: 'string', filter: true, sort: true },
+    accountId: { type: 'id', path: 'account.id', filter: true },
+    createdOn: { type: 'date', filter: true, sort: true },
+    updatedOn: { type: 'date', filter: true, sort: true },
+    count: { type: 'number', filter: true },
+    archived: { type: 'boolean', filter: true },
+  },
+  search: ['patient.name', 'testRequisitionId'],
+  facets: [{ name: 'status_facet', field: 'status' }],
+  defaultSort: { field: 'updatedOn', order: 'desc' },
+  deletedField: 'deleted',
+};
+
+describe('the spec dialect', () => {
+  it('reads page, perPage, sort and each filter form', () => {
+    const q = parseListQuery(orders, {
+      page: '2',
+      perPage: '20',
+      sort: 'createdOn,ASC',
+      filter: JSON.stringify({
+        status: 'in(SUBMITTED, DRAFT)',
+        accountId: '!in(a1)',
+        createdOn: 'between(1700000000000, 1800000000000)',
+        count: 'eq(3)',
+        q: 'smith',
+      }),
+      facets: 'status_facet',
+    });
+    expect(q.dialect).toBe('spec');
+    expect(q.page).toBe(2);
+    expect(q.perPage).toBe(20);
+    expect(q.sort).toEqual({ field: 'createdOn', path: 'createdOn', order: 'asc' });
+    expect(q.q).toBe('smith');
+    expect(q.facets).toEqual(['status_facet']);
+    const m = buildMatch(orders, q, {});
+    expect(m).toEqual({
+      $and: [
+        { deleted: { $ne: true } },
+        { status: { $in: ['SUBMITTED', 'DRAFT'] } },
+        { 'account.id': { $nin: ['a1'] } },
+        { createdOn: { $gte: new Date(1700000000000), $lte: new Date(1800000000000) } },
+        { count: 3 },
+        { $or: [{ 'patient.name': /smith/i }, { testRequisitionId: /smith/i }] },
+      ],
+    });
+  });
+
+  it('accepts size, sortValue and sortOrder, and the defaults', () => {
+    const q = parseListQuery(orders, { size: '50', sortValue: 'status', sortOrder: 'DESC' });
+    expect(q.perPage).toBe(50);
+    expect(q.sort.order).toBe('desc');
+    const d = parseListQuery(orders, {});
+    expect(d).toMatchObject({ page: 0, perPage: 15, sort: { field: 'updatedOn', order: 'desc' }, includeDeleted: false });
+  });
+
+  it('applies free text only above 2 characters and escapes it', () => {
+    expect(parseListQuery(orders, { q: 'ab' }).q).toBeUndefined();
+    const q = parseListQuery(orders, { q: 'a.*(' });
+    const m = buildMatch(orders, q, {}) as any;
+    expect(m.$and[1].$or[0]['patient.name'].source).toBe('a\\.\\*\\(');
+  });
+
+  it('includes deleted rows only when asked', () => {
+    expect(parseListQuery(orders, { filter: '{"deleted":"true"}' }).includeDeleted).toBe(true);
+    expect(parseListQuery(orders, { filter: '{"deleted":false}' }).includeDeleted).toBe(false);
+  });
+
+  it('always applies the data scope', () => {
+    const q = parseListQuery(orders, {});
+    expect(buildMatch(orders, q, { 'account.id': { $in: ['A'] } })).toEqual({
+      $and: [{ 'account.id': { $in: ['A'] } }, { deleted: { $ne: true } }],
+    });
+  });
+});
+
+describe('ra-data-simple-rest dialect', () => {
+  it('reads sort, range and a plain filter (arrays are in)', () => {
+    const q = parseListQuery(orders, {
+      sort: '["createdOn","ASC"]',
+      range: '[20,29]',
+      filter: '{"status":["SUBMITTED"],"archived":false}',
+    });
+    expect(q.dialect).toBe('simple-rest');
+    expect(q.page).toBe(2);
+    expect(q.perPage).toBe(10);
+    expect(q.sort.field).toBe('createdOn');
+    expect(q.filters).toEqual([
+      { field: 'status', path: 'status', op: 'in', values: ['SUBMITTED'] },
+      { field: 'archived', path: 'archived', op: 'eq', values: [false] },
+    ]);
+  });
+});
+
+describe('bad input is a 400 naming what is wrong', () => {
+  const bad = (qs: Record<string, unknown>) => {
+    try {
+      parseListQuery(orders, qs);
+    } catch (e: any) {
+      return { status: e.statusCode, message: e.message };
+    }
+    return null;
+  };
+  it('refuses unknown filter and sort fields and facets', () => {
+    expect(bad({ filter: '{"password":"x"}' })).toEqual({ status: 400, message: 'Filtering by password is not supported' });
+    expect(bad({ sort: 'secret,ASC' })).toEqual({ status: 400, message: 'Sorting by secret is not supported' });
+    expect(bad({ facets: 'nope_facet' })).toEqual({ status: 400, message: 'Unknown facet: nope_facet' });
+    expect(bad({ filter: 'not json' })?.message).toBe('Invalid filter: not valid JSON');
+    expect(bad({ page: '-1' })?.status).toBe(400);
+    expect(bad({ perPage: '100000' })?.status).toBe(400);
+    expect(bad({ filter: '{"createdOn":"between(1)"}' })?.message).toBe('Invalid filter for createdOn: between needs a start and an end');
+    expect(bad({ filter: '{"count":"eq(abc)"}' })?.message).toBe('Invalid filter value for count: expected a number');
+  });
+
+  it('never lets a client value become a MongoDB operator', () => {
+    expect(bad({ filter: '{"status":{"$ne":null}}' })).toEqual({ status: 400, message: 'Invalid filter value for status' });
+    expect(bad({ filter: '{"$where":"sleep(1000)"}' })?.message).toBe('Filtering by $where is not supported');
+    expect(bad({ filter: '{"$or":[{"status":"x"}]}' })?.message).toBe('Filtering by $or is not supported');
+    expect(bad({ filter: '{"status":[{"$gt":""}]}' })).toEqual({ status: 400, message: 'Invalid filter value for status' });
+    expect(bad({ filter: '{"accountId":"in($ne)"}' })).toEqual({ status: 400, message: 'Invalid filter value for accountId' });
+    // an operator-looking string is only ever a literal value
+    const q = parseListQuery(orders, { filter: '{"status":"$ne"}' });
+    expect(buildMatch(orders, q, {})).toEqual({ $and: [{ deleted: { $ne: true } }, { status: '$ne' }] });
+  });
+});

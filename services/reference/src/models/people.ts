@@ -1,0 +1,129 @@
+import { BIRTH_SEXES } from '@onco/domain';
+import { auditedSchema } from '@onco/platform';
+import type { Audited } from './common';
+
+export const PHYSICIAN_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
+export type PhysicianStatus = (typeof PHYSICIAN_STATUSES)[number];
+
+export interface PhysicianDoc extends Audited {
+  /** the NPI number (10 digits) */
+  userId: string;
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  fax: string | null;
+  status: PhysicianStatus;
+  accountIds: string[];
+  hospitalLocationIds: string[];
+}
+
+export const physicianSchema = auditedSchema(
+  {
+    userId: { type: String, required: true },
+    firstName: { type: String, required: true },
+    middleName: { type: String, default: null },
+    lastName: { type: String, required: true },
+    name: { type: String, required: true },
+    phone: { type: String, default: null },
+    email: { type: String, default: null },
+    fax: { type: String, default: null },
+    status: { type: String, enum: PHYSICIAN_STATUSES, default: 'ACTIVE' },
+    accountIds: { type: [String], default: [] },
+    hospitalLocationIds: { type: [String], default: [] },
+  },
+  { collection: 'physicians' },
+);
+// GET /physicians: data scope and filter accountId (multikey on accountIds)
+physicianSchema.index({ accountIds: 1 });
+// GET /physicians: default sort lastName asc
+physicianSchema.index({ lastName: 1 });
+// NPI look-up (filter userId) before adding a provider from the NPI registry
+physicianSchema.index({ userId: 1 });
+
+export interface PathologistDoc extends Audited {
+  name: string;
+  npi: string | null;
+  phone: string | null;
+  email: string | null;
+  fax: string | null;
+  accountIds: string[];
+}
+
+export const pathologistSchema = auditedSchema(
+  {
+    name: { type: String, required: true },
+    npi: { type: String, default: null },
+    phone: { type: String, default: null },
+    email: { type: String, default: null },
+    fax: { type: String, default: null },
+    accountIds: { type: [String], default: [] },
+  },
+  { collection: 'pathologists' },
+);
+// GET /pathologists: data scope and filter accountIds in(...)
+pathologistSchema.index({ accountIds: 1 });
+// GET /pathologists: default sort name asc
+pathologistSchema.index({ name: 1 });
+
+export interface PatientDoc extends Audited {
+  /** the patient number shown as PAT #, e.g. "PAT-000123" */
+  userId: string;
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  name: string;
+  race: string | null;
+  ethnicity: string | null;
+  address: { street?: string | null; city?: string | null; state?: string | null; postalCode?: string | null; country?: string | null } | null;
+  phone: string | null;
+  fax: string | null;
+  email: string | null;
+  mrn: string | null;
+  dateOfBirth: string | null;
+  birthSex: (typeof BIRTH_SEXES)[number] | null;
+  trialName: string | null;
+  studyPatientId: string | null;
+  diagnosis: string | null;
+  accountIds: string[];
+  physicianIds: string[];
+}
+
+export const patientSchema = auditedSchema(
+  {
+    userId: { type: String, required: true },
+    firstName: { type: String, required: true },
+    middleName: { type: String, default: null },
+    lastName: { type: String, required: true },
+    name: { type: String, required: true },
+    race: { type: String, default: null },
+    ethnicity: { type: String, default: null },
+    address: {
+      type: { street: String, city: String, state: String, postalCode: String, country: String, _id: false },
+      default: null,
+    },
+    phone: { type: String, default: null },
+    fax: { type: String, default: null },
+    email: { type: String, default: null },
+    mrn: { type: String, default: null },
+    /** YYYY-MM-DD: a calendar date, not an instant */
+    dateOfBirth: { type: String, default: null },
+    birthSex: { type: String, enum: [...BIRTH_SEXES, null], default: null },
+    trialName: { type: String, default: null },
+    studyPatientId: { type: String, default: null },
+    diagnosis: { type: String, default: null },
+    accountIds: { type: [String], default: [] },
+    physicianIds: { type: [String], default: [] },
+  },
+  { collection: 'patients' },
+);
+// GET /patients: data scope by account and filter accountIds
+patientSchema.index({ accountIds: 1 });
+// GET /patients: data scope by physician and filter physicianIds
+patientSchema.index({ physicianIds: 1 });
+// GET /patients: default sort updatedOn desc
+patientSchema.index({ updatedOn: -1 });
+// patient number look-up (filter userId) and renumbering
+patientSchema.index({ userId: 1 }, { unique: true });

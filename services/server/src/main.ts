@@ -1,0 +1,37 @@
+import { ConfigError, createLogger, loadConfig } from '@onco/platform';
+import { buildSystem } from './system';
+
+/** The default single process: every API area, the workers and the built console on one port. */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const system = await buildSystem(config, { logger });
+  await system.app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ port: config.PORT, services: config.SERVICES, workers: config.WORKERS }, 'oncotrf is up');
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 30_000).unref();
+    await system.close();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

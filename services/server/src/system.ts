@@ -1,0 +1,159 @@
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import {
+  AREAS,
+  FileBlobStore,
+  QueueRegistry,
+  checkReadiness,
+  connectMongo,
+  createBaseApp,
+  createKafka,
+  createLogger,
+  createMailer,
+  createRedis,
+  type AreaName,
+  type Config,
+  type DomainModule,
+  type PlatformContext,
+} from '@onco/platform';
+import { createIdentity, uamArea, portalIdentityRoutes } from '@onco/identity';
+import { OutboxRelay } from '@onco/events';
+import { createReferenceModule } from '@onco/reference';
+import { createRequisitionsModule } from '@onco/requisitions';
+
+export interface System {
+  app: FastifyInstance;
+  ctx: PlatformContext;
+  relay: OutboxRelay | null;
+  close(): Promise<void>;
+}
+
+function selectedAreas(config: Config): AreaName[] {
+  if (config.SERVICES === 'all') return Object.keys(AREAS) as AreaName[];
+  const names = config.SERVICES.split(',').map((s) => s.trim()) as AreaName[];
+  for (const n of names) if (!(n in AREAS)) throw new Error(`Invalid configuration:\n  SERVICES: unknown area "${n}" (use all or ${Object.keys(AREAS).join(',')})`);
+  return names;
+}
+
+/**
+ * Compose one process: connections, every domain module, the areas named in SERVICES, and (when WORKERS)
+ * the outbox relay, the Kafka consumers and the BullMQ workers. The default runs everything on one port.
+ */
+export async function buildSystem(config: Config, opts: { logger?: Logger } = {}): Promise<System> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const areas = selectedAreas(config);
+  const mongo = await connectMongo(config.MONGO_URL);
+  const redis = createRedis(config.REDIS_URL);
+  const kafka = createKafka(config, logger);
+  const kafkaAdmin = kafka.admin();
+  await kafkaAdmin.connect().catch((err) => logger.warn({ err: err.message }, 'kafka admin not connected yet'));
+  const workerConnections: ReturnType<typeof createRedis>[] = [];
+  const queues = new QueueRegistry(
+    redis,
+    () => {
+      const c = createRedis(config.REDIS_URL, { forWorker: true });
+      workerConnections.push(c);
+      return c;
+    },
+    config.QUEUE_PREFIX,
+    logger,
+  );
+  let relay: OutboxRelay | null = null;
+  const ctx: PlatformContext = {
+    config,
+    logger,
+    mongo,
+    redis,
+    kafka,
+    mail: createMailer(config.MAIL_TRANSPORT, config.MAIL_FROM, config.MAILBOX_DIR),
+    queues,
+    blobs: new FileBlobStore(config.FILE_STORE_DIR),
+    nudgeOutbox: () => relay?.nudge(),
+  };
+
+  const identity = createIdentity(mongo);
+  const reference = createReferenceModule(ctx);
+  const requisitions = createRequisitionsModule(ctx);
+  const modules: DomainModule[] = [reference, requisitions];
+
+  const app = await createBaseApp(ctx, identity.resolver);
+
+  app.get('/health', { config: { public: true }, schema: { hide: true } }, async () => ({ status: 'UP' }));
+  app.get('/ready', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
+    const r = await checkReadiness({ mongo, redis, kafkaAdmin });
+    const down = Object.entries(r).filter(([, ok]) => !ok).map(([k]) => k);
+    reply.status(down.length ? 503 : 200);
+    return { status: down.length ? 'DOWN' : 'UP', ...r, ...(down.length ? { down } : {}) };
+  });
+  app.get('/portal/api/v1/operations/queues', { config: { permission: 'VIEW_OPERATIONS' }, schema: { tags: ['operations'] } }, async () => ({
+    content: await queues.overview(),
+    outbox: relay ? { published: relay.metrics.published, failures: relay.metrics.failures, pending: await relay.pending() } : null,
+  }));
+
+  const identityDeps = { models: identity.models, resolver: identity.resolver, accounts: reference.directories.accounts, physicians: reference.directories.physicians };
+  for (const area of areas) {
+    await app.register(
+      async (scope) => {
+        if (area === 'uam') await uamArea(scope, identityDeps);
+        if (area === 'portal') await portalIdentityRoutes(scope, identityDeps);
+        for (const m of modules) {
+          const plugin = m.areas[area];
+          if (plugin) await scope.register(plugin);
+        }
+      },
+      { prefix: AREAS[area] },
+    );
+  }
+
+  const consoleDir = path.resolve(process.cwd(), 'console/dist');
+  if (config.SERVE_CONSOLE && existsSync(path.join(consoleDir, 'index.html'))) {
+    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, decorateReply: true });
+    // deep links (/order/123) load the app; API paths keep their JSON 404s
+    app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+      const p = req.url.split('?')[0];
+      if (/^\/(uam|portal|oms|bis|cns|dxs)\/api\//.test(p)) {
+        return reply.status(404).send({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${p}`, requestId: String(req.id) });
+      }
+      const file = path.join(consoleDir, p);
+      if (p !== '/' && file.startsWith(consoleDir) && existsSync(file)) return reply.sendFile(p.slice(1));
+      return reply.sendFile('index.html');
+    });
+  }
+
+  const stoppers: Array<{ stop(): Promise<void> }> = [];
+  if (config.WORKERS) {
+    relay = new OutboxRelay({
+      kafka,
+      db: mongo,
+      collections: modules.flatMap((m) => m.outboxCollections ?? []),
+      logger,
+      topicPrefix: config.TOPIC_PREFIX,
+    });
+    await relay.start();
+    for (const m of modules) if (m.startConsumers) stoppers.push(await m.startConsumers());
+    queues.startWorkers();
+  }
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    relay,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // stop taking requests and finish in-flight ones, then workers and consumers, then connections
+      await app.close();
+      await Promise.all(stoppers.map((s) => s.stop()));
+      await queues.close();
+      if (relay) await relay.stop();
+      await kafkaAdmin.disconnect().catch(() => undefined);
+      await Promise.all(workerConnections.map((c) => c.quit().catch(() => undefined)));
+      await redis.quit().catch(() => undefined);
+      await mongo.close();
+    },
+  };
+}

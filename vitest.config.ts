@@ -1,0 +1,51 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test levels (design.md rule 11): *.test.ts pure units; *.int.test.ts against the real services;
+ * *.serial.int.test.ts stop and start services (Kafka) and so run alone, after the rest; *.e2e.test.ts
+ * drive the built console in headless chromium.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{events,services,scripts}/**/*.test.ts', 'console/src/**/*.test.{ts,tsx}'],
+          exclude: ['**/node_modules/**', '**/*.int.test.ts', '**/*.e2e.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'int',
+          include: ['{events,services,scripts}/**/*.int.test.ts'],
+          exclude: ['**/node_modules/**', '**/*.serial.int.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+        },
+      },
+      {
+        test: {
+          name: 'serial',
+          include: ['{events,services,scripts}/**/*.serial.int.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['console/**/*.e2e.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
