@@ -53,6 +53,11 @@ function clean(node: Json): Json {
   return node;
 }
 
+function exampleTime(family: EventFamily): string {
+  const data = EXAMPLE_DATA[family] as { changedOn?: string; submittedOn?: string };
+  return data.changedOn ?? data.submittedOn ?? '2025-03-01T14:05:00.000Z';
+}
+
 export interface AsyncApiOptions {
   /** Document version (info.version). Default 1.0.0. */
   version?: string;
@@ -89,7 +94,7 @@ export function buildAsyncApiDocument(options: AsyncApiOptions = {}): Json {
     const example = createEvent(
       family,
       { data: EXAMPLE_DATA[family] as never, traceId: '4bf92f3577b34da6a3ce929d0e0e4736' },
-      { now: () => new Date('2025-03-01T14:05:00.000Z'), newId: () => '0f8fad5b-d9cb-469f-a165-70867728950e' },
+      { now: () => new Date(exampleTime(family)), newId: () => '0f8fad5b-d9cb-469f-a165-70867728950e' },
     );
 
     messages[name] = {

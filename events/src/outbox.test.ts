@@ -5,6 +5,8 @@ import {
   backoffDelay,
   createEvent,
   familyOfTopic,
+  outboxEntrySchemaDefinition,
+  outboxEntrySchemaOptions,
   outboxForInsert,
   outboxPush,
   parseEvent,
@@ -130,5 +132,27 @@ describe('backoffDelay', () => {
     expect(backoffDelay(1, {}, () => 0.999999)).toBe(600);
     expect(backoffDelay(10, {}, () => 0.999999)).toBe(30000);
     expect(backoffDelay(3, { initialMs: 100, maxMs: 1000, jitter: 0 })).toBe(400);
+  });
+});
+
+describe('interop types', () => {
+  it('fits mongoose updates/inserts and pino loggers (checked by tsc)', async () => {
+    const { default: mongoose } = await import('mongoose');
+    const { pino } = await import('pino');
+    const logger: import('./index').EventsLogger = pino({ level: 'silent' });
+    logger.info({ a: 1 }, 'fits');
+    const schema = new mongoose.Schema({ status: String, outbox: { type: [new mongoose.Schema(outboxEntrySchemaDefinition, outboxEntrySchemaOptions)], default: [] } });
+    const Model = mongoose.model(`Interop${Date.now()}`, schema);
+    const typecheckOnly = async () => {
+      const e = statusEvent();
+      await Model.updateOne({ _id: 'x', status: 'A' }, withOutbox({ $set: { status: 'B' } }, e));
+      await Model.updateOne({ _id: 'x' }, outboxPush(e));
+      await Model.create({ status: 'A', outbox: outboxForInsert(e) });
+    };
+    expect(typeof typecheckOnly).toBe('function');
+    // the schema keeps entries as they are (no _id added)
+    const doc = new Model({ status: 'A', outbox: outboxForInsert(statusEvent()) });
+    expect(doc.toObject().outbox[0]).not.toHaveProperty('_id');
+    expect(doc.toObject().outbox[0]).toMatchObject({ attempts: 0, topic: 'oncotrf.test-status.v1' });
   });
 });

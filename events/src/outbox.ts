@@ -128,9 +128,11 @@ export function outboxForInsert(...events: AnyEvent[]): OutboxEntry[] {
 }
 
 /**
- * Mongoose schema definition for the outbox field, for services that declare it on their schemas:
- *   new Schema({ ..., outbox: { type: [outboxEntrySchemaDefinition], default: [] } })
- * `_id: false` keeps mongoose from adding ids to entries.
+ * Mongoose schema definition of one outbox entry, for services that declare `outbox` on their schemas:
+ *   outbox: { type: [new Schema(outboxEntrySchemaDefinition, outboxEntrySchemaOptions)], default: [] }
+ * (`_id: false` keeps mongoose from adding an _id to each entry.)
+ * Declare it: with mongoose's default `strict` mode an undeclared `outbox` path is silently
+ * dropped from updates and inserts, and the events would be lost.
  */
 export const outboxEntrySchemaDefinition = {
   id: { type: String, required: true },
@@ -142,8 +144,8 @@ export const outboxEntrySchemaDefinition = {
   attempts: { type: Number, default: 0 },
   lastError: { type: String, default: null },
   lastAttemptOn: { type: Date, default: null },
-  _id: false,
-} as const;
+};
+export const outboxEntrySchemaOptions = { _id: false } as const;
 
 // ---------------------------------------------------------------------------
 // Relay

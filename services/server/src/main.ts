@@ -1,5 +1,6 @@
 import { ConfigError, createLogger, loadConfig } from '@onco/platform';
 import { buildSystem } from './system';
+import { seedDemo } from './seed';
 
 /** The default single process: every API area, the workers and the built console on one port. */
 async function main() {
@@ -15,6 +16,7 @@ async function main() {
   }
   const logger = createLogger(config.LOG_LEVEL);
   const system = await buildSystem(config, { logger });
+  if (config.DEMO_MODE) await seedDemo(system.ctx);
   await system.app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT, services: config.SERVICES, workers: config.WORKERS }, 'oncotrf is up');
   let stopping = false;

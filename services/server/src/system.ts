@@ -33,6 +33,7 @@ export interface System {
 
 function selectedAreas(config: Config): AreaName[] {
   if (config.SERVICES === 'all') return Object.keys(AREAS) as AreaName[];
+  if (config.SERVICES === 'none') return [];
   const names = config.SERVICES.split(',').map((s) => s.trim()) as AreaName[];
   for (const n of names) if (!(n in AREAS)) throw new Error(`Invalid configuration:\n  SERVICES: unknown area "${n}" (use all or ${Object.keys(AREAS).join(',')})`);
   return names;

@@ -1,0 +1,171 @@
+/**
+ * Helpers for the integration tests of this package (not exported from index.ts).
+ * Connection settings are read by the test files themselves.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Kafka, KafkaMessage } from 'kafkajs';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export function runSuffix(): string {
+  return `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Poll until `fn` returns a truthy value (returned), or fail after timeoutMs. */
+export async function waitFor<T>(
+  fn: () => T | Promise<T>,
+  { timeoutMs = 30_000, intervalMs = 100, what = 'condition' } = {},
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as NonNullable<T>;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    }
+    await sleep(intervalMs);
+  }
+}
+
+/** `bash scripts/infra.sh <args>` from the repo root. */
+export function infra(...args: string[]): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    execFile('bash', [join(REPO_ROOT, 'scripts', 'infra.sh'), ...args], { cwd: REPO_ROOT, timeout: 180_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`infra.sh ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
+      else resolvePromise(stdout);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------
+// A cross-process reader/writer lock so a test that stops Kafka never runs while another
+// integration test of this package uses it (vitest may run files and projects in parallel).
+// Shared holders write a file; the exclusive holder creates a directory (atomic) and waits for
+// the shared files to go. Entries of dead processes are ignored.
+// ---------------------------------------------------------------------------
+
+const LOCK_DIR = join(tmpdir(), 'oncotrf-kafka-test-lock');
+const EXCLUSIVE = join(LOCK_DIR, 'exclusive');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function exclusiveHeld(): boolean {
+  try {
+    const owners = readdirSync(EXCLUSIVE);
+    const pid = owners.map((f) => Number(f.split('-')[0])).find((p) => p > 0);
+    if (pid && !alive(pid)) {
+      rmSync(EXCLUSIVE, { recursive: true, force: true });
+      return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sharedHolders(): string[] {
+  return readdirSync(LOCK_DIR).filter((f) => {
+    if (!f.startsWith('shared-')) return false;
+    const pid = Number(f.split('-')[1]);
+    if (!alive(pid)) {
+      rmSync(join(LOCK_DIR, f), { force: true });
+      return false;
+    }
+    return true;
+  });
+}
+
+export async function kafkaTestLock(mode: 'shared' | 'exclusive', timeoutMs = 300_000): Promise<() => void> {
+  mkdirSync(LOCK_DIR, { recursive: true });
+  const deadline = Date.now() + timeoutMs;
+  const token = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  if (mode === 'shared') {
+    const file = join(LOCK_DIR, `shared-${token}`);
+    for (;;) {
+      writeFileSync(file, '');
+      if (!exclusiveHeld()) return () => rmSync(file, { force: true });
+      rmSync(file, { force: true });
+      if (Date.now() > deadline) throw new Error('timed out waiting for the Kafka test lock (shared)');
+      await sleep(250);
+    }
+  }
+  for (;;) {
+    try {
+      mkdirSync(EXCLUSIVE);
+      writeFileSync(join(EXCLUSIVE, token), '');
+      break;
+    } catch {
+      exclusiveHeld(); // clears a dead owner's lock
+      if (Date.now() > deadline) throw new Error('timed out waiting for the Kafka test lock (exclusive)');
+      await sleep(250);
+    }
+  }
+  while (sharedHolders().length > 0) {
+    if (Date.now() > deadline) {
+      rmSync(EXCLUSIVE, { recursive: true, force: true });
+      throw new Error('timed out waiting for other Kafka tests to finish');
+    }
+    await sleep(250);
+  }
+  return () => rmSync(EXCLUSIVE, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------
+// A plain kafkajs consumer that records every message (to check what really reached Kafka).
+// ---------------------------------------------------------------------------
+
+export interface Collected {
+  topic: string;
+  partition: number;
+  key: string | null;
+  value: string | null;
+  headers: Record<string, string>;
+  offset: string;
+}
+
+export async function collectMessages(kafka: Kafka, topics: string[], groupId: string) {
+  const messages: Collected[] = [];
+  const consumer = kafka.consumer({ groupId });
+  await consumer.connect();
+  await consumer.subscribe({ topics, fromBeginning: true });
+  let joined = false;
+  consumer.on(consumer.events.GROUP_JOIN, () => (joined = true));
+  await consumer.run({
+    eachMessage: async ({ topic, partition, message }: { topic: string; partition: number; message: KafkaMessage }) => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = String(v);
+      messages.push({
+        topic,
+        partition,
+        key: message.key?.toString() ?? null,
+        value: message.value?.toString() ?? null,
+        headers,
+        offset: message.offset,
+      });
+    },
+  });
+  return {
+    messages,
+    joined: () => joined,
+    stop: () => consumer.disconnect(),
+  };
+}

@@ -1,0 +1,951 @@
+#!/usr/bin/env bash
+# Local infrastructure without Docker: Kafka (KRaft, from Maven Central jars),
+# FerretDB (MongoDB wire protocol on SQLite) and Redis, plus the Chromium that
+# renders PDFs. Installs what is missing on first use, starts every time.
+#
+#   bash scripts/infra.sh up [svc...]       install if needed, start, wait until ready
+#   bash scripts/infra.sh down [svc...]     stop what `up` started (pid files only)
+#   bash scripts/infra.sh start <svc...>    same as up, for the named services
+#   bash scripts/infra.sh stop <svc...>     same as down, for the named services
+#   bash scripts/infra.sh restart <svc...>  stop, then start
+#   bash scripts/infra.sh status            one line per service; exit 3 if one is down
+#   bash scripts/infra.sh install [svc...]  install only, start nothing
+#   bash scripts/infra.sh logs <svc> [n]    last n (default 60) lines of the service log
+#
+# Services: kafka, ferretdb (alias mongo), redis; chromium (install/check only).
+# State lives under <repo>/.data (git-ignored): data in .data/<svc>, logs in
+# .data/logs/<svc>.log, pid files in .data/pids/<svc>.pid, tools in .data/tools.
+# See infra/README.md.
+set -Eeuo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DATA="${INFRA_DATA_DIR:-$ROOT/.data}"
+TOOLS="$DATA/tools"
+LOGS="$DATA/logs"
+PIDS="$DATA/pids"
+
+KAFKA_VERSION="3.9.1"
+KAFKA_HOST=127.0.0.1
+KAFKA_PORT=9092
+KAFKA_CONTROLLER_PORT=9093
+KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
+KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx768m}"
+
+FERRETDB_HOST=127.0.0.1
+FERRETDB_PORT=27017
+FERRETDB_DEBUG_ADDR="${FERRETDB_DEBUG_ADDR:-127.0.0.1:8088}"
+FERRETDB_START_TIMEOUT="${FERRETDB_START_TIMEOUT:-30}"
+# The version is pinned in infra/ferretdb/go.mod (single source of truth).
+FERRETDB_VERSION="$(awk '$1=="require" && $2=="github.com/FerretDB/FerretDB" {print $3}' "$ROOT/infra/ferretdb/go.mod" 2>/dev/null || true)"
+FERRETDB_VERSION="${FERRETDB_VERSION:-v1.24.2}"
+# Go toolchain fetched from the Go module proxy when no Go >= 1.24 is installed
+# (FerretDB v1.24.x declares `go 1.24` / `toolchain go1.24.3`).
+GO_BOOTSTRAP_VERSION="go1.24.3"
+
+REDIS_HOST=127.0.0.1
+REDIS_PORT=6379
+REDIS_START_TIMEOUT="${REDIS_START_TIMEOUT:-15}"
+
+CHROMIUM_BIN="${CHROMIUM_PATH:-/usr/bin/chromium}"
+
+ALL_SERVICES=(redis ferretdb kafka)
+
+# ---------------------------------------------------------------------------
+# output helpers
+
+log() { printf '[infra] %s\n' "$*"; }
+warn() { printf '[infra] WARNING: %s\n' "$*" >&2; }
+err() { printf '[infra] ERROR: %s\n' "$*" >&2; }
+die() {
+  err "$*"
+  exit 1
+}
+rel() { # path relative to the repo root, for messages
+  case "$1" in "$ROOT"/*) printf '%s' "${1#"$ROOT"/}" ;; *) printf '%s' "$1" ;; esac
+}
+show_log_tail() { # file [lines]
+  local f="$1" n="${2:-30}"
+  if [[ -s "$f" ]]; then
+    printf '[infra] ---- last %s lines of %s ----\n' "$n" "$(rel "$f")" >&2
+    tail -n "$n" "$f" | sed 's/^/  | /' >&2
+    printf '[infra] ---- end of %s ----\n' "$(rel "$f")" >&2
+  fi
+}
+
+# ---------------------------------------------------------------------------
+# generic helpers
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+tcp_open() { # host port -> 0 when something accepts a TCP connection
+  local host="$1" port="$2"
+  if have timeout; then
+    timeout 2 bash -c "exec 3<>/dev/tcp/$host/$port" >/dev/null 2>&1
+  else
+    bash -c "exec 3<>/dev/tcp/$host/$port" >/dev/null 2>&1
+  fi
+}
+
+as_root() {
+  if [[ $EUID -eq 0 ]]; then
+    "$@"
+  elif have sudo && sudo -n true 2>/dev/null; then
+    sudo -n "$@"
+  else
+    return 126
+  fi
+}
+
+apt_install() { # pkg... (Debian/Ubuntu); output goes to .data/logs/install-apt.log
+  local logf="$LOGS/install-apt.log"
+  if ! have apt-get; then
+    err "apt-get not found; install these packages yourself: $*"
+    return 1
+  fi
+  if [[ $EUID -ne 0 ]] && ! (have sudo && sudo -n true 2>/dev/null); then
+    err "need root (or password-less sudo) to run: apt-get install -y $*"
+    return 1
+  fi
+  log "apt: installing $* (output in $(rel "$logf"))..."
+  export DEBIAN_FRONTEND=noninteractive
+  if as_root apt-get install -y --no-install-recommends "$@" >>"$logf" 2>&1; then
+    return 0
+  fi
+  log "apt: install failed; running apt-get update and retrying..."
+  if as_root apt-get update >>"$logf" 2>&1 && as_root apt-get install -y --no-install-recommends "$@" >>"$logf" 2>&1; then
+    return 0
+  fi
+  err "apt-get install $* failed"
+  show_log_tail "$logf" 20
+  return 1
+}
+
+dpkg_installed() { # pkg -> 0 when installed (dpkg systems only)
+  have dpkg-query && [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
+}
+
+# Launch a daemon in its own session so it outlives this shell; the pid file
+# gets the pid of the real process (the bash wrapper execs it). fd 9 (our lock)
+# is closed so a long-lived daemon never holds the lock.
+launch() { # svc logfile cmd...
+  local svc="$1" logf="$2"
+  shift 2
+  local pidf="$PIDS/$svc.pid"
+  rm -f "$pidf"
+  # shellcheck disable=SC2016 # $$ and "$@" expand in the child bash
+  if have setsid; then
+    setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" >>"$logf" 2>&1 </dev/null 9>&- &
+  else
+    # shellcheck disable=SC2016
+    nohup bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" >>"$logf" 2>&1 </dev/null 9>&- &
+  fi
+  local i
+  for i in $(seq 1 50); do
+    [[ -s "$pidf" ]] && return 0
+    sleep 0.1
+  done
+  err "$svc: could not record its pid in $(rel "$pidf")"
+  return 1
+}
+
+# What a live process of ours looks like (guards against pid reuse after a reboot).
+pid_signature() {
+  case "$1" in
+    kafka) echo "kafka.Kafka" ;;
+    ferretdb) echo "ferretdb" ;;
+    redis) echo "redis-server" ;;
+  esac
+}
+
+# Prints the pid of our running process for svc, or nothing. Removes stale pid files.
+our_pid() {
+  local svc="$1" pidf="$PIDS/$1.pid" pid args
+  [[ -f "$pidf" ]] || return 0
+  pid="$(tr -dc '0-9' <"$pidf" 2>/dev/null || true)"
+  if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+    args="$(ps -o args= -p "$pid" 2>/dev/null || true)"
+    if [[ "$args" == *"$(pid_signature "$svc")"* ]]; then
+      echo "$pid"
+      return 0
+    fi
+  fi
+  rm -f "$pidf" # stale (process gone, or the pid now belongs to something else)
+}
+
+rotate_log() { # keep one previous run as <svc>.log.1
+  local f="$1"
+  if [[ -s "$f" ]]; then mv -f "$f" "$f.1"; fi
+  : >"$f"
+}
+
+# ---------------------------------------------------------------------------
+# external endpoints: MONGO_URL / KAFKA_BROKERS / REDIS_URL
+#
+# A service is "external" when its variable is set and names another host:port
+# than the local one this script manages. (If it names 127.0.0.1/localhost on
+# the standard port, this script still manages that local service.)
+
+env_var_of() {
+  case "$1" in
+    kafka) echo KAFKA_BROKERS ;;
+    ferretdb) echo MONGO_URL ;;
+    redis) echo REDIS_URL ;;
+  esac
+}
+local_endpoint() {
+  case "$1" in
+    kafka) echo "$KAFKA_HOST:$KAFKA_PORT" ;;
+    ferretdb) echo "$FERRETDB_HOST:$FERRETDB_PORT" ;;
+    redis) echo "$REDIS_HOST:$REDIS_PORT" ;;
+  esac
+}
+
+# host:port named by the service's variable ("" when unset; "srv" for mongodb+srv)
+env_endpoint() {
+  local svc="$1" var val hostport defport
+  var="$(env_var_of "$svc")"
+  val="${!var:-}"
+  [[ -n "$val" ]] || return 0
+  case "$svc" in
+    kafka) defport=9092 ;;
+    ferretdb) defport=27017 ;;
+    redis) defport=6379 ;;
+  esac
+  if [[ "$val" == mongodb+srv://* ]]; then
+    echo srv
+    return 0
+  fi
+  hostport="${val#*://}"     # drop the scheme
+  hostport="${hostport%%,*}" # first host of a list
+  hostport="${hostport%%/*}" # drop path
+  hostport="${hostport%%\?*}"
+  hostport="${hostport##*@}" # drop credentials
+  [[ "$hostport" == *:* ]] || hostport="$hostport:$defport"
+  echo "$hostport"
+}
+
+endpoint_host() { local e; e="$(local_endpoint "$1")"; echo "${e%:*}"; }
+endpoint_port() { local e; e="$(local_endpoint "$1")"; echo "${e##*:}"; }
+
+normalize_endpoint() { # localhost/::1/0.0.0.0 -> 127.0.0.1
+  local hp="$1" host port
+  host="${hp%:*}"
+  port="${hp##*:}"
+  case "$host" in localhost | 0.0.0.0 | "[::1]" | ::1) host=127.0.0.1 ;; esac
+  echo "$host:$port"
+}
+
+is_external() {
+  local svc="$1" ep
+  ep="$(env_endpoint "$svc")"
+  [[ -n "$ep" ]] || return 1
+  [[ "$(normalize_endpoint "$ep")" != "$(local_endpoint "$svc")" ]]
+}
+
+masked_env() { # VAR=value with any password hidden
+  local var val
+  var="$(env_var_of "$1")"
+  val="${!var:-}"
+  # shellcheck disable=SC2001
+  val="$(sed -E 's#(://[^:/@]*:)[^@/]*@#\1***@#' <<<"$val")"
+  echo "$var=$val"
+}
+
+# ---------------------------------------------------------------------------
+# prerequisites: Java + Maven (Kafka), Go (FerretDB build)
+
+java_major() {
+  have java || return 1
+  java -version 2>&1 | awk -F'"' '/version/ {split($2, v, "."); print (v[1] == "1" ? v[2] : v[1]); exit}'
+}
+
+ensure_java() {
+  local major
+  major="$(java_major || true)"
+  if [[ -n "$major" && "$major" -ge 11 ]]; then return 0; fi
+  log "kafka: Java >= 11 not found; installing a JRE with apt..."
+  apt_install default-jre-headless || return 1
+  major="$(java_major || true)"
+  [[ -n "$major" && "$major" -ge 11 ]] || {
+    err "java >= 11 still not on PATH"
+    return 1
+  }
+}
+
+ensure_maven() {
+  have mvn && return 0
+  log "kafka: Maven not found; installing it with apt..."
+  apt_install maven
+}
+
+go_version_ok() { # go binary -> 0 when it is >= 1.24
+  local v
+  v="$("$1" env GOVERSION 2>/dev/null || true)" # e.g. go1.26.8
+  v="${v#go}"
+  [[ "$v" =~ ^([0-9]+)\.([0-9]+) ]] || return 1
+  ((BASH_REMATCH[1] > 1 || (BASH_REMATCH[1] == 1 && BASH_REMATCH[2] >= 24)))
+}
+
+# Sets GO_BIN to a Go >= 1.24. Uses the installed `go` when new enough;
+# otherwise downloads the official toolchain module golang.org/toolchain from
+# the Go module proxy (what `GOTOOLCHAIN=auto` does) into .data/tools/go.
+ensure_go() {
+  GO_BIN=""
+  if have go && go_version_ok go; then
+    GO_BIN="$(command -v go)"
+    return 0
+  fi
+  local gotools="$TOOLS/go-$GO_BOOTSTRAP_VERSION"
+  if [[ -x "$gotools/bin/go" ]] && go_version_ok "$gotools/bin/go"; then
+    GO_BIN="$gotools/bin/go"
+    return 0
+  fi
+  local arch os
+  case "$(uname -m)" in
+    x86_64 | amd64) arch=amd64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) die "ferretdb: unsupported CPU $(uname -m) for the Go toolchain download" ;;
+  esac
+  os="$(uname -s | tr '[:upper:]' '[:lower:]')"
+  local mod="v0.0.1-$GO_BOOTSTRAP_VERSION.$os-$arch"
+  local proxy="${GOPROXY:-https://proxy.golang.org}"
+  proxy="${proxy%%,*}"
+  [[ "$proxy" == http* ]] || proxy="https://proxy.golang.org"
+  local url="$proxy/golang.org/toolchain/@v/$mod.zip"
+  log "ferretdb: no Go >= 1.24 found; downloading $GO_BOOTSTRAP_VERSION from the Go module proxy (~80 MB)..."
+  have curl || apt_install curl ca-certificates || return 1
+  have unzip || apt_install unzip || return 1
+  local tmp="$TOOLS/.go-download"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  curl -fsSL --retry 3 -o "$tmp/go.zip" "$url" || {
+    err "download failed: $url"
+    return 1
+  }
+  unzip -q "$tmp/go.zip" -d "$tmp/x"
+  rm -rf "$gotools"
+  mv "$tmp/x/golang.org/toolchain@$mod" "$gotools"
+  rm -rf "$tmp"
+  # module zips do not keep file modes
+  chmod -R a+rX "$gotools"
+  chmod a+x "$gotools"/bin/* "$gotools"/pkg/tool/*/* 2>/dev/null || true
+  go_version_ok "$gotools/bin/go" || {
+    err "the downloaded Go toolchain does not run: $gotools/bin/go"
+    return 1
+  }
+  GO_BIN="$gotools/bin/go"
+}
+
+# ---------------------------------------------------------------------------
+# Kafka
+
+KAFKA_DIR="$DATA/kafka"
+KAFKA_CONF="$KAFKA_DIR/server.properties"
+KAFKA_LOG="$LOGS/kafka.log"
+KAFKA_TOOLS="$TOOLS/kafka-$KAFKA_VERSION"
+KAFKA_CP_FILE="$KAFKA_TOOLS/classpath.txt"
+KAFKA_POM="$ROOT/infra/kafka/pom.xml"
+KAFKA_LOG4J="$ROOT/infra/kafka/log4j.properties"
+
+file_sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1 || cksum "$1" | cut -d' ' -f1; }
+
+kafka_installed() {
+  [[ -s "$KAFKA_CP_FILE" && -f "$KAFKA_TOOLS/pom.sha" ]] || return 1
+  [[ "$(cat "$KAFKA_TOOLS/pom.sha")" == "$(file_sha "$KAFKA_POM")" ]] || return 1
+  local jar jars
+  IFS=":" read -r -a jars <"$KAFKA_CP_FILE" || true
+  for jar in "${jars[@]}"; do
+    [[ -f "$jar" ]] || return 1
+  done
+  have java
+}
+
+install_kafka() {
+  if kafka_installed; then return 0; fi
+  if install_failed_already kafka; then return 1; fi
+  ensure_java || return 1
+  ensure_maven || return 1
+  mkdir -p "$KAFKA_TOOLS"
+  local logf="$LOGS/install-kafka.log" t0=$SECONDS
+  log "kafka: resolving Kafka $KAFKA_VERSION jars with Maven (first time, ~1 min; output in $(rel "$logf"))..."
+  if ! mvn -B -q -Dstyle.color=never -f "$KAFKA_POM" \
+    dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$KAFKA_CP_FILE.tmp" >"$logf" 2>&1; then
+    err "kafka: Maven could not resolve the broker's jars (is Maven Central reachable?)"
+    show_log_tail "$logf" 30
+    return 1
+  fi
+  mv -f "$KAFKA_CP_FILE.tmp" "$KAFKA_CP_FILE"
+  file_sha "$KAFKA_POM" >"$KAFKA_TOOLS/pom.sha"
+  log "kafka: $(tr ':' '\n' <"$KAFKA_CP_FILE" | wc -l | tr -d ' ') jars resolved (local Maven repository) in $((SECONDS - t0)) s"
+}
+
+# The JVM command line of the broker and of its tools (classpath + logging).
+kafka_java_cmd() { # heap-opts -> sets KAFKA_CMD
+  # shellcheck disable=SC2206
+  KAFKA_CMD=(java $1
+    -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35
+    -XX:+ExplicitGCInvokesConcurrent -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true
+    "-Dlog4j.configuration=file:$KAFKA_LOG4J" "-Dkafka.logs.dir=$LOGS"
+    -cp "$(cat "$KAFKA_CP_FILE")")
+}
+
+kafka_tool() { # main-class args... (small heap, for StorageTool)
+  kafka_java_cmd "-Xmx256m"
+  "${KAFKA_CMD[@]}" "$@"
+}
+
+kafka_prepare() {
+  mkdir -p "$KAFKA_DIR/data"
+  # render the template with this checkout's absolute data path
+  sed "s#@KAFKA_DATA_DIR@#$KAFKA_DIR#g" "$ROOT/infra/kafka/server.properties" >"$KAFKA_CONF.tmp"
+  mv -f "$KAFKA_CONF.tmp" "$KAFKA_CONF"
+  [[ -f "$KAFKA_DIR/data/meta.properties" ]] && return 0
+
+  local id="" logf="$LOGS/install-kafka.log"
+  [[ -s "$KAFKA_DIR/cluster-id" ]] && id="$(tr -d '[:space:]' <"$KAFKA_DIR/cluster-id")"
+  if [[ ! "$id" =~ ^[A-Za-z0-9_-]{22}$ ]]; then
+    id="$(kafka_tool kafka.tools.StorageTool random-uuid 2>>"$logf" | tail -n 1 | tr -d '[:space:]')"
+    [[ "$id" =~ ^[A-Za-z0-9_-]{22}$ ]] || {
+      err "kafka: could not generate a cluster id (see $(rel "$logf"))"
+      return 1
+    }
+    echo "$id" >"$KAFKA_DIR/cluster-id"
+  fi
+  log "kafka: formatting KRaft storage in $(rel "$KAFKA_DIR/data") (cluster id $id)..."
+  if ! kafka_tool kafka.tools.StorageTool format -t "$id" -c "$KAFKA_CONF" --ignore-formatted >>"$logf" 2>&1; then
+    err "kafka: storage format failed"
+    show_log_tail "$logf" 20
+    return 1
+  fi
+}
+
+kafka_ready() {
+  tcp_open "$KAFKA_HOST" "$KAFKA_PORT" && grep -q "Kafka Server started" "$KAFKA_LOG" 2>/dev/null
+}
+
+start_kafka() {
+  install_kafka || return 1
+  kafka_prepare || return 1
+  if tcp_open "$KAFKA_HOST" "$KAFKA_CONTROLLER_PORT"; then
+    err "kafka: port $KAFKA_CONTROLLER_PORT (KRaft controller) is already taken by another process"
+    return 1
+  fi
+  rotate_log "$KAFKA_LOG"
+  log "kafka: starting broker+controller on $KAFKA_HOST:$KAFKA_PORT (log $(rel "$KAFKA_LOG"))..."
+  kafka_java_cmd "$KAFKA_HEAP_OPTS"
+  launch kafka "$KAFKA_LOG" "${KAFKA_CMD[@]}" kafka.Kafka "$KAFKA_CONF"
+}
+
+# ---------------------------------------------------------------------------
+# FerretDB
+
+FERRETDB_DIR="$DATA/ferretdb"
+FERRETDB_LOG="$LOGS/ferretdb.log"
+FERRETDB_BIN=""
+
+ferretdb_version_ok() { # binary -> 0 when it runs and reports the pinned minor version
+  local want="${FERRETDB_VERSION%.*}" # v1.24
+  local out
+  [[ -x "$1" ]] || return 1
+  out="$("$1" --version 2>/dev/null)" || return 1 # (no `| grep -q`: with pipefail, SIGPIPE would fail it)
+  grep -qE "^version: ${want//./\\.}\.[0-9]+$" <<<"$out"
+}
+
+find_ferretdb() { # sets FERRETDB_BIN to a usable binary, if any
+  local gobin="$HOME/go/bin"
+  if have go; then gobin="$(go env GOBIN 2>/dev/null || true)"; [[ -n "$gobin" ]] || gobin="$(go env GOPATH 2>/dev/null | cut -d: -f1)/bin"; fi
+  local c
+  for c in "${FERRETDB_BINARY:-}" "$gobin/ferretdb" "$HOME/go/bin/ferretdb" "$TOOLS/ferretdb-$FERRETDB_VERSION/ferretdb"; do
+    [[ -n "$c" ]] || continue
+    if ferretdb_version_ok "$c"; then
+      FERRETDB_BIN="$c"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# Builds FerretDB from the source of the pinned module version.
+#
+# Why not `go install github.com/FerretDB/FerretDB/cmd/ferretdb@v1.24.2`?
+#  1. Behind some proxies it fails before building: the Go proxy answers 403 to
+#     the module's version list, which `go install pkg@version` reads to look
+#     for a deprecation notice ("loading deprecation ... 403 Forbidden").
+#  2. Even where it builds, the binary panics at start-up ("Invalid
+#     build/version/version.txt file content"): FerretDB embeds
+#     build/version/version.txt, which its release tooling generates and which
+#     is not in the published module zip. Building the package from another
+#     module (infra/ferretdb) has the same problem.
+# So: download exactly that module version (checksum-verified by
+# infra/ferretdb/go.sum), copy it to .data/tools, write version.txt, build.
+build_ferretdb() {
+  ensure_go || return 1
+  local logf="$LOGS/install-ferretdb.log" t0=$SECONDS
+  local dest="$TOOLS/ferretdb-$FERRETDB_VERSION"
+  local src="$dest/src"
+  : >"$logf"
+  log "ferretdb: building FerretDB $FERRETDB_VERSION from source with $("$GO_BIN" env GOVERSION) (first time, ~2 min; output in $(rel "$logf"))..."
+  local json dir commit info
+  if ! json="$(cd "$ROOT/infra/ferretdb" && GOFLAGS=-mod=mod GOTOOLCHAIN=local "$GO_BIN" mod download -json github.com/FerretDB/FerretDB 2>>"$logf")"; then
+    err "ferretdb: could not download github.com/FerretDB/FerretDB@$FERRETDB_VERSION from the Go module proxy"
+    printf '%s\n' "$json" >>"$logf"
+    show_log_tail "$logf" 20
+    return 1
+  fi
+  printf '%s\n' "$json" >>"$logf"
+  dir="$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"$json" | tail -n1)"
+  commit="$(sed -n 's/^[[:space:]]*"Hash": "\([0-9a-f]*\)",\{0,1\}$/\1/p' <<<"$json" | tail -n1)"
+  if [[ -z "$commit" ]]; then # already cached: the commit is in the .info file
+    info="$(sed -n 's/^[[:space:]]*"Info": "\(.*\)",\{0,1\}$/\1/p' <<<"$json" | tail -n1)"
+    [[ -f "$info" ]] && commit="$(grep -o '"Hash":"[0-9a-f]*"' "$info" | tail -n1 | cut -d'"' -f4)"
+  fi
+  [[ -n "$dir" && -d "$dir" ]] || {
+    err "ferretdb: go mod download did not report the source directory"
+    show_log_tail "$logf" 20
+    return 1
+  }
+  rm -rf "$src"
+  mkdir -p "$dest"
+  cp -R "$dir" "$src"
+  chmod -R u+w "$src"
+  echo "$FERRETDB_VERSION" >"$src/build/version/version.txt"
+  [[ -n "$commit" ]] && echo "$commit" >"$src/build/version/commit.txt"
+  echo "source-build" >"$src/build/version/package.txt"
+  # CGO off: FerretDB's SQLite driver (modernc.org/sqlite) is pure Go, and no C compiler is needed.
+  if ! (cd "$src" && CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false" GOTOOLCHAIN=local \
+    "$GO_BIN" build -trimpath -o "$dest/ferretdb.tmp" ./cmd/ferretdb) >>"$logf" 2>&1; then
+    err "ferretdb: go build failed"
+    show_log_tail "$logf" 30
+    return 1
+  fi
+  mv -f "$dest/ferretdb.tmp" "$dest/ferretdb"
+  rm -rf "$src" # ~3 MB of sources; the module cache keeps the original
+  if ! ferretdb_version_ok "$dest/ferretdb"; then
+    err "ferretdb: the built binary does not report $FERRETDB_VERSION"
+    "$dest/ferretdb" --version >>"$logf" 2>&1 || true
+    show_log_tail "$logf" 20
+    return 1
+  fi
+  FERRETDB_BIN="$dest/ferretdb"
+  log "ferretdb: built $(rel "$FERRETDB_BIN") in $((SECONDS - t0)) s"
+}
+
+install_ferretdb() {
+  find_ferretdb && return 0
+  install_failed_already ferretdb && return 1
+  build_ferretdb
+}
+
+start_ferretdb() {
+  install_ferretdb || return 1
+  mkdir -p "$FERRETDB_DIR/state"
+  rotate_log "$FERRETDB_LOG"
+  log "ferretdb: starting $("$FERRETDB_BIN" --version 2>/dev/null | awk '/^version:/ {print $2}') (SQLite in $(rel "$FERRETDB_DIR")) on $FERRETDB_HOST:$FERRETDB_PORT..."
+  launch ferretdb "$FERRETDB_LOG" "$FERRETDB_BIN" \
+    --handler=sqlite \
+    --sqlite-url="file:$FERRETDB_DIR/" \
+    --state-dir="$FERRETDB_DIR/state" \
+    --listen-addr="$FERRETDB_HOST:$FERRETDB_PORT" \
+    --debug-addr="$FERRETDB_DEBUG_ADDR" \
+    --telemetry=disable \
+    --log-level=info
+}
+
+ferretdb_ready() { tcp_open "$FERRETDB_HOST" "$FERRETDB_PORT"; }
+
+# ---------------------------------------------------------------------------
+# Redis
+
+REDIS_DIR="$DATA/redis"
+REDIS_LOG="$LOGS/redis.log"
+
+install_redis() {
+  have redis-server && have redis-cli && return 0
+  log "redis: redis-server not found; installing it with apt..."
+  apt_install redis-server redis-tools
+  # Note: on hosts with systemd the Debian package also starts a system-wide
+  # redis on 6379; `up` then finds 6379 taken and uses that one.
+}
+
+start_redis() {
+  install_redis || return 1
+  mkdir -p "$REDIS_DIR"
+  rotate_log "$REDIS_LOG"
+  log "redis: starting $(redis_version) on $REDIS_HOST:$REDIS_PORT (data in $(rel "$REDIS_DIR"))..."
+  # Default RDB snapshots (and one on shutdown) into .data/redis; no AOF.
+  launch redis "$REDIS_LOG" redis-server \
+    --bind "$REDIS_HOST" --port "$REDIS_PORT" --protected-mode yes \
+    --daemonize no --logfile "" \
+    --dir "$REDIS_DIR" --dbfilename dump.rdb --appendonly no \
+    --maxmemory-policy noeviction
+}
+
+redis_version() { redis-server --version 2>/dev/null | awk '{print $3}' | sed 's/^v=//'; }
+
+redis_ready() { [[ "$(redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" ping 2>/dev/null || true)" == "PONG" ]]; }
+
+# ---------------------------------------------------------------------------
+# Chromium (PDF rendering) + fonts + pdftotext (tests)
+
+chromium_missing_pkgs() {
+  local missing=()
+  [[ -x "$CHROMIUM_BIN" ]] || missing+=(chromium)
+  have pdftotext || missing+=(poppler-utils)
+  if have dpkg-query; then
+    dpkg_installed fonts-liberation || missing+=(fonts-liberation)
+    dpkg_installed fonts-dejavu-core || missing+=(fonts-dejavu-core)
+  fi
+  echo "${missing[*]:-}"
+}
+
+install_chromium() {
+  local missing
+  missing="$(chromium_missing_pkgs)"
+  [[ -n "$missing" ]] || return 0
+  log "chromium: missing $missing (first time, ~1 min)..."
+  # shellcheck disable=SC2086
+  apt_install $missing || return 1
+  if [[ ! -x "$CHROMIUM_BIN" ]]; then
+    err "chromium: $CHROMIUM_BIN still missing after apt install (set CHROMIUM_PATH if it lives elsewhere)"
+    return 1
+  fi
+}
+
+chromium_version() { "$CHROMIUM_BIN" --version 2>/dev/null | head -n1 || true; }
+
+# ---------------------------------------------------------------------------
+# per-service dispatch
+
+svc_ready() { "${1}_ready"; }
+svc_log() {
+  case "$1" in
+    kafka) echo "$KAFKA_LOG" ;;
+    ferretdb) echo "$FERRETDB_LOG" ;;
+    redis) echo "$REDIS_LOG" ;;
+  esac
+}
+svc_timeout() {
+  case "$1" in
+    kafka) echo "$KAFKA_START_TIMEOUT" ;;
+    ferretdb) echo "$FERRETDB_START_TIMEOUT" ;;
+    redis) echo "$REDIS_START_TIMEOUT" ;;
+  esac
+}
+
+wait_ready() { # svc -> 0 when ready before the timeout
+  local svc="$1" timeout pid deadline logf t0=$SECONDS
+  timeout="$(svc_timeout "$svc")"
+  logf="$(svc_log "$svc")"
+  deadline=$((SECONDS + timeout))
+  while ((SECONDS < deadline)); do
+    if svc_ready "$svc"; then
+      log "$svc: ready on $(local_endpoint "$svc") (pid $(our_pid "$svc"), $((SECONDS - t0)) s)"
+      return 0
+    fi
+    pid="$(our_pid "$svc")"
+    if [[ -z "$pid" ]]; then
+      err "$svc: the process exited during start-up"
+      show_log_tail "$logf" 40
+      err "$svc: full log: $(rel "$logf")"
+      return 1
+    fi
+    sleep 0.5
+  done
+  err "$svc: not ready on $(local_endpoint "$svc") after ${timeout} s (still running as pid $(our_pid "$svc"))"
+  show_log_tail "$logf" 40
+  err "$svc: full log: $(rel "$logf")"
+  return 1
+}
+
+# Start one service unless it is external, already ours, or the port is taken.
+up_one() {
+  local svc="$1" pid ep host port
+  if is_external "$svc"; then
+    ep="$(env_endpoint "$svc")"
+    if [[ "$ep" == srv ]]; then
+      log "$svc: external ($(masked_env "$svc")), not started here"
+    elif tcp_open "${ep%:*}" "${ep##*:}"; then
+      log "$svc: external ($(masked_env "$svc")), reachable, not started here"
+    else
+      warn "$svc: external ($(masked_env "$svc")) but $ep does not answer; not started here"
+    fi
+    return 0
+  fi
+  ep="$(local_endpoint "$svc")"
+  host="${ep%:*}"
+  port="${ep##*:}"
+  pid="$(our_pid "$svc")"
+  if [[ -n "$pid" ]]; then
+    if svc_ready "$svc"; then
+      log "$svc: already running (pid $pid) on $ep"
+      return 0
+    fi
+    log "$svc: running (pid $pid) but not ready yet; waiting..."
+    wait_ready "$svc"
+    return
+  fi
+  if tcp_open "$host" "$port"; then
+    log "$svc: $ep is already answering (not started by infra.sh); using it"
+    return 0
+  fi
+  "start_$svc" || return 1
+  wait_ready "$svc"
+}
+
+install_one() {
+  local svc="$1"
+  case "$svc" in
+    kafka | ferretdb | redis)
+      if is_external "$svc"; then
+        log "$svc: external ($(masked_env "$svc")), nothing to install"
+        return 0
+      fi
+      ;;
+  esac
+  "install_$svc" || return 1
+  case "$svc" in
+    kafka) log "kafka: installed (Kafka $KAFKA_VERSION, classpath $(rel "$KAFKA_CP_FILE"), java $(java_major))" ;;
+    ferretdb) log "ferretdb: installed ($FERRETDB_BIN, $("$FERRETDB_BIN" --version | awk '/^version:/ {print $2}'))" ;;
+    redis) log "redis: installed ($(command -v redis-server), $(redis_version))" ;;
+    chromium) log "chromium: installed ($CHROMIUM_BIN, $(chromium_version))" ;;
+  esac
+}
+
+stop_one() {
+  local svc="$1" pid i grace e
+  pid="$(our_pid "$svc")"
+  if [[ -z "$pid" ]]; then
+    e="$(local_endpoint "$svc")"
+    if is_external "$svc"; then
+      log "$svc: external ($(masked_env "$svc")), not ours to stop"
+    elif tcp_open "${e%:*}" "${e##*:}"; then
+      log "$svc: $e answers but was not started by infra.sh (no pid file); leaving it alone"
+    else
+      log "$svc: not running"
+    fi
+    return 0
+  fi
+  case "$svc" in kafka) grace=45 ;; *) grace=15 ;; esac
+  log "$svc: stopping pid $pid (SIGTERM, up to ${grace} s)..."
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < grace * 4; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.25
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    warn "$svc: still running after ${grace} s; sending SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    sleep 0.5
+  fi
+  rm -f "$PIDS/$svc.pid"
+  log "$svc: stopped"
+}
+
+status_one() { # prints one line; returns 1 when down
+  local svc="$1" pid ep state="down" where="local" extra=""
+  if is_external "$svc"; then
+    ep="$(env_endpoint "$svc")"
+    where="external"
+    extra="$(masked_env "$svc")"
+    if [[ "$ep" == srv ]] || tcp_open "${ep%:*}" "${ep##*:}"; then state="up"; fi
+    printf '[infra] %-9s %-5s %-9s %-12s %-16s %s\n' "$svc" "$state" "$where" "-" "$ep" "$extra"
+  else
+    ep="$(local_endpoint "$svc")"
+    pid="$(our_pid "$svc")"
+    if svc_ready "$svc"; then state="up"; elif [[ -n "$pid" ]]; then state="starting"; fi
+    if [[ -z "$pid" && "$state" == up ]]; then
+      where="foreign"
+      extra="(answering, but not started by infra.sh)"
+    else
+      extra="log $(rel "$(svc_log "$svc")")"
+    fi
+    printf '[infra] %-9s %-5s %-9s %-12s %-16s %s\n' "$svc" "$state" "$where" "${pid:+pid $pid}" "$ep" "$extra"
+  fi
+  [[ "$state" == up ]]
+}
+
+# ---------------------------------------------------------------------------
+# commands
+
+normalize_svc() {
+  case "$1" in
+    kafka) echo kafka ;;
+    ferretdb | ferret | mongo | mongodb) echo ferretdb ;;
+    redis) echo redis ;;
+    chromium | chrome) echo chromium ;;
+    *) die "unknown service '$1' (kafka, ferretdb|mongo, redis, chromium)" ;;
+  esac
+}
+
+usage() {
+  sed -n '2,/^set -Eeuo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
+}
+
+setup_dirs() {
+  mkdir -p "$DATA" "$TOOLS" "$LOGS" "$PIDS"
+}
+
+# First-time installs of Kafka (Maven download) and FerretDB (Go download +
+# build) are the slow part; when both are needed they run side by side.
+# Prerequisites that may need apt run first, one at a time (dpkg lock).
+INSTALL_FAILED_DIR=""
+INFRA_CMD=""
+parallel_installs() { # svc...
+  local need=() svc pids=() p
+  for svc in "$@"; do
+    # `up` does not install what is already running or answering on its port
+    if [[ "$INFRA_CMD" != install ]] && { [[ -n "$(our_pid "$svc")" ]] || tcp_open "$(endpoint_host "$svc")" "$(endpoint_port "$svc")"; }; then
+      continue
+    fi
+    case "$svc" in
+      kafka) is_external kafka || kafka_installed || need+=(kafka) ;;
+      ferretdb) is_external ferretdb || find_ferretdb || need+=(ferretdb) ;;
+    esac
+  done
+  ((${#need[@]} >= 2)) || return 0
+  log "first-time install of ${need[*]}, in parallel (~2-4 min)..."
+  ensure_java && ensure_maven || return 0 # the sequential pass reports it
+  ensure_go || return 0
+  INSTALL_FAILED_DIR="$(mktemp -d)"
+  for svc in "${need[@]}"; do
+    ("install_$svc" || touch "$INSTALL_FAILED_DIR/$svc") &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || true; done
+}
+install_failed_already() { [[ -n "$INSTALL_FAILED_DIR" && -e "$INSTALL_FAILED_DIR/$1" ]]; }
+
+# One infra.sh at a time per checkout (e.g. two test runs calling `up`).
+take_lock() {
+  have flock || return 0
+  exec 9>"$DATA/.infra.lock"
+  if ! flock -n 9; then
+    log "another infra.sh is running in this checkout; waiting for it..."
+    flock -w 900 9 || die "timed out waiting for the other infra.sh"
+  fi
+}
+
+cmd_up() { # [svc...]
+  local svcs=("$@") failed=() svc want_chromium=0
+  if ((${#svcs[@]} == 0)); then
+    svcs=("${ALL_SERVICES[@]}")
+    want_chromium=1
+  fi
+  parallel_installs "${svcs[@]}"
+  for svc in "${svcs[@]}"; do
+    if [[ "$svc" == chromium ]]; then
+      want_chromium=1
+      continue
+    fi
+    up_one "$svc" || failed+=("$svc")
+  done
+  if ((want_chromium)); then
+    if install_chromium; then
+      log "chromium: $CHROMIUM_BIN ($(chromium_version))"
+    else
+      failed+=(chromium)
+    fi
+  fi
+  if ((${#failed[@]})); then
+    err "failed: ${failed[*]} (logs in $(rel "$LOGS")/)"
+    return 1
+  fi
+  log "up: ${svcs[*]}. Logs: $(rel "$LOGS")/<service>.log; stop with: bash scripts/infra.sh down"
+}
+
+cmd_down() {
+  local svcs=("$@") i
+  ((${#svcs[@]})) || svcs=("${ALL_SERVICES[@]}")
+  # reverse order: kafka first, redis last
+  for ((i = ${#svcs[@]} - 1; i >= 0; i--)); do
+    [[ "${svcs[i]}" == chromium ]] && continue
+    stop_one "${svcs[i]}"
+  done
+}
+
+cmd_status() {
+  local rc=0 svc
+  printf '[infra] %-9s %-5s %-9s %-12s %-16s %s\n' SERVICE STATE WHERE PID ENDPOINT DETAILS
+  for svc in "${ALL_SERVICES[@]}"; do
+    status_one "$svc" || rc=3
+  done
+  if [[ -x "$CHROMIUM_BIN" ]]; then
+    printf '[infra] %-9s %-5s %-9s %-12s %-16s %s\n' chromium ok tool - - "$CHROMIUM_BIN ($(chromium_version))"
+  else
+    printf '[infra] %-9s %-5s %-9s %-12s %-16s %s\n' chromium MISSING tool - - "$CHROMIUM_BIN (run: bash scripts/infra.sh install chromium)"
+  fi
+  return $rc
+}
+
+cmd_install() {
+  local svcs=("$@") failed=() svc
+  ((${#svcs[@]})) || svcs=("${ALL_SERVICES[@]}" chromium)
+  parallel_installs "${svcs[@]}"
+  for svc in "${svcs[@]}"; do
+    install_one "$svc" || failed+=("$svc")
+  done
+  if ((${#failed[@]})); then
+    err "install failed: ${failed[*]} (logs in $(rel "$LOGS")/install-*.log)"
+    return 1
+  fi
+}
+
+cmd_logs() {
+  local svc="$1" n="${2:-60}" f
+  f="$(svc_log "$svc")"
+  [[ -f "$f" ]] || die "no log yet: $(rel "$f")"
+  tail -n "$n" "$f"
+}
+
+main() {
+  local cmd="${1:-}"
+  shift || true
+  local args=() a lines=""
+  if [[ "$cmd" == logs && $# -ge 2 ]]; then
+    lines="$2"
+    set -- "$1"
+  fi
+  for a in "$@"; do args+=("$(normalize_svc "$a")"); done
+  case "$cmd" in
+    up | start | install | restart) ;;
+    down | stop | status | logs) ;;
+    -h | --help | help | "")
+      usage
+      [[ -n "$cmd" ]] && return 0
+      return 2
+      ;;
+    *)
+      err "unknown command '$cmd'"
+      usage >&2
+      return 2
+      ;;
+  esac
+  setup_dirs
+  INFRA_CMD="$cmd"
+  case "$cmd" in
+    up) take_lock && cmd_up "${args[@]}" ;;
+    start)
+      ((${#args[@]})) || die "usage: infra.sh start <kafka|ferretdb|redis>..."
+      take_lock && cmd_up "${args[@]}"
+      ;;
+    down) take_lock && cmd_down "${args[@]}" ;;
+    stop)
+      ((${#args[@]})) || die "usage: infra.sh stop <kafka|ferretdb|redis>..."
+      take_lock && cmd_down "${args[@]}"
+      ;;
+    restart)
+      ((${#args[@]})) || args=("${ALL_SERVICES[@]}")
+      take_lock && cmd_down "${args[@]}" && cmd_up "${args[@]}"
+      ;;
+    install) take_lock && cmd_install "${args[@]}" ;;
+    status) cmd_status ;;
+    logs)
+      ((${#args[@]})) || die "usage: infra.sh logs <kafka|ferretdb|redis> [lines]"
+      cmd_logs "${args[0]}" "${lines:-60}"
+      ;;
+  esac
+}
+
+cleanup() { [[ -z "$INSTALL_FAILED_DIR" ]] || rm -rf "$INSTALL_FAILED_DIR"; }
+trap cleanup EXIT
+
+main "$@"

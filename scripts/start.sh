@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# npm start: install what is missing, start Kafka, FerretDB and Redis, build the console when needed,
+# then run every API area, the workers and the console in one process on :8080 with demo data.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -d node_modules ]; then
+  echo "[start] installing npm packages (first time)..."
+  npm ci --no-audit --no-fund
+fi
+bash scripts/infra.sh up
+if [ ! -f console/dist/index.html ] || [ -n "$(find console/src console/index.html -newer console/dist/index.html -print -quit 2>/dev/null)" ]; then
+  echo "[start] building the console..."
+  npm run build -w console --silent
+fi
+echo "[start] starting the platform on http://127.0.0.1:${PORT:-8080}/ (Ctrl-C to stop)"
+exec npx tsx services/server/src/main.ts

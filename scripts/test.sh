@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# npm test: the whole suite against the real services (started here when not running).
+# Levels run in order: unit, integration (2 forks), serial (stop/start Kafka), browser (e2e).
+# Prints one closing line "N passed, N failed" summed over every level.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/infra.sh up || { echo "[test] infrastructure did not start; see the messages above"; exit 1; }
+out=.data/test-results
+rm -rf "$out" && mkdir -p "$out"
+status=0
+levels=("${@:-unit int serial e2e}")
+for level in ${levels[@]}; do
+  echo "[test] ===== $level ====="
+  npx vitest run --project "$level" --passWithNoTests --reporter=default --reporter=json --outputFile="$out/$level.json"
+  rc=$?
+  [ $rc -ne 0 ] && status=$rc
+done
+node -e '
+const fs = require("fs"); let passed = 0, failed = 0, skipped = 0;
+for (const f of fs.readdirSync(process.argv[1])) {
+  const r = JSON.parse(fs.readFileSync(process.argv[1] + "/" + f, "utf8"));
+  passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + (r.numTodoTests || 0);
+}
+console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+' "$out"
+exit $status

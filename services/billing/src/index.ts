@@ -1,0 +1,3 @@
+export { createBillingModule, type BillingModule } from './module';
+export * from './models';
+export { billingCasesResource, billingScope } from './routes/billing-cases';

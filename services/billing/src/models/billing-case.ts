@@ -1,0 +1,123 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import { auditedSchema } from '@onco/platform';
+import {
+  BILLING_CASE_STATUSES,
+  BILLING_REVIEW_STATUSES,
+  ORDER_TYPES,
+  TEST_STATUSES,
+  TEST_TYPES,
+  type BillingCaseStatus,
+  type BillingReviewStatus,
+  type OrderType,
+  type TestStatus,
+  type TestType,
+} from '@onco/domain';
+import { outboxEntrySchemaDefinition, outboxEntrySchemaOptions, type OutboxEntry } from '@onco/events';
+
+/**
+ * A billing case (spec 3 section 3 "Billing case", states in section 4.3): one per billed test order, created by
+ * the billing service's consumer of test-status events and submitted to XIFIN. Collection `billing_cases`.
+ */
+const sub = (def: Record<string, unknown>) => new Schema(def, { _id: false, minimize: false });
+const str = { type: String, default: null } as const;
+const idName = () => sub({ id: str, name: str });
+const outboxField = () => ({
+  type: [new Schema(outboxEntrySchemaDefinition, { ...outboxEntrySchemaOptions, minimize: false })],
+  default: [],
+});
+
+export interface CaseHistoryEntry {
+  id: string;
+  createdOn: Date;
+  status: BillingCaseStatus;
+  errorDetails: string | null;
+}
+
+export interface BillingCaseDoc {
+  _id: string;
+  /** the human-readable test number shown as Test # */
+  testId: string | null;
+  /** the test order's record id (links to /test/{testOrderId}); one case per test order */
+  testOrderId: string;
+  testRequisitionId: string | null;
+  testOrderFormId: string | null;
+  accountName: string | null;
+  account: { id: string | null; name: string | null } | null;
+  physician: { id: string | null; name: string | null } | null;
+  patient: { id: string | null; name: string | null } | null;
+  testType: TestType | null;
+  orderType: OrderType | null;
+  timePoint: string | null;
+  billingCode: string | null;
+  testStatus: TestStatus | null;
+  reviewStatus: BillingReviewStatus | null;
+  caseStatus: BillingCaseStatus;
+  caseQualifiedDate: Date | null;
+  assignee: { id: string | null; name: string | null } | null;
+  errorDetails: string | null;
+  caseHistory: CaseHistoryEntry[];
+  outbox: OutboxEntry[];
+  createdOn: Date;
+  createdBy: string | null;
+  updatedOn: Date;
+  updatedBy: string | null;
+  version: number;
+  archived: boolean;
+  deleted: boolean;
+}
+
+const caseHistorySchema = sub({
+  id: { type: String, required: true },
+  createdOn: { type: Date, default: () => new Date() },
+  status: { type: String, enum: BILLING_CASE_STATUSES, required: true },
+  errorDetails: str,
+});
+
+export const billingCaseSchema = auditedSchema(
+  {
+    testId: str,
+    testOrderId: { type: String, required: true },
+    testRequisitionId: str,
+    testOrderFormId: str,
+    accountName: str,
+    account: { type: idName(), default: null },
+    physician: { type: idName(), default: null },
+    patient: { type: idName(), default: null },
+    testType: { type: String, enum: TEST_TYPES, default: null },
+    orderType: { type: String, enum: ORDER_TYPES, default: null },
+    timePoint: str,
+    billingCode: str,
+    testStatus: { type: String, enum: TEST_STATUSES, default: null },
+    reviewStatus: { type: String, enum: BILLING_REVIEW_STATUSES, default: null },
+    caseStatus: { type: String, enum: BILLING_CASE_STATUSES, default: 'NOT_SUBMITTED', required: true },
+    caseQualifiedDate: { type: Date, default: null },
+    assignee: { type: idName(), default: null },
+    errorDetails: str,
+    caseHistory: { type: [caseHistorySchema], default: [] },
+    outbox: outboxField(),
+  },
+  { collection: 'billing_cases' },
+);
+
+// billing list: default sort updatedOn DESC
+billingCaseSchema.index({ updatedOn: -1 });
+// billing list: Test Type filter and test_type_facet
+billingCaseSchema.index({ testType: 1 });
+// billing list: Test Status filter and test_status_facet
+billingCaseSchema.index({ testStatus: 1 });
+// billing list: Billing Review Status filter and review_status_facet
+billingCaseSchema.index({ reviewStatus: 1 });
+// billing list: Billing Status filter and case_status_facet (also the retry scheduler's RETRY_SCHEDULED scan)
+billingCaseSchema.index({ caseStatus: 1, updatedOn: -1 });
+// billing list: Assignee filter and assignee_name_facet
+billingCaseSchema.index({ 'assignee.name': 1 });
+// billing list: accountId filter and the data scope
+billingCaseSchema.index({ 'account.id': 1 });
+// billing list: physicianId filter and the data scope
+billingCaseSchema.index({ 'physician.id': 1 });
+// the consumer's upsert: one case per test order (always set, so a plain unique index works on FerretDB)
+billingCaseSchema.index({ testOrderId: 1 }, { unique: true });
+
+export function billingCaseModel(conn: Connection): Model<BillingCaseDoc> {
+  return (conn.models.BillingCase as Model<BillingCaseDoc>) ?? conn.model<BillingCaseDoc>('BillingCase', billingCaseSchema);
+}

@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  listQuerystring,
+  parseListQuery,
+  requireUser,
+  runFacets,
+  runList,
+  scopeFilter,
+  sendList,
+  typed,
+  type ListResource,
+  type SessionUser,
+} from '@onco/platform';
+import type { BillingModels } from '../models';
+
+/** The billing cases list (spec 3 sections 2.9 and 7.3): /bis/api/v1/billingCases. */
+export const billingCasesResource: ListResource = {
+  name: 'billingCases',
+  fields: {
+    id: { type: 'id', path: '_id', filter: true },
+    testId: { type: 'string', filter: true, sort: true },
+    testOrderId: { type: 'id', filter: true },
+    testRequisitionId: { type: 'string', filter: true, sort: true },
+    testOrderFormId: { type: 'id', filter: true },
+    accountName: { type: 'string', filter: true, sort: true },
+    accountId: { type: 'id', path: 'account.id', filter: true },
+    physicianId: { type: 'id', path: 'physician.id', filter: true },
+    physicianName: { type: 'string', path: 'physician.name', filter: true, sort: true },
+    patientName: { type: 'string', path: 'patient.name', filter: true, sort: true },
+    testType: { type: 'string', filter: true, sort: true },
+    orderType: { type: 'string', filter: true, sort: true },
+    timePoint: { type: 'string', filter: true, sort: true },
+    billingCode: { type: 'string', filter: true, sort: true },
+    testStatus: { type: 'string', filter: true, sort: true },
+    reviewStatus: { type: 'string', filter: true, sort: true },
+    caseStatus: { type: 'string', filter: true, sort: true },
+    assigneeName: { type: 'string', path: 'assignee.name', filter: true, sort: true },
+    caseQualifiedDate: { type: 'date', filter: true, sort: true },
+    createdOn: { type: 'date', filter: true, sort: true },
+    updatedOn: { type: 'date', filter: true, sort: true },
+  },
+  search: ['testId', 'testRequisitionId', 'accountName', 'physician.name', 'patient.name', 'billingCode', 'assignee.name'],
+  facets: [
+    { name: 'test_type_facet', field: 'testType' },
+    { name: 'test_status_facet', field: 'testStatus' },
+    { name: 'review_status_facet', field: 'reviewStatus' },
+    { name: 'case_status_facet', field: 'caseStatus' },
+    { name: 'assignee_name_facet', field: 'assigneeName' },
+  ],
+  defaultSort: { field: 'updatedOn', order: 'desc' },
+  defaultPerPage: 15,
+  deletedField: 'deleted',
+};
+
+export const billingScope = (user: SessionUser) => scopeFilter(user, { account: 'account.id', physician: 'physician.id' });
+
+export async function billingCaseRoutes(app: FastifyInstance, opts: { models: BillingModels }) {
+  const r = typed(app);
+  const { BillingCase } = opts.models;
+
+  r.get(
+    '/billingCases',
+    {
+      config: { permission: 'VIEW_BILLING_PAGE' },
+      schema: { tags: ['billing'], summary: 'List billing cases (both list dialects)', querystring: listQuerystring },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const query = parseListQuery(billingCasesResource, req.query as Record<string, unknown>);
+      const result = await runList(BillingCase, billingCasesResource, query, billingScope(user));
+      return sendList(reply, billingCasesResource, query, result);
+    },
+  );
+
+  r.get(
+    '/billingCases/facets',
+    {
+      config: { permission: 'VIEW_BILLING_PAGE' },
+      schema: { tags: ['billing'], summary: 'Billing case facets for the same filter', querystring: listQuerystring },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const qs = req.query as Record<string, unknown>;
+      const query = parseListQuery(billingCasesResource, { ...qs, facets: qs.facets ?? 'true' });
+      return { content: await runFacets(BillingCase, billingCasesResource, query, billingScope(user), query.facets) };
+    },
+  );
+}

@@ -1,0 +1,143 @@
+import type { Connection, Model } from 'mongoose';
+import { auditedSchema } from '@onco/platform';
+import { SAMPLE_STATUSES, SPECIMEN_TYPES, type SampleStatus, type SpecimenKind } from '@onco/domain';
+import type { OutboxEntry } from '@onco/events';
+import { idName, outboxField, str, sub } from './common';
+
+/**
+ * A physical sample (spec 2 section 3 "Sample"): tumor, normal or plasma, tracked in the LIMS. Linked to its
+ * requisition (`testOrderForm.id`) and account (data scope). Collection `samples`.
+ */
+export interface SampleDoc {
+  _id: string;
+  type: SpecimenKind;
+  status: SampleStatus | null;
+  limsId: string | null;
+  limsProjectId: string | null;
+  limsProjectName: string | null;
+  sampleGroupId: string | null;
+  receivedOn: Date | null;
+  collectedOn: Date | null;
+  specimenType: string | null;
+  specimenId: string | null;
+  name: string | null;
+  /** slide ids separated by spaces */
+  accessionId: string | null;
+  trackingNumber: string | null;
+  sampleSite: string | null;
+  doNotExhaust: boolean | null;
+  diagnosis: string | null;
+  accessioner: string | null;
+  releasedOn: Date | null;
+  workOrderNumber: string | null;
+  sequencingProduct: string | null;
+  product: string | null;
+  containerTypeId: string | null;
+  containerLocationValue: string | null;
+  workflowAssignId: string | null;
+  researcherId: string | null;
+  patient: { id: string | null; firstName: string | null; lastName: string | null; dateOfBirth: string | null } | null;
+  testOrderForm: { id: string | null; testRequisitionId: string | null } | null;
+  account: { id: string | null; name: string | null } | null;
+  outbox: OutboxEntry[];
+  createdOn: Date;
+  createdBy: string | null;
+  updatedOn: Date;
+  updatedBy: string | null;
+  version: number;
+  archived: boolean;
+  deleted: boolean;
+}
+
+export const sampleSchema = auditedSchema(
+  {
+    type: { type: String, enum: SPECIMEN_TYPES, required: true },
+    status: { type: String, enum: SAMPLE_STATUSES, default: null },
+    limsId: str,
+    limsProjectId: str,
+    limsProjectName: str,
+    sampleGroupId: str,
+    receivedOn: { type: Date, default: null },
+    collectedOn: { type: Date, default: null },
+    specimenType: str,
+    specimenId: str,
+    name: str,
+    accessionId: str,
+    trackingNumber: str,
+    sampleSite: str,
+    doNotExhaust: { type: Boolean, default: null },
+    diagnosis: str,
+    accessioner: str,
+    releasedOn: { type: Date, default: null },
+    workOrderNumber: str,
+    sequencingProduct: str,
+    product: str,
+    containerTypeId: str,
+    containerLocationValue: str,
+    workflowAssignId: str,
+    researcherId: str,
+    patient: {
+      // date of birth as 'YYYY-MM-DD' (the spec sends it that way; no time zone)
+      type: sub({ id: str, firstName: str, lastName: str, dateOfBirth: { type: String, default: null, match: /^\d{4}-\d{2}-\d{2}$/ } }),
+      default: null,
+    },
+    testOrderForm: { type: sub({ id: str, testRequisitionId: str }), default: null },
+    account: { type: idName(), default: null },
+    outbox: outboxField(),
+  },
+  { collection: 'samples' },
+);
+
+// samples tab: a requisition's tumors, normals and plasmas; merge/copy sample sources by requisition
+sampleSchema.index({ 'testOrderForm.id': 1 });
+// sample groups: the samples of a group
+sampleSchema.index({ sampleGroupId: 1 });
+// sample manifest list filtered by patientId
+sampleSchema.index({ 'patient.id': 1 });
+// LIMS updates arrive by LIMS sample id
+sampleSchema.index({ limsId: 1 });
+// data scope
+sampleSchema.index({ 'account.id': 1 });
+
+export function sampleModel(conn: Connection): Model<SampleDoc> {
+  return (conn.models.Sample as Model<SampleDoc>) ?? conn.model<SampleDoc>('Sample', sampleSchema);
+}
+
+/** A sample group (spec 2 section 3): tumor, normal and plasma sample ids processed together. */
+export interface SampleGroupDoc {
+  _id: string;
+  sampleGroupId: string;
+  status: string | null;
+  tumors: string[];
+  normals: string[];
+  plasmas: string[];
+  testOrderForm: { id: string | null } | null;
+  createdOn: Date;
+  createdBy: string | null;
+  updatedOn: Date;
+  updatedBy: string | null;
+  version: number;
+  archived: boolean;
+  deleted: boolean;
+}
+
+export const sampleGroupSchema = auditedSchema(
+  {
+    sampleGroupId: { type: String, required: true },
+    status: str,
+    tumors: { type: [String], default: [] },
+    normals: { type: [String], default: [] },
+    plasmas: { type: [String], default: [] },
+    testOrderForm: { type: sub({ id: str }), default: null },
+  },
+  { collection: 'sample_groups' },
+);
+
+// a group by its LIMS/human id (always set, so unique works on FerretDB too)
+sampleGroupSchema.index({ sampleGroupId: 1 }, { unique: true });
+// samples tab: a requisition's groups
+sampleGroupSchema.index({ 'testOrderForm.id': 1 });
+
+export function sampleGroupModel(conn: Connection): Model<SampleGroupDoc> {
+  return (conn.models.SampleGroup as Model<SampleGroupDoc>) ?? conn.model<SampleGroupDoc>('SampleGroup', sampleGroupSchema);
+}

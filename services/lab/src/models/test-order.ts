@@ -1,0 +1,123 @@
+import type { Connection, Model } from 'mongoose';
+import { auditedSchema } from '@onco/platform';
+import {
+  CLINICAL_REVIEW_STATUSES,
+  ORDER_TYPES,
+  TEST_STATUSES,
+  TEST_TYPES,
+  type ClinicalReviewStatus,
+  type OrderType,
+  type TestStatus,
+  type TestType,
+} from '@onco/domain';
+import type { OutboxEntry } from '@onco/events';
+import { idName, outboxField, str, sub } from './common';
+
+/**
+ * A test order (spec 1 and 2 section 3 "Test order"): one test of a requisition, owned by the lab service,
+ * created by its requisition-submitted consumer (deterministic ids). `testOrderForm` is a snapshot of the
+ * requisition fields the tests list shows and scopes by. Collection `test_orders`.
+ */
+export interface TestHistory {
+  status: TestStatus;
+  createdOn: Date;
+  updatedOn?: Date | null;
+  testResult?: { id: string | null; contentType: string | null } | null;
+}
+
+export interface TestOrderDoc {
+  _id: string;
+  testOrderId: string | null;
+  testId: string | null;
+  testType: TestType;
+  orderType: OrderType;
+  status: TestStatus;
+  dueOn: Date | null;
+  /** days from order to report (shown with VIEW_TESTORDER_DURATION) */
+  testDuration: number | null;
+  limsProjectId: string | null;
+  testHistories: TestHistory[];
+  testResult: { id: string | null; contentType: string | null; path: string | null } | null;
+  report: { path: string | null } | null;
+  testOrderForm: {
+    id: string;
+    testRequisitionId: string | null;
+    account: { id: string | null; name: string | null } | null;
+    physician: { id: string | null; name: string | null } | null;
+    hospitalLocation: { id: string | null; name: string | null } | null;
+    patient: { id: string | null; name: string | null; userId: string | null } | null;
+    /** the requisition's clinical review status, as the tests list shows it */
+    reviewStatus: ClinicalReviewStatus | null;
+  };
+  outbox: OutboxEntry[];
+  createdOn: Date;
+  createdBy: string | null;
+  updatedOn: Date;
+  updatedBy: string | null;
+  version: number;
+  archived: boolean;
+  deleted: boolean;
+}
+
+const testResultSchema = () => sub({ id: str, contentType: str });
+
+const testHistorySchema = sub({
+  status: { type: String, enum: TEST_STATUSES, required: true },
+  createdOn: { type: Date, default: () => new Date() },
+  updatedOn: { type: Date, default: null },
+  testResult: { type: testResultSchema(), default: null },
+});
+
+export const testOrderSchema = auditedSchema(
+  {
+    /** human-readable test number */
+    testOrderId: str,
+    testId: str,
+    testType: { type: String, enum: TEST_TYPES, required: true },
+    orderType: { type: String, enum: ORDER_TYPES, required: true },
+    status: { type: String, enum: TEST_STATUSES, default: 'TEST_SELECTED', required: true },
+    dueOn: { type: Date, default: null },
+    testDuration: { type: Number, default: null },
+    limsProjectId: str,
+    testHistories: { type: [testHistorySchema], default: [] },
+    testResult: { type: sub({ id: str, contentType: str, path: str }), default: null },
+    report: { type: sub({ path: str }), default: null },
+    testOrderForm: {
+      type: sub({
+        id: { type: String, required: true },
+        testRequisitionId: str,
+        account: { type: idName(), default: null },
+        physician: { type: idName(), default: null },
+        hospitalLocation: { type: idName(), default: null },
+        patient: { type: sub({ id: str, name: str, userId: str }), default: null },
+        reviewStatus: { type: String, enum: CLINICAL_REVIEW_STATUSES, default: null },
+      }),
+      required: true,
+    },
+    outbox: outboxField(),
+  },
+  { collection: 'test_orders' },
+);
+
+// tests list: status filter (the default !in(TEST_SELECTED), dashboard per-status counts) with the default sort updatedOn DESC
+testOrderSchema.index({ status: 1, updatedOn: -1 });
+// tests list: default sort updatedOn DESC without a status filter
+testOrderSchema.index({ updatedOn: -1 });
+// tests list: data scope and the account filter
+testOrderSchema.index({ 'testOrderForm.account.id': 1 });
+// tests list: data scope and the physician filter
+testOrderSchema.index({ 'testOrderForm.physician.id': 1 });
+// tests list: Test filter and test_type_facet
+testOrderSchema.index({ testType: 1 });
+// tests list: Order filter and order_type_facet
+testOrderSchema.index({ orderType: 1 });
+// a requisition's tests (order summary, soft delete of the form's tests, the consumer's lookups)
+testOrderSchema.index({ 'testOrderForm.id': 1 });
+// patient detail: the patient's tests (and the most recent NeXT Personal Dx order)
+testOrderSchema.index({ 'testOrderForm.patient.id': 1 });
+// test number lookup and search; plain, not unique: the number is assigned by the lab and may be null at first
+testOrderSchema.index({ testOrderId: 1 });
+
+export function testOrderModel(conn: Connection): Model<TestOrderDoc> {
+  return (conn.models.TestOrder as Model<TestOrderDoc>) ?? conn.model<TestOrderDoc>('TestOrder', testOrderSchema);
+}

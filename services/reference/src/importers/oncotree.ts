@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Model } from 'mongoose';
+import { newId } from '@onco/platform';
+import type { DiagnosisTypeDoc } from '../models/codes';
+import { chooseMode, ImportFormatError, type ImportOptions, type ImportResult } from './common';
+
+/**
+ * OncoTree importer. Reads the flat JSON array of ../shared/data/oncotree.json (one object a node:
+ * {code, name, mainType, tissue, parent, level}, depth-first pre-order) and stores each node as a
+ * diagnosis type with its parentCode, its path text ('Name (CODE) -> ...' from the root's children down,
+ * '' for the root) and whether it has children. The tree is checked before anything is written.
+ */
+export const ONCOTREE_ROOT = 'TISSUE';
+
+export const oncoTreeNodeSchema = z.object({
+  code: z.string().min(1).max(64),
+  name: z.string().min(1),
+  mainType: z.string().nullable(),
+  tissue: z.string().nullable(),
+  parent: z.string().nullable(),
+  level: z.number().int().min(0),
+});
+export type OncoTreeNode = z.infer<typeof oncoTreeNodeSchema>;
+
+export interface DiagnosisTypeRow {
+  code: string;
+  name: string;
+  mainType: string | null;
+  tissue: string | null;
+  parentCode: string | null;
+  level: number;
+  path: string;
+  childExists: boolean;
+}
+
+/** Parse and check the JSON text (or an already parsed value). Errors name the node's position (1-based). */
+export function parseOncoTree(input: string | unknown): OncoTreeNode[] {
+  let data: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      data = JSON.parse(input);
+    } catch (err) {
+      throw new ImportFormatError(`not valid JSON: ${(err as Error).message}`, 1);
+    }
+  }
+  if (!Array.isArray(data)) throw new ImportFormatError('expected a JSON array of OncoTree nodes', 1);
+  return data.map((n, i) => {
+    const r = oncoTreeNodeSchema.safeParse(n);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new ImportFormatError(`node ${i + 1}: ${issue.path.join('.') || 'node'}: ${issue.message}`, i + 1);
+    }
+    return r.data;
+  });
+}
+
+/** The path entry of one node, as the requisition's octDxBreadCrumb shows it. */
+export const pathEntry = (n: { name: string; code: string }) => `${n.name} (${n.code})`;
+export const PATH_SEPARATOR = ' -> ';
+
+/**
+ * Check the tree (one root, unique codes, parents exist, level = depth, no cycles) and compute each node's
+ * path and childExists. Order is kept.
+ */
+export function buildDiagnosisTypes(nodes: OncoTreeNode[]): DiagnosisTypeRow[] {
+  const byCode = new Map<string, OncoTreeNode>();
+  nodes.forEach((n, i) => {
+    if (byCode.has(n.code)) throw new ImportFormatError(`duplicate code ${n.code}`, i + 1);
+    byCode.set(n.code, n);
+  });
+  const roots = nodes.filter((n) => n.parent === null);
+  if (roots.length !== 1) throw new ImportFormatError(`expected exactly one root node, found ${roots.length}`, 1);
+  const withChildren = new Set<string>();
+  nodes.forEach((n, i) => {
+    if (n.parent === null) {
+      if (n.level !== 0) throw new ImportFormatError(`root ${n.code} must have level 0`, i + 1);
+      return;
+    }
+    const parent = byCode.get(n.parent);
+    if (!parent) throw new ImportFormatError(`${n.code}: unknown parent ${n.parent}`, i + 1);
+    if (n.level !== parent.level + 1) throw new ImportFormatError(`${n.code}: level ${n.level} is not its parent's level + 1`, i + 1);
+    withChildren.add(n.parent);
+  });
+  // levels strictly increase from parent to child, so there is no cycle; paths are memoised top-down
+  const paths = new Map<string, string>();
+  const pathOf = (n: OncoTreeNode): string => {
+    const hit = paths.get(n.code);
+    if (hit !== undefined) return hit;
+    let p: string;
+    if (n.parent === null) p = '';
+    else {
+      const parentPath = pathOf(byCode.get(n.parent)!);
+      p = parentPath ? `${parentPath}${PATH_SEPARATOR}${pathEntry(n)}` : pathEntry(n);
+    }
+    paths.set(n.code, p);
+    return p;
+  };
+  return nodes.map((n) => ({
+    code: n.code,
+    name: n.name,
+    mainType: n.mainType,
+    tissue: n.tissue,
+    parentCode: n.parent,
+    level: n.level,
+    path: pathOf(n),
+    childExists: withChildren.has(n.code),
+  }));
+}
+
+/** Read, check and import an OncoTree file (path) or parsed nodes into diagnosis_types, in batches. */
+export async function importOncoTree(
+  model: Model<DiagnosisTypeDoc>,
+  input: string | OncoTreeNode[],
+  opts: ImportOptions = {},
+): Promise<ImportResult> {
+  const started = Date.now();
+  const nodes = typeof input === 'string' ? parseOncoTree(await readFile(input, 'utf8')) : input;
+  const rows = buildDiagnosisTypes(nodes);
+  const batchSize = opts.batchSize ?? 1000;
+  const by = opts.by ?? 'import';
+  const collection = model.collection;
+  const mode = await chooseMode(collection, opts.mode);
+  const result: ImportResult = { read: rows.length, inserted: 0, updated: 0, unchanged: 0, mode, ms: 0 };
+  let batches = 0;
+  for (let i = 0; i < rows.length; i += batchSize) {
+    const batch = rows.slice(i, i + batchSize);
+    const now = new Date();
+    if (mode === 'insert') {
+      const res = await collection.insertMany(
+        batch.map((r) => ({
+          _id: newId(),
+          ...r,
+          createdOn: now,
+          createdBy: by,
+          updatedOn: now,
+          updatedBy: by,
+          version: 0,
+          archived: false,
+          deleted: false,
+        })) as any[],
+        { ordered: false },
+      );
+      result.inserted += res.insertedCount;
+    } else {
+      const res = await collection.bulkWrite(
+        batch.map(({ code, ...rest }) => ({
+          updateOne: {
+            filter: { code },
+            update: {
+              // a node that comes back in a later release is live again
+              $set: { ...rest, deleted: false, updatedOn: now, updatedBy: by },
+              $setOnInsert: { _id: newId(), createdOn: now, createdBy: by, version: 0, archived: false },
+            },
+            upsert: true,
+          },
+        })) as any[],
+        { ordered: false },
+      );
+      result.inserted += res.upsertedCount;
+      result.updated += res.modifiedCount;
+      result.unchanged += res.matchedCount - res.modifiedCount;
+    }
+    batches += 1;
+    opts.onProgress?.({ read: rows.length, written: Math.min(i + batchSize, rows.length), batches });
+  }
+  if (mode === 'upsert') {
+    // nodes a newer release removed (e.g. GBM in 2025) leave the tree; soft-deleted so old requisitions keep their text
+    const gone = await collection.updateMany(
+      { code: { $nin: rows.map((r) => r.code) }, deleted: { $ne: true } },
+      { $set: { deleted: true, updatedOn: new Date(), updatedBy: by } },
+    );
+    result.removed = gone.modifiedCount;
+  }
+  result.ms = Date.now() - started;
+  return result;
+}

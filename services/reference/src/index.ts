@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import type { DomainModule, PlatformContext } from '@onco/platform';
+import { referenceModels, type ReferenceModels } from './models';
+import { seedReference, type SeedOptions, type SeedResult } from './seed';
+import { accountRoutes } from './routes/accounts';
+import { providerRoutes } from './routes/providers';
+import { patientRoutes } from './routes/patients';
+import { payorRoutes } from './routes/payors';
+import { maintenanceRoutes } from './routes/maintenance';
+import { releaseNoteRoutes } from './routes/release-notes';
+import { userPreferenceRoutes } from './routes/user-preferences';
+import { icd10Routes } from './routes/icd10';
+import { diagnosisTypeRoutes } from './routes/diagnosis-types';
+
+export * from './models';
+export * from './importers/common';
+export * from './importers/icd10';
+export * from './importers/oncotree';
+export * from './npi';
+export * from './paths';
+export { demoId } from './demo-data';
+export type { SeedOptions, SeedResult } from './seed';
+export { accountsResource, hospitalLocationsResource } from './routes/accounts';
+export { physiciansResource, pathologistsResource } from './routes/providers';
+export { patientsResource } from './routes/patients';
+export { payorsResource } from './routes/payors';
+export { icd10Resource } from './routes/icd10';
+export { diagnosisTypesResource } from './routes/diagnosis-types';
+export { toMaintenanceReply, type MaintenanceReply } from './routes/maintenance';
+
+/** A name by id, for other modules that store {id, name} references (identity's associations and users). */
+export interface NameDirectory {
+  get(id: string): Promise<{ id: string; name: string } | null>;
+}
+
+export interface ReferenceModule extends DomainModule {
+  models: ReferenceModels;
+  directories: { accounts: NameDirectory; physicians: NameDirectory };
+  /** demo data and the reference-data imports when the database is empty; idempotent */
+  seedReference(opts?: SeedOptions): Promise<SeedResult>;
+}
+
+/**
+ * Reference data: accounts, hospital locations, physicians, pathologists, patients, payors, ICD-10-CM codes,
+ * OncoTree diagnosis types, maintenance windows, release notes and user preferences.
+ * Portal area (/portal/api/v1) and dxs area (/dxs/api/v1).
+ */
+export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
+  const models = referenceModels(ctx.mongo);
+  const deps = { models };
+
+  const accounts: NameDirectory = {
+    async get(id) {
+      const a = await models.Account.findOne({ _id: id, deleted: { $ne: true } }, { name: 1 }).lean().exec();
+      return a ? { id: a._id, name: a.name } : null;
+    },
+  };
+  const physicians: NameDirectory = {
+    async get(id) {
+      const p = await models.Physician.findOne({ _id: id, deleted: { $ne: true } }, { name: 1 }).lean().exec();
+      return p ? { id: p._id, name: p.name } : null;
+    },
+  };
+
+  return {
+    name: 'reference',
+    models,
+    directories: { accounts, physicians },
+    areas: {
+      portal: async (app: FastifyInstance) => {
+        await accountRoutes(app, deps);
+        await providerRoutes(app, deps);
+        await patientRoutes(app, deps);
+        await payorRoutes(app, deps);
+        await maintenanceRoutes(app, deps);
+        await releaseNoteRoutes(app, deps);
+        await userPreferenceRoutes(app, deps);
+      },
+      dxs: async (app: FastifyInstance) => {
+        await icd10Routes(app, deps);
+        await diagnosisTypeRoutes(app, deps);
+      },
+    },
+    seedReference: (opts?: SeedOptions) => seedReference(models, ctx.logger, opts),
+    seed: async () => {
+      await seedReference(models, ctx.logger);
+    },
+  };
+}

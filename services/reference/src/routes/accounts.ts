@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import {
+  badRequest,
+  forbidden,
+  idParams,
+  listQuerystring,
+  listReply,
+  parseListQuery,
+  requireUser,
+  runList,
+  scopeFilter,
+  sendList,
+  toApi,
+  typed,
+  type ListResource,
+  type SessionUser,
+} from '@onco/platform';
+import { nextSequence } from '../models';
+import { auditReply, loadScoped, ref, str, type RouteDeps } from './shared';
+
+export const accountsResource: ListResource = {
+  name: 'accounts',
+  fields: {
+    id: { type: 'id', path: '_id', filter: true },
+    accountId: { type: 'string', filter: true, sort: true },
+    name: { type: 'string', filter: true, sort: true },
+    sfdcId: { type: 'string', filter: true },
+    status: { type: 'string', filter: true, sort: true },
+    createdOn: { type: 'date', filter: true, sort: true },
+    updatedOn: { type: 'date', filter: true, sort: true },
+  },
+  search: ['name', 'accountId'],
+  defaultSort: { field: 'name', order: 'asc' },
+  defaultPerPage: 20,
+  deletedField: 'deleted',
+};
+
+export const hospitalLocationsResource: ListResource = {
+  name: 'hospitalLocations',
+  fields: {
+    id: { type: 'id', path: '_id', filter: true },
+    hospitalLocationId: { type: 'string', filter: true, sort: true },
+    name: { type: 'string', filter: true, sort: true },
+    accountId: { type: 'id', path: 'account.id', filter: true },
+    city: { type: 'string', path: 'address.city', filter: true, sort: true },
+    state: { type: 'string', path: 'address.state', filter: true, sort: true },
+    createdOn: { type: 'date', filter: true, sort: true },
+    updatedOn: { type: 'date', filter: true, sort: true },
+  },
+  search: ['name', 'hospitalLocationId', 'address.city'],
+  defaultSort: { field: 'name', order: 'asc' },
+  defaultPerPage: 20,
+  deletedField: 'deleted',
+};
+
+const addressReply = z.object({ street: str, city: str, state: str, postalCode: str, country: str }).nullish();
+
+export const accountReply = z.object({
+  ...auditReply,
+  accountId: z.string(),
+  name: z.string(),
+  sfdcId: str,
+  status: str,
+  address: addressReply,
+});
+
+export const hospitalLocationReply = z.object({
+  ...auditReply,
+  hospitalLocationId: z.string(),
+  name: z.string(),
+  account: ref,
+  address: z
+    .object({ street: str, city: str, state: str, country: str, postalCode: str, telephone: str, fax: str })
+    .nullish(),
+});
+
+const s = (max: number) => z.string().trim().max(max).nullish();
+const createLocationBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  account: z.union([z.string().max(64), z.object({ id: z.string().max(64) })]).optional(),
+  accountId: z.string().max(64).optional(),
+  address: z
+    .object({
+      street: s(200),
+      city: s(100),
+      state: s(50),
+      country: s(100),
+      postalCode: s(20),
+      telephone: s(30),
+      fax: s(30),
+    })
+    .optional()
+    .nullable(),
+});
+
+export const accountScope = (user: SessionUser) => scopeFilter(user, { account: '_id' });
+export const locationScope = (user: SessionUser) => scopeFilter(user, { account: 'account.id' });
+
+/** Accounts and hospital locations (spec 1 section 7). Mounted in the portal area. */
+export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps) {
+  const r = typed(app);
+
+  r.get(
+    '/accounts',
+    {
+      config: { permission: 'AUTHENTICATED' },
+      schema: {
+        tags: ['reference'],
+        summary: 'Accounts the user may see (filter id in(...), accountId, name, status; q)',
+        querystring: listQuerystring,
+        response: { 200: listReply(accountReply) },
+      },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const query = parseListQuery(accountsResource, req.query as Record<string, unknown>);
+      const result = await runList(models.Account, accountsResource, query, accountScope(user));
+      return sendList(reply, accountsResource, query, result);
+    },
+  );
+
+  r.get(
+    '/accounts/:id',
+    {
+      config: { permission: 'AUTHENTICATED' },
+      schema: { tags: ['reference'], params: idParams, response: { 200: accountReply } },
+    },
+    async (req) => loadScoped(models.Account, req.params.id, accountScope(requireUser(req))),
+  );
+
+  r.get(
+    '/hospitalLocations',
+    {
+      config: { permission: 'AUTHENTICATED' },
+      schema: {
+        tags: ['reference'],
+        summary: 'Hospital locations of the user\'s accounts (filter accountId, id in(...); q)',
+        querystring: listQuerystring,
+        response: { 200: listReply(hospitalLocationReply) },
+      },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const query = parseListQuery(hospitalLocationsResource, req.query as Record<string, unknown>);
+      const result = await runList(models.HospitalLocation, hospitalLocationsResource, query, locationScope(user));
+      return sendList(reply, hospitalLocationsResource, query, result);
+    },
+  );
+
+  r.get(
+    '/hospitalLocations/:id',
+    {
+      config: { permission: 'AUTHENTICATED' },
+      schema: { tags: ['reference'], params: idParams, response: { 200: hospitalLocationReply } },
+    },
+    async (req) => loadScoped(models.HospitalLocation, req.params.id, locationScope(requireUser(req))),
+  );
+
+  r.post(
+    '/hospitalLocations',
+    {
+      config: { permission: 'CAN_CREATE_HOSPITALLOCATION' },
+      schema: {
+        tags: ['reference'],
+        summary: 'Create a hospital location for one of the user\'s accounts',
+        body: createLocationBody,
+        response: { 201: hospitalLocationReply },
+      },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const b = req.body;
+      const accountId = b.accountId ?? (typeof b.account === 'string' ? b.account : b.account?.id);
+      if (!accountId) throw badRequest('account is required', { field: 'account' });
+      if (!user.allAccounts && !user.accountIds.includes(accountId)) throw forbidden();
+      const account = await models.Account.findOne({ _id: accountId, deleted: { $ne: true } }, { name: 1 }).lean().exec();
+      if (!account) throw badRequest(`Unknown account: ${accountId}`, { field: 'account' });
+      const seq = await nextSequence(models, 'hospitalLocation');
+      const created = await models.HospitalLocation.create({
+        hospitalLocationId: `HL-${seq}`,
+        name: b.name,
+        account: { id: account._id, name: account.name },
+        address: b.address ?? null,
+        createdBy: user.id,
+        updatedBy: user.id,
+      });
+      reply.status(201);
+      return toApi(created.toObject());
+    },
+  );
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import { badRequest, idParams, notFound, requireUser, typed } from '@onco/platform';
+import type { MaintenanceWindowDoc } from '../models';
+import type { RouteDeps } from './shared';
+
+/** How long before its start a window's banner shows when the creator gives no displayTime. */
+export const DEFAULT_DISPLAY_LEAD_MS = 24 * 3600 * 1000;
+
+/** A maintenance window as the client reads it (spec 3 sections 3 and 4.4): times in epoch milliseconds. */
+export const maintenanceReply = z.object({
+  id: z.string(),
+  startTime: z.number(),
+  endTime: z.number(),
+  /** the start again, under the name the client's banner reads */
+  from_time: z.number(),
+  displayTime: z.number(),
+  title: z.string(),
+  description: z.string().nullable(),
+  body: z.string().nullable(),
+});
+export type MaintenanceReply = z.infer<typeof maintenanceReply>;
+
+export function toMaintenanceReply(d: Pick<MaintenanceWindowDoc, '_id' | 'startTime' | 'endTime' | 'displayTime' | 'title' | 'description' | 'body'>): MaintenanceReply {
+  const start = new Date(d.startTime).getTime();
+  return {
+    id: d._id,
+    startTime: start,
+    endTime: new Date(d.endTime).getTime(),
+    from_time: start,
+    displayTime: new Date(d.displayTime).getTime(),
+    title: d.title,
+    description: d.description ?? null,
+    body: d.body ?? null,
+  };
+}
+
+/** epoch milliseconds or an ISO-8601 date-time */
+const instant = z.union([z.number().int().positive(), z.string().datetime({ offset: true })]);
+const toDate = (v: number | string) => new Date(v);
+
+const createBody = z.object({
+  startTime: instant,
+  endTime: instant,
+  displayTime: instant.optional().nullable(),
+  title: z.string().trim().min(1).max(200),
+  description: z.string().trim().max(2000).optional().nullable(),
+  body: z.string().trim().max(10000).optional().nullable(),
+});
+
+/**
+ * Maintenance windows. GET is public (the login page fetches it before anyone signs in) and returns the
+ * windows whose end is still in the future, earliest end first; the client decides banner and screen.
+ */
+export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteDeps) {
+  const r = typed(app);
+
+  r.get(
+    '/maintenance',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['maintenance'],
+        summary: 'Current and upcoming maintenance windows (public), earliest end first',
+        security: [],
+        response: { 200: z.array(maintenanceReply) },
+      },
+    },
+    async () => {
+      const docs = await models.MaintenanceWindow.find({ endTime: { $gt: new Date() }, deleted: { $ne: true } })
+        .sort({ endTime: 1, _id: 1 })
+        .limit(100)
+        .lean()
+        .exec();
+      return docs.map(toMaintenanceReply);
+    },
+  );
+
+  r.post(
+    '/maintenance',
+    {
+      config: { permission: 'CAN_MANAGE_MAINTENANCE' },
+      schema: {
+        tags: ['maintenance'],
+        summary: 'Schedule a maintenance window (displayTime defaults to 24 hours before the start)',
+        body: createBody,
+        response: { 201: maintenanceReply },
+      },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const b = req.body;
+      const startTime = toDate(b.startTime);
+      const endTime = toDate(b.endTime);
+      const displayTime = b.displayTime != null ? toDate(b.displayTime) : new Date(startTime.getTime() - DEFAULT_DISPLAY_LEAD_MS);
+      if (endTime.getTime() <= startTime.getTime()) throw badRequest('endTime must be after startTime', { field: 'endTime' });
+      if (endTime.getTime() <= Date.now()) throw badRequest('endTime must be in the future', { field: 'endTime' });
+      if (displayTime.getTime() > startTime.getTime()) {
+        throw badRequest('displayTime must not be after startTime', { field: 'displayTime' });
+      }
+      const created = await models.MaintenanceWindow.create({
+        startTime,
+        endTime,
+        displayTime,
+        title: b.title,
+        description: b.description ?? null,
+        body: b.body ?? null,
+        createdBy: user.id,
+        updatedBy: user.id,
+      });
+      req.log.info({ maintenanceId: created._id, startTime, endTime }, 'maintenance window scheduled');
+      reply.status(201);
+      return toMaintenanceReply(created.toObject());
+    },
+  );
+
+  r.delete(
+    '/maintenance/:id',
+    {
+      config: { permission: 'CAN_MANAGE_MAINTENANCE' },
+      schema: {
+        tags: ['maintenance'],
+        summary: 'Cancel a maintenance window (soft delete); returns the deleted window',
+        params: idParams,
+        response: { 200: maintenanceReply },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await models.MaintenanceWindow.findOneAndUpdate(
+        { _id: req.params.id, deleted: { $ne: true } },
+        { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
+        { new: true },
+      )
+        .lean()
+        .exec();
+      if (!doc) throw notFound();
+      req.log.info({ maintenanceId: doc._id }, 'maintenance window cancelled');
+      return toMaintenanceReply(doc);
+    },
+  );
+}

@@ -1,0 +1,99 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blankFormHtml } from './blank-form';
+import { createPdfRenderer, type PdfRenderer } from './render';
+import { pdfInfo, pdfText } from '../test/pdf';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('PDF renderer (real chromium)', () => {
+  let renderer: PdfRenderer;
+  const timings: Record<string, number> = {};
+
+  beforeAll(() => {
+    renderer = createPdfRenderer({ executablePath: CHROMIUM, idleCloseMs: 0 });
+  });
+  afterAll(async () => {
+    await renderer.close();
+    console.info(`[render timings] ${JSON.stringify(timings)}`);
+  });
+
+  it('renders the blank form to a two-page Letter PDF with its title and version (cold, then warm)', async () => {
+    let t = Date.now();
+    const pdf = await renderer.render(blankFormHtml());
+    timings.coldMs = Date.now() - t;
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = await pdfText(pdf);
+    expect(text).toContain('Test Requisition Form');
+    expect(text).toContain('102-210-C');
+    expect(text).toContain('CANCER IS PERSONAL');
+    expect(text).toContain('TUMOR SPECIMEN');
+    expect(text).toContain('CONSENT & PROVIDER SIGNATURE');
+    expect(await pdfInfo(pdf)).toEqual({ pages: 2, pageSize: '612 x 792 pts (letter)' });
+
+    t = Date.now();
+    const again = await renderer.render(blankFormHtml());
+    timings.warmMs = Date.now() - t;
+    expect(again.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(renderer.launches).toBe(1);
+  });
+
+  it('never reaches the network, even when the HTML asks for it', async () => {
+    const hits: string[] = [];
+    const server = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('x');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const html = `<!doctype html><html><head><link rel="stylesheet" href="http://127.0.0.1:${port}/a.css"></head>
+        <body><p>offline</p><img src="http://127.0.0.1:${port}/b.png"><iframe src="http://127.0.0.1:${port}/c"></iframe></body></html>`;
+      const pdf = await renderer.render(html);
+      expect(await pdfText(pdf)).toContain('offline');
+      expect(hits).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('relaunches chromium after it crashes, and keeps no pages open', async () => {
+    const before = await renderer.status();
+    const pid = before.pid;
+    expect(pid).toBeTypeOf('number');
+    process.kill(pid!, 'SIGKILL');
+    // the disconnect is noticed asynchronously; the next render must work either way
+    await new Promise((r) => setTimeout(r, 300));
+    const t = Date.now();
+    const pdf = await renderer.render('<!doctype html><p>after the crash</p>');
+    timings.afterCrashMs = Date.now() - t;
+    expect(await pdfText(pdf)).toContain('after the crash');
+    expect(renderer.launches).toBe(2);
+    const after = await renderer.status();
+    expect(after.pid).not.toBe(pid);
+    expect(after.openPages).toBe(before.openPages);
+  });
+
+  it('runs no script of the HTML', async () => {
+    const pdf = await renderer.render('<!doctype html><p>static</p><script>for(;;){}</script><script>document.write("SCRIPT RAN")</script>');
+    const text = await pdfText(pdf);
+    expect(text).toContain('static');
+    expect(text).not.toContain('SCRIPT RAN');
+  });
+
+  it('closes the page when a render fails, keeps the browser usable, and refuses renders after close()', async () => {
+    const r = createPdfRenderer({ executablePath: CHROMIUM, timeoutMs: 1, idleCloseMs: 0 });
+    try {
+      await expect(r.render(blankFormHtml())).rejects.toThrow();
+      const { openPages, pid } = await r.status();
+      expect(pid).toBeTypeOf('number');
+      // only chromium's own initial tab is left: the failed render's page was closed
+      expect(openPages).toBe(1);
+    } finally {
+      await r.close();
+    }
+    await expect(r.render('<p>x</p>')).rejects.toThrow(/closed/);
+    expect(await renderer.render('<p>still fine</p>')).toBeInstanceOf(Buffer);
+  });
+});

@@ -1,0 +1,186 @@
+import puppeteer, { type Browser, type HTTPRequest } from 'puppeteer-core';
+import type { Logger } from 'pino';
+
+/**
+ * HTML to PDF with Debian's chromium through puppeteer-core. One browser per process is launched on first use
+ * and reused for every render (a launch costs ~0.5-1 s, a page ~50-200 ms); if chromium crashes or is killed,
+ * the next render launches a new one. Every page is closed after its render, even when it fails. Pages run
+ * offline: every request except the document itself and data: URLs is aborted, so a template can never
+ * reach the network (the templates also carry a `default-src 'none'` CSP).
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-dev-shm-usage',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--headless=new',
+] as const;
+
+export interface PdfRendererOptions {
+  /** ctx.config.CHROMIUM_PATH */
+  executablePath: string;
+  logger?: Logger;
+  /** close the browser after this long without renders (0 = keep it open until close()); default 5 min */
+  idleCloseMs?: number;
+  /** per-render limit for loading the content and printing; default 30 s */
+  timeoutMs?: number;
+}
+
+export interface PdfRenderer {
+  /** Render self-contained HTML to a Letter-size PDF. */
+  render(html: string): Promise<Buffer>;
+  /** Wait for renders in progress (up to 10 s), then close the browser. Later renders fail. */
+  close(): Promise<void>;
+  /** how many browsers were launched so far (a relaunch after a crash counts) */
+  readonly launches: number;
+  /** the running chromium (process id, open pages), for operators and tests */
+  status(): Promise<{ launches: number; pid: number | null; openPages: number; active: number }>;
+}
+
+export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
+  const timeout = opts.timeoutMs ?? 30_000;
+  const idleCloseMs = opts.idleCloseMs ?? 5 * 60_000;
+  let browser: Promise<Browser> | null = null;
+  let launches = 0;
+  let active = 0;
+  let closed = false;
+  let idleTimer: NodeJS.Timeout | null = null;
+  const idleWaiters: Array<() => void> = [];
+
+  function launch(): Promise<Browser> {
+    launches += 1;
+    const started = Date.now();
+    const p = puppeteer
+      .launch({
+        executablePath: opts.executablePath,
+        headless: true,
+        args: [...CHROMIUM_ARGS],
+        timeout: Math.max(timeout, 30_000),
+        // the process's own shutdown closes the browser (close()); puppeteer still kills it if the process exits
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      })
+      .then((b) => {
+        opts.logger?.info({ ms: Date.now() - started, pid: b.process()?.pid }, 'chromium launched');
+        b.on('disconnected', () => {
+          if (browser === p) {
+            browser = null;
+            if (!closed) opts.logger?.warn('chromium disconnected; the next render launches a new one');
+          }
+        });
+        return b;
+      });
+    p.catch(() => {
+      if (browser === p) browser = null;
+    });
+    return p;
+  }
+
+  async function getBrowser(): Promise<Browser> {
+    if (browser) {
+      const b = await browser;
+      if (b.connected) return b;
+      browser = null;
+    }
+    browser = launch();
+    return browser;
+  }
+
+  function scheduleIdleClose() {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
+    if (idleCloseMs <= 0 || active > 0 || closed) return;
+    idleTimer = setTimeout(() => {
+      const current = browser;
+      if (active > 0 || !current) return;
+      browser = null;
+      current.then((b) => b.close()).catch(() => undefined);
+      opts.logger?.debug('chromium closed after idle time');
+    }, idleCloseMs);
+    idleTimer.unref();
+  }
+
+  return {
+    get launches() {
+      return launches;
+    },
+
+    async status() {
+      const b = browser ? await browser.catch(() => null) : null;
+      if (!b?.connected) return { launches, pid: null, openPages: 0, active };
+      // pages() includes the initial blank tab chromium opens at launch
+      return { launches, pid: b.process()?.pid ?? null, openPages: (await b.pages()).length, active };
+    },
+
+    async render(html: string): Promise<Buffer> {
+      if (closed) throw new Error('PDF renderer is closed');
+      active += 1;
+      if (idleTimer) clearTimeout(idleTimer);
+      try {
+        const b = await getBrowser();
+        const page = await b.newPage();
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const work = (async () => {
+            page.setDefaultTimeout(timeout);
+            // templates are static HTML: no script ever runs (setContent itself works from an isolated world)
+            await page.setJavaScriptEnabled(false);
+            await page.setRequestInterception(true);
+            page.on('request', (req: HTTPRequest) => {
+              const url = req.url();
+              if (url.startsWith('data:') || url === 'about:blank') void req.continue();
+              else void req.abort('blockedbyclient');
+            });
+            await page.setContent(html, { waitUntil: 'load', timeout });
+            return Buffer.from(await page.pdf({ format: 'Letter', printBackground: true, timeout }));
+          })();
+          work.catch(() => undefined);
+          // a hard deadline over the whole render, in case chromium stops answering altogether
+          const deadline = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`PDF render did not finish within ${timeout + 5000} ms`)), timeout + 5000);
+          });
+          return await Promise.race([work, deadline]);
+        } finally {
+          clearTimeout(timer);
+          const pageClosed = await Promise.race([
+            page.close().then(
+              () => true,
+              () => true,
+            ),
+            new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+          ]);
+          if (!pageClosed) {
+            // a page that cannot even be closed means a wedged browser: kill it, the next render relaunches
+            opts.logger?.error('chromium page did not close; killing the browser');
+            if (browser) browser = null;
+            b.process()?.kill('SIGKILL');
+          }
+        }
+      } finally {
+        active -= 1;
+        if (active === 0) {
+          while (idleWaiters.length) idleWaiters.shift()!();
+          scheduleIdleClose();
+        }
+      }
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      if (idleTimer) clearTimeout(idleTimer);
+      if (active > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => idleWaiters.push(resolve)),
+          new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref()),
+        ]);
+      }
+      const current = browser;
+      browser = null;
+      if (current) await current.then((b) => b.close()).catch(() => undefined);
+    },
+  };
+}

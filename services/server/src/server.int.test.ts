@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { MSG } from '@onco/domain';
+import { b64, createTestSystem, createUser, login, TEST_PASSWORD } from './test-helper';
+
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+let sys: Sys;
+beforeAll(async () => {
+  sys = await createTestSystem();
+});
+afterAll(async () => {
+  await sys?.close();
+});
+
+describe('health and readiness', () => {
+  it('/health is alive and /ready checks MongoDB, Kafka and Redis', async () => {
+    expect((await sys.app.inject({ url: '/health' })).json()).toEqual({ status: 'UP' });
+    const ready = await sys.app.inject({ url: '/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'UP', mongo: true, kafka: true, redis: true });
+  });
+
+  it('/ready is a 503 naming what is down', async () => {
+    const broken = await createTestSystem({ REDIS_URL: 'redis://127.0.0.1:6399' });
+    try {
+      const res = await broken.app.inject({ url: '/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ status: 'DOWN', redis: false, mongo: true, down: ['redis'] });
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe('errors', () => {
+  it('one JSON shape for 4xx, with the request id', async () => {
+    const res = await sys.app.inject({ url: '/portal/api/v1/nothing-here', headers: { 'x-request-id': 'req-123' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: 404, code: 'NOT_FOUND', message: 'No route GET /portal/api/v1/nothing-here', requestId: 'req-123' });
+    expect(res.headers['x-request-id']).toBe('req-123');
+    const badJson = await sys.app.inject({
+      method: 'POST',
+      url: '/uam/api/v1/authenticate',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":',
+    });
+    expect(badJson.statusCode).toBe(400);
+    expect(badJson.json()).toMatchObject({ status: 400, code: expect.any(String), message: expect.any(String) });
+  });
+
+  it('an unknown error is a 500 with the generic message and nothing internal', async () => {
+    // a base app like every process's, with routes that fail the way a bug or a bad query would
+    const { createBaseApp } = await import('@onco/platform');
+    const app = await createBaseApp(sys.ctx, async () => null);
+    app.get('/boom', { config: { public: true } }, async () => {
+      throw new Error('secret internals: mongodb://user:pw@host');
+    });
+    app.get('/typed', { config: { public: true }, schema: { querystring: z.object({ n: z.coerce.number().int() }) } }, async () => ({ ok: true }));
+    const res = await app.inject({ url: '/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toMatchObject({ status: 500, code: 'INTERNAL', message: MSG.generic });
+    expect(res.body).not.toContain('secret');
+    const bad = await app.inject({ url: '/typed?n=abc' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^Invalid querystring: n/);
+    await app.close();
+  });
+});
+
+describe('logs', () => {
+  it('never contain passwords, tokens or patient fields', async () => {
+    const u = await createUser(sys, 'ROLE_NPI');
+    const { authorization } = await login(sys, u.loginId);
+    await sys.app.inject({ method: 'POST', url: '/uam/api/v1/authenticate', payload: { username: b64(u.loginId), password: b64('WrongSecret77') } });
+    await sys.app.inject({ url: '/uam/api/v1/session', headers: { authorization } });
+    sys.ctx.logger.info({ patient: { firstName: 'Jane', lastName: 'Doe' }, body: { password: 'x' } }, 'handler log');
+    sys.ctx.logger.info({ req: { headers: { authorization } }, user: { firstName: 'Janet', dateOfBirth: '1970-01-01', password: 'Hunter2Pw' } }, 'nested');
+    const text = sys.logs.text;
+    expect(text).toContain('"url":"/uam/api/v1/session"');
+    for (const secret of [TEST_PASSWORD, b64(TEST_PASSWORD), 'WrongSecret77', b64('WrongSecret77'), authorization.slice(7), 'Jane', 'Doe', 'Janet', '1970-01-01', 'Hunter2Pw']) {
+      expect(text, secret).not.toContain(secret);
+    }
+    expect(text).toContain('[REDACTED]');
+  });
+});
