@@ -30,7 +30,7 @@ export async function checkOwnPassword(
   const after = await models.User.findOneAndUpdate(
     { _id: user._id },
     { $inc: { failedLogins: 1 }, $set: { updatedOn: new Date() } },
-    { new: true },
+    { returnDocument: 'after' },
   )
     .lean()
     .exec();
@@ -76,8 +76,8 @@ export async function authenticate(models: IdentityModels, config: Config, usern
   };
 }
 
-/** Set a new password: the rules, then not one of the previous four. Bumps tokenVersion (other sessions end). */
-export async function setPassword(models: IdentityModels, user: UserDoc, newPassword: string, extra: Record<string, unknown> = {}) {
+/** The new-password rules, then not one of the previous four. Returns the recent hashes to keep. */
+async function checkNewPassword(user: UserDoc, newPassword: string): Promise<string[]> {
   if (!isStrongPassword(newPassword)) {
     throw badRequest(
       'The new password must have at least 8 characters, a digit, an upper-case and a lower-case letter.',
@@ -89,6 +89,11 @@ export async function setPassword(models: IdentityModels, user: UserDoc, newPass
   for (const h of recent) {
     if (await verifyPassword(newPassword, h)) throw badRequest(MSG.changePasswordFailed, { reason: 'PASSWORD_REUSED' });
   }
+  return recent;
+}
+
+/** Set a new password after checkNewPassword. Bumps tokenVersion, so every other session ends. */
+async function writePassword(models: IdentityModels, user: UserDoc, newPassword: string, recent: string[], extra: Record<string, unknown>) {
   const hash = await hashPassword(newPassword);
   const res = await models.User.updateOne(
     { _id: user._id, version: user.version },
@@ -104,6 +109,11 @@ export async function setPassword(models: IdentityModels, user: UserDoc, newPass
     },
   ).exec();
   if (res.matchedCount === 0) throw new AppError(409, 'CONFLICT', MSG.conflict);
+}
+
+export async function setPassword(models: IdentityModels, user: UserDoc, newPassword: string, extra: Record<string, unknown> = {}) {
+  const recent = await checkNewPassword(user, newPassword);
+  await writePassword(models, user, newPassword, recent, extra);
 }
 
 export async function changePassword(
@@ -169,15 +179,15 @@ export async function forgotPassword(models: IdentityModels, config: Config, mai
 }
 
 export async function completeReset(models: IdentityModels, token: string, newPassword: string) {
+  const invalid = () =>
+    badRequest('This password link is invalid or has expired. Request a new one from the sign-in page.', { reason: 'INVALID_TOKEN' });
   const t = await models.ResetToken.findById(tokenHash(token)).lean().exec();
-  if (!t || t.usedOn || t.expiresOn.getTime() < Date.now()) {
-    throw badRequest('This password link is invalid or has expired. Request a new one from the sign-in page.', {
-      reason: 'INVALID_TOKEN',
-    });
-  }
-  const claimed = await models.ResetToken.updateOne({ _id: t._id, usedOn: null }, { $set: { usedOn: new Date() } }).exec();
-  if (claimed.modifiedCount !== 1) throw badRequest('This password link has already been used.', { reason: 'INVALID_TOKEN' });
+  if (!t || t.usedOn || t.expiresOn.getTime() < Date.now()) throw invalid();
   const user = (await models.User.findById(t.userId).lean().exec()) as UserDoc | null;
-  if (!user) throw badRequest('This password link is invalid or has expired.', { reason: 'INVALID_TOKEN' });
-  await setPassword(models, user, newPassword, { status: 'ACTIVE' });
+  if (!user) throw invalid();
+  // check the password first, so a refused password does not use up the link
+  const recent = await checkNewPassword(user, newPassword);
+  const claimed = await models.ResetToken.updateOne({ _id: t._id, usedOn: null }, { $set: { usedOn: new Date() } }).exec();
+  if (claimed.modifiedCount !== 1) throw invalid();
+  await writePassword(models, user, newPassword, recent, { status: 'ACTIVE' });
 }

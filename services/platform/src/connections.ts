@@ -16,13 +16,20 @@ export async function connectMongo(url: string): Promise<Connection> {
   return conn;
 }
 
-export function createRedis(url: string, opts: { forWorker?: boolean } = {}): Redis {
-  return new Redis(url, {
+export function createRedis(url: string, opts: { forWorker?: boolean; logger?: Logger } = {}): Redis {
+  const client = new Redis(url, {
     // BullMQ workers need maxRetriesPerRequest: null; request-path clients fail fast instead
     maxRetriesPerRequest: opts.forWorker ? null : 2,
-    enableOfflineQueue: !!opts.forWorker,
+    connectTimeout: 5000,
     lazyConnect: false,
   });
+  // ioredis reconnects by itself; log the failure once per burst instead of an unhandled error event
+  let last = 0;
+  client.on('error', (err) => {
+    if (Date.now() - last > 10_000) opts.logger?.warn({ err: err.message }, 'redis connection error');
+    last = Date.now();
+  });
+  return client;
 }
 
 export function createKafka(config: Config, logger: Logger): Kafka {

@@ -47,7 +47,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   const areas = selectedAreas(config);
   const mongo = await connectMongo(config.MONGO_URL);
-  const redis = createRedis(config.REDIS_URL);
+  const redis = createRedis(config.REDIS_URL, { logger });
   const kafka = createKafka(config, logger);
   const kafkaAdmin = kafka.admin();
   await kafkaAdmin.connect().catch((err) => logger.warn({ err: err.message }, 'kafka admin not connected yet'));
@@ -55,7 +55,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
   const queues = new QueueRegistry(
     redis,
     () => {
-      const c = createRedis(config.REDIS_URL, { forWorker: true });
+      const c = createRedis(config.REDIS_URL, { forWorker: true, logger });
       workerConnections.push(c);
       return c;
     },

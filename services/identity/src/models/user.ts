@@ -1,4 +1,4 @@
-import type { Connection, Model } from 'mongoose';
+import type { Connection, Model, Schema } from 'mongoose';
 import { auditedSchema } from '@onco/platform';
 import { AUTHENTICATION_PROVIDERS, ROLES, USER_STATUSES } from '@onco/domain';
 
@@ -114,11 +114,15 @@ export interface IdentityModels {
   Association: Model<AssociationDoc>;
 }
 
+/** One model per connection; the cast keeps mongoose's conditional types away from the type checker. */
+function modelOn<T>(conn: Connection, name: string, schema: Schema): Model<T> {
+  return (conn.models[name] as Model<T> | undefined) ?? (conn.model(name, schema) as unknown as Model<T>);
+}
+
 export function identityModels(conn: Connection): IdentityModels {
   return {
-    User: (conn.models.User as Model<UserDoc>) ?? conn.model<UserDoc>('User', userSchema),
-    ResetToken: (conn.models.ResetToken as Model<ResetTokenDoc>) ?? conn.model<ResetTokenDoc>('ResetToken', resetSchema),
-    Association:
-      (conn.models.Association as Model<AssociationDoc>) ?? conn.model<AssociationDoc>('Association', associationSchema),
+    User: modelOn<UserDoc>(conn, 'User', userSchema),
+    ResetToken: modelOn<ResetTokenDoc>(conn, 'ResetToken', resetSchema),
+    Association: modelOn<AssociationDoc>(conn, 'Association', associationSchema),
   };
 }

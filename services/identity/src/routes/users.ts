@@ -256,7 +256,8 @@ export async function userRoutes(
       const updated = await models.User.findOneAndUpdate(
         { _id: current._id, version },
         { $set: set, $inc: { version: 1 } },
-        { new: true, projection: userProjection },
+        // no projection here: FerretDB v1 does not implement findAndModify's "fields"; publicUser drops secrets
+        { returnDocument: 'after' },
       )
         .lean()
         .exec();
