@@ -18,6 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'int',
+          globalSetup: ['scripts/test-support/global-setup.ts'],
           include: ['{events,services,scripts}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**', '**/*.serial.int.test.ts'],
           testTimeout: 60_000,
@@ -29,6 +30,7 @@ export default defineConfig({
       {
         test: {
           name: 'serial',
+          globalSetup: ['scripts/test-support/global-setup.ts'],
           include: ['{events,services,scripts}/**/*.serial.int.test.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,

@@ -38,7 +38,8 @@ describe('AsyncAPI document', () => {
     const fields = Object.keys((DATA_SCHEMAS[family][1] as any).shape);
     expect(Object.keys(data.properties).sort()).toEqual([...fields].sort());
     expect(data.required.sort()).toEqual([...fields].sort());
-    for (const f of fields) expect(typeof data.properties[f].description, `${family}.${f} description`).toBe('string');
+    for (const f of fields)
+      expect(typeof data.properties[f].description, `${family}.${f} description`).toBe('string');
 
     // the example is a valid event
     expect(() => parseEvent(message.examples[0].payload)).not.toThrow();

@@ -5,7 +5,13 @@
 import { z } from 'zod';
 import { EVENT_TYPES, EnvelopeBase, createEvent } from './envelope';
 import { EXAMPLE_DATA } from './examples';
-import { CURRENT_SCHEMA_VERSION, DATA_SCHEMAS, EVENT_FAMILIES, SUBJECT_FIELD, type EventFamily } from './schemas';
+import {
+  CURRENT_SCHEMA_VERSION,
+  DATA_SCHEMAS,
+  EVENT_FAMILIES,
+  SUBJECT_FIELD,
+  type EventFamily,
+} from './schemas';
 import { DEFAULT_PARTITIONS, DEFAULT_REPLICATION_FACTOR, topicFor } from './topics';
 
 /** Message / schema names per family, as used in the document. */
@@ -26,12 +32,13 @@ const CHANNEL_IDS = {
 const SUMMARIES: Record<EventFamily, string> = {
   'requisition-submitted':
     'A requisition (test requisition form) was submitted. The lab creates test orders from it; billing and analytics track intake.',
-  'test-status': 'A test order was created or changed status (including due date changes carried with a status event).',
+  'test-status':
+    'A test order was created or changed status (including due date changes carried with a status event).',
   sample: 'A sample (tumor, normal or plasma) was created, updated or copied from another requisition.',
-  'billing-case': 'A billing case was created or changed status (submission to XIFIN, retries, results, document uploads).',
+  'billing-case':
+    'A billing case was created or changed status (submission to XIFIN, retries, results, document uploads).',
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 /** JSON Schema (draft-07 subset, valid AsyncAPI schema) of a zod schema, without noise. */
@@ -102,7 +109,10 @@ export function buildAsyncApiDocument(options: AsyncApiOptions = {}): Json {
       title: name,
       summary: SUMMARIES[family],
       contentType: 'application/json',
-      correlationId: { description: 'Trace id of the request that caused the event', location: '$message.payload#/traceId' },
+      correlationId: {
+        description: 'Trace id of the request that caused the event',
+        location: '$message.payload#/traceId',
+      },
       headers: {
         type: 'object',
         properties: {
@@ -121,7 +131,13 @@ export function buildAsyncApiDocument(options: AsyncApiOptions = {}): Json {
           bindingVersion: '0.5.0',
         },
       },
-      examples: [{ name: `${name}Example`, headers: { 'event-id': example.id, 'event-type': example.type }, payload: example }],
+      examples: [
+        {
+          name: `${name}Example`,
+          headers: { 'event-id': example.id, 'event-type': example.type },
+          payload: example,
+        },
+      ],
     };
 
     channels[channelId] = {
@@ -161,7 +177,11 @@ export function buildAsyncApiDocument(options: AsyncApiOptions = {}): Json {
     },
     defaultContentType: 'application/json',
     servers: options.servers ?? {
-      local: { host: '127.0.0.1:9092', protocol: 'kafka', description: 'Single-node Kafka (KRaft) for development and tests' },
+      local: {
+        host: '127.0.0.1:9092',
+        protocol: 'kafka',
+        description: 'Single-node Kafka (KRaft) for development and tests',
+      },
     },
     channels,
     operations,

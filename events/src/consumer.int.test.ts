@@ -47,7 +47,10 @@ async function produce(topic: string, key: string, value: string, headers: Recor
   await producer.send({ topic, acks: -1, messages: [{ key, value, headers }] });
 }
 const send = (e: AnyEvent) =>
-  produce(topicFor('test-status', prefix), e.subject, JSON.stringify(e), { 'event-id': e.id, 'event-type': e.type });
+  produce(topicFor('test-status', prefix), e.subject, JSON.stringify(e), {
+    'event-id': e.id,
+    'event-type': e.type,
+  });
 
 beforeAll(async () => {
   release = await kafkaTestLock('shared');
@@ -78,8 +81,14 @@ afterAll(async () => {
   await producer?.disconnect().catch(() => undefined);
   const db = conn?.db;
   if (db) {
-    await db.collection(PROCESSED_EVENTS_COLLECTION).deleteMany({ groupId }).catch(() => undefined);
-    await db.collection(DEAD_LETTERS_COLLECTION).deleteMany({ groupId }).catch(() => undefined);
+    await db
+      .collection(PROCESSED_EVENTS_COLLECTION)
+      .deleteMany({ groupId })
+      .catch(() => undefined);
+    await db
+      .collection(DEAD_LETTERS_COLLECTION)
+      .deleteMany({ groupId })
+      .catch(() => undefined);
   }
   await conn?.close();
   const admin = kafka.admin();
@@ -89,7 +98,8 @@ afterAll(async () => {
   release();
 }, 60_000);
 
-const deadLetters = () => conn.db!.collection<DeadLetter>(DEAD_LETTERS_COLLECTION).find({ groupId }).toArray();
+const deadLetters = () =>
+  conn.db!.collection<DeadLetter>(DEAD_LETTERS_COLLECTION).find({ groupId }).toArray();
 
 describe('runConsumer', () => {
   it('the same event delivered twice has one effect', async () => {
@@ -98,10 +108,15 @@ describe('runConsumer', () => {
     await send(e); // identical message, second copy
     const after = statusEvent('to-dup'); // same key, so same partition, consumed after both copies
     await send(after);
-    await waitFor(() => effects.some((x) => x.eventId === after.id), { timeoutMs: 60_000, what: 'the marker event' });
+    await waitFor(() => effects.some((x) => x.eventId === after.id), {
+      timeoutMs: 60_000,
+      what: 'the marker event',
+    });
     expect(effects.filter((x) => x.eventId === e.id)).toHaveLength(1);
     expect(consumer.metrics.duplicates).toBeGreaterThanOrEqual(1);
-    const marker = await conn.db!.collection(PROCESSED_EVENTS_COLLECTION).findOne({ _id: `${groupId}:${e.id}` as never });
+    const marker = await conn
+      .db!.collection(PROCESSED_EVENTS_COLLECTION)
+      .findOne({ _id: `${groupId}:${e.id}` as never });
     expect(marker).toMatchObject({ groupId, eventId: e.id, type: 'test.status-changed' });
   }, 90_000);
 
@@ -115,7 +130,10 @@ describe('runConsumer', () => {
     const good = statusEvent(key);
     await send(good);
 
-    await waitFor(() => effects.some((x) => x.eventId === good.id), { timeoutMs: 60_000, what: 'the event after the poison' });
+    await waitFor(() => effects.some((x) => x.eventId === good.id), {
+      timeoutMs: 60_000,
+      what: 'the event after the poison',
+    });
     const letters = (await deadLetters()).filter((d) => d.key === key);
     expect(letters).toHaveLength(3);
     for (const d of letters) {
@@ -137,14 +155,22 @@ describe('runConsumer', () => {
       async () => (await deadLetters()).find((d) => d.eventId === next.id && d.reason === 'handler-failed'),
       { timeoutMs: 60_000, what: 'the second dead letter' },
     );
-    expect(letter).toMatchObject({ _id: `${groupId}:${next.id}`, attempts: 3, eventType: 'test.status-changed' });
+    expect(letter).toMatchObject({
+      _id: `${groupId}:${next.id}`,
+      attempts: 3,
+      eventType: 'test.status-changed',
+    });
     const first = (await deadLetters()).find((d) => d.eventId === bad.id)!;
     expect(first).toMatchObject({ reason: 'handler-failed', attempts: 3, subject: ALWAYS_FAILS });
     expect(first.error).toBe(`lab system rejected ${ALWAYS_FAILS}`);
     expect(JSON.parse(first.value!)).toEqual(bad);
     expect(attemptsByEvent.get(bad.id)).toBe(3);
     // dead-lettered, not marked processed (a later redelivery may succeed)
-    expect(await conn.db!.collection(PROCESSED_EVENTS_COLLECTION).countDocuments({ _id: `${groupId}:${bad.id}` as never })).toBe(0);
+    expect(
+      await conn
+        .db!.collection(PROCESSED_EVENTS_COLLECTION)
+        .countDocuments({ _id: `${groupId}:${bad.id}` as never }),
+    ).toBe(0);
     expect(effects.some((x) => x.eventId === bad.id)).toBe(false);
   }, 90_000);
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_DATA, createEvent, createIdempotentHandler, memoryProcessedStore, type AnyEvent } from './index';
+import {
+  EXAMPLE_DATA,
+  createEvent,
+  createIdempotentHandler,
+  memoryProcessedStore,
+  type AnyEvent,
+} from './index';
 
 const event = () => createEvent('requisition-submitted', { data: EXAMPLE_DATA['requisition-submitted'] });
 

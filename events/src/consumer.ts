@@ -23,7 +23,16 @@ import type { Db } from 'mongodb';
 import { safeParseEventJson, type AnyEvent } from './envelope';
 import type { EventFamily } from './schemas';
 import { ensureTopics, familyOfTopic, topicFor } from './topics';
-import { Sleeper, backoffDelay, errorMessage, nativeDb, silentLogger, type BackoffOptions, type DbLike, type EventsLogger } from './util';
+import {
+  Sleeper,
+  backoffDelay,
+  errorMessage,
+  nativeDb,
+  silentLogger,
+  type BackoffOptions,
+  type DbLike,
+  type EventsLogger,
+} from './util';
 
 export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
 export const DEAD_LETTERS_COLLECTION = 'dead_letters';
@@ -76,7 +85,11 @@ function isDuplicateKey(err: unknown): boolean {
 }
 
 /** Markers in `processed_events`, `_id` = `${groupId}:${eventId}` (unique by construction). */
-export function mongoProcessedStore(db: DbLike, groupId: string, collection = PROCESSED_EVENTS_COLLECTION): ProcessedStore {
+export function mongoProcessedStore(
+  db: DbLike,
+  groupId: string,
+  collection = PROCESSED_EVENTS_COLLECTION,
+): ProcessedStore {
   const coll = () => nativeDb(db).collection<{ _id: string } & Record<string, unknown>>(collection);
   return {
     async has(eventId) {
@@ -266,35 +279,52 @@ export async function runConsumer(options: RunConsumerOptions): Promise<RunningC
     };
   }
 
-  const idempotent = createIdempotentHandler<HandlerContext & { heartbeat: () => Promise<void> }>(store, async (event, ctx) => {
-    for (let attempt = 1; ; attempt++) {
-      if (stopping) throw new ConsumerStoppingError();
-      try {
-        await handler(event, { ...ctx, attempt });
-        return;
-      } catch (err) {
-        metrics.failedAttempts++;
-        if (attempt >= maxAttempts) throw new HandlerFailedError(err, attempt);
-        const delay = backoffDelay(attempt, retryBackoff);
-        logger.warn(
-          { groupId, eventId: event.id, type: event.type, attempt, maxAttempts, delayMs: delay, err: errorMessage(err) },
-          'event handler failed; retrying',
-        );
-        await ctx.heartbeat().catch(() => undefined);
-        await sleep(delay);
+  const idempotent = createIdempotentHandler<HandlerContext & { heartbeat: () => Promise<void> }>(
+    store,
+    async (event, ctx) => {
+      for (let attempt = 1; ; attempt++) {
+        if (stopping) throw new ConsumerStoppingError();
+        try {
+          await handler(event, { ...ctx, attempt });
+          return;
+        } catch (err) {
+          metrics.failedAttempts++;
+          if (attempt >= maxAttempts) throw new HandlerFailedError(err, attempt);
+          const delay = backoffDelay(attempt, retryBackoff);
+          logger.warn(
+            {
+              groupId,
+              eventId: event.id,
+              type: event.type,
+              attempt,
+              maxAttempts,
+              delayMs: delay,
+              err: errorMessage(err),
+            },
+            'event handler failed; retrying',
+          );
+          await ctx.heartbeat().catch(() => undefined);
+          await sleep(delay);
+        }
       }
-    }
-  });
+    },
+  );
 
   const consumer = kafka.consumer({ ...options.consumerConfig, groupId });
   let resolveReady!: () => void;
   const ready = new Promise<void>((resolve) => (resolveReady = resolve));
   consumer.on(consumer.events.GROUP_JOIN, (e) => {
-    logger.info({ groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment }, 'consumer joined group');
+    logger.info(
+      { groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment },
+      'consumer joined group',
+    );
     resolveReady();
   });
   consumer.on(consumer.events.CRASH, (e) => {
-    logger.error({ groupId, err: errorMessage(e.payload.error), restart: e.payload.restart }, 'consumer crashed');
+    logger.error(
+      { groupId, err: errorMessage(e.payload.error), restart: e.payload.restart },
+      'consumer crashed',
+    );
   });
 
   if (options.ensureTopics ?? true) await ensureTopics(kafka, topicPrefix, { families: options.topics });
@@ -309,7 +339,8 @@ export async function runConsumer(options: RunConsumerOptions): Promise<RunningC
         const parsed = safeParseEventJson(message.value);
         let reason: string | null = null;
         if (!parsed.ok) reason = parsed.error.message;
-        else if (parsed.family !== family) reason = `event type '${parsed.event.type}' does not belong to topic ${topic}`;
+        else if (parsed.family !== family)
+          reason = `event type '${parsed.event.type}' does not belong to topic ${topic}`;
         if (!parsed.ok || reason) {
           const raw = parsed.ok ? parsed.event : null;
           await deadLetter({
@@ -322,7 +353,10 @@ export async function runConsumer(options: RunConsumerOptions): Promise<RunningC
             subject: raw?.subject ?? null,
             ...baseLetter(topic, partition, message),
           });
-          logger.error({ groupId, topic, partition, offset: message.offset, reason }, 'poison message dead-lettered');
+          logger.error(
+            { groupId, topic, partition, offset: message.offset, reason },
+            'poison message dead-lettered',
+          );
           return;
         }
         const event = parsed.event;
@@ -357,7 +391,13 @@ export async function runConsumer(options: RunConsumerOptions): Promise<RunningC
             ...baseLetter(topic, partition, message),
           });
           logger.error(
-            { groupId, eventId: event.id, type: event.type, attempts: err.attempts, err: errorMessage(err.original) },
+            {
+              groupId,
+              eventId: event.id,
+              type: event.type,
+              attempts: err.attempts,
+              err: errorMessage(err.original),
+            },
             'event handler failed permanently; event dead-lettered',
           );
         }

@@ -26,7 +26,12 @@ describe('createEvent', () => {
   it('builds an envelope with the injected clock and id', () => {
     const event = createEvent(
       'test-status',
-      { subject: 'to-1', data: { ...EXAMPLE_DATA['test-status'], testOrderId: 'to-1' }, source: '/lab/x', traceId: 't-9' },
+      {
+        subject: 'to-1',
+        data: { ...EXAMPLE_DATA['test-status'], testOrderId: 'to-1' },
+        source: '/lab/x',
+        traceId: 't-9',
+      },
       fixed,
     );
     expect(event).toEqual({
@@ -68,10 +73,18 @@ describe('createEvent', () => {
 
   it('rejects invalid data so an invalid event is never stored', () => {
     expect(() =>
-      createEvent('test-status', { data: { ...EXAMPLE_DATA['test-status'], status: 'DONE' as never } }, fixed),
+      createEvent(
+        'test-status',
+        { data: { ...EXAMPLE_DATA['test-status'], status: 'DONE' as never } },
+        fixed,
+      ),
     ).toThrow();
-    expect(() => createEvent('sample', { data: { ...EXAMPLE_DATA.sample, type: 'BLOOD' as never } }, fixed)).toThrow();
-    expect(() => createEvent('sample', { data: EXAMPLE_DATA.sample }, { ...fixed, newId: () => 'not-a-uuid' })).toThrow();
+    expect(() =>
+      createEvent('sample', { data: { ...EXAMPLE_DATA.sample, type: 'BLOOD' as never } }, fixed),
+    ).toThrow();
+    expect(() =>
+      createEvent('sample', { data: EXAMPLE_DATA.sample }, { ...fixed, newId: () => 'not-a-uuid' }),
+    ).toThrow();
   });
 });
 
@@ -80,12 +93,23 @@ describe('schemas', () => {
     expect(() =>
       createEvent(
         'billing-case',
-        { data: { ...EXAMPLE_DATA['billing-case'], previousStatus: null, billingCode: null, errorDetails: null } },
+        {
+          data: {
+            ...EXAMPLE_DATA['billing-case'],
+            previousStatus: null,
+            billingCode: null,
+            errorDetails: null,
+          },
+        },
         fixed,
       ),
     ).not.toThrow();
     expect(() =>
-      createEvent('test-status', { data: { ...EXAMPLE_DATA['test-status'], previousStatus: null, dueOn: null } }, fixed),
+      createEvent(
+        'test-status',
+        { data: { ...EXAMPLE_DATA['test-status'], previousStatus: null, dueOn: null } },
+        fixed,
+      ),
     ).not.toThrow();
     expect(() =>
       createEvent('sample', { data: { ...EXAMPLE_DATA.sample, status: null, limsId: null } }, fixed),
@@ -93,7 +117,14 @@ describe('schemas', () => {
     expect(() =>
       createEvent(
         'requisition-submitted',
-        { data: { ...EXAMPLE_DATA['requisition-submitted'], clinicalReviewStatus: null, icd10Codes: [], testOrders: [] } },
+        {
+          data: {
+            ...EXAMPLE_DATA['requisition-submitted'],
+            clinicalReviewStatus: null,
+            icd10Codes: [],
+            testOrders: [],
+          },
+        },
         fixed,
       ),
     ).not.toThrow();
@@ -128,14 +159,33 @@ describe('schemas', () => {
 
   it('accepts every billing case status in the full list', () => {
     const statuses = [
-      'NOT_SUBMITTED', 'READY_TO_SUBMIT', 'QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN',
-      'PARTIALLY_ACCEPTED', 'REJECTED_BY_XIFIN', 'DUPLICATE_ACCESSION', 'PAYOR_SYSTEM_DOWN', 'UPDATE_NOT_ALLOWED',
-      'ON_HOLD_EXTERNAL', 'RETRY_SCHEDULED', 'RETRY_IN_PROGRESS', 'RETRY_SUCCEEDED', 'RETRY_FAILED', 'CANCELLED',
-      'RETIRED_FROM_BILLING', 'BILLING_COMPLETE', 'FIXED_IN_XIFIN', 'DOC_UPLOAD_SUCCEEDED', 'DOC_UPLOAD_PARTIAL',
+      'NOT_SUBMITTED',
+      'READY_TO_SUBMIT',
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'ACCEPTED_BY_XIFIN',
+      'PARTIALLY_ACCEPTED',
+      'REJECTED_BY_XIFIN',
+      'DUPLICATE_ACCESSION',
+      'PAYOR_SYSTEM_DOWN',
+      'UPDATE_NOT_ALLOWED',
+      'ON_HOLD_EXTERNAL',
+      'RETRY_SCHEDULED',
+      'RETRY_IN_PROGRESS',
+      'RETRY_SUCCEEDED',
+      'RETRY_FAILED',
+      'CANCELLED',
+      'RETIRED_FROM_BILLING',
+      'BILLING_COMPLETE',
+      'FIXED_IN_XIFIN',
+      'DOC_UPLOAD_SUCCEEDED',
+      'DOC_UPLOAD_PARTIAL',
       'DOC_UPLOAD_FAILED',
     ] as const;
     for (const caseStatus of statuses) {
-      expect(() => createEvent('billing-case', { data: { ...EXAMPLE_DATA['billing-case'], caseStatus } }, fixed)).not.toThrow();
+      expect(() =>
+        createEvent('billing-case', { data: { ...EXAMPLE_DATA['billing-case'], caseStatus } }, fixed),
+      ).not.toThrow();
     }
   });
 });

@@ -78,7 +78,8 @@ export class EventParseError extends Error {
   }
 }
 
-export type ParseResult = { ok: true; event: AnyEvent; family: EventFamily } | { ok: false; error: EventParseError };
+export type ParseResult =
+  { ok: true; event: AnyEvent; family: EventFamily } | { ok: false; error: EventParseError };
 
 /**
  * Validate an unknown value as an event envelope: envelope fields first, then `data` against
@@ -87,7 +88,10 @@ export type ParseResult = { ok: true; event: AnyEvent; family: EventFamily } | {
 export function safeParseEvent(input: unknown): ParseResult {
   const base = EnvelopeBase.safeParse(input);
   if (!base.success) {
-    return { ok: false, error: new EventParseError(`invalid envelope: ${z.prettifyError(base.error)}`, base.error.issues) };
+    return {
+      ok: false,
+      error: new EventParseError(`invalid envelope: ${z.prettifyError(base.error)}`, base.error.issues),
+    };
   }
   const family = familyOfType(base.data.type);
   if (!family) return { ok: false, error: new EventParseError(`unknown event type '${base.data.type}'`) };
@@ -95,7 +99,10 @@ export function safeParseEvent(input: unknown): ParseResult {
   if (!data.success) {
     return {
       ok: false,
-      error: new EventParseError(`invalid data for ${base.data.type}: ${z.prettifyError(data.error)}`, data.error.issues),
+      error: new EventParseError(
+        `invalid data for ${base.data.type}: ${z.prettifyError(data.error)}`,
+        data.error.issues,
+      ),
     };
   }
   return { ok: true, family, event: { ...base.data, data: data.data } as AnyEvent };
@@ -110,7 +117,8 @@ export function parseEvent(input: unknown): AnyEvent {
 
 /** Parse a serialized event (a Kafka message value or an outbox entry value). */
 export function safeParseEventJson(json: string | Buffer | null | undefined): ParseResult {
-  if (json == null || json.length === 0) return { ok: false, error: new EventParseError('empty message value') };
+  if (json == null || json.length === 0)
+    return { ok: false, error: new EventParseError('empty message value') };
   let value: unknown;
   try {
     value = JSON.parse(typeof json === 'string' ? json : json.toString('utf8'));

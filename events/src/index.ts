@@ -5,4 +5,11 @@ export * from './outbox';
 export * from './consumer';
 export * from './asyncapi';
 export { EXAMPLE_DATA } from './examples';
-export { backoffDelay, silentLogger, nativeDb, type BackoffOptions, type DbLike, type EventsLogger } from './util';
+export {
+  backoffDelay,
+  silentLogger,
+  nativeDb,
+  type BackoffOptions,
+  type DbLike,
+  type EventsLogger,
+} from './util';

@@ -33,7 +33,9 @@ export async function waitFor<T>(
       last = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+      );
     }
     await sleep(intervalMs);
   }
@@ -42,10 +44,15 @@ export async function waitFor<T>(
 /** `bash scripts/infra.sh <args>` from the repo root. */
 export function infra(...args: string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    execFile('bash', [join(REPO_ROOT, 'scripts', 'infra.sh'), ...args], { cwd: REPO_ROOT, timeout: 180_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`infra.sh ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
-      else resolvePromise(stdout);
-    });
+    execFile(
+      'bash',
+      [join(REPO_ROOT, 'scripts', 'infra.sh'), ...args],
+      { cwd: REPO_ROOT, timeout: 180_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`infra.sh ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
+        else resolvePromise(stdout);
+      },
+    );
   });
 }
 
@@ -150,7 +157,15 @@ export async function collectMessages(kafka: Kafka, topics: string[], groupId: s
   let joined = false;
   consumer.on(consumer.events.GROUP_JOIN, () => (joined = true));
   await consumer.run({
-    eachMessage: async ({ topic, partition, message }: { topic: string; partition: number; message: KafkaMessage }) => {
+    eachMessage: async ({
+      topic,
+      partition,
+      message,
+    }: {
+      topic: string;
+      partition: number;
+      message: KafkaMessage;
+    }) => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = String(v);
       messages.push({

@@ -62,16 +62,27 @@ beforeAll(async () => {
   conn = await mongoose.createConnection(MONGO_URL, { serverSelectionTimeoutMS: 10_000 }).asPromise();
   await waitFor(kafkaReachable, { timeoutMs: 60_000, what: 'Kafka up before the test' });
   await ensureTopics(kafka, prefix);
-  await conn.db!.collection(collName).insertOne({ _id: 'to-outage' as never, status: 'TEST_ORDERED', outbox: [] });
+  await conn
+    .db!.collection(collName)
+    .insertOne({ _id: 'to-outage' as never, status: 'TEST_ORDERED', outbox: [] });
 }, 180_000);
 
 afterAll(async () => {
   if (kafkaStopped) await infra('start', 'kafka').catch((err) => console.error(err));
   const db = conn?.db;
   if (db) {
-    await db.collection(collName).drop().catch(() => undefined);
-    await db.collection(PROCESSED_EVENTS_COLLECTION).deleteMany({ groupId }).catch(() => undefined);
-    await db.collection(DEAD_LETTERS_COLLECTION).deleteMany({ groupId }).catch(() => undefined);
+    await db
+      .collection(collName)
+      .drop()
+      .catch(() => undefined);
+    await db
+      .collection(PROCESSED_EVENTS_COLLECTION)
+      .deleteMany({ groupId })
+      .catch(() => undefined);
+    await db
+      .collection(DEAD_LETTERS_COLLECTION)
+      .deleteMany({ groupId })
+      .catch(() => undefined);
   }
   await conn?.close();
   if (await kafkaReachable()) {
@@ -85,7 +96,17 @@ afterAll(async () => {
 
 describe('outbox while Kafka is down', () => {
   it('keeps the event on the document, then delivers it exactly once when Kafka is back', async () => {
+    const logs: { level: string; msg?: string; obj: Record<string, unknown> }[] = [];
+    const capture = (level: string) => (obj: Record<string, unknown>, msg?: string) =>
+      logs.push({ level, obj, msg });
+    const logger = {
+      debug: capture('debug'),
+      info: capture('info'),
+      warn: capture('warn'),
+      error: capture('error'),
+    };
     const relay = new OutboxRelay({
+      logger,
       kafka,
       db: conn,
       collections: [collName],
@@ -108,7 +129,12 @@ describe('outbox while Kafka is down', () => {
 
       // 2. a state change and its event, in ONE single-document update
       const event: AnyEvent = createEvent('test-status', {
-        data: { ...EXAMPLE_DATA['test-status'], testOrderId: 'to-outage', previousStatus: 'TEST_ORDERED', status: 'IN_PROGRESS' },
+        data: {
+          ...EXAMPLE_DATA['test-status'],
+          testOrderId: 'to-outage',
+          previousStatus: 'TEST_ORDERED',
+          status: 'IN_PROGRESS',
+        },
       });
       const res = await coll.updateOne(
         { _id: 'to-outage' as never, status: 'TEST_ORDERED' },
@@ -119,7 +145,10 @@ describe('outbox while Kafka is down', () => {
 
       // 3. the relay fails a few passes; the event stays pending, attempts recorded
       const failuresBefore = relay.failures;
-      await waitFor(() => relay.failures >= failuresBefore + 3, { timeoutMs: 60_000, what: '3 failed passes' });
+      await waitFor(() => relay.failures >= failuresBefore + 3, {
+        timeoutMs: 60_000,
+        what: '3 failed passes',
+      });
       const doc = await coll.findOne({ _id: 'to-outage' as never });
       expect(doc?.status).toBe('IN_PROGRESS');
       expect(doc?.outbox).toHaveLength(1);
@@ -129,13 +158,27 @@ describe('outbox while Kafka is down', () => {
       expect(entry.lastError).toEqual(expect.any(String));
       expect(await relay.pending()).toBe(1);
       expect(relay.published).toBe(0);
+      expect(relay.metrics.consecutiveFailures).toBeGreaterThanOrEqual(3);
+      expect(
+        logs.filter((l) => l.level === 'warn' && l.msg?.includes('pass failed')).length,
+      ).toBeGreaterThanOrEqual(3);
+      const backoffs = logs
+        .filter((l) => l.msg === 'outbox relay backing off')
+        .map((l) => Number(l.obj.delayMs));
+      expect(backoffs.length).toBeGreaterThanOrEqual(3);
+      expect(Math.max(...backoffs)).toBeLessThanOrEqual(2_000);
 
       // 4. Kafka comes back: the relay publishes (after its backoff) and clears the entry
       await infra('start', 'kafka');
       kafkaStopped = false;
       await waitFor(kafkaReachable, { timeoutMs: 90_000, intervalMs: 500, what: 'Kafka up again' });
-      await waitFor(async () => (await relay.pending()) === 0, { timeoutMs: 60_000, intervalMs: 250, what: 'outbox drained' });
+      await waitFor(async () => (await relay.pending()) === 0, {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+        what: 'outbox drained',
+      });
       expect(relay.published).toBe(1);
+      expect(relay.metrics.consecutiveFailures).toBe(0);
       expect((await coll.findOne({ _id: 'to-outage' as never }))?.outbox).toEqual([]);
 
       // 5. exactly once at a consumer, and exactly one copy in the topic

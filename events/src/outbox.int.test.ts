@@ -42,12 +42,19 @@ beforeAll(async () => {
   release = await kafkaTestLock('shared');
   conn = await mongoose.createConnection(MONGO_URL, { serverSelectionTimeoutMS: 10_000 }).asPromise();
   await ensureTopics(kafka, prefix);
-  collector = await collectMessages(kafka, [topicFor('test-status', prefix), topicFor('sample', prefix)], `${prefix}-collector`);
+  collector = await collectMessages(
+    kafka,
+    [topicFor('test-status', prefix), topicFor('sample', prefix)],
+    `${prefix}-collector`,
+  );
 }, 120_000);
 
 afterAll(async () => {
   await collector?.stop().catch(() => undefined);
-  await conn?.db?.collection(collName).drop().catch(() => undefined);
+  await conn?.db
+    ?.collection(collName)
+    .drop()
+    .catch(() => undefined);
   await conn?.close();
   const admin = kafka.admin();
   await admin.connect().catch(() => undefined);
@@ -119,7 +126,10 @@ describe('OutboxRelay', () => {
       producer.sendBatch = async (batch) => {
         if (!injected) {
           injected = true;
-          await coll().updateOne({ _id: 'to-b' as never }, withOutbox({ $set: { status: 'IN_PROGRESS' } }, b2));
+          await coll().updateOne(
+            { _id: 'to-b' as never },
+            withOutbox({ $set: { status: 'IN_PROGRESS' } }, b2),
+          );
         }
         return sendBatch(batch);
       };
@@ -135,7 +145,10 @@ describe('OutboxRelay', () => {
       expect((await relay.runOnce()).published).toBe(1);
       expect(await relay.pending()).toBe(0);
       await waitFor(() => ofEvent(b2.id).length === 1, { timeoutMs: 30_000, what: 'b2 at the collector' });
-      expect(collector.messages.filter((m) => m.key === 'to-b').map((m) => m.headers['event-id'])).toEqual([b1.id, b2.id]);
+      expect(collector.messages.filter((m) => m.key === 'to-b').map((m) => m.headers['event-id'])).toEqual([
+        b1.id,
+        b2.id,
+      ]);
     } finally {
       await relay.stop();
     }
@@ -160,10 +173,18 @@ describe('OutboxRelay', () => {
         relay.nudge();
       }
       const started = Date.now();
-      await waitFor(async () => (await relay.pending()) === 0, { timeoutMs: 8_000, what: 'outbox drained after nudge' });
+      await waitFor(async () => (await relay.pending()) === 0, {
+        timeoutMs: 8_000,
+        what: 'outbox drained after nudge',
+      });
       expect(Date.now() - started).toBeLessThan(8_000);
-      await waitFor(() => events.every((e) => ofEvent(e.id).length === 1), { timeoutMs: 30_000, what: 'events at collector' });
-      expect(collector.messages.filter((m) => m.key === 'to-c').map((m) => m.headers['event-id'])).toEqual(events.map((e) => e.id));
+      await waitFor(() => events.every((e) => ofEvent(e.id).length === 1), {
+        timeoutMs: 30_000,
+        what: 'events at collector',
+      });
+      expect(collector.messages.filter((m) => m.key === 'to-c').map((m) => m.headers['event-id'])).toEqual(
+        events.map((e) => e.id),
+      );
     } finally {
       await relay.stop();
     }

@@ -78,7 +78,11 @@ describe('outbox fragments', () => {
     const input = { $set: { status: 'IN_PROGRESS' }, $inc: { version: 1 } };
     const merged = withOutbox(input, e);
     expect(input).toEqual({ $set: { status: 'IN_PROGRESS' }, $inc: { version: 1 } });
-    expect(merged).toEqual({ $set: { status: 'IN_PROGRESS' }, $inc: { version: 1 }, $push: { outbox: toOutboxEntry(e) } });
+    expect(merged).toEqual({
+      $set: { status: 'IN_PROGRESS' },
+      $inc: { version: 1 },
+      $push: { outbox: toOutboxEntry(e) },
+    });
   });
 
   it('withOutbox moves shorthand fields into $set and keeps other $push fields', () => {
@@ -117,7 +121,8 @@ describe('outbox fragments', () => {
     ]);
     // no nested objects other than Date: FerretDB-safe
     for (const entry of entries) {
-      for (const v of Object.values(entry)) expect(typeof v === 'object' ? v instanceof Date : true).toBe(true);
+      for (const v of Object.values(entry))
+        expect(typeof v === 'object' ? v instanceof Date : true).toBe(true);
     }
   });
 });
@@ -141,7 +146,13 @@ describe('interop types', () => {
     const { pino } = await import('pino');
     const logger: import('./index').EventsLogger = pino({ level: 'silent' });
     logger.info({ a: 1 }, 'fits');
-    const schema = new mongoose.Schema({ status: String, outbox: { type: [new mongoose.Schema(outboxEntrySchemaDefinition, outboxEntrySchemaOptions)], default: [] } });
+    const schema = new mongoose.Schema({
+      status: String,
+      outbox: {
+        type: [new mongoose.Schema(outboxEntrySchemaDefinition, outboxEntrySchemaOptions)],
+        default: [],
+      },
+    });
     const Model = mongoose.model(`Interop${Date.now()}`, schema);
     const typecheckOnly = async () => {
       const e = statusEvent();

@@ -19,7 +19,14 @@
  * can be added by the owning service if a collection grows large; it is deliberately not
  * created here so the same code runs on FerretDB.
  */
-import { Partitioners, type Kafka, type Message, type Producer, type RetryOptions, type TopicMessages } from 'kafkajs';
+import {
+  Partitioners,
+  type Kafka,
+  type Message,
+  type Producer,
+  type RetryOptions,
+  type TopicMessages,
+} from 'kafkajs';
 import type { Collection, Document, Db } from 'mongodb';
 import type { AnyEvent } from './envelope';
 import { familyOfType } from './envelope';
@@ -72,7 +79,6 @@ export function toOutboxEntry(event: AnyEvent): OutboxEntry {
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type UpdateDoc = Record<string, any>;
 
 /**
@@ -115,7 +121,9 @@ export function withOutbox(update: UpdateDoc, ...events: AnyEvent[]): UpdateDoc 
     push[OUTBOX_FIELD] = entries.length === 1 ? entries[0] : { $each: entries };
   } else {
     const before: unknown[] =
-      existing && typeof existing === 'object' && '$each' in existing ? [...(existing as { $each: unknown[] }).$each] : [existing];
+      existing && typeof existing === 'object' && '$each' in existing
+        ? [...(existing as { $each: unknown[] }).$each]
+        : [existing];
     push[OUTBOX_FIELD] = { $each: [...before, ...entries] };
   }
   out.$push = push;
@@ -162,6 +170,8 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** Documents read per collection per pass. Default 100. */
   batchSize?: number;
+  /** Entries of one document published per pass (the oldest first). Default 100. */
+  maxEntriesPerDocument?: number;
   /** Prefix applied to every entry's topic (environment or test run). */
   topicPrefix?: string;
   /** Backoff after failed passes. Default 500 ms doubling to 30 s, ±20% jitter. */
@@ -191,7 +201,6 @@ export interface OutboxRelayMetrics {
 }
 
 interface OutboxDoc extends Document {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   _id: any;
   outbox: OutboxEntry[];
 }
@@ -243,12 +252,15 @@ export class OutboxRelay {
   private readonly logger: EventsLogger;
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
+  private readonly maxEntriesPerDocument: number;
   private readonly topicPrefix: string | undefined;
   private readonly backoff: BackoffOptions;
   private readonly producerRetry: RetryOptions;
 
   private readonly shouldEnsureTopics: boolean;
   private topicsEnsured = false;
+  /** Whether the server applies `$pull` with a condition (undefined until seen). */
+  private conditionalPull: boolean | undefined;
   private producer: Producer | null = null;
   private running = false;
   private loopPromise: Promise<void> | null = null;
@@ -258,13 +270,13 @@ export class OutboxRelay {
   private readonly backoffSleeper = new Sleeper();
 
   constructor(options: OutboxRelayOptions) {
-    if (!options.collections?.length) throw new Error('OutboxRelay needs at least one collection');
     this.kafka = options.kafka;
     this.dbLike = options.db;
     this.collections = [...options.collections];
     this.logger = options.logger ?? silentLogger;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.batchSize = options.batchSize ?? 100;
+    this.maxEntriesPerDocument = options.maxEntriesPerDocument ?? 100;
     this.topicPrefix = options.topicPrefix;
     this.backoff = { initialMs: 500, maxMs: 30_000, jitter: 0.2, ...options.backoff };
     this.producerRetry = options.producerRetry ?? DEFAULT_PRODUCER_RETRY;
@@ -292,7 +304,11 @@ export class OutboxRelay {
     for (const name of this.collections) {
       const rows = await db
         .collection(name)
-        .aggregate<{ n: number }>([{ $match: { 'outbox.0': { $exists: true } } }, { $unwind: '$outbox' }, { $count: 'n' }])
+        .aggregate<{ n: number }>([
+          { $match: { 'outbox.0': { $exists: true } } },
+          { $unwind: '$outbox' },
+          { $count: 'n' },
+        ])
         .toArray();
       total += rows[0]?.n ?? 0;
     }
@@ -302,9 +318,14 @@ export class OutboxRelay {
   /** Start the background loop (no-op if already running). Never throws for Kafka/DB errors. */
   start(): void {
     if (this.running) return;
+    if (this.collections.length === 0)
+      this.logger.warn({}, 'outbox relay started without collections: nothing to publish');
     this.running = true;
     this.loopPromise = this.loop();
-    this.logger.info({ collections: this.collections, topicPrefix: this.topicPrefix ?? null }, 'outbox relay started');
+    this.logger.info(
+      { collections: this.collections, topicPrefix: this.topicPrefix ?? null },
+      'outbox relay started',
+    );
   }
 
   /** Ask for an immediate pass (e.g. right after a write). Does not cut a failure backoff short. */
@@ -332,7 +353,10 @@ export class OutboxRelay {
     this.loopPromise = null;
     await this.passChain.catch(() => undefined);
     await this.closeProducer();
-    this.logger.info({ published: this.metrics.published, failures: this.metrics.failures }, 'outbox relay stopped');
+    this.logger.info(
+      { published: this.metrics.published, failures: this.metrics.failures },
+      'outbox relay stopped',
+    );
   }
 
   private async loop(): Promise<void> {
@@ -347,7 +371,10 @@ export class OutboxRelay {
       if (!this.running) break;
       if (this.metrics.consecutiveFailures > 0) {
         const delay = backoffDelay(this.metrics.consecutiveFailures, this.backoff);
-        this.logger.debug({ delayMs: delay, consecutiveFailures: this.metrics.consecutiveFailures }, 'outbox relay backing off');
+        this.logger.debug(
+          { delayMs: delay, consecutiveFailures: this.metrics.consecutiveFailures },
+          'outbox relay backing off',
+        );
         await this.backoffSleeper.sleep(delay);
       } else if (more || this.nudged) {
         this.nudged = false;
@@ -390,12 +417,23 @@ export class OutboxRelay {
 
   private async passCollection(db: Db, name: string): Promise<RelayPassResult> {
     const coll = db.collection(name);
-    const docs = (await coll
+    const read = (await coll
       .find({ 'outbox.0': { $exists: true } }, { projection: { outbox: 1 } })
       .sort({ 'outbox.0.createdOn': 1, _id: 1 })
       .limit(this.batchSize)
       .toArray()) as OutboxDoc[];
-    const result: RelayPassResult = { published: 0, failedDocuments: 0, more: docs.length >= this.batchSize };
+    // Publish at most maxEntriesPerDocument per document: always a prefix, so order holds.
+    let truncated = false;
+    const docs = read.map((d) => {
+      if (d.outbox.length <= this.maxEntriesPerDocument) return d;
+      truncated = true;
+      return { ...d, outbox: d.outbox.slice(0, this.maxEntriesPerDocument) };
+    });
+    const result: RelayPassResult = {
+      published: 0,
+      failedDocuments: 0,
+      more: docs.length >= this.batchSize || truncated,
+    };
     if (docs.length === 0) return result;
 
     let sent: OutboxDoc[] = [];
@@ -421,7 +459,11 @@ export class OutboxRelay {
       }
     } catch (err) {
       // Kafka unavailable (or similar): keep every entry, record the attempt, recreate the producer.
-      await this.markFailed(coll, docs.filter((d) => !sent.includes(d)), err);
+      await this.markFailed(
+        coll,
+        docs.filter((d) => !sent.includes(d)),
+        err,
+      );
       await this.closeProducer();
       if (sent.length > 0) await this.removePublished(coll, sent);
       throw err;
@@ -432,7 +474,12 @@ export class OutboxRelay {
     }
     for (const { doc, err } of failed) {
       this.logger.error(
-        { collection: name, documentId: String(doc._id), entryIds: doc.outbox.map((e) => e.id), err: errorMessage(err) },
+        {
+          collection: name,
+          documentId: String(doc._id),
+          entryIds: doc.outbox.map((e) => e.id),
+          err: errorMessage(err),
+        },
         'kafka rejected outbox entries; they stay pending',
       );
       await this.markFailed(coll, [doc], err);
@@ -460,22 +507,71 @@ export class OutboxRelay {
     return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
   }
 
-  /** `$pull` exactly the published entries (entries pushed meanwhile stay). Returns the count. */
+  /**
+   * Remove exactly the published entries; entries pushed meanwhile stay.
+   *
+   * First `$pull: { outbox: { id: { $in: ids } } }` (MongoDB). FerretDB v1 accepts that update
+   * but silently removes nothing (its `$pull` only matches whole values), so when a document was
+   * not modified the published entries are removed with conditional pops instead: the published
+   * entries are the prefix of the array that was read, so for each of them in order
+   * `updateOne({ _id, 'outbox.0.id': id }, { $pop: { outbox: -1 } })` removes it if it is still the
+   * head and does nothing otherwise (already removed by a $pull or another relay). Once the server
+   * is known not to support the $pull form, the relay goes straight to the pops.
+   */
   private async removePublished(coll: Collection, docs: OutboxDoc[]): Promise<number> {
     const count = docs.reduce((n, d) => n + d.outbox.length, 0);
-    await coll.bulkWrite(
-      docs.map((doc) => ({
-        updateOne: {
-          filter: { _id: doc._id },
-          update: { $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } } } as Document,
-        },
-      })),
-      { ordered: false },
-    );
+    let toPop = docs;
+    if (this.conditionalPull !== false) {
+      const r = await coll.bulkWrite(
+        docs.map((doc) => ({
+          updateOne: {
+            filter: { _id: doc._id },
+            update: { $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } } } as Document,
+          },
+        })),
+        { ordered: false },
+      );
+      if (r.modifiedCount === docs.length) {
+        this.conditionalPull = true;
+        toPop = [];
+      }
+    }
+    if (toPop.length > 0) {
+      const popped = await this.popPublished(coll, toPop);
+      if (this.conditionalPull === undefined && popped > 0) {
+        this.conditionalPull = false;
+        this.logger.info(
+          { collection: coll.collectionName },
+          'server ignores $pull with a condition (FerretDB); removing published outbox entries with conditional $pop',
+        );
+      }
+    }
     this.metrics.published += count;
     this.metrics.lastPublishedOn = new Date();
-    this.logger.debug({ collection: coll.collectionName, documents: docs.length, entries: count }, 'outbox entries published');
+    this.logger.debug(
+      { collection: coll.collectionName, documents: docs.length, entries: count },
+      'outbox entries published',
+    );
     return count;
+  }
+
+  /** Pop each published entry while it is still the head of its document's outbox. */
+  private async popPublished(coll: Collection, docs: OutboxDoc[]): Promise<number> {
+    let popped = 0;
+    const longest = Math.max(...docs.map((d) => d.outbox.length));
+    for (let i = 0; i < longest; i++) {
+      const ops = docs
+        .filter((d) => d.outbox.length > i)
+        .map((d) => ({
+          updateOne: {
+            filter: { _id: d._id, 'outbox.0.id': d.outbox[i].id },
+            update: { $pop: { outbox: -1 } } as Document,
+          },
+        }));
+      const r = await coll.bulkWrite(ops, { ordered: false });
+      popped += r.modifiedCount;
+    }
+    return popped;
   }
 
   /** Record a failed attempt on each entry (by array position, guarded by the entry id). */

@@ -155,7 +155,9 @@ export const TestStatusDataV1 = z
     accountId: id('Ordering account id'),
     testType: TestType.describe('Assay'),
     orderType: OrderType.describe('Initial or subsequent order'),
-    previousStatus: TestStatus.nullable().describe('Status before the change; null when the test order was created'),
+    previousStatus: TestStatus.nullable().describe(
+      'Status before the change; null when the test order was created',
+    ),
     status: TestStatus.describe('Status after the change'),
     changedBy: Actor,
     changedOn: instant('When the status changed'),
@@ -175,7 +177,9 @@ export const SampleDataV1 = z
     type: SampleType.describe('Specimen kind'),
     status: SampleStatus.nullable().describe('Lab status of the sample, null if not set'),
     limsId: z.string().max(200).nullable().describe('Identifier in the LIMS, null until known'),
-    change: SampleChange.describe("What happened: 'created', 'updated', or 'copied' (from another requisition)"),
+    change: SampleChange.describe(
+      "What happened: 'created', 'updated', or 'copied' (from another requisition)",
+    ),
     changedBy: Actor,
     changedOn: instant('When the change happened'),
   })
@@ -241,7 +245,10 @@ export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
 };
 
 /** The data schema to use for a family at a given schemaVersion (see DATA_SCHEMAS). */
-export function dataSchemaFor<F extends EventFamily>(family: F, schemaVersion: number): z.ZodType<EventData<F>> {
+export function dataSchemaFor<F extends EventFamily>(
+  family: F,
+  schemaVersion: number,
+): z.ZodType<EventData<F>> {
   const versions = DATA_SCHEMAS[family] as Record<number, z.ZodType>;
   const known = Object.keys(versions)
     .map(Number)

@@ -58,7 +58,11 @@ export interface EnsureTopicsOptions {
  * Create the topics that do not exist yet (idempotent; safe to call from several processes at
  * once). Returns the names it created.
  */
-export async function ensureTopics(kafka: Kafka, prefix?: string, options: EnsureTopicsOptions = {}): Promise<string[]> {
+export async function ensureTopics(
+  kafka: Kafka,
+  prefix?: string,
+  options: EnsureTopicsOptions = {},
+): Promise<string[]> {
   const families = options.families ?? EVENT_FAMILIES;
   const wanted = families.map((f) => topicFor(f, prefix));
   const admin = kafka.admin();

@@ -28,7 +28,11 @@ export interface BackoffOptions {
  * Exponential backoff with jitter: initialMs * 2^(attempt-1), capped at maxMs, then spread by
  * ±jitter. `attempt` is the number of consecutive failures so far (1 for the first).
  */
-export function backoffDelay(attempt: number, options: BackoffOptions = {}, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  options: BackoffOptions = {},
+  random: () => number = Math.random,
+): number {
   const initial = options.initialMs ?? 500;
   const max = options.maxMs ?? 30_000;
   const jitter = options.jitter ?? 0.2;
@@ -70,7 +74,11 @@ export type DbLike = Db | { db?: Db | null | undefined; readyState?: number };
 
 /** The native mongodb Db behind a mongoose Connection, or the Db itself. */
 export function nativeDb(db: DbLike): Db {
-  if (typeof (db as Db).collection === 'function' && typeof (db as Db).command === 'function' && !('readyState' in db)) {
+  if (
+    typeof (db as Db).collection === 'function' &&
+    typeof (db as Db).command === 'function' &&
+    !('readyState' in db)
+  ) {
     return db as Db;
   }
   const inner = (db as { db?: Db | null }).db;
