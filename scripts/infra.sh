@@ -157,12 +157,21 @@ pid_signature() {
   esac
 }
 
+# 0 when pid is a live process (a zombie, killed but not yet reaped by its
+# parent or init, counts as gone).
+alive() {
+  local stat
+  kill -0 "$1" 2>/dev/null || return 1
+  stat="$(ps -o stat= -p "$1" 2>/dev/null || true)"
+  [[ -n "$stat" && "$stat" != Z* ]]
+}
+
 # Prints the pid of our running process for svc, or nothing. Removes stale pid files.
 our_pid() {
   local svc="$1" pidf="$PIDS/$1.pid" pid args
   [[ -f "$pidf" ]] || return 0
   pid="$(tr -dc '0-9' <"$pidf" 2>/dev/null || true)"
-  if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+  if [[ -n "$pid" ]] && alive "$pid"; then
     args="$(ps -o args= -p "$pid" 2>/dev/null || true)"
     if [[ "$args" == *"$(pid_signature "$svc")"* ]]; then
       echo "$pid"
@@ -295,7 +304,7 @@ ensure_go() {
     GO_BIN="$(command -v go)"
     return 0
   fi
-  local gotools="$TOOLS/go-$GO_BOOTSTRAP_VERSION"
+  local gotools="$TOOLS/go-${GO_BOOTSTRAP_VERSION#go}"
   if [[ -x "$gotools/bin/go" ]] && go_version_ok "$gotools/bin/go"; then
     GO_BIN="$gotools/bin/go"
     return 0
@@ -728,10 +737,10 @@ stop_one() {
   log "$svc: stopping pid $pid (SIGTERM, up to ${grace} s)..."
   kill -TERM "$pid" 2>/dev/null || true
   for ((i = 0; i < grace * 4; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
+    alive "$pid" || break
     sleep 0.25
   done
-  if kill -0 "$pid" 2>/dev/null; then
+  if alive "$pid"; then
     warn "$svc: still running after ${grace} s; sending SIGKILL"
     kill -KILL "$pid" 2>/dev/null || true
     sleep 0.5
@@ -751,7 +760,11 @@ status_one() { # prints one line; returns 1 when down
   else
     ep="$(local_endpoint "$svc")"
     pid="$(our_pid "$svc")"
-    if svc_ready "$svc"; then state="up"; elif [[ -n "$pid" ]]; then state="starting"; fi
+    if [[ -n "$pid" ]]; then
+      if svc_ready "$svc"; then state="up"; else state="starting"; fi
+    elif tcp_open "${ep%:*}" "${ep##*:}"; then
+      state="up"
+    fi
     if [[ -z "$pid" && "$state" == up ]]; then
       where="foreign"
       extra="(answering, but not started by infra.sh)"
