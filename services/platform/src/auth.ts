@@ -27,12 +27,23 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
   }
+  interface FastifyInstance {
+    /** every route with what the guard requires of it (for docs and the permission tests) */
+    routeGuards: RouteGuard[];
+  }
   interface FastifyContextConfig {
     /** no token needed (authenticate, health, forgot password) */
     public?: boolean;
     /** the permission this route needs; any signed-in user when 'AUTHENTICATED' */
     permission?: Permission | Permission[] | 'AUTHENTICATED';
   }
+}
+
+export interface RouteGuard {
+  method: string;
+  url: string;
+  public: boolean;
+  permission: Permission[] | 'AUTHENTICATED' | null;
 }
 
 export interface AuthOptions {
@@ -48,11 +59,23 @@ export interface AuthOptions {
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: AuthOptions) => {
     app.decorateRequest('user', null);
+    const guards: RouteGuard[] = [];
+    app.decorate('routeGuards', guards);
     app.addHook('onRoute', (route) => {
-      const cfg = (route.config ?? {}) as { public?: boolean; permission?: unknown };
+      const cfg = (route.config ?? {}) as { public?: boolean; permission?: Permission | Permission[] | 'AUTHENTICATED' };
       if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
-      if (!cfg.public && !cfg.permission && !route.url.startsWith('/docs')) {
+      if (route.url.startsWith('/docs')) return;
+      if (!cfg.public && !cfg.permission) {
         throw new Error(`Route ${route.method} ${route.url} declares neither config.public nor config.permission`);
+      }
+      for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+        if (method === 'HEAD') continue;
+        guards.push({
+          method,
+          url: route.url,
+          public: !!cfg.public,
+          permission: cfg.public ? null : cfg.permission === 'AUTHENTICATED' ? 'AUTHENTICATED' : ([] as Permission[]).concat(cfg.permission as Permission),
+        });
       }
     });
     app.addHook('onRequest', async (req: FastifyRequest) => {
