@@ -111,7 +111,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
 
   const consoleDir = path.resolve(process.cwd(), 'console/dist');
   if (config.SERVE_CONSOLE && existsSync(path.join(consoleDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, decorateReply: true });
+    await app.register(fastifyStatic, { root: consoleDir, serve: false, decorateReply: true });
     // deep links (/order/123) load the app; API paths keep their JSON 404s
     app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
       const p = req.url.split('?')[0];
