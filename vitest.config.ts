@@ -2,11 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Test levels (design.md rule 11): *.test.ts pure units; *.int.test.ts against the real services;
- * *.serial.int.test.ts stop and start services (Kafka) and so run alone, after the rest; *.e2e.test.ts
+ * *.serial.int.test.ts stop and start services (Kafka) and so run alone, after the rest (one file at a time); *.e2e.test.ts
  * drive the built console in headless chromium.
  */
 export default defineConfig({
   test: {
+    // 2 cores: at most two test files at once; scripts/test.sh runs the serial and e2e levels one file at a time
+    maxWorkers: 2,
+    minWorkers: 1,
     projects: [
       {
         test: {
@@ -24,7 +27,6 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          poolOptions: { forks: { maxForks: 2, minForks: 1 } },
         },
       },
       {
@@ -35,7 +37,6 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           pool: 'forks',
-          fileParallelism: false,
         },
       },
       {
@@ -45,7 +46,6 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           pool: 'forks',
-          fileParallelism: false,
         },
       },
     ],

@@ -11,7 +11,9 @@ status=0
 levels=("${@:-unit int serial e2e}")
 for level in ${levels[@]}; do
   echo "[test] ===== $level ====="
-  npx vitest run --project "$level" --passWithNoTests --reporter=default --reporter=json --outputFile="$out/$level.json"
+  extra=()
+  case "$level" in serial|e2e) extra=(--no-file-parallelism) ;; esac
+  npx vitest run --project "$level" "${extra[@]}" --passWithNoTests --reporter=default --reporter=json --outputFile="$out/$level.json"
   rc=$?
   [ $rc -ne 0 ] && status=$rc
 done
