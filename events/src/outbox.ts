@@ -180,6 +180,13 @@ export interface OutboxRelayOptions {
   producerRetry?: RetryOptions;
   /** Create the four topics (3 partitions) with this prefix before the first send. Default true. */
   ensureTopics?: boolean;
+  /**
+   * The per-document write lock every writer of these collections uses (services/platform doc-lock.ts).
+   * FerretDB v1 does not apply single-document updates atomically, so the relay's removal of published
+   * entries must not interleave with a writer's `$push`. Without it the relay uses plain bulk writes
+   * (correct on MongoDB).
+   */
+  lock?: <T>(collection: string, id: string, fn: () => Promise<T>) => Promise<T>;
 }
 
 export interface RelayPassResult {
@@ -258,6 +265,7 @@ export class OutboxRelay {
   private readonly producerRetry: RetryOptions;
 
   private readonly shouldEnsureTopics: boolean;
+  private readonly lock: OutboxRelayOptions['lock'];
   private topicsEnsured = false;
   /** Whether the server applies `$pull` with a condition (undefined until seen). */
   private conditionalPull: boolean | undefined;
@@ -274,6 +282,7 @@ export class OutboxRelay {
     this.dbLike = options.db;
     this.collections = [...options.collections];
     this.logger = options.logger ?? silentLogger;
+    this.lock = options.lock;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.batchSize = options.batchSize ?? 100;
     this.maxEntriesPerDocument = options.maxEntriesPerDocument ?? 100;
@@ -521,7 +530,23 @@ export class OutboxRelay {
   private async removePublished(coll: Collection, docs: OutboxDoc[]): Promise<number> {
     const count = docs.reduce((n, d) => n + d.outbox.length, 0);
     let toPop = docs;
-    if (this.conditionalPull !== false) {
+    if (this.lock) {
+      const lock = this.lock;
+      for (const doc of docs) {
+        await lock(coll.collectionName, String(doc._id), async () => {
+          if (this.conditionalPull !== false) {
+            const r = await coll.updateOne({ _id: doc._id }, { $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } } } as Document);
+            if (r.modifiedCount === 1) {
+              this.conditionalPull = true;
+              return;
+            }
+          }
+          const popped = await this.popPublished(coll, [doc]);
+          if (this.conditionalPull === undefined && popped > 0) this.conditionalPull = false;
+        });
+      }
+      toPop = [];
+    } else if (this.conditionalPull !== false) {
       const r = await coll.bulkWrite(
         docs.map((doc) => ({
           updateOne: {
@@ -580,8 +605,7 @@ export class OutboxRelay {
     const message = errorMessage(err).slice(0, 1000);
     const now = new Date();
     try {
-      await coll.bulkWrite(
-        docs.map((doc) => {
+      const ops = docs.map((doc) => {
           const filter: Document = { _id: doc._id };
           const inc: Document = {};
           const set: Document = {};
@@ -592,9 +616,16 @@ export class OutboxRelay {
             set[`outbox.${i}.lastAttemptOn`] = now;
           });
           return { updateOne: { filter, update: { $inc: inc, $set: set } } };
-        }),
-        { ordered: false },
-      );
+        });
+      if (this.lock) {
+        const lock = this.lock;
+        for (let i = 0; i < docs.length; i++) {
+          const op = ops[i].updateOne;
+          await lock(coll.collectionName, String(docs[i]._id), () => coll.updateOne(op.filter, op.update));
+        }
+      } else {
+        await coll.bulkWrite(ops, { ordered: false });
+      }
     } catch (markErr) {
       this.logger.warn({ err: errorMessage(markErr) }, 'could not record the failed outbox attempt');
     }

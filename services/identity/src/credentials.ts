@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { MSG, PASSWORD_HISTORY_SIZE, isStrongPassword, isCompanyEmail, looksLikeEmail } from '@onco/domain';
-import { AppError, badRequest, signToken, unauthorized, type Config, type Mailer } from '@onco/platform';
+import { AppError, badRequest, signToken, unauthorized, type Config, type DocLocks, type Mailer } from '@onco/platform';
 import type { IdentityModels, UserDoc } from './models/user';
 import { hashPassword, verifyPassword } from './password-hash';
 import { buildSession } from './session';
@@ -20,36 +20,39 @@ const authFailed = () => unauthorized(MSG.authFailed, { reason: 'BAD_CREDENTIALS
 export async function checkOwnPassword(
   models: IdentityModels,
   config: Config,
+  locks: DocLocks,
   user: UserDoc,
   password: string,
 ): Promise<boolean> {
-  if (await verifyPassword(password, user.passwordHash)) {
-    if (user.failedLogins > 0) await models.User.updateOne({ _id: user._id }, { $set: { failedLogins: 0 } }).exec();
-    return true;
-  }
-  const after = await models.User.findOneAndUpdate(
-    { _id: user._id },
-    { $inc: { failedLogins: 1 }, $set: { updatedOn: new Date() } },
-    { returnDocument: 'after' },
-  )
-    .lean()
-    .exec();
-  if (after && after.failedLogins >= config.LOCKOUT_THRESHOLD && after.status !== 'LOCKED_OUT') {
+  const ok = await verifyPassword(password, user.passwordHash);
+  // under the user's write lock: the count and the lock-out cannot be lost to a concurrent attempt
+  return locks.run('users', user._id, async () => {
+    const current = await models.User.findById(user._id, { failedLogins: 1, status: 1 }).lean().exec();
+    if (!current) return false;
+    if (ok) {
+      if (current.failedLogins > 0) await models.User.updateOne({ _id: user._id }, { $set: { failedLogins: 0 } }).exec();
+      return true;
+    }
+    const failed = (current.failedLogins ?? 0) + 1;
+    const lock = failed >= config.LOCKOUT_THRESHOLD && current.status !== 'LOCKED_OUT';
     await models.User.updateOne(
-      { _id: user._id, status: { $ne: 'LOCKED_OUT' } },
-      { $set: { status: 'LOCKED_OUT', updatedOn: new Date() }, $inc: { tokenVersion: 1 } },
+      { _id: user._id },
+      {
+        $set: { failedLogins: failed, updatedOn: new Date(), ...(lock ? { status: 'LOCKED_OUT' } : {}) },
+        ...(lock ? { $inc: { tokenVersion: 1, version: 1 } } : {}),
+      },
     ).exec();
-  }
-  return false;
+    return false;
+  });
 }
 
-export async function authenticate(models: IdentityModels, config: Config, username: string, password: string) {
+export async function authenticate(models: IdentityModels, config: Config, locks: DocLocks, username: string, password: string) {
   const loginId = username.trim();
   const user = (await models.User.findOne({ loginId, deleted: { $ne: true } }).lean().exec()) as UserDoc | null;
   if (!user) throw authFailed();
   if (user.status === 'LOCKED_OUT') throw new LockedError();
   if (!['ACTIVE', 'PASSWORD_EXPIRED'].includes(user.status)) throw authFailed();
-  const ok = await checkOwnPassword(models, config, user, password);
+  const ok = await checkOwnPassword(models, config, locks, user, password);
   if (!ok) {
     const now = await models.User.findById(user._id, { status: 1 }).lean().exec();
     if (now?.status === 'LOCKED_OUT') throw new LockedError();
@@ -93,9 +96,16 @@ async function checkNewPassword(user: UserDoc, newPassword: string): Promise<str
 }
 
 /** Set a new password after checkNewPassword. Bumps tokenVersion, so every other session ends. */
-async function writePassword(models: IdentityModels, user: UserDoc, newPassword: string, recent: string[], extra: Record<string, unknown>) {
+async function writePassword(
+  models: IdentityModels,
+  locks: DocLocks,
+  user: UserDoc,
+  newPassword: string,
+  recent: string[],
+  extra: Record<string, unknown>,
+) {
   const hash = await hashPassword(newPassword);
-  const res = await models.User.updateOne(
+  const res = await locks.run('users', user._id, () => models.User.updateOne(
     { _id: user._id, version: user.version },
     {
       $set: {
@@ -107,29 +117,36 @@ async function writePassword(models: IdentityModels, user: UserDoc, newPassword:
       },
       $inc: { tokenVersion: 1, version: 1 },
     },
-  ).exec();
+  ).exec());
   if (res.matchedCount === 0) throw new AppError(409, 'CONFLICT', MSG.conflict);
 }
 
-export async function setPassword(models: IdentityModels, user: UserDoc, newPassword: string, extra: Record<string, unknown> = {}) {
+export async function setPassword(
+  models: IdentityModels,
+  locks: DocLocks,
+  user: UserDoc,
+  newPassword: string,
+  extra: Record<string, unknown> = {},
+) {
   const recent = await checkNewPassword(user, newPassword);
-  await writePassword(models, user, newPassword, recent, extra);
+  await writePassword(models, locks, user, newPassword, recent, extra);
 }
 
 export async function changePassword(
   models: IdentityModels,
   config: Config,
+  locks: DocLocks,
   userId: string,
   oldPassword: string,
   newPassword: string,
 ) {
   const user = (await models.User.findById(userId).lean().exec()) as UserDoc | null;
   if (!user) throw unauthorized();
-  if (!(await checkOwnPassword(models, config, user, oldPassword))) {
+  if (!(await checkOwnPassword(models, config, locks, user, oldPassword))) {
     throw badRequest(MSG.changePasswordFailed, { reason: 'WRONG_OLD_PASSWORD' });
   }
   const fresh = (await models.User.findById(userId).lean().exec()) as UserDoc;
-  await setPassword(models, fresh, newPassword, fresh.status === 'PASSWORD_EXPIRED' ? { status: 'ACTIVE' } : {});
+  await setPassword(models, locks, fresh, newPassword, fresh.status === 'PASSWORD_EXPIRED' ? { status: 'ACTIVE' } : {});
 }
 
 const tokenHash = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -178,7 +195,7 @@ export async function forgotPassword(models: IdentityModels, config: Config, mai
   await sendPasswordLink(models, config, mail, user, 'reset');
 }
 
-export async function completeReset(models: IdentityModels, token: string, newPassword: string) {
+export async function completeReset(models: IdentityModels, locks: DocLocks, token: string, newPassword: string) {
   const invalid = () =>
     badRequest('This password link is invalid or has expired. Request a new one from the sign-in page.', { reason: 'INVALID_TOKEN' });
   const t = await models.ResetToken.findById(tokenHash(token)).lean().exec();
@@ -187,7 +204,9 @@ export async function completeReset(models: IdentityModels, token: string, newPa
   if (!user) throw invalid();
   // check the password first, so a refused password does not use up the link
   const recent = await checkNewPassword(user, newPassword);
-  const claimed = await models.ResetToken.updateOne({ _id: t._id, usedOn: null }, { $set: { usedOn: new Date() } }).exec();
+  const claimed = await locks.run('password_reset_tokens', t._id, () =>
+    models.ResetToken.updateOne({ _id: t._id, usedOn: null }, { $set: { usedOn: new Date() } }).exec(),
+  );
   if (claimed.modifiedCount !== 1) throw invalid();
-  await writePassword(models, user, newPassword, recent, { status: 'ACTIVE' });
+  await writePassword(models, locks, user, newPassword, recent, { status: 'ACTIVE' });
 }

@@ -173,3 +173,14 @@ describe('passwords', () => {
     expect(again.json().details.reason).toBe('INVALID_TOKEN');
   });
 });
+
+describe('concurrent sign-in failures', () => {
+  it('count every failure and lock the account (no lost update)', async () => {
+    const u = await createUser(sys, 'ROLE_NPI');
+    await Promise.all(Array.from({ length: 8 }, () => auth(u.loginId, 'Wrong1234')));
+    const { User } = identityModels(sys.ctx.mongo);
+    const doc = await User.findById(u._id).lean();
+    expect(doc?.failedLogins).toBe(8);
+    expect(doc?.status).toBe('LOCKED_OUT');
+  });
+});

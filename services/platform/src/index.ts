@@ -15,3 +15,4 @@ export * from './blobs';
 export * from './app';
 export * from './routes';
 export * from './module';
+export * from './doc-lock';

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { stableId } from './ids';
 import { makeNpi } from './npi';
 
 /**
@@ -8,11 +8,7 @@ import { makeNpi } from './npi';
  * concurrent seed collides instead of duplicating, and demo links stay the same on every machine.
  */
 export function demoId(kind: string, key: string): string {
-  const h = createHash('sha1').update(`onco-demo:${kind}:${key}`).digest();
-  h[6] = (h[6] & 0x0f) | 0x50; // version 5
-  h[8] = (h[8] & 0x3f) | 0x80; // RFC 4122 variant
-  const x = h.subarray(0, 16).toString('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+  return stableId(`demo:${kind}`, key);
 }
 
 export const DEMO_ACCOUNTS = [

@@ -11,6 +11,7 @@ import { releaseNoteRoutes } from './routes/release-notes';
 import { userPreferenceRoutes } from './routes/user-preferences';
 import { icd10Routes } from './routes/icd10';
 import { diagnosisTypeRoutes } from './routes/diagnosis-types';
+import { Icd10Catalog } from './icd10-catalog';
 
 export * from './models';
 export * from './importers/common';
@@ -27,6 +28,8 @@ export { payorsResource } from './routes/payors';
 export { icd10Resource } from './routes/icd10';
 export { diagnosisTypesResource } from './routes/diagnosis-types';
 export { toMaintenanceReply, type MaintenanceReply } from './routes/maintenance';
+export { Icd10Catalog, type Icd10ApiRow } from './icd10-catalog';
+export { stableId, icd10Id, diagnosisTypeId } from './ids';
 
 /** A name by id, for other modules that store {id, name} references (identity's associations and users). */
 export interface NameDirectory {
@@ -35,6 +38,8 @@ export interface NameDirectory {
 
 export interface ReferenceModule extends DomainModule {
   models: ReferenceModels;
+  /** the ICD-10-CM codes searched in memory (reloads itself after an import) */
+  icd10Catalog: Icd10Catalog;
   directories: { accounts: NameDirectory; physicians: NameDirectory };
   /** demo data and the reference-data imports when the database is empty; idempotent */
   seedReference(opts?: SeedOptions): Promise<SeedResult>;
@@ -48,6 +53,7 @@ export interface ReferenceModule extends DomainModule {
 export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
   const models = referenceModels(ctx.mongo);
   const deps = { models };
+  const icd10Catalog = new Icd10Catalog(models.Icd10Code);
 
   const accounts: NameDirectory = {
     async get(id) {
@@ -65,6 +71,7 @@ export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
   return {
     name: 'reference',
     models,
+    icd10Catalog,
     directories: { accounts, physicians },
     areas: {
       portal: async (app: FastifyInstance) => {
@@ -77,7 +84,7 @@ export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
         await userPreferenceRoutes(app, deps);
       },
       dxs: async (app: FastifyInstance) => {
-        await icd10Routes(app, deps);
+        await icd10Routes(app, { catalog: icd10Catalog });
         await diagnosisTypeRoutes(app, deps);
       },
     },

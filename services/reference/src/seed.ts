@@ -169,13 +169,12 @@ export async function seedReference(models: ReferenceModels, logger?: Logger, op
     }),
   );
   // human-id sequences continue after the demo ids (HL-1005, PAT-000111, ACC-1003)
-  await Promise.all(
-    [
-      ['account', DEMO_ACCOUNTS.length],
-      ['hospitalLocation', DEMO_ACCOUNTS.reduce((n, a) => n + a.locations.length, 0)],
-      ['patient', DEMO_PATIENTS.length],
-    ].map(([name, seq]) => models.Counter.updateOne({ _id: name }, { $max: { seq } }, { upsert: true }).exec()),
-  );
+  const sequences: Array<[string, number]> = [
+    ['account', DEMO_ACCOUNTS.length],
+    ['hospitalLocation', DEMO_ACCOUNTS.reduce((n, a) => n + a.locations.length, 0)],
+    ['patient', DEMO_PATIENTS.length],
+  ];
+  await Promise.all(sequences.map(([name, seq]) => models.Counter.updateOne({ _id: name }, { $max: { seq } }, { upsert: true }).exec()));
   // accounts last: their presence is what marks the database as seeded
   await insertAll(
     models.Account,

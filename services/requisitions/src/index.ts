@@ -1,6 +1,11 @@
 export { createRequisitionsModule, type RequisitionsModule, type RequisitionsModuleOptions } from './module';
 export * from './models';
-export { BLANK_FORM_VERSION, blankFormHtml, type BlankFormOptions, type BlankFormVersion } from './pdf/blank-form';
+export {
+  BLANK_FORM_VERSION,
+  blankFormHtml,
+  type BlankFormOptions,
+  type BlankFormVersion,
+} from './pdf/blank-form';
 export { createPdfRenderer, CHROMIUM_ARGS, type PdfRenderer, type PdfRendererOptions } from './pdf/render';
 export {
   definePdfQueue,

@@ -18,7 +18,10 @@ export type RequisitionsModule = DomainModule & { models: RequisitionModels; pdf
  * attachments, the counters behind human-readable numbers, generated documents and the `pdf` queue.
  * Mounted in the portal area (/portal/api/v1).
  */
-export function createRequisitionsModule(ctx: PlatformContext, opts: RequisitionsModuleOptions = {}): RequisitionsModule {
+export function createRequisitionsModule(
+  ctx: PlatformContext,
+  opts: RequisitionsModuleOptions = {},
+): RequisitionsModule {
   const models = requisitionModels(ctx.mongo);
   const pdf = definePdfQueue(ctx, { renderer: opts.renderer });
   return {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import {
   AREAS,
+  DocLocks,
   FileBlobStore,
   QueueRegistry,
   checkReadiness,
@@ -23,6 +24,9 @@ import { createIdentity, uamArea, portalIdentityRoutes } from '@onco/identity';
 import { OutboxRelay } from '@onco/events';
 import { createReferenceModule } from '@onco/reference';
 import { createRequisitionsModule } from '@onco/requisitions';
+import { createLabModule } from '@onco/lab';
+import { createBillingModule } from '@onco/billing';
+import { createMessagesModule } from '@onco/messages';
 
 export interface System {
   app: FastifyInstance;
@@ -72,13 +76,14 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     mail: createMailer(config.MAIL_TRANSPORT, config.MAIL_FROM, config.MAILBOX_DIR),
     queues,
     blobs: new FileBlobStore(config.FILE_STORE_DIR),
+    locks: new DocLocks(redis, { prefix: config.QUEUE_PREFIX }),
     nudgeOutbox: () => relay?.nudge(),
   };
 
   const identity = createIdentity(mongo);
   const reference = createReferenceModule(ctx);
   const requisitions = createRequisitionsModule(ctx);
-  const modules: DomainModule[] = [reference, requisitions];
+  const modules: DomainModule[] = [reference, requisitions, createLabModule(ctx), createBillingModule(ctx), createMessagesModule(ctx)];
 
   const app = await createBaseApp(ctx, identity.resolver);
 
@@ -132,6 +137,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
       collections: modules.flatMap((m) => m.outboxCollections ?? []),
       logger,
       topicPrefix: config.TOPIC_PREFIX,
+      lock: (collection, id, fn) => ctx.locks.run(collection, id, fn),
     });
     await relay.start();
     for (const m of modules) if (m.startConsumers) stoppers.push(await m.startConsumers());

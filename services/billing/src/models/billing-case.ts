@@ -119,5 +119,8 @@ billingCaseSchema.index({ 'physician.id': 1 });
 billingCaseSchema.index({ testOrderId: 1 }, { unique: true });
 
 export function billingCaseModel(conn: Connection): Model<BillingCaseDoc> {
-  return (conn.models.BillingCase as Model<BillingCaseDoc>) ?? conn.model<BillingCaseDoc>('BillingCase', billingCaseSchema);
+  return (
+    (conn.models.BillingCase as Model<BillingCaseDoc>) ??
+    conn.model<BillingCaseDoc>('BillingCase', billingCaseSchema)
+  );
 }

@@ -39,7 +39,15 @@ export const billingCasesResource: ListResource = {
     createdOn: { type: 'date', filter: true, sort: true },
     updatedOn: { type: 'date', filter: true, sort: true },
   },
-  search: ['testId', 'testRequisitionId', 'accountName', 'physician.name', 'patient.name', 'billingCode', 'assignee.name'],
+  search: [
+    'testId',
+    'testRequisitionId',
+    'accountName',
+    'physician.name',
+    'patient.name',
+    'billingCode',
+    'assignee.name',
+  ],
   facets: [
     { name: 'test_type_facet', field: 'testType' },
     { name: 'test_status_facet', field: 'testStatus' },
@@ -52,7 +60,8 @@ export const billingCasesResource: ListResource = {
   deletedField: 'deleted',
 };
 
-export const billingScope = (user: SessionUser) => scopeFilter(user, { account: 'account.id', physician: 'physician.id' });
+export const billingScope = (user: SessionUser) =>
+  scopeFilter(user, { account: 'account.id', physician: 'physician.id' });
 
 export async function billingCaseRoutes(app: FastifyInstance, opts: { models: BillingModels }) {
   const r = typed(app);
@@ -62,7 +71,11 @@ export async function billingCaseRoutes(app: FastifyInstance, opts: { models: Bi
     '/billingCases',
     {
       config: { permission: 'VIEW_BILLING_PAGE' },
-      schema: { tags: ['billing'], summary: 'List billing cases (both list dialects)', querystring: listQuerystring },
+      schema: {
+        tags: ['billing'],
+        summary: 'List billing cases (both list dialects)',
+        querystring: listQuerystring,
+      },
     },
     async (req, reply) => {
       const user = requireUser(req);
@@ -76,13 +89,19 @@ export async function billingCaseRoutes(app: FastifyInstance, opts: { models: Bi
     '/billingCases/facets',
     {
       config: { permission: 'VIEW_BILLING_PAGE' },
-      schema: { tags: ['billing'], summary: 'Billing case facets for the same filter', querystring: listQuerystring },
+      schema: {
+        tags: ['billing'],
+        summary: 'Billing case facets for the same filter',
+        querystring: listQuerystring,
+      },
     },
     async (req) => {
       const user = requireUser(req);
       const qs = req.query as Record<string, unknown>;
       const query = parseListQuery(billingCasesResource, { ...qs, facets: qs.facets ?? 'true' });
-      return { content: await runFacets(BillingCase, billingCasesResource, query, billingScope(user), query.facets) };
+      return {
+        content: await runFacets(BillingCase, billingCasesResource, query, billingScope(user), query.facets),
+      };
     },
   );
 }

@@ -19,7 +19,7 @@ function decode(field: string, v: string): string {
 export async function authRoutes(app: FastifyInstance, opts: { models: IdentityModels; resolver: Resolver }) {
   const r = typed(app);
   const { models, resolver } = opts;
-  const { config, mail } = app.platform;
+  const { config, mail, locks } = app.platform;
 
   r.post(
     '/authenticate',
@@ -32,7 +32,7 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
       },
     },
     async (req) => {
-      return authenticate(models, config, decode('username', req.body.username), decode('password', req.body.password));
+      return authenticate(models, config, locks, decode('username', req.body.username), decode('password', req.body.password));
     },
   );
 
@@ -69,7 +69,7 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
     async (req) => {
       const u = requireUser(req);
       if (req.params.id !== u.id) throw forbidden();
-      await changePassword(models, config, u.id, decode('oldPassword', req.body.oldPassword), decode('newPassword', req.body.newPassword));
+      await changePassword(models, config, locks, u.id, decode('oldPassword', req.body.oldPassword), decode('newPassword', req.body.newPassword));
       resolver.invalidate(u.id);
       return { message: MSG.changePasswordOk };
     },
@@ -98,7 +98,7 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
       },
     },
     async (req) => {
-      await completeReset(models, req.body.token, decode('newPassword', req.body.newPassword));
+      await completeReset(models, locks, req.body.token, decode('newPassword', req.body.newPassword));
       return { message: MSG.changePasswordOk };
     },
   );

@@ -144,7 +144,7 @@ export async function userRoutes(
 ) {
   const r = typed(app);
   const { models, resolver, accounts } = opts;
-  const { config, mail } = app.platform;
+  const { config, mail, locks } = app.platform;
 
   async function load(user: SessionUser, id: string): Promise<UserDoc> {
     const doc = await models.User.findOne({ $and: [{ _id: id, deleted: { $ne: true } }, userScope(user)] }).lean().exec();
@@ -253,14 +253,14 @@ export async function userRoutes(
       const account = await resolveAccount(user, body.account);
       if (account !== undefined) set.account = account;
       const version = body.version ?? current.version;
-      const updated = await models.User.findOneAndUpdate(
+      const updated = await locks.run('users', current._id, () => models.User.findOneAndUpdate(
         { _id: current._id, version },
         { $set: set, $inc: { version: 1 } },
         // no projection here: FerretDB v1 does not implement findAndModify's "fields"; publicUser drops secrets
         { returnDocument: 'after' },
       )
         .lean()
-        .exec();
+        .exec());
       if (!updated) throw conflict();
       resolver.invalidate(current._id);
       return { ...publicUser(updated as unknown as UserDoc), message: MSG.userUpdated };
@@ -297,10 +297,12 @@ export async function userRoutes(
         set.passwordHash = await hashPassword(temporary);
         set.failedLogins = 0;
       }
-      const res = await models.User.updateOne(
-        { _id: current._id, version: current.version, status: current.status },
-        { $set: set, $inc: { version: 1, tokenVersion: 1 } },
-      ).exec();
+      const res = await locks.run('users', current._id, () =>
+        models.User.updateOne(
+          { _id: current._id, version: current.version, status: current.status },
+          { $set: set, $inc: { version: 1, tokenVersion: 1 } },
+        ).exec(),
+      );
       if (res.matchedCount === 0) throw conflict();
       resolver.invalidate(current._id);
       const fresh = (await models.User.findById(current._id).lean().exec()) as UserDoc;

@@ -36,7 +36,12 @@ export interface SampleDoc {
   containerLocationValue: string | null;
   workflowAssignId: string | null;
   researcherId: string | null;
-  patient: { id: string | null; firstName: string | null; lastName: string | null; dateOfBirth: string | null } | null;
+  patient: {
+    id: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    dateOfBirth: string | null;
+  } | null;
   testOrderForm: { id: string | null; testRequisitionId: string | null } | null;
   account: { id: string | null; name: string | null } | null;
   outbox: OutboxEntry[];
@@ -78,7 +83,12 @@ export const sampleSchema = auditedSchema(
     researcherId: str,
     patient: {
       // date of birth as 'YYYY-MM-DD' (the spec sends it that way; no time zone)
-      type: sub({ id: str, firstName: str, lastName: str, dateOfBirth: { type: String, default: null, match: /^\d{4}-\d{2}-\d{2}$/ } }),
+      type: sub({
+        id: str,
+        firstName: str,
+        lastName: str,
+        dateOfBirth: { type: String, default: null, match: /^\d{4}-\d{2}-\d{2}$/ },
+      }),
       default: null,
     },
     testOrderForm: { type: sub({ id: str, testRequisitionId: str }), default: null },
@@ -139,5 +149,8 @@ sampleGroupSchema.index({ sampleGroupId: 1 }, { unique: true });
 sampleGroupSchema.index({ 'testOrderForm.id': 1 });
 
 export function sampleGroupModel(conn: Connection): Model<SampleGroupDoc> {
-  return (conn.models.SampleGroup as Model<SampleGroupDoc>) ?? conn.model<SampleGroupDoc>('SampleGroup', sampleGroupSchema);
+  return (
+    (conn.models.SampleGroup as Model<SampleGroupDoc>) ??
+    conn.model<SampleGroupDoc>('SampleGroup', sampleGroupSchema)
+  );
 }

@@ -119,5 +119,7 @@ testOrderSchema.index({ 'testOrderForm.patient.id': 1 });
 testOrderSchema.index({ testOrderId: 1 });
 
 export function testOrderModel(conn: Connection): Model<TestOrderDoc> {
-  return (conn.models.TestOrder as Model<TestOrderDoc>) ?? conn.model<TestOrderDoc>('TestOrder', testOrderSchema);
+  return (
+    (conn.models.TestOrder as Model<TestOrderDoc>) ?? conn.model<TestOrderDoc>('TestOrder', testOrderSchema)
+  );
 }

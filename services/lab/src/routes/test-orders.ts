@@ -67,7 +67,10 @@ export const testOrdersResource: ListResource = {
  * client filters by status itself (spec 2 section 7: the default filter is !in(TEST_SELECTED)).
  */
 export function testOrdersScope(user: SessionUser, query: ListQuery): Record<string, unknown> {
-  const scope = scopeFilter(user, { account: 'testOrderForm.account.id', physician: 'testOrderForm.physician.id' });
+  const scope = scopeFilter(user, {
+    account: 'testOrderForm.account.id',
+    physician: 'testOrderForm.physician.id',
+  });
   if (query.filters.some((f) => f.field === 'status')) return scope;
   const hide = { status: { $ne: 'TEST_SELECTED' } };
   return Object.keys(scope).length ? { $and: [scope, hide] } : hide;
@@ -81,7 +84,11 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
     '/testOrders',
     {
       config: { permission: 'VIEW_TESTS_PAGE' },
-      schema: { tags: ['tests'], summary: 'List test orders (both list dialects)', querystring: listQuerystring },
+      schema: {
+        tags: ['tests'],
+        summary: 'List test orders (both list dialects)',
+        querystring: listQuerystring,
+      },
     },
     async (req, reply) => {
       const user = requireUser(req);
@@ -95,13 +102,25 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
     '/testOrders/facets',
     {
       config: { permission: 'VIEW_TESTS_PAGE' },
-      schema: { tags: ['tests'], summary: 'Test order facets for the same filter', querystring: listQuerystring },
+      schema: {
+        tags: ['tests'],
+        summary: 'Test order facets for the same filter',
+        querystring: listQuerystring,
+      },
     },
     async (req) => {
       const user = requireUser(req);
       const qs = req.query as Record<string, unknown>;
       const query = parseListQuery(testOrdersResource, { ...qs, facets: qs.facets ?? 'true' });
-      return { content: await runFacets(TestOrder, testOrdersResource, query, testOrdersScope(user, query), query.facets) };
+      return {
+        content: await runFacets(
+          TestOrder,
+          testOrdersResource,
+          query,
+          testOrdersScope(user, query),
+          query.facets,
+        ),
+      };
     },
   );
 }

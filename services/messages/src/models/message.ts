@@ -131,5 +131,8 @@ kitRequestSchema.index({ createdBy: 1, createdOn: -1 });
 kitRequestSchema.index({ 'account.id': 1 });
 
 export function kitRequestModel(conn: Connection): Model<KitRequestDoc> {
-  return (conn.models.KitRequest as Model<KitRequestDoc>) ?? conn.model<KitRequestDoc>('KitRequest', kitRequestSchema);
+  return (
+    (conn.models.KitRequest as Model<KitRequestDoc>) ??
+    conn.model<KitRequestDoc>('KitRequest', kitRequestSchema)
+  );
 }

@@ -43,7 +43,8 @@ export const messagesResource: ListResource = {
 };
 
 /** A user sees messages of their accounts and the ones they own; staff with VIEW_ALL_ACCOUNTS see all. */
-export const messagesScope = (user: SessionUser) => scopeFilter(user, { account: 'account.id', owner: 'owner.id' });
+export const messagesScope = (user: SessionUser) =>
+  scopeFilter(user, { account: 'account.id', owner: 'owner.id' });
 
 export async function messageRoutes(app: FastifyInstance, opts: { models: MessagesModels }) {
   const r = typed(app);
@@ -53,7 +54,11 @@ export async function messageRoutes(app: FastifyInstance, opts: { models: Messag
     '/messages',
     {
       config: { permission: 'VIEW_MESSAGES_PAGE' },
-      schema: { tags: ['messages'], summary: 'List messages and comments (both list dialects)', querystring: listQuerystring },
+      schema: {
+        tags: ['messages'],
+        summary: 'List messages and comments (both list dialects)',
+        querystring: listQuerystring,
+      },
     },
     async (req, reply) => {
       const user = requireUser(req);
@@ -79,7 +84,9 @@ export async function messageRoutes(app: FastifyInstance, opts: { models: Messag
       const query = parseListQuery(messagesResource, req.query as Record<string, unknown>);
       const match = buildMatch(messagesResource, query, messagesScope(user));
       const unread = { isParent: true, read: { $ne: true } };
-      const unreadMessages = await Message.countDocuments(Object.keys(match).length ? { $and: [match, unread] } : unread).exec();
+      const unreadMessages = await Message.countDocuments(
+        Object.keys(match).length ? { $and: [match, unread] } : unread,
+      ).exec();
       return { unreadMessages };
     },
   );

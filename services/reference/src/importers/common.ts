@@ -1,4 +1,5 @@
-import type { mongo } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import type { Model, mongo } from 'mongoose';
 
 /** What an import did, for logs and the caller's report. */
 export interface ImportResult {
@@ -49,4 +50,28 @@ export async function chooseMode(collection: mongo.Collection<any>, mode: Import
   if (mode === 'insert' || mode === 'upsert') return mode;
   const any = await collection.findOne({}, { projection: { _id: 1 } });
   return any ? 'upsert' : 'insert';
+}
+
+/** Where importers stamp a new revision of a data set; readers (the ICD-10 catalog) reload when it changes. */
+export const REFERENCE_META_COLLECTION = 'reference_meta';
+
+export interface ReferenceMeta {
+  _id: string;
+  revision: string;
+  rows: number;
+  importedOn: Date;
+}
+
+/** Record that a data set changed (by _id: cheap on every server). */
+export async function stampRevision(model: Model<any>, dataSet: string, rows: number): Promise<string> {
+  const revision = randomUUID();
+  await model.db
+    .collection<ReferenceMeta>(REFERENCE_META_COLLECTION)
+    .updateOne({ _id: dataSet }, { $set: { revision, rows, importedOn: new Date() } }, { upsert: true });
+  return revision;
+}
+
+export async function readRevision(model: Model<any>, dataSet: string): Promise<string | null> {
+  const doc = await model.db.collection<ReferenceMeta>(REFERENCE_META_COLLECTION).findOne({ _id: dataSet });
+  return doc?.revision ?? null;
 }

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from 'mongoose';
-import { connectMongo } from '@onco/platform';
+import { connectMongo, parseListQuery } from '@onco/platform';
 import { referenceModels, type ReferenceModels } from '../models';
 import { fullDataFiles } from '../paths';
-import { importIcd10 } from './icd10';
+import { Icd10Catalog } from '../icd10-catalog';
+import { icd10Resource } from '../routes/icd10';
+import { importIcd10, readIcd10, type Icd10Row } from './icd10';
 import { importOncoTree } from './oncotree';
 
 /**
  * The full releases (../shared/data beside the repository: 74,719 ICD-10-CM codes, 898 OncoTree nodes).
- * Runs only where that folder exists; the files are not part of the repository.
+ * Runs only where that folder exists; the files are not part of the repository. Timings are printed.
  */
 const files = fullDataFiles();
 const base = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf';
@@ -28,38 +30,74 @@ afterAll(async () => {
   await conn?.close();
 });
 
+const log = (s: string) => console.info(`[full import] ${s}`);
+
 describe('full reference-data import', () => {
   it.skipIf(!files)(
-    'imports all 74,719 ICD-10-CM codes (streamed, batches of 1000, insert mode into the empty collection)',
+    'imports all 74,719 ICD-10-CM codes (streamed, batches of 1000, insert mode into the empty collection) and searches them',
     async () => {
       let batches = 0;
       const res = await importIcd10(models.Icd10Code, files!.icd10, { batchSize: 1000, onProgress: (p) => (batches = p.batches) });
-      console.info(`[full import] ICD-10-CM: ${res.read} rows, ${res.inserted} inserted in ${res.ms} ms (${res.mode}, ${batches} batches)`);
+      log(`ICD-10-CM: ${res.read} rows, ${res.inserted} inserted in ${res.ms} ms (${res.mode}, ${batches} batches)`);
       expect(res).toMatchObject({ read: 74_719, inserted: 74_719, mode: 'insert' });
       expect(batches).toBe(75);
-      expect(await models.Icd10Code.countDocuments()).toBe(74_719);
-      expect(await models.Icd10Code.countDocuments({ code: /^[C]|^D[0-4]/ })).toBe(1_727);
-      const c50 = await models.Icd10Code.findOne({ formattedCode: 'C50.911' }).lean();
-      expect(c50?.description).toBe('Malignant neoplasm of unspecified site of right female breast');
+
+      // the picker's catalog: one read of the collection, then searches in memory
+      const catalog = new Icd10Catalog(models.Icd10Code);
+      let t = Date.now();
+      await catalog.ensureFresh();
+      log(`ICD-10-CM catalog loaded ${catalog.size} rows in ${Date.now() - t} ms`);
+      expect(catalog.size).toBe(74_719);
+      const list = (qs: Record<string, unknown>) => catalog.list(parseListQuery(icd10Resource, qs));
+      t = Date.now();
+      const neoplasms = await list({ filter: JSON.stringify({ code: `in(${[...Array(50)].map((_, i) => `C${String(i).padStart(2, '0')}`).join(',')})` }) });
+      expect(neoplasms.totalElements).toBe(0); // in() matches whole codes only: the chapter has no 3-character C00-C49 rows
+      const prostate = await list({ filter: JSON.stringify({ q: 'prostate' }), size: '1000' });
+      const byCode = await list({ filter: JSON.stringify({ formattedCode: 'in(C50.911,C61,Z08,C34.90,C18.9,C43.9,Z85.3)' }) });
+      log(`ICD-10-CM catalog: 3 searches in ${Date.now() - t} ms`);
+      expect(prostate.content.map((c) => c.formattedCode)).toContain('C61');
+      expect(byCode.totalElements).toBe(7);
+      expect(byCode.content.find((c) => c.code === 'C50911')?.description).toBe('Malignant neoplasm of unspecified site of right female breast');
+      const chapter = (await list({ size: '1000', page: '0' })).totalElements;
+      expect(chapter).toBe(74_719);
     },
     180_000,
+  );
+
+  it.skipIf(!files)(
+    'upserts a re-import sample of 2,000 ICD-10-CM codes by their derived _id (timing for a full re-import)',
+    async () => {
+      const sample: Icd10Row[] = [];
+      for await (const r of readIcd10(files!.icd10)) {
+        sample.push(r);
+        if (sample.length === 2000) break;
+      }
+      const res = await importIcd10(models.Icd10Code, sample, { mode: 'upsert' });
+      log(`ICD-10-CM upsert sample: ${res.read} rows (${res.inserted} new, ${res.updated} updated) in ${res.ms} ms ` +
+        `=> about ${Math.round((res.ms / 2000) * 74_719 / 1000)} s for a full re-import in upsert mode`);
+      expect(res).toMatchObject({ read: 2000, inserted: 0 });
+      expect(res.updated + res.unchanged).toBe(2000);
+    },
+    120_000,
   );
 
   it.skipIf(!files)(
     'imports all 898 OncoTree nodes with paths (upsert mode), then re-imports without changes',
     async () => {
       const res = await importOncoTree(models.DiagnosisType, files!.oncotree, { mode: 'upsert' });
-      console.info(`[full import] OncoTree: ${res.read} nodes, ${res.inserted} upserted in ${res.ms} ms`);
+      log(`OncoTree: ${res.read} nodes, ${res.inserted} upserted in ${res.ms} ms`);
       expect(res).toMatchObject({ read: 898, inserted: 898 });
-      expect(await models.DiagnosisType.countDocuments()).toBe(898);
-      expect(await models.DiagnosisType.countDocuments({ level: 1 })).toBe(32);
-      expect(await models.DiagnosisType.countDocuments({ level: 6 })).toBe(21);
-      const idc = await models.DiagnosisType.findOne({ code: 'IDC' }).lean();
-      expect(idc?.path).toBe('Breast (BREAST) -> Invasive Breast Carcinoma (BRCA) -> Breast Invasive Ductal Carcinoma (IDC)');
+      const all = await models.DiagnosisType.find({}, { code: 1, level: 1, path: 1 }).lean();
+      expect(all).toHaveLength(898);
+      expect(all.filter((n) => n.level === 1)).toHaveLength(32);
+      expect(all.filter((n) => n.level === 6)).toHaveLength(21);
+      expect(all.find((n) => n.code === 'IDC')?.path).toBe(
+        'Breast (BREAST) -> Invasive Breast Carcinoma (BRCA) -> Breast Invasive Ductal Carcinoma (IDC)',
+      );
       const again = await importOncoTree(models.DiagnosisType, files!.oncotree);
-      console.info(`[full import] OncoTree re-import: ${again.read} nodes, mode ${again.mode}, ${again.ms} ms`);
+      log(`OncoTree re-import: ${again.read} nodes, mode ${again.mode}, ${again.ms} ms`);
       expect(again).toMatchObject({ mode: 'upsert', inserted: 0, removed: 0 });
-      expect(await models.DiagnosisType.countDocuments()).toBe(898);
+      expect(await models.DiagnosisType.countDocuments({ deleted: { $ne: true } })).toBe(898);
     },
     120_000,
   );

@@ -2,9 +2,11 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Model } from 'mongoose';
-import { newId } from '@onco/platform';
 import type { Icd10CodeDoc } from '../models/codes';
-import { chooseMode, ImportFormatError, type ImportOptions, type ImportResult } from './common';
+import { icd10Id } from '../ids';
+import { chooseMode, ImportFormatError, stampRevision, type ImportOptions, type ImportResult } from './common';
+
+export const ICD10_DATA_SET = 'icd10';
 
 /**
  * ICD-10-CM importer. Two layouts of the official release are read:
@@ -110,8 +112,8 @@ export async function* readIcd10(input: string | Readable): AsyncGenerator<Icd10
 }
 
 /**
- * Import ICD-10-CM codes into the icd10_codes collection in batches: upsert by code (re-runnable), or
- * insertMany into an empty collection. Re-importing changes description/formattedCode in place and keeps
+ * Import ICD-10-CM codes into the icd10_codes collection in batches: upsert (re-runnable; by the _id derived
+ * from the code), or insertMany into an empty collection (much faster: use it for a full release). Re-importing changes description/formattedCode in place and keeps
  * ids; codes missing from a newer release are left as they are (requisitions may still cite them).
  */
 export async function importIcd10(
@@ -134,7 +136,7 @@ export async function importIcd10(
     const now = new Date();
     if (mode === 'insert') {
       const docs = batch.map((r) => ({
-        _id: newId(),
+        _id: icd10Id(r.code),
         ...r,
         createdOn: now,
         createdBy: by,
@@ -150,10 +152,11 @@ export async function importIcd10(
       const res = await collection.bulkWrite(
         batch.map((r) => ({
           updateOne: {
-            filter: { code: r.code },
+            // by the id derived from the code: FerretDB v1 serves only _id filters without a collection scan
+            filter: { _id: icd10Id(r.code) },
             update: {
-              $set: { formattedCode: r.formattedCode, description: r.description, updatedOn: now, updatedBy: by },
-              $setOnInsert: { _id: newId(), createdOn: now, createdBy: by, version: 0, archived: false, deleted: false },
+              $set: { code: r.code, formattedCode: r.formattedCode, description: r.description, updatedOn: now, updatedBy: by },
+              $setOnInsert: { createdOn: now, createdBy: by, version: 0, archived: false, deleted: false },
             },
             upsert: true,
           },
@@ -175,6 +178,7 @@ export async function importIcd10(
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  await stampRevision(model, ICD10_DATA_SET, result.read);
   result.ms = Date.now() - started;
   return result;
 }

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Model } from 'mongoose';
-import { newId } from '@onco/platform';
 import type { DiagnosisTypeDoc } from '../models/codes';
-import { chooseMode, ImportFormatError, type ImportOptions, type ImportResult } from './common';
+import { diagnosisTypeId } from '../ids';
+import { chooseMode, ImportFormatError, stampRevision, type ImportOptions, type ImportResult } from './common';
+
+export const ONCOTREE_DATA_SET = 'oncotree';
 
 /**
  * OncoTree importer. Reads the flat JSON array of ../shared/data/oncotree.json (one object a node:
@@ -129,7 +131,7 @@ export async function importOncoTree(
     if (mode === 'insert') {
       const res = await collection.insertMany(
         batch.map((r) => ({
-          _id: newId(),
+          _id: diagnosisTypeId(r.code),
           ...r,
           createdOn: now,
           createdBy: by,
@@ -144,13 +146,14 @@ export async function importOncoTree(
       result.inserted += res.insertedCount;
     } else {
       const res = await collection.bulkWrite(
-        batch.map(({ code, ...rest }) => ({
+        batch.map((r) => ({
           updateOne: {
-            filter: { code },
+            // by the id derived from the code: FerretDB v1 serves only _id filters without a collection scan
+            filter: { _id: diagnosisTypeId(r.code) },
             update: {
               // a node that comes back in a later release is live again
-              $set: { ...rest, deleted: false, updatedOn: now, updatedBy: by },
-              $setOnInsert: { _id: newId(), createdOn: now, createdBy: by, version: 0, archived: false },
+              $set: { ...r, deleted: false, updatedOn: now, updatedBy: by },
+              $setOnInsert: { createdOn: now, createdBy: by, version: 0, archived: false },
             },
             upsert: true,
           },
@@ -172,6 +175,7 @@ export async function importOncoTree(
     );
     result.removed = gone.modifiedCount;
   }
+  await stampRevision(model, ONCOTREE_DATA_SET, rows.length);
   result.ms = Date.now() - started;
   return result;
 }

@@ -24,29 +24,29 @@ export interface PatientBillingDoc extends Audited {
   isDefault: boolean;
 }
 
-const str = { type: String, default: null } as const;
+const str = () => ({ type: String, default: null });
 
 export const patientBillingSchema = auditedSchema(
   {
     patientId: { type: String, required: true },
     billingType: { type: String, enum: BILLING_TYPES, default: 'INSURANCE' },
     preference: { type: String, enum: [...BILLING_PREFERENCES, null], default: null },
-    insuranceProvider: str,
-    payorId: str,
-    insuredName: str,
+    insuranceProvider: str(),
+    payorId: str(),
+    insuredName: str(),
     /** YYYY-MM-DD */
-    insuredDob: str,
-    policyNumber: str,
-    groupNumber: str,
-    canonicalPolicyNumber: str,
-    canonicalGroupNumber: str,
-    priorAuthorizationNumber: str,
+    insuredDob: str(),
+    policyNumber: str(),
+    groupNumber: str(),
+    canonicalPolicyNumber: str(),
+    canonicalGroupNumber: str(),
+    priorAuthorizationNumber: str(),
     relationshipToPatient: { type: String, enum: RELATIONSHIPS, default: 'SELF' },
     patientStatus: { type: String, enum: [...PATIENT_STATUSES, null], default: null },
     /** YYYY-MM-DD */
-    dischargeDate: str,
-    facilityTypeName: str,
-    otherTypeName: str,
+    dischargeDate: str(),
+    facilityTypeName: str(),
+    otherTypeName: str(),
     isDefault: { type: Boolean, default: false },
   },
   { collection: 'patient_billings' },
@@ -67,12 +67,12 @@ export interface PayorDoc extends Audited {
 export const payorSchema = auditedSchema(
   {
     name: { type: String, required: true },
-    payorGroup: str,
+    payorGroup: str(),
     payorId: { type: String, required: true },
-    street: str,
-    city: str,
-    state: str,
-    zipCode: str,
+    street: str(),
+    city: str(),
+    state: str(),
+    zipCode: str(),
   },
   { collection: 'payors' },
 );

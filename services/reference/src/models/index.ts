@@ -61,7 +61,7 @@ export async function nextSequence(models: ReferenceModels, name: string, start 
   const doc = await models.Counter.findOneAndUpdate(
     { _id: name },
     { $inc: { seq: 1 } },
-    { upsert: true, new: true, setDefaultsOnInsert: false },
+    { upsert: true, returnDocument: 'after', setDefaultsOnInsert: false },
   )
     .lean()
     .exec();

@@ -1,6 +1,5 @@
-import { Schema } from 'mongoose';
 import { auditedSchema } from '@onco/platform';
-import type { Audited } from './common';
+import { subSchema, type Audited } from './common';
 
 /** A scheduled maintenance window (spec 3 sections 3 and 4.4). */
 export interface MaintenanceWindowDoc extends Audited {
@@ -50,15 +49,9 @@ export interface ReleaseNoteDoc extends Audited {
   featureNoteVOs: FeatureNote[];
 }
 
-const subItemSchema = new Schema({ title: { type: String, required: true } }, { _id: false });
-const itemSchema = new Schema(
-  { title: { type: String, required: true }, subFeatureNoteItemVOs: { type: [subItemSchema], default: [] } },
-  { _id: false },
-);
-const featureSchema = new Schema(
-  { title: { type: String, required: true }, featureNoteItemVOs: { type: [itemSchema], default: [] } },
-  { _id: false },
-);
+const subItemSchema = subSchema({ title: { type: String, required: true } });
+const itemSchema = subSchema({ title: { type: String, required: true }, subFeatureNoteItemVOs: { type: [subItemSchema], default: [] } });
+const featureSchema = subSchema({ title: { type: String, required: true }, featureNoteItemVOs: { type: [itemSchema], default: [] } });
 
 export const releaseNoteSchema = auditedSchema(
   {
@@ -100,7 +93,7 @@ export interface CounterDoc {
   _id: string;
   seq: number;
 }
-export const counterSchema = new Schema<CounterDoc>({ _id: { type: String, required: true }, seq: { type: Number, default: 0 } }, {
-  collection: 'reference_counters',
-  versionKey: false,
-});
+export const counterSchema = subSchema(
+  { _id: { type: String, required: true }, seq: { type: Number, default: 0 } },
+  { _id: true, collection: 'reference_counters', versionKey: false },
+);

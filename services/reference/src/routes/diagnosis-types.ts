@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { listQuerystring, listReply, notFound, parseListQuery, runList, sendList, typed, type ListResource } from '@onco/platform';
 import type { DiagnosisTypeDoc } from '../models';
 import { ONCOTREE_ROOT } from '../importers/oncotree';
+import { diagnosisTypeId } from '../ids';
 import type { RouteDeps } from './shared';
 
 /** The diagnosis search fetches 30 a page (spec 1 section 9). */
@@ -69,7 +70,8 @@ export async function diagnosisTypeRoutes(app: FastifyInstance, { models }: Rout
   const r = typed(app);
 
   const node = async (code: string) => {
-    const doc = await models.DiagnosisType.findOne({ code, deleted: { $ne: true } }).lean().exec();
+    // by the id derived from the code (see ids.ts): no collection scan
+    const doc = await models.DiagnosisType.findOne({ _id: diagnosisTypeId(code), deleted: { $ne: true } }).lean().exec();
     if (!doc) throw notFound(`No diagnosis type with code ${code}`);
     // children by name; served by the (parentCode, name) index
     const children = await models.DiagnosisType.find(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import { listQuerystring, listReply, parseListQuery, runList, sendList, typed, type ListResource } from '@onco/platform';
-import type { RouteDeps } from './shared';
+import { listQuerystring, listReply, parseListQuery, sendList, typed, type ListResource } from '@onco/platform';
+import type { Icd10Catalog } from '../icd10-catalog';
 
 /** The ICD-10 picker fetches up to 1000 codes a call (spec 1 section 9). */
 export const ICD_PAGE_SIZE = 1000;
@@ -28,10 +28,17 @@ export const icd10Reply = z.object({
   description: z.string(),
 });
 
-const projection = { code: 1, formattedCode: 1, description: 1 } as const;
+/**
+ * ICD-10-CM codes (spec 1 section 7): search by q (3+ characters) or fetch by formattedCode in(...).
+ * Parsed and answered in both list dialects like every list; rows come from the in-memory catalog
+ * (see icd10-catalog.ts for why), not from a collection scan per request.
+ */
+export async function icd10Routes(app: FastifyInstance, { catalog }: { catalog: Icd10Catalog }) {
+  // warm the catalog when the process is ready, without holding up start-up
+  app.addHook('onReady', async () => {
+    catalog.ensureFresh().catch((err) => app.log.warn({ err: err?.message }, 'ICD-10-CM catalog not loaded yet'));
+  });
 
-/** ICD-10-CM codes (spec 1 section 7): search by q (3+ characters) or fetch by formattedCode in(...). */
-export async function icd10Routes(app: FastifyInstance, { models }: RouteDeps) {
   typed(app).get(
     '/icddx',
     {
@@ -46,10 +53,7 @@ export async function icd10Routes(app: FastifyInstance, { models }: RouteDeps) {
     async (req, reply) => {
       const query = parseListQuery(icd10Resource, req.query as Record<string, unknown>);
       // codes are the same for every account: no data scope
-      const result = await runList(models.Icd10Code, icd10Resource, query, {}, {
-        projection,
-        map: (d: any) => ({ id: d._id, code: d.code, formattedCode: d.formattedCode, description: d.description }),
-      });
+      const result = await catalog.list(query);
       return sendList(reply, icd10Resource, query, result);
     },
   );

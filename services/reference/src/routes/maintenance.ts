@@ -130,7 +130,7 @@ export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteD
       const doc = await models.MaintenanceWindow.findOneAndUpdate(
         { _id: req.params.id, deleted: { $ne: true } },
         { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
-        { new: true },
+        { returnDocument: 'after' },
       )
         .lean()
         .exec();

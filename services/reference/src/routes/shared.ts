@@ -25,9 +25,13 @@ export const str = z.string().nullish();
 
 /** One record by id within the data scope (and not soft-deleted), or a 404: out-of-scope records do not exist. */
 export async function loadScoped<T>(model: Model<T>, id: string, scope: Record<string, unknown>): Promise<any> {
-  const and: Record<string, unknown>[] = [{ _id: id, deleted: { $ne: true } }];
-  if (Object.keys(scope).length) and.push(scope);
-  const doc = await model.findOne(and.length === 1 ? and[0] : { $and: and }).lean().exec();
+  // _id stays a top-level equality (FerretDB v1 looks that up directly; other filters scan the collection)
+  const filter: Record<string, unknown> = { _id: id, deleted: { $ne: true } };
+  const clash = Object.keys(scope).some((k) => k in filter);
+  const doc = await model
+    .findOne(clash ? { ...filter, $and: [scope] } : { ...filter, ...scope })
+    .lean()
+    .exec();
   if (!doc) throw notFound();
   return toApi(doc as Record<string, any>);
 }

@@ -122,7 +122,7 @@ export async function userPreferenceRoutes(app: FastifyInstance, { models }: Rou
       const updated = await models.UserPreference.findOneAndUpdate(
         { _id: current._id, version: current.version },
         { $set: { content, deleted: false, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
-        { new: true },
+        { returnDocument: 'after' },
       )
         .lean()
         .exec();

@@ -66,5 +66,8 @@ attachmentSchema.index({ 'testOrderForm.id': 1 });
 attachmentSchema.index({ createdOn: -1 });
 
 export function attachmentModel(conn: Connection): Model<AttachmentDoc> {
-  return (conn.models.Attachment as Model<AttachmentDoc>) ?? conn.model<AttachmentDoc>('Attachment', attachmentSchema);
+  return (
+    (conn.models.Attachment as Model<AttachmentDoc>) ??
+    conn.model<AttachmentDoc>('Attachment', attachmentSchema)
+  );
 }

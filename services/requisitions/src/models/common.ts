@@ -8,7 +8,8 @@ import { outboxEntrySchemaDefinition, outboxEntrySchemaOptions } from '@onco/eve
 export const sub = (def: Record<string, unknown>) => new Schema(def, { _id: false, minimize: false });
 
 /** {id, name}: a reference with the name shown in lists (denormalized at write time). */
-export const idName = () => sub({ id: { type: String, default: null }, name: { type: String, default: null } });
+export const idName = () =>
+  sub({ id: { type: String, default: null }, name: { type: String, default: null } });
 
 /**
  * Pending events committed with the document's own change (the outbox, events/src/outbox.ts):

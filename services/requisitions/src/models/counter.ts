@@ -1,34 +1,60 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
- * Sequences for human-readable numbers (testRequisitionId and later others). One document per sequence,
- * `_id` is the sequence name; `$inc` with upsert is a single-document atomic update, so two callers never
- * get the same value (no transaction needed). Looked up only by _id: no extra index.
+ * Sequences for human-readable numbers (testRequisitionId and later others), collection `counters`.
+ *
+ * One document per number handed out, `_id` = `<sequence>:<n>`: a number is taken by INSERTING its document,
+ * and the `_id` uniqueness makes that the one race-free step. The obvious `$inc` with upsert on one document
+ * per sequence is NOT safe on FerretDB v1 (SQLite backend): concurrent single-document updates there lose
+ * updates and several conditional updates can all report a match (measured: 20 parallel `$inc` left 2; 20
+ * parallel findOneAndUpdate `$inc` returned duplicates). The documents also record what each number was for.
  */
 export interface CounterDoc {
   _id: string;
+  name: string;
   seq: number;
-  updatedOn: Date;
+  /** what the number was allocated for (e.g. the requisition id), for audit */
+  ref: string | null;
+  createdOn: Date;
 }
 
 export const counterSchema = new Schema<CounterDoc>(
   {
     _id: { type: String, required: true },
-    seq: { type: Number, default: 0 },
-    updatedOn: { type: Date, default: () => new Date() },
+    name: { type: String, required: true },
+    seq: { type: Number, required: true },
+    ref: { type: String, default: null },
+    createdOn: { type: Date, default: () => new Date() },
   },
   { collection: 'counters', versionKey: false },
 );
+// nextSequence: the highest number of a sequence so far
+counterSchema.index({ name: 1, seq: -1 });
 
 export function counterModel(conn: Connection): Model<CounterDoc> {
   return (conn.models.Counter as Model<CounterDoc>) ?? conn.model<CounterDoc>('Counter', counterSchema);
 }
 
-/** The next value of a sequence (1, 2, 3, ...). */
-export async function nextSequence(conn: Connection, name: string): Promise<number> {
-  const doc = await counterModel(conn)
-    .findOneAndUpdate({ _id: name }, { $inc: { seq: 1 }, $set: { updatedOn: new Date() } }, { upsert: true, new: true })
-    .lean()
-    .exec();
-  return doc!.seq;
+/**
+ * The next value of a sequence (1, 2, 3, ...): read the highest, insert highest + 1; when another caller
+ * inserted it first (duplicate key), read again and retry. Gaps never happen; under contention each round has
+ * exactly one winner.
+ */
+export async function nextSequence(
+  conn: Connection,
+  name: string,
+  ref: string | null = null,
+): Promise<number> {
+  const Counter = counterModel(conn);
+  for (let attempt = 1; attempt <= 200; attempt++) {
+    const last = await Counter.findOne({ name }, { seq: 1 }).sort({ seq: -1 }).lean<{ seq: number }>().exec();
+    const seq = (last?.seq ?? 0) + 1;
+    try {
+      await Counter.create({ _id: `${name}:${seq}`, name, seq, ref });
+      return seq;
+    } catch (err: any) {
+      if (err?.code !== 11000) throw err;
+    }
+  }
+  throw new Error(`could not allocate the next ${name} number (too much contention)`);
 }

@@ -197,7 +197,11 @@ export interface RequisitionDoc {
   additionalPhysicianLocation: LocationSnapshot | null;
   orderInformation: { nextDx: boolean; nextPersonalDx: boolean; orderType: OrderType | null };
   testOrders: TestOrderSummary[];
-  parentTestOrderForm: { id: string | null; testRequisitionId: string | null; limsProjectIds: string[] } | null;
+  parentTestOrderForm: {
+    id: string | null;
+    testRequisitionId: string | null;
+    limsProjectIds: string[];
+  } | null;
   limsProjectIds: string[];
   tumorSpecimen: TumorSpecimen | null;
   normalSpecimen: NormalSpecimen | null;
@@ -222,8 +226,7 @@ export interface RequisitionDoc {
   deleted: boolean;
 }
 
-const address = () =>
-  sub({ street: str, city: str, state: str, postalCode: str, country: str });
+const address = () => sub({ street: str, city: str, state: str, postalCode: str, country: str });
 
 const patientSchema = sub({
   id: str,
@@ -265,7 +268,15 @@ const locationSchema = () =>
     name: str,
     hospitalLocationId: str,
     address: {
-      type: sub({ street: str, city: str, state: str, postalCode: str, country: str, telephone: str, fax: str }),
+      type: sub({
+        street: str,
+        city: str,
+        state: str,
+        postalCode: str,
+        country: str,
+        telephone: str,
+        fax: str,
+      }),
       default: null,
     },
   });
@@ -449,5 +460,8 @@ requisitionSchema.index({ sampleStatuses: 1 });
 requisitionSchema.index({ 'testOrders.orderType': 1 });
 
 export function requisitionModel(conn: Connection): Model<RequisitionDoc> {
-  return (conn.models.Requisition as Model<RequisitionDoc>) ?? conn.model<RequisitionDoc>('Requisition', requisitionSchema);
+  return (
+    (conn.models.Requisition as Model<RequisitionDoc>) ??
+    conn.model<RequisitionDoc>('Requisition', requisitionSchema)
+  );
 }

@@ -13,7 +13,10 @@ describe('blank requisition form template', () => {
   });
 
   it('has every block of a paper TRF, in order', () => {
-    const titles = [...html.matchAll(/<h2>(?:<span class="n">(\d+)<\/span>)?([^<]+)<\/h2>/g)].map((m) => [m[1], m[2]]);
+    const titles = [...html.matchAll(/<h2>(?:<span class="n">(\d+)<\/span>)?([^<]+)<\/h2>/g)].map((m) => [
+      m[1],
+      m[2],
+    ]);
     const numbered = titles.filter(([n]) => n).map(([n, t]) => `${n} ${t}`);
     expect(numbered).toEqual([
       '1 Test Selection',
@@ -28,7 +31,14 @@ describe('blank requisition form template', () => {
       '10 Attachments Checklist',
       '11 Consent &amp; Provider Signature',
     ]);
-    for (const text of ['NeXT Dx', 'NeXT Personal Dx', 'Initial order', 'NPI', 'Ordering provider signature', 'Date (MM/DD/YYYY)']) {
+    for (const text of [
+      'NeXT Dx',
+      'NeXT Personal Dx',
+      'Initial order',
+      'NPI',
+      'Ordering provider signature',
+      'Date (MM/DD/YYYY)',
+    ]) {
       expect(html).toContain(text);
     }
   });
@@ -36,8 +46,11 @@ describe('blank requisition form template', () => {
   it('offers six ICD-10 code boxes and every billing type for primary and secondary', () => {
     for (let i = 1; i <= 6; i++) expect(html).toContain(`Code ${i}</div>`);
     expect(html).not.toContain('Code 7</div>');
-    expect(BILLING_TYPES).toEqual(expect.arrayContaining(['INSURANCE', 'MEDICARE', 'MEDICAID', 'FACILITY', 'SELF', 'OTHER']));
-    for (const t of BILLING_TYPES) expect(html.split(`</span>${label(t)}</span>`).length - 1).toBeGreaterThanOrEqual(2);
+    expect(BILLING_TYPES).toEqual(
+      expect.arrayContaining(['INSURANCE', 'MEDICARE', 'MEDICAID', 'FACILITY', 'SELF', 'OTHER']),
+    );
+    for (const t of BILLING_TYPES)
+      expect(html.split(`</span>${label(t)}</span>`).length - 1).toBeGreaterThanOrEqual(2);
     for (const d of DIAGNOSES) expect(html).toContain(`</span>${label(d)}</span>`);
   });
 

@@ -73,15 +73,21 @@ export function label(value: string): string {
 }
 
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const box = (text: string) => `<span class="opt"><span class="cb"></span>${escapeHtml(text)}</span>`;
-const boxes = (values: readonly string[], labelOf: (v: string) => string = label) => values.map((v) => box(labelOf(v))).join('');
+const boxes = (values: readonly string[], labelOf: (v: string) => string = label) =>
+  values.map((v) => box(labelOf(v))).join('');
 /** a labelled write-in line; `w` is the share of the row it takes */
-const line = (caption: string, w = 1) => `<div class="f" style="flex:${w}"><div class="ln"></div><div class="cap">${escapeHtml(caption)}</div></div>`;
+const line = (caption: string, w = 1) =>
+  `<div class="f" style="flex:${w}"><div class="ln"></div><div class="cap">${escapeHtml(caption)}</div></div>`;
 const row = (...cells: string[]) => `<div class="row">${cells.join('')}</div>`;
-const choice = (caption: string, options: string) => `<div class="choice"><span class="q">${escapeHtml(caption)}</span>${options}</div>`;
+const choice = (caption: string, options: string) =>
+  `<div class="choice"><span class="q">${escapeHtml(caption)}</span>${options}</div>`;
 const block = (n: number, title: string, body: string, extra = '') =>
   `<section class="blk ${extra}"><h2>${n ? `<span class="n">${n}</span>` : ''}${escapeHtml(title)}</h2><div class="body">${body}</div></section>`;
 
@@ -185,7 +191,10 @@ export function blankFormHtml(opts: BlankFormOptions = {}): string {
     `${row(line('Provider name (last, first)', 1.6), line('NPI', 0.9))}
     ${row(line('Phone'), line('Fax'))}
     ${row(line('Email'))}
-    ${choice('Deliver report by:', boxes(DELIVERY_METHODS, (v) => (v === 'BOTH' ? 'Email and fax' : label(v))))}`,
+    ${choice(
+      'Deliver report by:',
+      boxes(DELIVERY_METHODS, (v) => (v === 'BOTH' ? 'Email and fax' : label(v))),
+    )}`,
   );
 
   const account = block(
@@ -252,14 +261,22 @@ export function blankFormHtml(opts: BlankFormOptions = {}): string {
     ${choice('Pre-surgical or pre-biopsy sample:', box('Yes') + box('No'))}`,
   );
 
-  const comments = block(0, 'Clinical Notes / Comments for the Laboratory', `${row(line(''))}${row(line(''))}${row(line(''))}`, 'wide');
+  const comments = block(
+    0,
+    'Clinical Notes / Comments for the Laboratory',
+    `${row(line(''))}${row(line(''))}${row(line(''))}`,
+    'wide',
+  );
 
   const attachments = block(
     10,
     'Attachments Checklist',
     `<div class="cap" style="font-size:6.8pt;margin-bottom:2pt">Please include with this form:</div>
     ${ATTACHMENT_KINDS.filter((k) => k !== 'TRF' && k !== 'TEST_REPORT')
-      .map((k) => `<div>${box(k === 'INSURANCE' ? 'Copy of insurance card(s), front and back' : label(k))}</div>`)
+      .map(
+        (k) =>
+          `<div>${box(k === 'INSURANCE' ? 'Copy of insurance card(s), front and back' : label(k))}</div>`,
+      )
       .join('')}`,
   );
 
@@ -269,13 +286,21 @@ export function blankFormHtml(opts: BlankFormOptions = {}): string {
       ${row(line('Insurance provider / payor'))}
       ${row(line('Payor id'), line('Policy #'), line('Group #'))}
       ${row(line('Insured name', 1.4), line('Insured DOB', 0.8))}
-      ${choice('Relationship to patient:', boxes(RELATIONSHIPS, (v) => (v === 'SELF' ? 'Self' : label(v))))}
+      ${choice(
+        'Relationship to patient:',
+        boxes(RELATIONSHIPS, (v) => (v === 'SELF' ? 'Self' : label(v))),
+      )}
       ${choice('Patient status:', boxes(PATIENT_STATUSES))}
       ${row(line('Prior authorization #'), line('Discharge date (if inpatient discharged)'))}
       ${row(line('Facility name (facility bill)'), line('Other (describe)'))}
     </div>`;
 
-  const billing = block(9, 'Billing', `<div class="cols">${billingColumn('Primary')}${billingColumn('Secondary')}</div>`, 'wide');
+  const billing = block(
+    9,
+    'Billing',
+    `<div class="cols">${billingColumn('Primary')}${billingColumn('Secondary')}</div>`,
+    'wide',
+  );
 
   const consent = block(
     11,

@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blankFormHtml } from './blank-form';
@@ -62,6 +66,7 @@ describe('PDF renderer (real chromium)', () => {
     const before = await renderer.status();
     const pid = before.pid;
     expect(pid).toBeTypeOf('number');
+    expect(existsSync(before.profileDir!)).toBe(true);
     process.kill(pid!, 'SIGKILL');
     // the disconnect is noticed asynchronously; the next render must work either way
     await new Promise((r) => setTimeout(r, 300));
@@ -72,11 +77,58 @@ describe('PDF renderer (real chromium)', () => {
     expect(renderer.launches).toBe(2);
     const after = await renderer.status();
     expect(after.pid).not.toBe(pid);
+    // the crashed browser's profile directory is gone, the new one exists
+    for (let i = 0; i < 50 && existsSync(before.profileDir!); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(before.profileDir!)).toBe(false);
+    expect(existsSync(after.profileDir!)).toBe(true);
     expect(after.openPages).toBe(before.openPages);
   });
 
+  it('leaves no orphaned chromium when its process is killed outright', async () => {
+    const renderModule = fileURLToPath(new URL('./render.ts', import.meta.url));
+    const script = `
+      const { createPdfRenderer } = await import(${JSON.stringify(renderModule)});
+      const r = createPdfRenderer({ executablePath: ${JSON.stringify(CHROMIUM)}, idleCloseMs: 0 });
+      await r.render('<p>x</p>');
+      const st = await r.status();
+      console.log('PID ' + st.pid + ' DIR ' + st.profileDir + ' END');
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const { pid, dir } = await new Promise<{ pid: number; dir: string }>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += String(d);
+        const m = /PID (\d+) DIR (\S+) END/.exec(out);
+        if (m) resolve({ pid: Number(m[1]), dir: m[2] });
+      });
+      child.on('exit', () => reject(new Error(`child exited early: ${out}`)));
+    });
+    const alive = (p: number) => {
+      try {
+        process.kill(p, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(pid)).toBe(true);
+    child.kill('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    const survived = alive(pid);
+    if (survived) process.kill(pid, 'SIGKILL');
+    // the killed process could not remove its profile directory: tidy up after it
+    await rm(dir, { recursive: true, force: true });
+    expect(survived).toBe(false);
+  });
+
   it('runs no script of the HTML', async () => {
-    const pdf = await renderer.render('<!doctype html><p>static</p><script>for(;;){}</script><script>document.write("SCRIPT RAN")</script>');
+    const pdf = await renderer.render(
+      '<!doctype html><p>static</p><script>for(;;){}</script><script>document.write("SCRIPT RAN")</script>',
+    );
     const text = await pdfText(pdf);
     expect(text).toContain('static');
     expect(text).not.toContain('SCRIPT RAN');

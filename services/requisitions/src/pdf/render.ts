@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import puppeteer, { type Browser, type HTTPRequest } from 'puppeteer-core';
 import type { Logger } from 'pino';
 
@@ -37,7 +41,13 @@ export interface PdfRenderer {
   /** how many browsers were launched so far (a relaunch after a crash counts) */
   readonly launches: number;
   /** the running chromium (process id, open pages), for operators and tests */
-  status(): Promise<{ launches: number; pid: number | null; openPages: number; active: number }>;
+  status(): Promise<{
+    launches: number;
+    pid: number | null;
+    openPages: number;
+    active: number;
+    profileDir: string | null;
+  }>;
 }
 
 export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
@@ -50,15 +60,38 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
   let idleTimer: NodeJS.Timeout | null = null;
   const idleWaiters: Array<() => void> = [];
 
+  let profileDir: string | null = null;
+  const removals = new Set<Promise<void>>();
+
   function launch(): Promise<Browser> {
     launches += 1;
     const started = Date.now();
+    // our own profile directory, removed when chromium exits (even after a crash, which puppeteer's own
+    // temporary profile would outlive)
+    const profile = mkdtempSync(path.join(os.tmpdir(), 'oncotrf-chromium-'));
+    profileDir = profile;
+    let removal: Promise<void> | null = null;
+    const removeProfile = () => {
+      if (profileDir === profile) profileDir = null;
+      // chromium's helper processes may still be writing for a moment after the main process exits
+      removal ??= new Promise<void>((resolve) => setTimeout(resolve, 200))
+        .then(() => rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }))
+        .catch((err: Error) =>
+          opts.logger?.warn({ err: err.message, profile }, 'could not remove the chromium profile directory'),
+        )
+        .finally(() => removals.delete(removal!));
+      removals.add(removal);
+    };
     const p = puppeteer
       .launch({
         executablePath: opts.executablePath,
+        userDataDir: profile,
         headless: true,
         args: [...CHROMIUM_ARGS],
         timeout: Math.max(timeout, 30_000),
+        // talk over a pipe, not a websocket: if this process dies (even SIGKILL) the pipe closes and chromium
+        // exits with it instead of lingering as an orphan (measured: with a websocket it survives)
+        pipe: true,
         // the process's own shutdown closes the browser (close()); puppeteer still kills it if the process exits
         handleSIGINT: false,
         handleSIGTERM: false,
@@ -66,6 +99,9 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
       })
       .then((b) => {
         opts.logger?.info({ ms: Date.now() - started, pid: b.process()?.pid }, 'chromium launched');
+        const child = b.process();
+        if (child && child.exitCode === null) child.once('exit', removeProfile);
+        else removeProfile();
         b.on('disconnected', () => {
           if (browser === p) {
             browser = null;
@@ -76,18 +112,23 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
       });
     p.catch(() => {
       if (browser === p) browser = null;
+      removeProfile();
     });
     return p;
   }
 
   async function getBrowser(): Promise<Browser> {
-    if (browser) {
-      const b = await browser;
+    for (;;) {
+      const current = browser;
+      if (!current) {
+        browser = launch();
+        return browser;
+      }
+      const b = await current;
       if (b.connected) return b;
-      browser = null;
+      // a dead browser: the first caller to notice replaces it, the others then use the new one
+      if (browser === current) browser = null;
     }
-    browser = launch();
-    return browser;
   }
 
   function scheduleIdleClose() {
@@ -111,9 +152,15 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
 
     async status() {
       const b = browser ? await browser.catch(() => null) : null;
-      if (!b?.connected) return { launches, pid: null, openPages: 0, active };
+      if (!b?.connected) return { launches, pid: null, openPages: 0, active, profileDir: null };
       // pages() includes the initial blank tab chromium opens at launch
-      return { launches, pid: b.process()?.pid ?? null, openPages: (await b.pages()).length, active };
+      return {
+        launches,
+        pid: b.process()?.pid ?? null,
+        openPages: (await b.pages()).length,
+        active,
+        profileDir,
+      };
     },
 
     async render(html: string): Promise<Buffer> {
@@ -141,7 +188,10 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
           work.catch(() => undefined);
           // a hard deadline over the whole render, in case chromium stops answering altogether
           const deadline = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`PDF render did not finish within ${timeout + 5000} ms`)), timeout + 5000);
+            timer = setTimeout(
+              () => reject(new Error(`PDF render did not finish within ${timeout + 5000} ms`)),
+              timeout + 5000,
+            );
           });
           return await Promise.race([work, deadline]);
         } finally {
@@ -181,6 +231,7 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
       const current = browser;
       browser = null;
       if (current) await current.then((b) => b.close()).catch(() => undefined);
+      await Promise.all([...removals]);
     },
   };
 }

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, createTestSystem, login } from '@onco/server/src/test-helper';
+import { createUser, createTestSystem, login } from '../../../server/src/test-helper';
 import { createBaseApp, AREAS, type App } from '@onco/platform';
 import { createIdentity } from '@onco/identity';
-import { blankFormDocumentId, blankFormJobId, createRequisitionsModule, generatedDocumentModel, PDF_QUEUE } from '../index';
+import {
+  blankFormDocumentId,
+  blankFormJobId,
+  createRequisitionsModule,
+  generatedDocumentModel,
+  PDF_QUEUE,
+} from '../index';
 import { MSG_FORM_BEING_GENERATED } from './blank-form';
 import { pdfInfo, pdfText } from '../test/pdf';
 
@@ -15,7 +21,9 @@ describe('GET /portal/api/v1/testOrderForms/downloadBlankForm (real Redis, BullM
 
   beforeAll(async () => {
     sys = await createTestSystem({ WORKERS: 'true' });
-    const user = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-blank', name: 'Blank Form Clinic' } });
+    const user = await createUser(sys, 'ROLE_NPI', {
+      account: { id: 'acc-blank', name: 'Blank Form Clinic' },
+    });
     auth = { authorization: (await login(sys, user.loginId)).authorization };
   });
   afterAll(async () => {
@@ -60,7 +68,7 @@ describe('GET /portal/api/v1/testOrderForms/downloadBlankForm (real Redis, BullM
     expect(await generatedDocumentModel(sys.ctx.mongo).countDocuments({}).exec()).toBe(1);
     const queue = sys.ctx.queues.get(PDF_QUEUE)!;
     const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
-    expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 1 });
+    expect(counts).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 1 });
     const job = await queue.getJob(blankFormJobId('102-210-C'));
     expect(job?.returnvalue).toMatchObject({ documentId: 'blank-form:102-210-C', created: true });
     expect(job?.attemptsMade).toBe(1);
@@ -81,16 +89,28 @@ describe('GET /portal/api/v1/testOrderForms/downloadBlankForm (real Redis, BullM
   it('answers 503 "being generated" when no worker finishes in time', async () => {
     // a second portal app on the same connections, with no document, no worker for a fresh prefix and a short wait
     await generatedDocumentModel(sys.ctx.mongo).deleteMany({}).exec();
-    const ctx = { ...sys.ctx, config: { ...sys.ctx.config, QUEUE_PREFIX: `${sys.config.QUEUE_PREFIX}_noworker` } };
+    const ctx = {
+      ...sys.ctx,
+      config: { ...sys.ctx.config, QUEUE_PREFIX: `${sys.config.QUEUE_PREFIX}_noworker` },
+    };
     const { QueueRegistry } = await import('@onco/platform');
-    ctx.queues = new QueueRegistry(sys.ctx.redis, () => sys.ctx.redis, ctx.config.QUEUE_PREFIX, sys.ctx.logger);
+    ctx.queues = new QueueRegistry(
+      sys.ctx.redis,
+      () => sys.ctx.redis,
+      ctx.config.QUEUE_PREFIX,
+      sys.ctx.logger,
+    );
     const module = createRequisitionsModule(ctx, { blankFormWaitMs: 500 });
     const app: App = await createBaseApp(ctx, createIdentity(sys.ctx.mongo).resolver);
     await app.register(module.areas.portal!, { prefix: AREAS.portal });
     try {
       const res = await app.inject({ method: 'GET', url, headers: auth });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ status: 503, code: 'PDF_NOT_READY', message: MSG_FORM_BEING_GENERATED });
+      expect(res.json()).toMatchObject({
+        status: 503,
+        code: 'PDF_NOT_READY',
+        message: MSG_FORM_BEING_GENERATED,
+      });
       // the job stays queued for a worker to pick up; asking again does not add a second one
       const again = await app.inject({ method: 'GET', url, headers: auth });
       expect(again.statusCode).toBe(503);

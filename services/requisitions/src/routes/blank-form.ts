@@ -35,7 +35,12 @@ export async function blankFormRoutes(app: FastifyInstance, opts: BlankFormRoute
     if (!events) {
       events = new QueueEvents(PDF_QUEUE, {
         // a blocking reader needs its own connection with maxRetriesPerRequest null (the shared one fails fast)
-        connection: { ...redis.options, maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false },
+        connection: {
+          ...redis.options,
+          maxRetriesPerRequest: null,
+          enableOfflineQueue: true,
+          lazyConnect: false,
+        },
         prefix: config.QUEUE_PREFIX,
       });
       events.on('error', (err) => logger.warn({ err: err.message }, 'pdf queue events error'));
@@ -68,7 +73,9 @@ export async function blankFormRoutes(app: FastifyInstance, opts: BlankFormRoute
         tags: ['requisitions'],
         summary: `The blank Test Requisition Form (version ${BLANK_FORM_VERSION}) as a PDF`,
         response: {
-          200: z.unknown().describe('The PDF (application/pdf), sent as an attachment named "TRF Document.pdf"'),
+          200: z
+            .unknown()
+            .describe('The PDF (application/pdf), sent as an attachment named "TRF Document.pdf"'),
           503: errorBody,
         },
       },

@@ -99,10 +99,20 @@ export function definePdfQueue(ctx: PlatformContext, opts: { renderer?: PdfRende
     const existing = await Generated.findById(_id).lean<GeneratedDocumentDoc>().exec();
     if (existing) {
       if (await blobExists(existing.blobId)) {
-        return { documentId: _id, blobId: existing.blobId, sha256: existing.sha256, size: existing.size, created: false, renderMs: null };
+        return {
+          documentId: _id,
+          blobId: existing.blobId,
+          sha256: existing.sha256,
+          size: existing.size,
+          created: false,
+          renderMs: null,
+        };
       }
       // the record outlived its blob (file store wiped or restored): drop the record and render again
-      ctx.logger.warn({ documentId: _id, blobId: existing.blobId }, 'generated document lost its blob; regenerating');
+      ctx.logger.warn(
+        { documentId: _id, blobId: existing.blobId },
+        'generated document lost its blob; regenerating',
+      );
       await Generated.deleteOne({ _id, blobId: existing.blobId }).exec();
     }
 
@@ -110,7 +120,9 @@ export function definePdfQueue(ctx: PlatformContext, opts: { renderer?: PdfRende
     const pdf = await getRenderer().render(blankFormHtml({ formVersion: version }));
     const renderMs = Date.now() - started;
     const stored = await ctx.blobs.put(Readable.from([pdf]));
-    await job.log(`rendered ${stored.size} bytes in ${renderMs} ms; blob ${stored.id}`).catch(() => undefined);
+    await job
+      .log(`rendered ${stored.size} bytes in ${renderMs} ms; blob ${stored.id}`)
+      .catch(() => undefined);
 
     let doc: GeneratedDocumentDoc | null = null;
     try {
@@ -128,7 +140,7 @@ export function definePdfQueue(ctx: PlatformContext, opts: { renderer?: PdfRende
             createdOn: new Date(),
           },
         },
-        { upsert: true, new: true },
+        { upsert: true, returnDocument: 'after' },
       )
         .lean<GeneratedDocumentDoc>()
         .exec();
@@ -143,7 +155,10 @@ export function definePdfQueue(ctx: PlatformContext, opts: { renderer?: PdfRende
     if (!doc) throw new Error(`generated document ${_id} missing after upsert`);
     const created = doc.blobId === stored.id;
     if (!created) await ctx.blobs.remove(stored.id).catch(() => undefined);
-    ctx.logger.info({ documentId: _id, blobId: doc.blobId, size: doc.size, renderMs, created }, 'blank form generated');
+    ctx.logger.info(
+      { documentId: _id, blobId: doc.blobId, size: doc.size, renderMs, created },
+      'blank form generated',
+    );
     return { documentId: _id, blobId: doc.blobId, sha256: doc.sha256, size: doc.size, created, renderMs };
   }
 

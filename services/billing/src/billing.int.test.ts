@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '@onco/platform';
+import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { createBillingModule, type BillingCaseDoc, type BillingModule } from './index';
+import { mountArea } from './test/mount';
+
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+
+describe('billing: model and GET /bis/api/v1/billingCases (real FerretDB)', () => {
+  let sys: Sys;
+  let billing: BillingModule;
+  let app: App;
+  const h: Record<string, { authorization: string }> = {};
+
+  // seed rows (partial on purpose: the schema fills the defaults)
+  const billingCase = (n: number, over: Record<string, unknown>): BillingCaseDoc =>
+    ({
+      testId: `T-${n}`,
+      testOrderId: `to-${n}`,
+      testRequisitionId: `TRF-${n}`,
+      testOrderFormId: `tof-${n}`,
+      accountName: 'Alpha Oncology',
+      account: { id: 'acc-A', name: 'Alpha Oncology' },
+      physician: { id: 'phy-1', name: 'Dr. One' },
+      patient: { id: `pat-${n}`, name: `Patient ${n}` },
+      testType: 'NEXT_DX',
+      orderType: 'INITIAL_ORDER',
+      testStatus: 'REPORT_COMPLETE',
+      reviewStatus: 'REVIEW_COMPLETE',
+      caseStatus: 'READY_TO_SUBMIT',
+      updatedOn: new Date(Date.UTC(2025, 1, n)),
+      ...over,
+    }) as unknown as BillingCaseDoc;
+
+  beforeAll(async () => {
+    sys = await createTestSystem();
+    billing = createBillingModule(sys.ctx);
+    app = await mountArea(sys.ctx, billing, 'bis');
+    await billing.models.BillingCase.init();
+    await billing.models.BillingCase.create([
+      billingCase(1, { assignee: { id: 'u-1', name: 'Bea Biller' } }),
+      billingCase(2, {
+        caseStatus: 'REJECTED_BY_XIFIN',
+        errorDetails: 'Invalid payor',
+        assignee: { id: 'u-1', name: 'Bea Biller' },
+      }),
+      billingCase(3, {
+        testType: 'NEXT_PERSONAL_DX',
+        testStatus: 'IN_PROGRESS',
+        reviewStatus: 'NEEDS_REVIEW',
+        caseStatus: 'NOT_SUBMITTED',
+        account: { id: 'acc-B', name: 'Beta' },
+        accountName: 'Beta',
+      }),
+      billingCase(4, { deleted: true }),
+      billingCase(5, {
+        caseStatus: 'ACCEPTED_BY_XIFIN',
+        caseHistory: [
+          { id: 'h-1', status: 'SUBMITTED_TO_XIFIN', createdOn: new Date(Date.UTC(2025, 1, 5)) },
+          { id: 'h-2', status: 'ACCEPTED_BY_XIFIN', createdOn: new Date(Date.UTC(2025, 1, 6)) },
+        ],
+      }),
+    ]);
+    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
+    const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } });
+    for (const [k, u] of Object.entries({ admin, npi }))
+      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+  });
+  afterAll(async () => {
+    await app?.close();
+    await sys?.close();
+  });
+
+  const get = (who: string, url: string) => app.inject({ method: 'GET', url, headers: h[who] });
+
+  it('creates the billing-list indexes, with one case per test order', async () => {
+    const indexes = await billing.models.BillingCase.collection.indexes();
+    const keys = indexes.map((i) => JSON.stringify(i.key));
+    for (const k of [
+      { updatedOn: -1 },
+      { testType: 1 },
+      { testStatus: 1 },
+      { reviewStatus: 1 },
+      { caseStatus: 1, updatedOn: -1 },
+      { 'assignee.name': 1 },
+    ]) {
+      expect(keys).toContain(JSON.stringify(k));
+    }
+    expect(indexes.find((i) => JSON.stringify(i.key) === JSON.stringify({ testOrderId: 1 }))?.unique).toBe(
+      true,
+    );
+    await expect(billing.models.BillingCase.create(billingCase(1, {}))).rejects.toMatchObject({
+      code: 11000,
+    });
+    expect(billing.outboxCollections).toEqual(['billing_cases']);
+  });
+
+  it('needs VIEW_BILLING_PAGE', async () => {
+    expect((await get('npi', '/bis/api/v1/billingCases')).statusCode).toBe(403);
+  });
+
+  it('lists cases newest first (default size 15) with the case history', async () => {
+    const body = (await get('admin', '/bis/api/v1/billingCases')).json();
+    expect(body.totalElements).toBe(4);
+    expect(body.content.map((c: any) => c.testId)).toEqual(['T-5', 'T-3', 'T-2', 'T-1']);
+    expect(body.content[0].caseHistory.map((e: any) => e.status)).toEqual([
+      'SUBMITTED_TO_XIFIN',
+      'ACCEPTED_BY_XIFIN',
+    ]);
+  });
+
+  it('filters by the spec keys and returns the five facets', async () => {
+    const filter = encodeURIComponent(
+      JSON.stringify({ caseStatus: 'in(READY_TO_SUBMIT,REJECTED_BY_XIFIN)', assigneeName: 'in(Bea Biller)' }),
+    );
+    const body = (await get('admin', `/bis/api/v1/billingCases?filter=${filter}&facets=true`)).json();
+    expect(body.content.map((c: any) => c.testId)).toEqual(['T-2', 'T-1']);
+    const facets = Object.fromEntries(body.facets.map((f: any) => [f.name, f.items]));
+    expect(Object.keys(facets).sort()).toEqual([
+      'assignee_name_facet',
+      'case_status_facet',
+      'review_status_facet',
+      'test_status_facet',
+      'test_type_facet',
+    ]);
+    // a facet ignores its own filter: every case status of Bea's cases is offered
+    expect(facets.case_status_facet).toEqual(
+      expect.arrayContaining([
+        { value: 'READY_TO_SUBMIT', count: 1 },
+        { value: 'REJECTED_BY_XIFIN', count: 1 },
+      ]),
+    );
+    expect(facets.assignee_name_facet).toEqual([{ value: 'Bea Biller', count: 2 }]);
+
+    const byAccount = encodeURIComponent(JSON.stringify({ accountId: 'acc-B' }));
+    expect(
+      (await get('admin', `/bis/api/v1/billingCases?filter=${byAccount}`))
+        .json()
+        .content.map((c: any) => c.testId),
+    ).toEqual(['T-3']);
+    const q = (await get('admin', '/bis/api/v1/billingCases?q=TRF-3')).json();
+    expect(q.content.map((c: any) => c.testId)).toEqual(['T-3']);
+  });
+
+  it('speaks the ra-data-simple-rest dialect', async () => {
+    const res = await get('admin', `/bis/api/v1/billingCases?range=${encodeURIComponent('[0,1]')}`);
+    expect(res.headers['content-range']).toBe('billingCases 0-1/4');
+    expect(res.json()).toHaveLength(2);
+    const facets = (await get('admin', '/bis/api/v1/billingCases/facets?facets=test_type_facet')).json();
+    expect(facets.content).toEqual([
+      {
+        name: 'test_type_facet',
+        items: [
+          { value: 'NEXT_DX', count: 3 },
+          { value: 'NEXT_PERSONAL_DX', count: 1 },
+        ],
+      },
+    ]);
+  });
+});

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '@onco/platform';
+import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { createMessagesModule, type MessagesModule } from './index';
+import { mountArea } from './test/mount';
+
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+
+describe('messages: models and GET /cns/api/v1/messages (real FerretDB)', () => {
+  let sys: Sys;
+  let messages: MessagesModule;
+  let app: App;
+  const h: Record<string, { authorization: string }> = {};
+  let ownerId = '';
+
+  beforeAll(async () => {
+    sys = await createTestSystem();
+    messages = createMessagesModule(sys.ctx);
+    app = await mountArea(sys.ctx, messages, 'cns');
+    await Promise.all(Object.values(messages.models).map((m) => m.init()));
+    const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha' } });
+    const patient = await createUser(sys, 'ROLE_PATIENT', { account: { id: 'acc-B', name: 'Beta' } });
+    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
+    ownerId = patient._id;
+    for (const [k, u] of Object.entries({ npi, patient, admin }))
+      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+
+    const { Message, KitRequest } = messages.models;
+    const at = (d: number) => new Date(Date.UTC(2025, 2, d));
+    const [m1] = await Message.create([
+      {
+        subject: 'Sample question',
+        messageBody: 'Where is the kit?',
+        type: 'CASE',
+        account: { id: 'acc-A' },
+        testOrderForm: { id: 'tof-1', testRequisitionId: 'TRF-1' },
+        patient: { id: 'pat-1', name: 'Ada L' },
+        lastMessageCreatedOn: at(1),
+        sfdcId: 'SF-1',
+      },
+      {
+        subject: 'Report ready',
+        messageBody: 'Your report is ready',
+        type: 'CASE',
+        account: { id: 'acc-A' },
+        read: true,
+        lastMessageCreatedOn: at(3),
+      },
+      {
+        subject: 'Other clinic',
+        messageBody: 'not yours',
+        type: 'CASE',
+        account: { id: 'acc-C' },
+        lastMessageCreatedOn: at(4),
+      },
+      {
+        subject: 'Mine',
+        messageBody: 'patient question',
+        type: 'CASE',
+        account: { id: 'acc-C' },
+        owner: { id: ownerId, firstName: 'P', lastName: 'T' },
+        lastMessageCreatedOn: at(2),
+      },
+      {
+        subject: 'Deleted',
+        messageBody: 'gone',
+        type: 'CASE',
+        account: { id: 'acc-A' },
+        deleted: true,
+        lastMessageCreatedOn: at(5),
+      },
+    ]);
+    await Message.create({
+      subject: 'Re: Sample question',
+      messageBody: 'On its way',
+      type: 'CASE_COMMENT',
+      isParent: false,
+      parent: { id: m1._id, sfdcId: 'SF-1' },
+      account: { id: 'acc-A' },
+      lastMessageCreatedOn: at(6),
+    });
+    await KitRequest.create({
+      testKitType: 'STRECK',
+      numberOfKits: 2,
+      shippingRequest: 'TWO_DAY',
+      account: { id: 'acc-A', name: 'Alpha' },
+      createdBy: 'u-1',
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await sys?.close();
+  });
+
+  const get = (who: string, url: string) => app.inject({ method: 'GET', url, headers: h[who] });
+
+  it('creates the list indexes', async () => {
+    const keys = (await messages.models.Message.collection.indexes()).map((i) => JSON.stringify(i.key));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        JSON.stringify({ isParent: 1, lastMessageCreatedOn: -1 }),
+        JSON.stringify({ 'parent.id': 1 }),
+      ]),
+    );
+    const kitKeys = (await messages.models.KitRequest.collection.indexes()).map((i) => JSON.stringify(i.key));
+    expect(kitKeys).toContain(JSON.stringify({ createdBy: 1, createdOn: -1 }));
+    expect(messages.models.KitRequest.collection.collectionName).toBe('kit_requests');
+  });
+
+  it('lists threads of the user accounts, latest activity first, and replies by parent', async () => {
+    const filter = encodeURIComponent(JSON.stringify({ isParent: 'eq(true)' }));
+    const body = (await get('npi', `/cns/api/v1/messages?filter=${filter}`)).json();
+    expect(body.content.map((m: any) => m.subject)).toEqual(['Report ready', 'Sample question']);
+    expect(body.content[1]).toMatchObject({
+      testOrderForm: { testRequisitionId: 'TRF-1' },
+      patient: { name: 'Ada L' },
+      read: false,
+      new: true,
+    });
+    const parentId = body.content[1].id;
+    const replies = (
+      await get('npi', `/cns/api/v1/messages?filter=${encodeURIComponent(JSON.stringify({ parentId }))}`)
+    ).json();
+    expect(replies.content).toEqual([
+      expect.objectContaining({
+        subject: 'Re: Sample question',
+        isParent: false,
+        parent: { id: parentId, sfdcId: 'SF-1' },
+      }),
+    ]);
+  });
+
+  it('shows users their own messages in other accounts', async () => {
+    const body = (await get('patient', '/cns/api/v1/messages')).json();
+    expect(body.content.map((m: any) => m.subject)).toEqual(['Mine']);
+  });
+
+  it('counts unread threads in scope, narrowed by the filter', async () => {
+    expect((await get('npi', '/cns/api/v1/messages/communicationCount')).json()).toEqual({
+      unreadMessages: 1,
+    });
+    expect((await get('patient', '/cns/api/v1/messages/communicationCount')).json()).toEqual({
+      unreadMessages: 1,
+    });
+    expect((await get('admin', '/cns/api/v1/messages/communicationCount')).json()).toEqual({
+      unreadMessages: 3,
+    });
+    const f = encodeURIComponent(JSON.stringify({ accountId: 'acc-C' }));
+    expect((await get('admin', `/cns/api/v1/messages/communicationCount?filter=${f}`)).json()).toEqual({
+      unreadMessages: 2,
+    });
+  });
+
+  it('filters read state and searches, in both dialects', async () => {
+    const f = encodeURIComponent(JSON.stringify({ read: true }));
+    expect(
+      (await get('npi', `/cns/api/v1/messages?filter=${f}`)).json().content.map((m: any) => m.subject),
+    ).toEqual(['Report ready']);
+    expect(
+      (await get('npi', '/cns/api/v1/messages?q=kit')).json().content.map((m: any) => m.subject),
+    ).toEqual(['Sample question']);
+    const res = await get(
+      'admin',
+      `/cns/api/v1/messages?range=${encodeURIComponent('[0,9]')}&filter=${encodeURIComponent(JSON.stringify({ isParent: true }))}`,
+    );
+    expect(res.headers['content-range']).toBe('messages 0-3/4');
+  });
+
+  it('needs VIEW_MESSAGES_PAGE and a session', async () => {
+    expect((await app.inject({ method: 'GET', url: '/cns/api/v1/messages' })).statusCode).toBe(401);
+  });
+});
