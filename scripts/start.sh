@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ]; then
   echo "[start] installing npm packages (first time)..."
-  npm ci --no-audit --no-fund
+  npm install --no-audit --no-fund
 fi
 bash scripts/infra.sh up
 if [ ! -f console/dist/index.html ] || [ -n "$(find console/src console/index.html -newer console/dist/index.html -print -quit 2>/dev/null)" ]; then
