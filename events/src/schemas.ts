@@ -6,54 +6,41 @@
  *   (consumers first) new enum values. Unknown fields are stripped by consumers, never rejected.
  * - A breaking change (removing/renaming/retyping a field) gets a new topic `*.v2`.
  *
- * The enums below duplicate the ones in `@onco/domain` on purpose (this package must not
- * depend on services); the names and values are identical and will be reconciled later.
+ * The enumerations come from `@onco/domain`, the product's pure vocabulary package (no I/O), so an
+ * event and the service that emits it can never disagree on a value.
  */
 import { z } from 'zod';
+import {
+  BILLING_CASE_STATUSES,
+  CLINICAL_REVIEW_STATUSES,
+  ORDER_TYPES,
+  SAMPLE_STATUSES,
+  SPECIMEN_TYPES as SAMPLE_TYPES,
+  TEST_STATUSES,
+  TEST_TYPES,
+} from '@onco/domain';
+
+export { BILLING_CASE_STATUSES, CLINICAL_REVIEW_STATUSES, ORDER_TYPES, SAMPLE_STATUSES, SAMPLE_TYPES, TEST_STATUSES, TEST_TYPES };
 
 // ---------------------------------------------------------------------------
 // Enums (values exactly as in the product specification)
 // ---------------------------------------------------------------------------
 
-export const TEST_TYPES = ['NEXT_DX', 'NEXT_PERSONAL_DX'] as const;
 export const TestType = z.enum(TEST_TYPES);
 export type TestType = z.infer<typeof TestType>;
 
-export const ORDER_TYPES = ['INITIAL_ORDER', 'SUBSEQUENT_ORDER'] as const;
 export const OrderType = z.enum(ORDER_TYPES);
 export type OrderType = z.infer<typeof OrderType>;
 
-export const TEST_STATUSES = [
-  'TEST_SELECTED',
-  'TEST_ORDERED',
-  'IN_PROGRESS',
-  'REPORT_COMPLETE',
-  'TNP_REPORT_COMPLETE',
-  'TNP_AWAITING_REPLACEMENT',
-  'REPLACEMENT_AWAITING',
-  'AMENDMENT_AWAITING',
-  'REPORT_AMENDED',
-  'CANCELLED',
-] as const;
 export const TestStatus = z.enum(TEST_STATUSES);
 export type TestStatus = z.infer<typeof TestStatus>;
 
-export const CLINICAL_REVIEW_STATUSES = [
-  'AWAITING_PATH_REPORT',
-  'NEEDS_REVIEW',
-  'IN_PROGRESS',
-  'NEEDS_ATTENTION',
-  'REVIEW_COMPLETE',
-  'DISQUALIFIED',
-] as const;
 export const ClinicalReviewStatus = z.enum(CLINICAL_REVIEW_STATUSES);
 export type ClinicalReviewStatus = z.infer<typeof ClinicalReviewStatus>;
 
-export const SAMPLE_TYPES = ['TUMOR', 'NORMAL', 'PLASMA'] as const;
 export const SampleType = z.enum(SAMPLE_TYPES);
 export type SampleType = z.infer<typeof SampleType>;
 
-export const SAMPLE_STATUSES = ['ON_HOLD', 'PROCEED', 'CANCELLED'] as const;
 export const SampleStatus = z.enum(SAMPLE_STATUSES);
 export type SampleStatus = z.infer<typeof SampleStatus>;
 
@@ -61,30 +48,6 @@ export const SAMPLE_CHANGES = ['created', 'updated', 'copied'] as const;
 export const SampleChange = z.enum(SAMPLE_CHANGES);
 export type SampleChange = z.infer<typeof SampleChange>;
 
-export const BILLING_CASE_STATUSES = [
-  'NOT_SUBMITTED',
-  'READY_TO_SUBMIT',
-  'QUEUED_FOR_SUBMISSION',
-  'SUBMITTED_TO_XIFIN',
-  'ACCEPTED_BY_XIFIN',
-  'PARTIALLY_ACCEPTED',
-  'REJECTED_BY_XIFIN',
-  'DUPLICATE_ACCESSION',
-  'PAYOR_SYSTEM_DOWN',
-  'UPDATE_NOT_ALLOWED',
-  'ON_HOLD_EXTERNAL',
-  'RETRY_SCHEDULED',
-  'RETRY_IN_PROGRESS',
-  'RETRY_SUCCEEDED',
-  'RETRY_FAILED',
-  'CANCELLED',
-  'RETIRED_FROM_BILLING',
-  'BILLING_COMPLETE',
-  'FIXED_IN_XIFIN',
-  'DOC_UPLOAD_SUCCEEDED',
-  'DOC_UPLOAD_PARTIAL',
-  'DOC_UPLOAD_FAILED',
-] as const;
 export const BillingCaseStatus = z.enum(BILLING_CASE_STATUSES);
 export type BillingCaseStatus = z.infer<typeof BillingCaseStatus>;
 
