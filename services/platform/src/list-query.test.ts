@@ -97,6 +97,14 @@ describe('ra-data-simple-rest dialect', () => {
   });
 });
 
+describe('id', () => {
+  it('sorts and filters by id on every resource (react-admin defaults)', () => {
+    const q = parseListQuery(orders, { sort: '["id","ASC"]', range: '[0,9]', filter: '{"id":["a","b"]}' });
+    expect(q.sort).toEqual({ field: 'id', path: '_id', order: 'asc' });
+    expect(q.filters).toEqual([{ field: 'id', path: '_id', op: 'in', values: ['a', 'b'] }]);
+  });
+});
+
 describe('bad input is a 400 naming what is wrong', () => {
   const bad = (qs: Record<string, unknown>) => {
     try {

@@ -142,6 +142,11 @@ function parseFilterValue(field: string, def: FieldDef, raw: unknown): Filter {
   return { field, path, op: 'eq', values: [coerce(field, def, raw)] };
 }
 
+/** Every resource can be sorted and filtered by `id` (ra-data-simple-rest sorts by id and asks getMany by id). */
+const ID_FIELD: FieldDef = { type: 'id', path: '_id', filter: true, sort: true };
+const fieldDef = (resource: ListResource, name: string): FieldDef | undefined =>
+  name === 'id' ? { ...ID_FIELD, ...resource.fields.id, filter: true, sort: true } : resource.fields[name];
+
 function parseSort(resource: ListResource, raw: unknown, orderRaw?: unknown): ListQuery['sort'] {
   let field: string | undefined;
   let order: string | undefined;
@@ -156,7 +161,7 @@ function parseSort(resource: ListResource, raw: unknown, orderRaw?: unknown): Li
   field = field ?? resource.defaultSort.field;
   const o = (order ?? resource.defaultSort.order).toLowerCase();
   if (o !== 'asc' && o !== 'desc') throw badRequest(`Invalid sort order: ${order}`, { param: 'sort' });
-  const def = resource.fields[field];
+  const def = fieldDef(resource, field);
   if (!def || !def.sort) throw badRequest(`Sorting by ${field} is not supported`, { field });
   return { field, path: def.path ?? field, order: o };
 }
@@ -209,7 +214,7 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
       if (String(v) === 'true') filters.push({ field: key, path: key, op: 'eq', values: [true] });
       continue;
     }
-    const def = resource.fields[key];
+    const def = fieldDef(resource, key);
     if (!def || !def.filter) throw badRequest(`Filtering by ${key} is not supported`, { field: key });
     if (raw === undefined || raw === '') continue;
     filters.push(parseFilterValue(key, def, raw));

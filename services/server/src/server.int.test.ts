@@ -83,3 +83,23 @@ describe('logs', () => {
     expect(text).toContain('[REDACTED]');
   });
 });
+
+describe('one area per process', () => {
+  it('SERVICES=uam mounts only the uam area; the others are 404', async () => {
+    const uam = await createTestSystem({ SERVICES: 'uam' });
+    try {
+      const u = await createUser(uam, 'ROLE_PORTAL_ADMIN');
+      const { authorization } = await login(uam, u.loginId);
+      expect((await uam.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode).toBe(200);
+      expect((await uam.app.inject({ url: '/portal/api/v1/users', headers: { authorization } })).statusCode).toBe(404);
+      expect((await uam.app.inject({ url: '/dxs/api/v1/icddx', headers: { authorization } })).statusCode).toBe(404);
+    } finally {
+      await uam.close();
+    }
+  });
+
+  it('refuses an unknown area name at start-up', async () => {
+    await expect(createTestSystem({ SERVICES: 'uam,lims' })).rejects.toThrow(/SERVICES: unknown area "lims"/);
+  });
+});
+
