@@ -24,4 +24,6 @@ export interface DomainModule {
   startConsumers?: () => Promise<{ stop(): Promise<void> }>;
   /** seed demo data when the database is empty */
   seed?: () => Promise<void>;
+  /** release the module's own resources (e.g. a browser) after the workers and queues have stopped */
+  stop?: () => Promise<void>;
 }

@@ -34,8 +34,7 @@ export function createRequisitionsModule(
         await app.register(blankFormRoutes, { pdf, waitMs: opts.blankFormWaitMs });
       },
     },
-    // Called only in processes that run workers; its stopper closes the pdf renderer's chromium after renders
-    // in progress finish (DomainModule has no other stop hook; see the report to platform).
-    startConsumers: async () => ({ stop: () => pdf.close() }),
+    // the pdf renderer's chromium closes after the workers (and so the renders in progress) have stopped
+    stop: () => pdf.close(),
   };
 }

@@ -157,6 +157,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
       await Promise.all(stoppers.map((s) => s.stop()));
       await queues.close();
       if (relay) await relay.stop();
+      for (const m of modules) await m.stop?.();
       await kafkaAdmin.disconnect().catch(() => undefined);
       await Promise.all(workerConnections.map((c) => c.quit().catch(() => undefined)));
       await redis.quit().catch(() => undefined);
