@@ -19,7 +19,14 @@ interface Row extends Icd10ApiRow {
   descriptionLc: string;
 }
 
-const FIELD: Record<string, keyof Row> = { _id: 'id', id: 'id', code: 'code', formattedCode: 'formattedCode', description: 'description', deleted: 'deleted' };
+const FIELD: Record<string, keyof Row> = {
+  _id: 'id',
+  id: 'id',
+  code: 'code',
+  formattedCode: 'formattedCode',
+  description: 'description',
+  deleted: 'deleted',
+};
 
 function matches(row: Row, f: Filter): boolean {
   const key = FIELD[f.path];
@@ -109,7 +116,9 @@ export class Icd10Catalog {
     }
     const start = query.page * query.perPage;
     return {
-      content: hits.slice(start, start + query.perPage).map(({ id, code, formattedCode, description }) => ({ id, code, formattedCode, description })),
+      content: hits
+        .slice(start, start + query.perPage)
+        .map(({ id, code, formattedCode, description }) => ({ id, code, formattedCode, description })),
       totalElements: hits.length,
     };
   }

@@ -57,13 +57,17 @@ export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
 
   const accounts: NameDirectory = {
     async get(id) {
-      const a = await models.Account.findOne({ _id: id, deleted: { $ne: true } }, { name: 1 }).lean().exec();
+      const a = await models.Account.findOne({ _id: id, deleted: { $ne: true } }, { name: 1 })
+        .lean()
+        .exec();
       return a ? { id: a._id, name: a.name } : null;
     },
   };
   const physicians: NameDirectory = {
     async get(id) {
-      const p = await models.Physician.findOne({ _id: id, deleted: { $ne: true } }, { name: 1 }).lean().exec();
+      const p = await models.Physician.findOne({ _id: id, deleted: { $ne: true } }, { name: 1 })
+        .lean()
+        .exec();
       return p ? { id: p._id, name: p.name } : null;
     },
   };

@@ -36,7 +36,11 @@ export function sharedDataDir(root = findRepoRoot()): string {
   return path.resolve(root, '../shared/data');
 }
 
-export const FIXTURE_FILES = { icd10: 'icd10cm-sample.tsv', icd10Cms: 'icd10cm-codes-sample.txt', oncotree: 'oncotree-sample.json' } as const;
+export const FIXTURE_FILES = {
+  icd10: 'icd10cm-sample.tsv',
+  icd10Cms: 'icd10cm-codes-sample.txt',
+  oncotree: 'oncotree-sample.json',
+} as const;
 export const FULL_FILES = { icd10: 'icd10cm.tsv', oncotree: 'oncotree.json' } as const;
 
 export function fullDataFiles(dir = sharedDataDir()): ReferenceDataFiles | null {
@@ -46,7 +50,11 @@ export function fullDataFiles(dir = sharedDataDir()): ReferenceDataFiles | null 
 }
 
 export function fixtureFiles(dir = fixturesDir()): ReferenceDataFiles {
-  return { icd10: path.join(dir, FIXTURE_FILES.icd10), oncotree: path.join(dir, FIXTURE_FILES.oncotree), source: 'fixtures' };
+  return {
+    icd10: path.join(dir, FIXTURE_FILES.icd10),
+    oncotree: path.join(dir, FIXTURE_FILES.oncotree),
+    source: 'fixtures',
+  };
 }
 
 /** The full releases when they are present beside the repository (and wanted), otherwise the fixtures. */

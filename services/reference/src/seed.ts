@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Model } from 'mongoose';
-import { revisionOrder, type ReferenceModels } from './models';
+import { initModels, revisionOrder, type ReferenceModels } from './models';
 import { importIcd10 } from './importers/icd10';
 import { importOncoTree } from './importers/oncotree';
 import type { ImportResult } from './importers/common';
@@ -45,7 +45,8 @@ async function insertAll<T>(model: Model<T>, docs: Array<Record<string, unknown>
     await model.insertMany(docs, { ordered: false });
   } catch (err: any) {
     const writeErrors: any[] = err?.writeErrors ?? (err?.code === 11000 ? [err] : []);
-    const onlyDuplicates = writeErrors.length > 0 && writeErrors.every((e) => (e?.code ?? e?.err?.code) === 11000);
+    const onlyDuplicates =
+      writeErrors.length > 0 && writeErrors.every((e) => (e?.code ?? e?.err?.code) === 11000);
     if (!onlyDuplicates) throw err;
   }
 }
@@ -54,7 +55,13 @@ async function insertAll<T>(model: Model<T>, docs: Array<Record<string, unknown>
  * Seed demo data when the accounts collection is empty (see demo-data.ts), plus the ICD-10-CM codes and
  * the OncoTree tree when their collections are empty. A second call writes nothing and returns what exists.
  */
-export async function seedReference(models: ReferenceModels, logger?: Logger, opts: SeedOptions = {}): Promise<SeedResult> {
+export async function seedReference(
+  models: ReferenceModels,
+  logger?: Logger,
+  opts: SeedOptions = {},
+): Promise<SeedResult> {
+  // collections and indexes exist before the first write (FerretDB v1 can deadlock when index builds run beside writes)
+  await initModels(models);
   const hasAccounts = await models.Account.exists({});
   if (hasAccounts) return { created: false, ...(await existing(models)) };
 
@@ -76,7 +83,10 @@ export async function seedReference(models: ReferenceModels, logger?: Logger, op
   }
 
   if (!(await models.Payor.exists({}))) {
-    await insertAll(models.Payor, DEMO_PAYORS.map((p) => ({ _id: demoId('payor', p.payorId), ...p, ...audit })));
+    await insertAll(
+      models.Payor,
+      DEMO_PAYORS.map((p) => ({ _id: demoId('payor', p.payorId), ...p, ...audit })),
+    );
   }
 
   // a maintenance window a week ahead (2 hours; banner from a day before), so the banner can be seen
@@ -105,11 +115,18 @@ export async function seedReference(models: ReferenceModels, logger?: Logger, op
 
   // the accounts' people
   const accountIds = DEMO_ACCOUNTS.map((a) => demoId('account', a.accountId));
-  const locationIds = DEMO_ACCOUNTS.map((a) => a.locations.map((l) => demoId('hospitalLocation', l.hospitalLocationId)));
+  const locationIds = DEMO_ACCOUNTS.map((a) =>
+    a.locations.map((l) => demoId('hospitalLocation', l.hospitalLocationId)),
+  );
   await insertAll(
     models.HospitalLocation,
     DEMO_ACCOUNTS.flatMap((a, ai) =>
-      a.locations.map((l, li) => ({ _id: locationIds[ai][li], ...l, account: { id: accountIds[ai], name: a.name }, ...audit })),
+      a.locations.map((l, li) => ({
+        _id: locationIds[ai][li],
+        ...l,
+        account: { id: accountIds[ai], name: a.name },
+        ...audit,
+      })),
     ),
   );
   const physicians = DEMO_PHYSICIANS.map((p) => {
@@ -135,7 +152,16 @@ export async function seedReference(models: ReferenceModels, logger?: Logger, op
     models.Pathologist,
     DEMO_PATHOLOGISTS.map((p) => {
       const npi = npiOf(p.npiBase);
-      return { _id: demoId('pathologist', npi), name: p.name, npi, phone: p.phone, email: p.email, fax: p.fax, accountIds: [accountIds[p.account]], ...audit };
+      return {
+        _id: demoId('pathologist', npi),
+        name: p.name,
+        npi,
+        phone: p.phone,
+        email: p.email,
+        fax: p.fax,
+        accountIds: [accountIds[p.account]],
+        ...audit,
+      };
     }),
   );
   await insertAll(
@@ -174,7 +200,11 @@ export async function seedReference(models: ReferenceModels, logger?: Logger, op
     ['hospitalLocation', DEMO_ACCOUNTS.reduce((n, a) => n + a.locations.length, 0)],
     ['patient', DEMO_PATIENTS.length],
   ];
-  await Promise.all(sequences.map(([name, seq]) => models.Counter.updateOne({ _id: name }, { $max: { seq } }, { upsert: true }).exec()));
+  await Promise.all(
+    sequences.map(([name, seq]) =>
+      models.Counter.updateOne({ _id: name }, { $max: { seq } }, { upsert: true }).exec(),
+    ),
+  );
   // accounts last: their presence is what marks the database as seeded
   await insertAll(
     models.Account,
@@ -188,7 +218,10 @@ export async function seedReference(models: ReferenceModels, logger?: Logger, op
       ...audit,
     })),
   );
-  logger?.info({ accounts: DEMO_ACCOUNTS.length, physicians: physicians.length, patients: DEMO_PATIENTS.length }, 'reference demo data seeded');
+  logger?.info(
+    { accounts: DEMO_ACCOUNTS.length, physicians: physicians.length, patients: DEMO_PATIENTS.length },
+    'reference demo data seeded',
+  );
   return { created: true, ...(await existing(models)), imports };
 }
 
@@ -211,10 +244,14 @@ async function existing(models: ReferenceModels): Promise<Omit<SeedResult, 'crea
       (rank.get(a._id) ?? Infinity) - (rank.get(b._id) ?? Infinity) || tie(a).localeCompare(tie(b));
   };
   const accOrder = order(DEMO_ACCOUNTS.map((a) => demoId('account', a.accountId)));
-  const locOrder = order(DEMO_ACCOUNTS.flatMap((a) => a.locations.map((l) => demoId('hospitalLocation', l.hospitalLocationId))));
+  const locOrder = order(
+    DEMO_ACCOUNTS.flatMap((a) => a.locations.map((l) => demoId('hospitalLocation', l.hospitalLocationId))),
+  );
   const phyOrder = order(DEMO_PHYSICIANS.map((p) => demoId('physician', npiOf(p.npiBase))));
   const pathOrder = order(DEMO_PATHOLOGISTS.map((p) => demoId('pathologist', npiOf(p.npiBase))));
-  const patOrder = order(DEMO_PATIENTS.map((_, i) => demoId('patient', `PAT-${String(101 + i).padStart(6, '0')}`)));
+  const patOrder = order(
+    DEMO_PATIENTS.map((_, i) => demoId('patient', `PAT-${String(101 + i).padStart(6, '0')}`)),
+  );
   return {
     accounts: accounts
       .sort((a, b) => accOrder(a, b, (x) => x.accountId))
@@ -224,12 +261,24 @@ async function existing(models: ReferenceModels): Promise<Omit<SeedResult, 'crea
       .map((l) => ({ id: l._id, name: l.name, accountId: l.account.id })),
     physicians: physicians
       .sort((a, b) => phyOrder(a, b, (x) => x.userId))
-      .map((p) => ({ id: p._id, name: p.name, userId: p.userId, status: p.status, accountIds: p.accountIds })),
+      .map((p) => ({
+        id: p._id,
+        name: p.name,
+        userId: p.userId,
+        status: p.status,
+        accountIds: p.accountIds,
+      })),
     pathologists: pathologists
       .sort((a, b) => pathOrder(a, b, (x) => x.name))
       .map((p) => ({ id: p._id, name: p.name, accountIds: p.accountIds })),
     patients: patients
       .sort((a, b) => patOrder(a, b, (x) => x.userId))
-      .map((p) => ({ id: p._id, name: p.name, userId: p.userId, accountIds: p.accountIds, physicianIds: p.physicianIds })),
+      .map((p) => ({
+        id: p._id,
+        name: p.name,
+        userId: p.userId,
+        accountIds: p.accountIds,
+        physicianIds: p.physicianIds,
+      })),
   };
 }

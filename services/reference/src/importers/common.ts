@@ -46,7 +46,10 @@ export class ImportFormatError extends Error {
   }
 }
 
-export async function chooseMode(collection: mongo.Collection<any>, mode: ImportOptions['mode']): Promise<'insert' | 'upsert'> {
+export async function chooseMode(
+  collection: mongo.Collection<any>,
+  mode: ImportOptions['mode'],
+): Promise<'insert' | 'upsert'> {
   if (mode === 'insert' || mode === 'upsert') return mode;
   const any = await collection.findOne({}, { projection: { _id: 1 } });
   return any ? 'upsert' : 'insert';

@@ -3,7 +3,14 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { fixtureFiles, fixturesDir, FIXTURE_FILES } from '../paths';
 import { ImportFormatError } from './common';
-import { detectIcd10Format, formatIcd10Code, parseIcd10Line, parseIcd10Text, readIcd10, type Icd10Row } from './icd10';
+import {
+  detectIcd10Format,
+  formatIcd10Code,
+  parseIcd10Line,
+  parseIcd10Text,
+  readIcd10,
+  type Icd10Row,
+} from './icd10';
 import path from 'node:path';
 
 const tsv = fixtureFiles().icd10;
@@ -35,7 +42,8 @@ describe('ICD-10-CM parser', () => {
     const rows = await collect(readIcd10(tsv));
     expect(rows).toHaveLength(42);
     const byCode = new Map(rows.map((r) => [r.formattedCode, r]));
-    for (const c of ['C50.911', 'C18.9', 'C34.90', 'C43.9', 'C61', 'Z85.3', 'Z08']) expect(byCode.has(c)).toBe(true);
+    for (const c of ['C50.911', 'C18.9', 'C34.90', 'C43.9', 'C61', 'Z85.3', 'Z08'])
+      expect(byCode.has(c)).toBe(true);
     expect(byCode.get('C50.911')).toEqual({
       code: 'C50911',
       formattedCode: 'C50.911',
@@ -46,8 +54,20 @@ describe('ICD-10-CM parser', () => {
 
   it('given the raw CMS codes layout, when streamed, then the dotted code is derived', async () => {
     const rows = await collect(readIcd10(cms));
-    expect(rows.map((r) => r.formattedCode)).toEqual(['C18.9', 'C34.90', 'C43.9', 'C50.911', 'C61', 'Z08', 'Z85.3']);
-    expect(rows[3]).toEqual({ code: 'C50911', formattedCode: 'C50.911', description: 'Malignant neoplasm of unspecified site of right female breast' });
+    expect(rows.map((r) => r.formattedCode)).toEqual([
+      'C18.9',
+      'C34.90',
+      'C43.9',
+      'C50.911',
+      'C61',
+      'Z08',
+      'Z85.3',
+    ]);
+    expect(rows[3]).toEqual({
+      code: 'C50911',
+      formattedCode: 'C50.911',
+      description: 'Malignant neoplasm of unspecified site of right female breast',
+    });
   });
 
   it('the two layouts of the same codes agree', async () => {
@@ -59,12 +79,18 @@ describe('ICD-10-CM parser', () => {
   it('reads a stream with CRLF line endings and a byte-order mark', async () => {
     const text = '\uFEFFcode\tformattedCode\tdescription\r\nC61\tC61\tMalignant neoplasm of prostate\r\n\r\n';
     const rows = await collect(readIcd10(Readable.from([text])));
-    expect(rows).toEqual([{ code: 'C61', formattedCode: 'C61', description: 'Malignant neoplasm of prostate' }]);
+    expect(rows).toEqual([
+      { code: 'C61', formattedCode: 'C61', description: 'Malignant neoplasm of prostate' },
+    ]);
   });
 
   it('rejects bad rows naming the line', () => {
-    expect(() => parseIcd10Line('C50911\tC50.91\tx', 'tsv', 7)).toThrow(/line 7: formattedCode C50.91 does not match/);
-    expect(() => parseIcd10Line('C50911\tC50.911', 'tsv', 3)).toThrow(/line 3: expected 3 tab-separated columns/);
+    expect(() => parseIcd10Line('C50911\tC50.91\tx', 'tsv', 7)).toThrow(
+      /line 7: formattedCode C50.91 does not match/,
+    );
+    expect(() => parseIcd10Line('C50911\tC50.911', 'tsv', 3)).toThrow(
+      /line 3: expected 3 tab-separated columns/,
+    );
     expect(() => parseIcd10Line('c5-9\tC5-.9\tx', 'tsv', 2)).toThrow(ImportFormatError);
     expect(() => parseIcd10Line('C61\tC61\t ', 'tsv', 4)).toThrow(/empty description/);
     expect(() => parseIcd10Line('C61', 'cms', 5)).toThrow(/line 5/);

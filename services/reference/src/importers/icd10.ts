@@ -4,7 +4,13 @@ import type { Readable } from 'node:stream';
 import type { Model } from 'mongoose';
 import type { Icd10CodeDoc } from '../models/codes';
 import { icd10Id } from '../ids';
-import { chooseMode, ImportFormatError, stampRevision, type ImportOptions, type ImportResult } from './common';
+import {
+  chooseMode,
+  ImportFormatError,
+  stampRevision,
+  type ImportOptions,
+  type ImportResult,
+} from './common';
 
 export const ICD10_DATA_SET = 'icd10';
 
@@ -34,10 +40,16 @@ export function formatIcd10Code(code: string): string {
 
 /** The format of a file from its first line. */
 export function detectIcd10Format(firstLine: string): Icd10Format {
-  const cols = firstLine.replace(/^\uFEFF/, '').trim().split('\t');
+  const cols = firstLine
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\t');
   if (cols.length === 3 && cols.every((c, i) => c.trim() === ICD10_TSV_HEADER[i])) return 'tsv';
   if (/^[A-Z][0-9A-Z]{2,6}\s+\S/.test(firstLine.replace(/^\uFEFF/, ''))) return 'cms';
-  throw new ImportFormatError('not an ICD-10-CM file: expected the header code\\tformattedCode\\tdescription or CODE<pad to 8>Description', 1);
+  throw new ImportFormatError(
+    'not an ICD-10-CM file: expected the header code\\tformattedCode\\tdescription or CODE<pad to 8>Description',
+    1,
+  );
 }
 
 /** One line in the given format; null for a blank line or the TSV header. Throws ImportFormatError on a bad row. */
@@ -50,7 +62,8 @@ export function parseIcd10Line(raw: string, format: Icd10Format, lineNo = 0): Ic
   if (format === 'tsv') {
     const cols = line.split('\t');
     if (cols[0] === 'code' && cols[1] === 'formattedCode') return null;
-    if (cols.length !== 3) throw new ImportFormatError(`expected 3 tab-separated columns, found ${cols.length}`, lineNo);
+    if (cols.length !== 3)
+      throw new ImportFormatError(`expected 3 tab-separated columns, found ${cols.length}`, lineNo);
     code = cols[0].trim();
     formattedCode = cols[1].trim();
     description = cols[2].trim();
@@ -66,7 +79,8 @@ export function parseIcd10Line(raw: string, format: Icd10Format, lineNo = 0): Ic
     description = m[2].trim();
     formattedCode = formatIcd10Code(code);
   }
-  if (!CODE_RE.test(code)) throw new ImportFormatError(`invalid ICD-10-CM code: ${JSON.stringify(code)}`, lineNo);
+  if (!CODE_RE.test(code))
+    throw new ImportFormatError(`invalid ICD-10-CM code: ${JSON.stringify(code)}`, lineNo);
   if (!description) throw new ImportFormatError(`empty description for ${code}`, lineNo);
   return { code, formattedCode, description };
 }
@@ -124,6 +138,7 @@ export async function importIcd10(
   const started = Date.now();
   const batchSize = opts.batchSize ?? 1000;
   const by = opts.by ?? 'import';
+  await model.init(); // the collection and its unique index exist before the first write
   const collection = model.collection;
   const mode = await chooseMode(collection, opts.mode);
   const rows = typeof input === 'string' || isReadable(input) ? readIcd10(input as string | Readable) : input;
@@ -155,7 +170,13 @@ export async function importIcd10(
             // by the id derived from the code: FerretDB v1 serves only _id filters without a collection scan
             filter: { _id: icd10Id(r.code) },
             update: {
-              $set: { code: r.code, formattedCode: r.formattedCode, description: r.description, updatedOn: now, updatedBy: by },
+              $set: {
+                code: r.code,
+                formattedCode: r.formattedCode,
+                description: r.description,
+                updatedOn: now,
+                updatedBy: by,
+              },
               $setOnInsert: { createdOn: now, createdBy: by, version: 0, archived: false, deleted: false },
             },
             upsert: true,
@@ -169,7 +190,11 @@ export async function importIcd10(
     }
     batches += 1;
     batch = [];
-    opts.onProgress?.({ read: result.read, written: result.inserted + result.updated + result.unchanged, batches });
+    opts.onProgress?.({
+      read: result.read,
+      written: result.inserted + result.updated + result.unchanged,
+      batches,
+    });
   };
 
   for await (const row of rows as AsyncIterable<Icd10Row>) {

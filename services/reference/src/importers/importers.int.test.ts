@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '@onco/platform';
-import { referenceModels, type ReferenceModels } from '../models';
+import { initModels, referenceModels, type ReferenceModels } from '../models';
 import { fixtureFiles, fixturesDir, FIXTURE_FILES } from '../paths';
 import { importIcd10 } from './icd10';
 import { importOncoTree, parseOncoTree } from './oncotree';
@@ -14,9 +14,12 @@ let conn: Connection;
 let models: ReferenceModels;
 
 beforeAll(async () => {
-  conn = await connectMongo(base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_test_import_${randomBytes(4).toString('hex')}$1`));
+  conn = await connectMongo(
+    base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_test_import_${randomBytes(4).toString('hex')}$1`),
+  );
   models = referenceModels(conn);
-  await Promise.all([models.Icd10Code.init(), models.DiagnosisType.init()]);
+  // every model's collection and indexes first: index builds running beside writes can wedge FerretDB v1
+  await initModels(models);
 });
 
 afterAll(async () => {
@@ -27,12 +30,21 @@ afterAll(async () => {
 describe('ICD-10-CM import into the database', () => {
   it('given an empty collection, when the fixture is imported, then every code is stored once (insert mode)', async () => {
     const progress: number[] = [];
-    const res = await importIcd10(models.Icd10Code, fixtureFiles().icd10, { batchSize: 10, onProgress: (p) => progress.push(p.written) });
+    const res = await importIcd10(models.Icd10Code, fixtureFiles().icd10, {
+      batchSize: 10,
+      onProgress: (p) => progress.push(p.written),
+    });
     expect(res).toMatchObject({ mode: 'insert', read: 42, inserted: 42 });
     expect(progress).toEqual([10, 20, 30, 40, 42]);
     expect(await models.Icd10Code.countDocuments()).toBe(42);
     const c61 = await models.Icd10Code.findOne({ formattedCode: 'C61' }).lean();
-    expect(c61).toMatchObject({ code: 'C61', description: 'Malignant neoplasm of prostate', version: 0, deleted: false, createdBy: 'import' });
+    expect(c61).toMatchObject({
+      code: 'C61',
+      description: 'Malignant neoplasm of prostate',
+      version: 0,
+      deleted: false,
+      createdBy: 'import',
+    });
     expect(typeof c61?._id).toBe('string');
   });
 
@@ -46,13 +58,19 @@ describe('ICD-10-CM import into the database', () => {
   });
 
   it('when the raw CMS layout with a changed description is upserted, then the row is updated in place', async () => {
-    const rows = [{ code: 'C61', formattedCode: 'C61', description: 'Malignant neoplasm of prostate (revised)' }];
+    const rows = [
+      { code: 'C61', formattedCode: 'C61', description: 'Malignant neoplasm of prostate (revised)' },
+    ];
     const res = await importIcd10(models.Icd10Code, rows, { mode: 'upsert', by: 'test' });
     expect(res).toMatchObject({ inserted: 0, updated: 1 });
-    expect((await models.Icd10Code.findOne({ code: 'C61' }).lean())?.description).toBe('Malignant neoplasm of prostate (revised)');
+    expect((await models.Icd10Code.findOne({ code: 'C61' }).lean())?.description).toBe(
+      'Malignant neoplasm of prostate (revised)',
+    );
     const cms = await importIcd10(models.Icd10Code, path.join(fixturesDir(), FIXTURE_FILES.icd10Cms));
     expect(cms).toMatchObject({ mode: 'upsert', read: 7, inserted: 0 });
-    expect((await models.Icd10Code.findOne({ code: 'C61' }).lean())?.description).toBe('Malignant neoplasm of prostate');
+    expect((await models.Icd10Code.findOne({ code: 'C61' }).lean())?.description).toBe(
+      'Malignant neoplasm of prostate',
+    );
   });
 });
 
@@ -73,7 +91,9 @@ describe('OncoTree import into the database', () => {
   });
 
   it('when a newer release without a node is upserted, then that node is soft-deleted and the rest kept', async () => {
-    const nodes = parseOncoTree(readFileSync(fixtureFiles().oncotree, 'utf8')).filter((n) => n.code !== 'ACRM');
+    const nodes = parseOncoTree(readFileSync(fixtureFiles().oncotree, 'utf8')).filter(
+      (n) => n.code !== 'ACRM',
+    );
     const res = await importOncoTree(models.DiagnosisType, nodes);
     expect(res).toMatchObject({ mode: 'upsert', read: 32, inserted: 0, removed: 1 });
     expect((await models.DiagnosisType.findOne({ code: 'ACRM' }).lean())?.deleted).toBe(true);

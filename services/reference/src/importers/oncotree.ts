@@ -3,7 +3,13 @@ import { z } from 'zod';
 import type { Model } from 'mongoose';
 import type { DiagnosisTypeDoc } from '../models/codes';
 import { diagnosisTypeId } from '../ids';
-import { chooseMode, ImportFormatError, stampRevision, type ImportOptions, type ImportResult } from './common';
+import {
+  chooseMode,
+  ImportFormatError,
+  stampRevision,
+  type ImportOptions,
+  type ImportResult,
+} from './common';
 
 export const ONCOTREE_DATA_SET = 'oncotree';
 
@@ -51,7 +57,10 @@ export function parseOncoTree(input: string | unknown): OncoTreeNode[] {
     const r = oncoTreeNodeSchema.safeParse(n);
     if (!r.success) {
       const issue = r.error.issues[0];
-      throw new ImportFormatError(`node ${i + 1}: ${issue.path.join('.') || 'node'}: ${issue.message}`, i + 1);
+      throw new ImportFormatError(
+        `node ${i + 1}: ${issue.path.join('.') || 'node'}: ${issue.message}`,
+        i + 1,
+      );
     }
     return r.data;
   });
@@ -72,7 +81,8 @@ export function buildDiagnosisTypes(nodes: OncoTreeNode[]): DiagnosisTypeRow[] {
     byCode.set(n.code, n);
   });
   const roots = nodes.filter((n) => n.parent === null);
-  if (roots.length !== 1) throw new ImportFormatError(`expected exactly one root node, found ${roots.length}`, 1);
+  if (roots.length !== 1)
+    throw new ImportFormatError(`expected exactly one root node, found ${roots.length}`, 1);
   const withChildren = new Set<string>();
   nodes.forEach((n, i) => {
     if (n.parent === null) {
@@ -81,7 +91,8 @@ export function buildDiagnosisTypes(nodes: OncoTreeNode[]): DiagnosisTypeRow[] {
     }
     const parent = byCode.get(n.parent);
     if (!parent) throw new ImportFormatError(`${n.code}: unknown parent ${n.parent}`, i + 1);
-    if (n.level !== parent.level + 1) throw new ImportFormatError(`${n.code}: level ${n.level} is not its parent's level + 1`, i + 1);
+    if (n.level !== parent.level + 1)
+      throw new ImportFormatError(`${n.code}: level ${n.level} is not its parent's level + 1`, i + 1);
     withChildren.add(n.parent);
   });
   // levels strictly increase from parent to child, so there is no cycle; paths are memoised top-down
@@ -121,6 +132,7 @@ export async function importOncoTree(
   const rows = buildDiagnosisTypes(nodes);
   const batchSize = opts.batchSize ?? 1000;
   const by = opts.by ?? 'import';
+  await model.init(); // the collection and its unique index exist before the first write
   const collection = model.collection;
   const mode = await chooseMode(collection, opts.mode);
   const result: ImportResult = { read: rows.length, inserted: 0, updated: 0, unchanged: 0, mode, ms: 0 };

@@ -9,7 +9,13 @@ export interface AccountDoc extends Audited {
   name: string;
   sfdcId: string | null;
   status: (typeof ACCOUNT_STATUSES)[number];
-  address: { street?: string | null; city?: string | null; state?: string | null; postalCode?: string | null; country?: string | null } | null;
+  address: {
+    street?: string | null;
+    city?: string | null;
+    state?: string | null;
+    postalCode?: string | null;
+    country?: string | null;
+  } | null;
 }
 
 export const accountSchema = auditedSchema(

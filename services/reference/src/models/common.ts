@@ -21,7 +21,10 @@ export function subSchema(def: SchemaDefinition, opts: SchemaOptions = {}): Sche
 }
 
 /** An embedded {id, name} reference to another record (no _id of its own). */
-export const refSchema: Schema = subSchema({ id: { type: String, required: true }, name: { type: String, default: null } });
+export const refSchema: Schema = subSchema({
+  id: { type: String, required: true },
+  name: { type: String, default: null },
+});
 
 /**
  * One model per connection: reuse it when another module (or test) compiled it already.

@@ -1,7 +1,15 @@
 import type { Connection, Model } from 'mongoose';
+import type { LockFn } from '@onco/platform';
 import { modelOn } from './common';
 import { accountSchema, hospitalLocationSchema, type AccountDoc, type HospitalLocationDoc } from './account';
-import { pathologistSchema, patientSchema, physicianSchema, type PathologistDoc, type PatientDoc, type PhysicianDoc } from './people';
+import {
+  pathologistSchema,
+  patientSchema,
+  physicianSchema,
+  type PathologistDoc,
+  type PatientDoc,
+  type PhysicianDoc,
+} from './people';
 import { patientBillingSchema, payorSchema, type PatientBillingDoc, type PayorDoc } from './billing';
 import { diagnosisTypeSchema, icd10CodeSchema, type DiagnosisTypeDoc, type Icd10CodeDoc } from './codes';
 import {
@@ -56,14 +64,35 @@ export function referenceModels(conn: Connection): ReferenceModels {
   };
 }
 
-/** Next value of a named sequence (atomic single-document update; no transaction needed). */
-export async function nextSequence(models: ReferenceModels, name: string, start = 1000): Promise<number> {
-  const doc = await models.Counter.findOneAndUpdate(
-    { _id: name },
-    { $inc: { seq: 1 } },
-    { upsert: true, returnDocument: 'after', setDefaultsOnInsert: false },
-  )
-    .lean()
-    .exec();
-  return start + (doc?.seq ?? 1);
+/**
+ * Next value of a named sequence (human ids such as HL-1005). The increment runs under the counter's write lock
+ * when one is given (FerretDB v1 does not apply $inc atomically under concurrency); the unique index on the
+ * human id is the backstop.
+ */
+export async function nextSequence(
+  models: ReferenceModels,
+  name: string,
+  start = 1000,
+  lock?: LockFn,
+): Promise<number> {
+  const inc = async () => {
+    const doc = await models.Counter.findOneAndUpdate(
+      { _id: name },
+      { $inc: { seq: 1 } },
+      { upsert: true, returnDocument: 'after', setDefaultsOnInsert: false },
+    )
+      .lean()
+      .exec();
+    return start + (doc?.seq ?? 1);
+  };
+  return lock ? lock('reference_counters', name, inc) : inc();
+}
+
+/**
+ * Create every reference collection and index now (mongoose otherwise builds them in the background when a
+ * model is compiled). Writers await this first: on FerretDB v1 an index build running beside writes to the
+ * same database can deadlock the server.
+ */
+export async function initModels(models: ReferenceModels): Promise<void> {
+  await Promise.all(Object.values(models).map((m: Model<any>) => m.init()));
 }

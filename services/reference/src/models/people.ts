@@ -77,7 +77,13 @@ export interface PatientDoc extends Audited {
   name: string;
   race: string | null;
   ethnicity: string | null;
-  address: { street?: string | null; city?: string | null; state?: string | null; postalCode?: string | null; country?: string | null } | null;
+  address: {
+    street?: string | null;
+    city?: string | null;
+    state?: string | null;
+    postalCode?: string | null;
+    country?: string | null;
+  } | null;
   phone: string | null;
   fax: string | null;
   email: string | null;

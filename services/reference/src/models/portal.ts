@@ -50,8 +50,14 @@ export interface ReleaseNoteDoc extends Audited {
 }
 
 const subItemSchema = subSchema({ title: { type: String, required: true } });
-const itemSchema = subSchema({ title: { type: String, required: true }, subFeatureNoteItemVOs: { type: [subItemSchema], default: [] } });
-const featureSchema = subSchema({ title: { type: String, required: true }, featureNoteItemVOs: { type: [itemSchema], default: [] } });
+const itemSchema = subSchema({
+  title: { type: String, required: true },
+  subFeatureNoteItemVOs: { type: [subItemSchema], default: [] },
+});
+const featureSchema = subSchema({
+  title: { type: String, required: true },
+  featureNoteItemVOs: { type: [itemSchema], default: [] },
+});
 
 export const releaseNoteSchema = auditedSchema(
   {
@@ -67,7 +73,8 @@ export const releaseNoteSchema = auditedSchema(
 // GET /releaseNotes: newest first
 releaseNoteSchema.index({ revisionOrder: -1 });
 
-export const revisionOrder = (major: number, minor: number, patch: number) => major * 1_000_000 + minor * 1_000 + patch;
+export const revisionOrder = (major: number, minor: number, patch: number) =>
+  major * 1_000_000 + minor * 1_000 + patch;
 
 /** A saved UI preference of one user (spec 3 section 3, "Preference record"): name plus JSON text. */
 export interface UserPreferenceDoc extends Audited {

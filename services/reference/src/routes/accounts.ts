@@ -54,7 +54,9 @@ export const hospitalLocationsResource: ListResource = {
   deletedField: 'deleted',
 };
 
-const addressReply = z.object({ street: str, city: str, state: str, postalCode: str, country: str }).nullish();
+const addressReply = z
+  .object({ street: str, city: str, state: str, postalCode: str, country: str })
+  .nullish();
 
 export const accountReply = z.object({
   ...auditReply,
@@ -135,7 +137,7 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
       config: { permission: 'AUTHENTICATED' },
       schema: {
         tags: ['reference'],
-        summary: 'Hospital locations of the user\'s accounts (filter accountId, id in(...); q)',
+        summary: "Hospital locations of the user's accounts (filter accountId, id in(...); q)",
         querystring: listQuerystring,
         response: { 200: listReply(hospitalLocationReply) },
       },
@@ -143,7 +145,12 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
     async (req, reply) => {
       const user = requireUser(req);
       const query = parseListQuery(hospitalLocationsResource, req.query as Record<string, unknown>);
-      const result = await runList(models.HospitalLocation, hospitalLocationsResource, query, locationScope(user));
+      const result = await runList(
+        models.HospitalLocation,
+        hospitalLocationsResource,
+        query,
+        locationScope(user),
+      );
       return sendList(reply, hospitalLocationsResource, query, result);
     },
   );
@@ -163,7 +170,7 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
       config: { permission: 'CAN_CREATE_HOSPITALLOCATION' },
       schema: {
         tags: ['reference'],
-        summary: 'Create a hospital location for one of the user\'s accounts',
+        summary: "Create a hospital location for one of the user's accounts",
         body: createLocationBody,
         response: { 201: hospitalLocationReply },
       },
@@ -174,9 +181,12 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
       const accountId = b.accountId ?? (typeof b.account === 'string' ? b.account : b.account?.id);
       if (!accountId) throw badRequest('account is required', { field: 'account' });
       if (!user.allAccounts && !user.accountIds.includes(accountId)) throw forbidden();
-      const account = await models.Account.findOne({ _id: accountId, deleted: { $ne: true } }, { name: 1 }).lean().exec();
+      const account = await models.Account.findOne({ _id: accountId, deleted: { $ne: true } }, { name: 1 })
+        .lean()
+        .exec();
       if (!account) throw badRequest(`Unknown account: ${accountId}`, { field: 'account' });
-      const seq = await nextSequence(models, 'hospitalLocation');
+      const locks = app.platform.locks;
+      const seq = await nextSequence(models, 'hospitalLocation', 1000, (c, id, fn) => locks.run(c, id, fn));
       const created = await models.HospitalLocation.create({
         hospitalLocationId: `HL-${seq}`,
         name: b.name,

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import { listQuerystring, listReply, notFound, parseListQuery, runList, sendList, typed, type ListResource } from '@onco/platform';
+import {
+  listQuerystring,
+  listReply,
+  notFound,
+  parseListQuery,
+  runList,
+  sendList,
+  typed,
+  type ListResource,
+} from '@onco/platform';
 import type { DiagnosisTypeDoc } from '../models';
 import { ONCOTREE_ROOT } from '../importers/oncotree';
 import { diagnosisTypeId } from '../ids';
@@ -34,7 +43,14 @@ export const diagnosisTypesResource: ListResource = {
 };
 export const SELECTABLE_LEVEL = 2;
 
-const childReply = z.object({ id: z.string(), code: z.string(), name: z.string(), mainType: z.string().nullish(), tissue: z.string().nullish(), childExists: z.boolean() });
+const childReply = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  mainType: z.string().nullish(),
+  tissue: z.string().nullish(),
+  childExists: z.boolean(),
+});
 
 export const diagnosisTypeReply = z.object({
   id: z.string(),
@@ -71,7 +87,9 @@ export async function diagnosisTypeRoutes(app: FastifyInstance, { models }: Rout
 
   const node = async (code: string) => {
     // by the id derived from the code (see ids.ts): no collection scan
-    const doc = await models.DiagnosisType.findOne({ _id: diagnosisTypeId(code), deleted: { $ne: true } }).lean().exec();
+    const doc = await models.DiagnosisType.findOne({ _id: diagnosisTypeId(code), deleted: { $ne: true } })
+      .lean()
+      .exec();
     if (!doc) throw notFound(`No diagnosis type with code ${code}`);
     // children by name; served by the (parentCode, name) index
     const children = await models.DiagnosisType.find(
@@ -83,7 +101,14 @@ export async function diagnosisTypeRoutes(app: FastifyInstance, { models }: Rout
       .exec();
     return {
       ...toReply(doc as DiagnosisTypeDoc),
-      children: children.map((c) => ({ id: c._id, code: c.code, name: c.name, mainType: c.mainType, tissue: c.tissue, childExists: c.childExists })),
+      children: children.map((c) => ({
+        id: c._id,
+        code: c.code,
+        name: c.name,
+        mainType: c.mainType,
+        tissue: c.tissue,
+        childExists: c.childExists,
+      })),
     };
   };
 
@@ -91,7 +116,11 @@ export async function diagnosisTypeRoutes(app: FastifyInstance, { models }: Rout
     '/diagnosisTypes/code',
     {
       config: { permission: 'AUTHENTICATED' },
-      schema: { tags: ['diagnosis'], summary: `The root node (${ONCOTREE_ROOT}) with its children`, response: { 200: diagnosisNodeReply } },
+      schema: {
+        tags: ['diagnosis'],
+        summary: `The root node (${ONCOTREE_ROOT}) with its children`,
+        response: { 200: diagnosisNodeReply },
+      },
     },
     async () => node(ONCOTREE_ROOT),
   );
@@ -116,16 +145,23 @@ export async function diagnosisTypeRoutes(app: FastifyInstance, { models }: Rout
       config: { permission: 'AUTHENTICATED' },
       schema: {
         tags: ['diagnosis'],
-        summary: 'Diagnosis search (filter q over code and name; 30 a page); tissue-level nodes are not returned',
+        summary:
+          'Diagnosis search (filter q over code and name; 30 a page); tissue-level nodes are not returned',
         querystring: listQuerystring,
         response: { 200: listReply(diagnosisTypeReply) },
       },
     },
     async (req, reply) => {
       const query = parseListQuery(diagnosisTypesResource, req.query as Record<string, unknown>);
-      const result = await runList(models.DiagnosisType, diagnosisTypesResource, query, { level: { $gte: SELECTABLE_LEVEL } }, {
-        map: (d: DiagnosisTypeDoc) => toReply(d),
-      });
+      const result = await runList(
+        models.DiagnosisType,
+        diagnosisTypesResource,
+        query,
+        { level: { $gte: SELECTABLE_LEVEL } },
+        {
+          map: (d: DiagnosisTypeDoc) => toReply(d),
+        },
+      );
       return sendList(reply, diagnosisTypesResource, query, result);
     },
   );

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import { listQuerystring, listReply, parseListQuery, sendList, typed, type ListResource } from '@onco/platform';
+import {
+  listQuerystring,
+  listReply,
+  parseListQuery,
+  sendList,
+  typed,
+  type ListResource,
+} from '@onco/platform';
 import type { Icd10Catalog } from '../icd10-catalog';
 
 /** The ICD-10 picker fetches up to 1000 codes a call (spec 1 section 9). */
@@ -36,7 +43,9 @@ export const icd10Reply = z.object({
 export async function icd10Routes(app: FastifyInstance, { catalog }: { catalog: Icd10Catalog }) {
   // warm the catalog when the process is ready, without holding up start-up
   app.addHook('onReady', async () => {
-    catalog.ensureFresh().catch((err) => app.log.warn({ err: err?.message }, 'ICD-10-CM catalog not loaded yet'));
+    catalog
+      .ensureFresh()
+      .catch((err) => app.log.warn({ err: err?.message }, 'ICD-10-CM catalog not loaded yet'));
   });
 
   typed(app).get(
@@ -45,7 +54,8 @@ export async function icd10Routes(app: FastifyInstance, { catalog }: { catalog: 
       config: { permission: 'AUTHENTICATED' },
       schema: {
         tags: ['diagnosis'],
-        summary: 'ICD-10-CM codes: filter q over code, formattedCode and description, or formattedCode in(...); size up to 1000',
+        summary:
+          'ICD-10-CM codes: filter q over code, formattedCode and description, or formattedCode in(...); size up to 1000',
         querystring: listQuerystring,
         response: { 200: listReply(icd10Reply) },
       },

@@ -21,7 +21,12 @@ export const maintenanceReply = z.object({
 });
 export type MaintenanceReply = z.infer<typeof maintenanceReply>;
 
-export function toMaintenanceReply(d: Pick<MaintenanceWindowDoc, '_id' | 'startTime' | 'endTime' | 'displayTime' | 'title' | 'description' | 'body'>): MaintenanceReply {
+export function toMaintenanceReply(
+  d: Pick<
+    MaintenanceWindowDoc,
+    '_id' | 'startTime' | 'endTime' | 'displayTime' | 'title' | 'description' | 'body'
+  >,
+): MaintenanceReply {
   const start = new Date(d.startTime).getTime();
   return {
     id: d._id,
@@ -67,7 +72,10 @@ export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteD
       },
     },
     async () => {
-      const docs = await models.MaintenanceWindow.find({ endTime: { $gt: new Date() }, deleted: { $ne: true } })
+      const docs = await models.MaintenanceWindow.find({
+        endTime: { $gt: new Date() },
+        deleted: { $ne: true },
+      })
         .sort({ endTime: 1, _id: 1 })
         .limit(100)
         .lean()
@@ -92,9 +100,14 @@ export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteD
       const b = req.body;
       const startTime = toDate(b.startTime);
       const endTime = toDate(b.endTime);
-      const displayTime = b.displayTime != null ? toDate(b.displayTime) : new Date(startTime.getTime() - DEFAULT_DISPLAY_LEAD_MS);
-      if (endTime.getTime() <= startTime.getTime()) throw badRequest('endTime must be after startTime', { field: 'endTime' });
-      if (endTime.getTime() <= Date.now()) throw badRequest('endTime must be in the future', { field: 'endTime' });
+      const displayTime =
+        b.displayTime != null
+          ? toDate(b.displayTime)
+          : new Date(startTime.getTime() - DEFAULT_DISPLAY_LEAD_MS);
+      if (endTime.getTime() <= startTime.getTime())
+        throw badRequest('endTime must be after startTime', { field: 'endTime' });
+      if (endTime.getTime() <= Date.now())
+        throw badRequest('endTime must be in the future', { field: 'endTime' });
       if (displayTime.getTime() > startTime.getTime()) {
         throw badRequest('displayTime must not be after startTime', { field: 'displayTime' });
       }
@@ -127,13 +140,16 @@ export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteD
     },
     async (req) => {
       const user = requireUser(req);
-      const doc = await models.MaintenanceWindow.findOneAndUpdate(
-        { _id: req.params.id, deleted: { $ne: true } },
-        { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
-        { returnDocument: 'after' },
-      )
-        .lean()
-        .exec();
+      // under the document's write lock: FerretDB v1 does not apply a conditional update atomically
+      const doc = await app.platform.locks.run('maintenance_windows', req.params.id, () =>
+        models.MaintenanceWindow.findOneAndUpdate(
+          { _id: req.params.id, deleted: { $ne: true } },
+          { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
+          { returnDocument: 'after' },
+        )
+          .lean()
+          .exec(),
+      );
       if (!doc) throw notFound();
       req.log.info({ maintenanceId: doc._id }, 'maintenance window cancelled');
       return toMaintenanceReply(doc);

@@ -66,10 +66,16 @@ export const patientReply = z.object({
 });
 
 /** Who reads patients: the patients pages and the requisition's patient pick (not ROLE_PATIENT users). */
-export const PATIENT_READERS: Permission[] = ['VIEW_PATIENTS_PAGE', 'VIEW_PATIENT_PAGE', 'CAN_SEARCH_PATIENT', 'CAN_CREATE_TRF'];
+export const PATIENT_READERS: Permission[] = [
+  'VIEW_PATIENTS_PAGE',
+  'VIEW_PATIENT_PAGE',
+  'CAN_SEARCH_PATIENT',
+  'CAN_CREATE_TRF',
+];
 
 /** Spec 2 section 5 ("Data scope"): patients of the user's accounts or of the physicians they act for. */
-export const patientScope = (user: SessionUser) => scopeFilter(user, { account: 'accountIds', physician: 'physicianIds' });
+export const patientScope = (user: SessionUser) =>
+  scopeFilter(user, { account: 'accountIds', physician: 'physicianIds' });
 
 /** Patient pick and patients list (spec 1 section 7; spec 2 section 7). Mounted in the portal area. */
 export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps) {
@@ -81,7 +87,8 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
       config: { permission: PATIENT_READERS },
       schema: {
         tags: ['reference'],
-        summary: 'Patients in the user\'s scope, 20 a page (filter accountIds, physicianIds, createdOn between; q)',
+        summary:
+          "Patients in the user's scope, 20 a page (filter accountIds, physicianIds, createdOn between; q)",
         querystring: listQuerystring,
         response: { 200: listReply(patientReply) },
       },

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import { listQuerystring, listReply, parseListQuery, runList, sendList, typed, type ListResource } from '@onco/platform';
+import {
+  listQuerystring,
+  listReply,
+  parseListQuery,
+  runList,
+  sendList,
+  typed,
+  type ListResource,
+} from '@onco/platform';
 import { auditReply, str, type RouteDeps } from './shared';
 
 export const payorsResource: ListResource = {

@@ -80,7 +80,8 @@ export const pathologistReply = z.object({
 });
 
 /** A user sees the physicians of their accounts and the physicians they act for (their own record included). */
-export const physicianScope = (user: SessionUser) => scopeFilter(user, { account: 'accountIds', physician: '_id' });
+export const physicianScope = (user: SessionUser) =>
+  scopeFilter(user, { account: 'accountIds', physician: '_id' });
 export const pathologistScope = (user: SessionUser) => scopeFilter(user, { account: 'accountIds' });
 
 /** Physicians (providers) and pathologists (spec 1 sections 3 and 7). Mounted in the portal area. */
@@ -123,7 +124,7 @@ export async function providerRoutes(app: FastifyInstance, { models }: RouteDeps
       config: { permission: 'AUTHENTICATED' },
       schema: {
         tags: ['reference'],
-        summary: 'Pathologists of the user\'s accounts (filter accountIds in(...); q)',
+        summary: "Pathologists of the user's accounts (filter accountIds in(...); q)",
         querystring: listQuerystring,
         response: { 200: listReply(pathologistReply) },
       },

@@ -24,7 +24,11 @@ export const ref = z.object({ id: z.string(), name: z.string().nullish() });
 export const str = z.string().nullish();
 
 /** One record by id within the data scope (and not soft-deleted), or a 404: out-of-scope records do not exist. */
-export async function loadScoped<T>(model: Model<T>, id: string, scope: Record<string, unknown>): Promise<any> {
+export async function loadScoped<T>(
+  model: Model<T>,
+  id: string,
+  scope: Record<string, unknown>,
+): Promise<any> {
   // _id stays a top-level equality (FerretDB v1 looks that up directly; other filters scan the collection)
   const filter: Record<string, unknown> = { _id: id, deleted: { $ne: true } };
   const clash = Object.keys(scope).some((k) => k in filter);

@@ -13,6 +13,7 @@ import {
   typed,
   type ListResource,
 } from '@onco/platform';
+import { stableId } from '../ids';
 import type { RouteDeps } from './shared';
 
 export const userPreferencesResource: ListResource = {
@@ -84,7 +85,9 @@ export async function userPreferenceRoutes(app: FastifyInstance, { models }: Rou
       const user = requireUser(req);
       const query = parseListQuery(userPreferencesResource, req.query as Record<string, unknown>);
       // always the user's own, whatever their data scope
-      const result = await runList(models.UserPreference, userPreferencesResource, query, { userId: user.id });
+      const result = await runList(models.UserPreference, userPreferencesResource, query, {
+        userId: user.id,
+      });
       return sendList(reply, userPreferencesResource, query, result);
     },
   );
@@ -95,7 +98,8 @@ export async function userPreferenceRoutes(app: FastifyInstance, { models }: Rou
       config: { permission: 'AUTHENTICATED' },
       schema: {
         tags: ['reference'],
-        summary: 'Save one of the signed-in user\'s preferences by name (version guards against a stale write)',
+        summary:
+          "Save one of the signed-in user's preferences by name (version guards against a stale write)",
         body: putBody,
         response: { 200: preferenceReply },
       },
@@ -104,30 +108,43 @@ export async function userPreferenceRoutes(app: FastifyInstance, { models }: Rou
       const user = requireUser(req);
       const { name, version } = req.body;
       const content = contentText(req.body.content);
-      const own = { userId: user.id };
-      const now = new Date();
-      const current = await models.UserPreference.findOne({ ...own, name }).lean().exec();
-      if (!current) {
-        if (version !== undefined && version !== 0) throw conflict();
-        try {
-          const created = await models.UserPreference.create({ userId: user.id, name, content, createdBy: user.id, updatedBy: user.id });
-          return toApi(created.toObject());
-        } catch (err: any) {
-          // someone saved the same name at the same moment
-          if (err?.code === 11000) throw conflict();
-          throw err;
+      // one record per user and name, addressed by an id derived from both (a fast _id look-up, and a second
+      // insert of the same id is refused); the write runs under the document's lock (FerretDB v1 applies a
+      // conditional update non-atomically: see docs/decisions.md)
+      const id = stableId('userPreference', `${user.id}\u0000${name}`);
+      return app.platform.locks.run('user_preferences', id, async () => {
+        const current = await models.UserPreference.findOne({ _id: id, userId: user.id }).lean().exec();
+        if (!current) {
+          if (version !== undefined && version !== 0) throw conflict();
+          try {
+            const created = await models.UserPreference.create({
+              _id: id,
+              userId: user.id,
+              name,
+              content,
+              createdBy: user.id,
+              updatedBy: user.id,
+            });
+            return toApi(created.toObject());
+          } catch (err: any) {
+            if (err?.code === 11000) throw conflict();
+            throw err;
+          }
         }
-      }
-      if (version !== undefined && version !== current.version) throw conflict();
-      const updated = await models.UserPreference.findOneAndUpdate(
-        { _id: current._id, version: current.version },
-        { $set: { content, deleted: false, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
-        { returnDocument: 'after' },
-      )
-        .lean()
-        .exec();
-      if (!updated) throw conflict();
-      return toApi(updated);
+        if (version !== undefined && version !== current.version) throw conflict();
+        const updated = await models.UserPreference.findOneAndUpdate(
+          { _id: current._id, version: current.version },
+          {
+            $set: { content, deleted: false, updatedOn: new Date(), updatedBy: user.id },
+            $inc: { version: 1 },
+          },
+          { returnDocument: 'after' },
+        )
+          .lean()
+          .exec();
+        if (!updated) throw conflict();
+        return toApi(updated);
+      });
     },
   );
 }
