@@ -40,8 +40,17 @@ export const idParams = z.object({ id: z.string().min(1).max(64) });
 
 export const facetSchema = z.object({
   name: z.string(),
-  items: z.array(z.object({ value: z.unknown(), count: z.number() })),
+  // items may carry a display label besides value and count
+  items: z.array(z.looseObject({ value: z.unknown(), count: z.number() })),
 });
+
+/** A date in a reply (serialized as ISO text). */
+export const dateOut = z.union([z.date(), z.string()]);
+
+export const messageReply = z.object({ message: z.string() });
+
+/** The error replies every route may give. */
+export const errorReplies = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody } as const;
 
 export function listReply<T extends z.ZodTypeAny>(row: T) {
   return z.union([

@@ -103,3 +103,17 @@ describe('one area per process', () => {
   });
 });
 
+describe('API documentation', () => {
+  it('serves an OpenAPI document generated from the zod schemas, and its page', async () => {
+    const res = await sys.app.inject({ url: '/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    const auth = doc.paths['/uam/api/v1/authenticate'].post;
+    expect(Object.keys(auth.requestBody.content['application/json'].schema.properties)).toEqual(['username', 'password']);
+    expect(auth.responses['200'].content['application/json'].schema.properties).toHaveProperty('grantedAuthorities');
+    expect(doc.paths).toHaveProperty(['/portal/api/v1/users']);
+    expect((await sys.app.inject({ url: '/docs' })).statusCode).toBeLessThan(400);
+  });
+});
+

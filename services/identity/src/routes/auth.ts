@@ -1,13 +1,37 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { MSG } from '@onco/domain';
-import { badRequest, forbidden, requireUser, typed } from '@onco/platform';
+import { badRequest, errorReplies, forbidden, messageReply, requireUser, typed } from '@onco/platform';
 import { authenticate, changePassword, completeReset, forgotPassword } from '../credentials';
 import type { IdentityModels } from '../models/user';
 import { decodeBase64 } from '../password-hash';
 import type { Resolver } from '../session';
 
 const b64 = z.string().min(1).max(2048);
+
+const sessionReply = z.object({
+  id: z.string(),
+  loginId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  role: z.string(),
+  token: z.string(),
+  expiresOn: z.string(),
+  grantedAuthorities: z.array(z.string()),
+  additionalProperties: z.object({ status: z.string() }),
+});
+const whoAmI = z.object({
+  id: z.string(),
+  loginId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.string(),
+  status: z.string(),
+  grantedAuthorities: z.array(z.string()),
+  accountIds: z.array(z.string()),
+  physicianIds: z.array(z.string()),
+});
 
 function decode(field: string, v: string): string {
   const s = decodeBase64(v);
@@ -29,6 +53,7 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
         tags: ['uam'],
         summary: 'Sign in with base64-encoded username and password',
         body: z.object({ username: b64, password: b64 }),
+        response: { 200: sessionReply, ...errorReplies },
       },
     },
     async (req) => {
@@ -38,7 +63,10 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
 
   r.get(
     '/session',
-    { config: { permission: 'AUTHENTICATED' }, schema: { tags: ['uam'], summary: 'The current session (for the console)' } },
+    {
+      config: { permission: 'AUTHENTICATED' },
+      schema: { tags: ['uam'], summary: 'The current session (for the console)', response: { 200: whoAmI, ...errorReplies } },
+    },
     async (req) => {
       const u = requireUser(req);
       return {
@@ -64,6 +92,7 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
         summary: 'Change one\'s own password (base64 old and new)',
         params: z.object({ id: z.string() }),
         body: z.object({ oldPassword: b64, newPassword: b64 }),
+        response: { 200: messageReply, ...errorReplies },
       },
     },
     async (req) => {
@@ -79,7 +108,12 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
     '/password/reset/:email',
     {
       config: { public: true },
-      schema: { tags: ['uam'], summary: 'Forgot password: e-mail a single-use reset link', params: z.object({ email: z.string().max(320) }) },
+      schema: {
+        tags: ['uam'],
+        summary: 'Forgot password: e-mail a single-use reset link',
+        params: z.object({ email: z.string().max(320) }),
+        response: { 200: messageReply, ...errorReplies },
+      },
     },
     async (req) => {
       await forgotPassword(models, config, mail, req.params.email);
@@ -95,6 +129,7 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
         tags: ['uam'],
         summary: 'Set a new password with the token from the e-mailed link',
         body: z.object({ token: z.string().min(10).max(200), newPassword: b64 }),
+        response: { 200: messageReply, ...errorReplies },
       },
     },
     async (req) => {

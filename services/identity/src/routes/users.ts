@@ -18,7 +18,11 @@ import {
   AppError,
   badRequest,
   conflict,
+  dateOut,
+  errorReplies,
+  facetSchema,
   forbidden,
+  listReply,
   idParams,
   listQuerystring,
   notFound,
@@ -101,6 +105,32 @@ export function publicUser(u: UserDoc) {
 
 const userProjection = { passwordHash: 0, passwordHistory: 0, outbox: 0 } as const;
 
+const idName = z.object({ id: z.string(), name: z.string().nullable().optional() });
+/** The reply shape of a user (publicUser): never the password fields. */
+export const userReply = z.object({
+  id: z.string(),
+  loginId: z.string(),
+  secondaryLoginId: z.string().nullable(),
+  name: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  status: z.string(),
+  authenticationProvider: z.string(),
+  sfdcId: z.string().nullable(),
+  role: z.object({ name: z.string(), label: z.string() }),
+  location: idName.nullable(),
+  account: idName.nullable(),
+  title: z.string().nullable(),
+  physicianId: z.string().nullable(),
+  authorizedUsers: z.array(z.string()),
+  lastLogin: dateOut.nullable(),
+  createdOn: dateOut,
+  updatedOn: dateOut,
+  version: z.number(),
+  message: z.string().optional(),
+});
+
 const createBody = z.object({
   loginId: z.string().trim().min(3).max(100),
   email: z.string().trim().email().max(320),
@@ -164,7 +194,10 @@ export async function userRoutes(
 
   r.get(
     '/users',
-    { config: { permission: 'CAN_MANAGE_USERS' }, schema: { tags: ['users'], summary: 'List users', querystring: listQuerystring } },
+    {
+      config: { permission: 'CAN_MANAGE_USERS' },
+      schema: { tags: ['users'], summary: 'List users', querystring: listQuerystring, response: { 200: listReply(userReply), ...errorReplies } },
+    },
     async (req, reply) => {
       const user = requireUser(req);
       const query = parseListQuery(usersResource, req.query as Record<string, unknown>);
@@ -179,7 +212,10 @@ export async function userRoutes(
 
   r.get(
     '/users/facets',
-    { config: { permission: 'CAN_MANAGE_USERS' }, schema: { tags: ['users'], summary: 'User facets', querystring: listQuerystring } },
+    {
+      config: { permission: 'CAN_MANAGE_USERS' },
+      schema: { tags: ['users'], summary: 'User facets', querystring: listQuerystring, response: { 200: z.object({ content: z.array(facetSchema) }), ...errorReplies } },
+    },
     async (req) => {
       const user = requireUser(req);
       const qs = { ...(req.query as Record<string, unknown>), facets: 'true' };
@@ -191,13 +227,13 @@ export async function userRoutes(
 
   r.get(
     '/users/:id',
-    { config: { permission: 'CAN_MANAGE_USERS' }, schema: { tags: ['users'], params: idParams } },
+    { config: { permission: 'CAN_MANAGE_USERS' }, schema: { tags: ['users'], params: idParams, response: { 200: userReply, ...errorReplies } } },
     async (req) => publicUser(await load(requireUser(req), req.params.id)),
   );
 
   r.post(
     '/users',
-    { config: { permission: 'CAN_ADD_USERS' }, schema: { tags: ['users'], summary: 'Create a user', body: createBody } },
+    { config: { permission: 'CAN_ADD_USERS' }, schema: { tags: ['users'], summary: 'Create a user', body: createBody, response: { 201: userReply, ...errorReplies } } },
     async (req, reply) => {
       const user = requireUser(req);
       const body = req.body;
@@ -240,7 +276,7 @@ export async function userRoutes(
 
   r.put(
     '/users/:id',
-    { config: { permission: 'CAN_MANAGE_USERS' }, schema: { tags: ['users'], summary: 'Update a user', params: idParams, body: updateBody } },
+    { config: { permission: 'CAN_MANAGE_USERS' }, schema: { tags: ['users'], summary: 'Update a user', params: idParams, body: updateBody, response: { 200: userReply, ...errorReplies } } },
     async (req) => {
       const user = requireUser(req);
       const current = await load(user, req.params.id);
@@ -275,6 +311,7 @@ export async function userRoutes(
         tags: ['users'],
         summary: 'User action: activate, deactivate, unlock, resetpassword, reactivate, sendTemporaryPassword',
         params: z.object({ id: z.string().max(64), action: z.enum(USER_ACTIONS) }),
+        response: { 200: userReply, ...errorReplies },
       },
     },
     async (req) => {

@@ -78,3 +78,115 @@ export async function readRevision(model: Model<any>, dataSet: string): Promise<
   const doc = await model.db.collection<ReferenceMeta>(REFERENCE_META_COLLECTION).findOne({ _id: dataSet });
   return doc?.revision ?? null;
 }
+
+/** The audit fields of a record an importer creates. */
+export function importedAudit(by: string, now: Date) {
+  return {
+    createdOn: now,
+    createdBy: by,
+    updatedOn: now,
+    updatedBy: by,
+    version: 0,
+    archived: false,
+    deleted: false,
+  };
+}
+
+/**
+ * Writes one data set's rows by natural key, as a difference against what the collection holds:
+ *  - rows whose key is new are inserted with insertMany (ordered: false) in batches;
+ *  - rows that changed are updated one updateOne at a time, by _id (a few per release);
+ *  - unchanged rows are not written at all.
+ *
+ * Why not bulkWrite(updateOne ... upsert): on FerretDB v1.24 (SQLite) a bulk `update` command with many
+ * statements that match existing documents wedged the whole server here (every database, even ping) three times
+ * out of three; single updates and insertMany are fine. The difference is also cheaper on any server: a
+ * re-import of an unchanged release writes nothing.
+ */
+export class KeyedWriter<Row extends Record<string, unknown>> {
+  private pending: Array<Record<string, unknown>> = [];
+  batches = 0;
+
+  constructor(
+    private readonly collection: mongo.Collection<any>,
+    private readonly opts: {
+      mode: 'insert' | 'upsert';
+      batchSize: number;
+      by: string;
+      /** the _id of a new row */
+      idOf: (row: Row) => string;
+      /** the current documents by natural key (upsert mode) */
+      existing: Map<string, Record<string, unknown>>;
+      keyOf: (row: Row) => string;
+      /** the fields compared and written */
+      fields: Array<keyof Row & string>;
+      result: ImportResult;
+      onBatch?: () => void;
+    },
+  ) {}
+
+  async write(row: Row): Promise<void> {
+    const { existing, keyOf, fields, result, by } = this.opts;
+    const prev = this.opts.mode === 'upsert' ? existing.get(keyOf(row)) : undefined;
+    if (!prev) {
+      this.pending.push({ _id: this.opts.idOf(row), ...row, ...importedAudit(by, new Date()) });
+      if (this.pending.length >= this.opts.batchSize) await this.flush();
+      return;
+    }
+    const changed = prev.deleted === true || fields.some((f) => !sameValue(prev[f], row[f]));
+    if (!changed) {
+      result.unchanged += 1;
+      return;
+    }
+    const set: Record<string, unknown> = { deleted: false, updatedOn: new Date(), updatedBy: by };
+    for (const f of fields) set[f] = row[f];
+    await this.collection.updateOne({ _id: prev._id }, { $set: set, $inc: { version: 1 } });
+    result.updated += 1;
+  }
+
+  /** Soft-delete a document the source no longer has (one updateOne, by _id). */
+  async remove(prev: Record<string, unknown>): Promise<void> {
+    if (prev.deleted === true) return;
+    await this.collection.updateOne(
+      { _id: prev._id },
+      { $set: { deleted: true, updatedOn: new Date(), updatedBy: this.opts.by }, $inc: { version: 1 } },
+    );
+    this.opts.result.removed = (this.opts.result.removed ?? 0) + 1;
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.length) {
+      const docs = this.pending;
+      this.pending = [];
+      try {
+        const res = await this.collection.insertMany(docs, { ordered: false });
+        this.opts.result.inserted += res.insertedCount;
+      } catch (err: any) {
+        if (err?.code === 11000 || err?.writeErrors?.some?.((e: any) => e?.code === 11000)) {
+          throw new Error(
+            `import in insert mode found codes that are already stored (use mode "upsert"): ${err.message}`,
+          );
+        }
+        throw err;
+      }
+    }
+    this.batches += 1;
+    this.opts.onBatch?.();
+  }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return (a ?? null) === (b ?? null);
+}
+
+/** The documents of a collection by natural key (one read; upsert mode compares against it). */
+export async function existingByKey(
+  collection: mongo.Collection<any>,
+  key: string,
+  fields: string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const projection: Record<string, 1> = { [key]: 1, deleted: 1 };
+  for (const f of fields) projection[f] = 1;
+  const docs = await collection.find({}, { projection, batchSize: 5000 }).toArray();
+  return new Map(docs.map((d: any) => [String(d[key]), d]));
+}

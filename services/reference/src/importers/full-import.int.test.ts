@@ -6,7 +6,7 @@ import { initModels, referenceModels, type ReferenceModels } from '../models';
 import { fullDataFiles } from '../paths';
 import { Icd10Catalog } from '../icd10-catalog';
 import { icd10Resource } from '../routes/icd10';
-import { importIcd10, readIcd10, type Icd10Row } from './icd10';
+import { importIcd10, readIcd10 } from './icd10';
 import { importOncoTree } from './oncotree';
 
 /**
@@ -37,7 +37,7 @@ const log = (s: string) => console.info(`[full import] ${s}`);
 
 describe('full reference-data import', () => {
   it.skipIf(!files)(
-    'imports all 74,719 ICD-10-CM codes (streamed, batches of 1000, insert mode into the empty collection) and searches them',
+    'imports all 74,719 ICD-10-CM codes (streamed, insertMany batches of 1000 into the empty collection) and searches them',
     async () => {
       let batches = 0;
       const res = await importIcd10(models.Icd10Code, files!.icd10, {
@@ -60,53 +60,44 @@ describe('full reference-data import', () => {
       t = Date.now();
       const threeChar = [...Array(50)].map((_, i) => `C${String(i).padStart(2, '0')}`);
       const neoplasms = await list({ filter: JSON.stringify({ code: `in(${threeChar.join(',')})` }) });
-      // in() matches whole codes only: just the billable 3-character codes of C00-C49 (C01, C07, C12, ...)
-      let expected = 0;
-      for await (const r of readIcd10(files!.icd10)) if (threeChar.includes(r.code)) expected += 1;
-      expect(neoplasms.totalElements).toBe(expected);
-      expect(expected).toBeGreaterThan(0);
       const prostate = await list({ filter: JSON.stringify({ q: 'prostate' }), size: '1000' });
       const byCode = await list({
         filter: JSON.stringify({ formattedCode: 'in(C50.911,C61,Z08,C34.90,C18.9,C43.9,Z85.3)' }),
       });
       log(`ICD-10-CM catalog: 3 searches in ${Date.now() - t} ms`);
+      // in() matches whole codes only: just the billable 3-character codes of C00-C49 (C01, C07, C12, ...)
+      let expected = 0;
+      for await (const r of readIcd10(files!.icd10)) if (threeChar.includes(r.code)) expected += 1;
+      expect(expected).toBeGreaterThan(0);
+      expect(neoplasms.totalElements).toBe(expected);
       expect(prostate.content.map((c) => c.formattedCode)).toContain('C61');
       expect(byCode.totalElements).toBe(7);
       expect(byCode.content.find((c) => c.code === 'C50911')?.description).toBe(
         'Malignant neoplasm of unspecified site of right female breast',
       );
-      const chapter = (await list({ size: '1000', page: '0' })).totalElements;
-      expect(chapter).toBe(74_719);
+      expect((await list({ size: '1000', page: '0' })).totalElements).toBe(74_719);
     },
     180_000,
   );
 
-  // FerretDB v1 (SQLite) updates by _id slowly in a 74,719-row collection; this timing runs on request only
-  it.skipIf(!files || !process.env.FULL_IMPORT_TIMINGS)(
-    'upserts a re-import sample of 500 ICD-10-CM codes by their derived _id (timing for a full re-import)',
+  it.skipIf(!files)(
+    're-imports the same release in upsert mode: one read, no writes',
     async () => {
-      const sample: Icd10Row[] = [];
-      for await (const r of readIcd10(files!.icd10)) {
-        sample.push(r);
-        if (sample.length === 500) break;
-      }
-      const res = await importIcd10(models.Icd10Code, sample, { mode: 'upsert' });
+      const res = await importIcd10(models.Icd10Code, files!.icd10);
       log(
-        `ICD-10-CM upsert sample: ${res.read} rows (${res.inserted} new, ${res.updated} updated) in ${res.ms} ms ` +
-          `=> about ${Math.round(((res.ms / 500) * 74_719) / 1000)} s for a full re-import in upsert mode`,
+        `ICD-10-CM re-import: ${res.read} rows, mode ${res.mode}, ${res.updated} updated, ${res.unchanged} unchanged in ${res.ms} ms`,
       );
-      expect(res).toMatchObject({ read: 500, inserted: 0 });
-      expect(res.updated + res.unchanged).toBe(500);
+      expect(res).toMatchObject({ mode: 'upsert', read: 74_719, inserted: 0, updated: 0, unchanged: 74_719 });
     },
-    300_000,
+    120_000,
   );
 
   it.skipIf(!files)(
-    'imports all 898 OncoTree nodes with their paths',
+    'imports all 898 OncoTree nodes with paths, then re-imports them without writes',
     async () => {
-      const res = await importOncoTree(models.DiagnosisType, files!.oncotree, { mode: 'upsert' });
-      log(`OncoTree: ${res.read} nodes, ${res.inserted} upserted in ${res.ms} ms`);
-      expect(res).toMatchObject({ read: 898, inserted: 898 });
+      const res = await importOncoTree(models.DiagnosisType, files!.oncotree);
+      log(`OncoTree: ${res.read} nodes, ${res.inserted} inserted in ${res.ms} ms (${res.mode})`);
+      expect(res).toMatchObject({ read: 898, inserted: 898, mode: 'insert' });
       const all = await models.DiagnosisType.find({}, { code: 1, level: 1, path: 1 }).lean();
       expect(all).toHaveLength(898);
       expect(all.filter((n) => n.level === 1)).toHaveLength(32);
@@ -114,14 +105,12 @@ describe('full reference-data import', () => {
       expect(all.find((n) => n.code === 'IDC')?.path).toBe(
         'Breast (BREAST) -> Invasive Breast Carcinoma (BRCA) -> Breast Invasive Ductal Carcinoma (IDC)',
       );
-      // a re-import of an unchanged tree updates in place; slow on FerretDB v1 (SQLite), so on request only
-      if (process.env.FULL_IMPORT_TIMINGS) {
-        const again = await importOncoTree(models.DiagnosisType, files!.oncotree);
-        log(`OncoTree re-import: ${again.read} nodes, mode ${again.mode}, ${again.ms} ms`);
-        expect(again).toMatchObject({ mode: 'upsert', inserted: 0, removed: 0 });
-        expect(await models.DiagnosisType.countDocuments({ deleted: { $ne: true } })).toBe(898);
-      }
+      const again = await importOncoTree(models.DiagnosisType, files!.oncotree);
+      log(
+        `OncoTree re-import: ${again.read} nodes, mode ${again.mode}, ${again.unchanged} unchanged in ${again.ms} ms`,
+      );
+      expect(again).toMatchObject({ mode: 'upsert', inserted: 0, updated: 0, unchanged: 898, removed: 0 });
     },
-    300_000,
+    120_000,
   );
 });

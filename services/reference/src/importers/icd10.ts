@@ -6,7 +6,9 @@ import type { Icd10CodeDoc } from '../models/codes';
 import { icd10Id } from '../ids';
 import {
   chooseMode,
+  existingByKey,
   ImportFormatError,
+  KeyedWriter,
   stampRevision,
   type ImportOptions,
   type ImportResult,
@@ -126,9 +128,11 @@ export async function* readIcd10(input: string | Readable): AsyncGenerator<Icd10
 }
 
 /**
- * Import ICD-10-CM codes into the icd10_codes collection in batches: upsert (re-runnable; by the _id derived
- * from the code), or insertMany into an empty collection (much faster: use it for a full release). Re-importing changes description/formattedCode in place and keeps
- * ids; codes missing from a newer release are left as they are (requisitions may still cite them).
+ * Import ICD-10-CM codes into the icd10_codes collection. Insert mode (an empty collection: the first load of a
+ * release) streams the file into insertMany batches. Upsert mode (a populated collection: a newer release)
+ * reads the stored codes once, inserts the new ones in batches, updates the changed ones by _id and leaves the
+ * rest alone (see KeyedWriter for why not a bulk upsert). Codes a newer release drops are kept: requisitions
+ * may still cite them.
  */
 export async function importIcd10(
   model: Model<Icd10CodeDoc>,
@@ -136,74 +140,42 @@ export async function importIcd10(
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
   const started = Date.now();
-  const batchSize = opts.batchSize ?? 1000;
-  const by = opts.by ?? 'import';
   await model.init(); // the collection and its unique index exist before the first write
   const collection = model.collection;
   const mode = await chooseMode(collection, opts.mode);
-  const rows = typeof input === 'string' || isReadable(input) ? readIcd10(input as string | Readable) : input;
+  const fields = ['code', 'formattedCode', 'description'] as const;
   const result: ImportResult = { read: 0, inserted: 0, updated: 0, unchanged: 0, mode, ms: 0 };
-  let batch: Icd10Row[] = [];
-  let batches = 0;
-
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const now = new Date();
-    if (mode === 'insert') {
-      const docs = batch.map((r) => ({
-        _id: icd10Id(r.code),
-        ...r,
-        createdOn: now,
-        createdBy: by,
-        updatedOn: now,
-        updatedBy: by,
-        version: 0,
-        archived: false,
-        deleted: false,
-      }));
-      const res = await collection.insertMany(docs as any[], { ordered: false });
-      result.inserted += res.insertedCount;
-    } else {
-      const res = await collection.bulkWrite(
-        batch.map((r) => ({
-          updateOne: {
-            // by the id derived from the code: FerretDB v1 serves only _id filters without a collection scan
-            filter: { _id: icd10Id(r.code) },
-            update: {
-              $set: {
-                code: r.code,
-                formattedCode: r.formattedCode,
-                description: r.description,
-                updatedOn: now,
-                updatedBy: by,
-              },
-              $setOnInsert: { createdOn: now, createdBy: by, version: 0, archived: false, deleted: false },
-            },
-            upsert: true,
-          },
-        })) as any[],
-        { ordered: false },
-      );
-      result.inserted += res.upsertedCount;
-      result.updated += res.modifiedCount;
-      result.unchanged += res.matchedCount - res.modifiedCount;
-    }
-    batches += 1;
-    batch = [];
-    opts.onProgress?.({
-      read: result.read,
-      written: result.inserted + result.updated + result.unchanged,
-      batches,
-    });
-  };
-
+  const writer = new KeyedWriter<Icd10Row & Record<string, unknown>>(collection, {
+    mode,
+    batchSize: opts.batchSize ?? 1000,
+    by: opts.by ?? 'import',
+    idOf: (r) => icd10Id(r.code),
+    keyOf: (r) => r.code,
+    existing: mode === 'upsert' ? await existingByKey(collection, 'code', [...fields]) : new Map(),
+    fields: [...fields],
+    result,
+    onBatch: () =>
+      opts.onProgress?.({
+        read: result.read,
+        written: result.inserted + result.updated + result.unchanged,
+        batches: writer.batches,
+      }),
+  });
+  const rows = typeof input === 'string' || isReadable(input) ? readIcd10(input as string | Readable) : input;
+  const batchSize = opts.batchSize ?? 1000;
   for await (const row of rows as AsyncIterable<Icd10Row>) {
     result.read += 1;
-    batch.push(row);
-    if (batch.length >= batchSize) await flush();
+    await writer.write({ code: row.code, formattedCode: row.formattedCode, description: row.description });
+    if (mode === 'upsert' && result.read % batchSize === 0) {
+      opts.onProgress?.({
+        read: result.read,
+        written: result.inserted + result.updated + result.unchanged,
+        batches: writer.batches,
+      });
+    }
   }
-  await flush();
-  await stampRevision(model, ICD10_DATA_SET, result.read);
+  await writer.flush();
+  if (result.inserted + result.updated > 0) await stampRevision(model, ICD10_DATA_SET, result.read);
   result.ms = Date.now() - started;
   return result;
 }

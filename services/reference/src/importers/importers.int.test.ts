@@ -51,7 +51,7 @@ describe('ICD-10-CM import into the database', () => {
   it('when imported again (upsert by code), then nothing is duplicated and ids are kept', async () => {
     const before = await models.Icd10Code.findOne({ code: 'C50911' }).lean();
     const res = await importIcd10(models.Icd10Code, fixtureFiles().icd10, { batchSize: 1000 });
-    expect(res).toMatchObject({ mode: 'upsert', read: 42, inserted: 0 });
+    expect(res).toMatchObject({ mode: 'upsert', read: 42, inserted: 0, updated: 0, unchanged: 42 });
     expect(await models.Icd10Code.countDocuments()).toBe(42);
     const after = await models.Icd10Code.findOne({ code: 'C50911' }).lean();
     expect(after?._id).toBe(before?._id);
@@ -67,7 +67,7 @@ describe('ICD-10-CM import into the database', () => {
       'Malignant neoplasm of prostate (revised)',
     );
     const cms = await importIcd10(models.Icd10Code, path.join(fixturesDir(), FIXTURE_FILES.icd10Cms));
-    expect(cms).toMatchObject({ mode: 'upsert', read: 7, inserted: 0 });
+    expect(cms).toMatchObject({ mode: 'upsert', read: 7, inserted: 0, updated: 1, unchanged: 6 });
     expect((await models.Icd10Code.findOne({ code: 'C61' }).lean())?.description).toBe(
       'Malignant neoplasm of prostate',
     );
@@ -95,12 +95,19 @@ describe('OncoTree import into the database', () => {
       (n) => n.code !== 'ACRM',
     );
     const res = await importOncoTree(models.DiagnosisType, nodes);
-    expect(res).toMatchObject({ mode: 'upsert', read: 32, inserted: 0, removed: 1 });
+    expect(res).toMatchObject({
+      mode: 'upsert',
+      read: 32,
+      inserted: 0,
+      updated: 0,
+      unchanged: 32,
+      removed: 1,
+    });
     expect((await models.DiagnosisType.findOne({ code: 'ACRM' }).lean())?.deleted).toBe(true);
     expect(await models.DiagnosisType.countDocuments({ deleted: { $ne: true } })).toBe(32);
     // and back again
     const again = await importOncoTree(models.DiagnosisType, fixtureFiles().oncotree);
-    expect(again.removed).toBe(0);
+    expect(again).toMatchObject({ inserted: 0, updated: 1, unchanged: 32, removed: 0 });
     expect((await models.DiagnosisType.findOne({ code: 'ACRM' }).lean())?.deleted).toBe(false);
   });
 });

@@ -5,7 +5,9 @@ import type { DiagnosisTypeDoc } from '../models/codes';
 import { diagnosisTypeId } from '../ids';
 import {
   chooseMode,
+  existingByKey,
   ImportFormatError,
+  KeyedWriter,
   stampRevision,
   type ImportOptions,
   type ImportResult,
@@ -121,7 +123,11 @@ export function buildDiagnosisTypes(nodes: OncoTreeNode[]): DiagnosisTypeRow[] {
   }));
 }
 
-/** Read, check and import an OncoTree file (path) or parsed nodes into diagnosis_types, in batches. */
+/**
+ * Read, check and import an OncoTree file (path) or parsed nodes into diagnosis_types: insertMany batches into
+ * an empty collection, or (upsert mode) the difference against what is stored: new nodes inserted, changed
+ * nodes updated by _id, nodes the release dropped soft-deleted (old requisitions keep their text).
+ */
 export async function importOncoTree(
   model: Model<DiagnosisTypeDoc>,
   input: string | OncoTreeNode[],
@@ -130,64 +136,53 @@ export async function importOncoTree(
   const started = Date.now();
   const nodes = typeof input === 'string' ? parseOncoTree(await readFile(input, 'utf8')) : input;
   const rows = buildDiagnosisTypes(nodes);
-  const batchSize = opts.batchSize ?? 1000;
-  const by = opts.by ?? 'import';
   await model.init(); // the collection and its unique index exist before the first write
   const collection = model.collection;
   const mode = await chooseMode(collection, opts.mode);
-  const result: ImportResult = { read: rows.length, inserted: 0, updated: 0, unchanged: 0, mode, ms: 0 };
-  let batches = 0;
-  for (let i = 0; i < rows.length; i += batchSize) {
-    const batch = rows.slice(i, i + batchSize);
-    const now = new Date();
-    if (mode === 'insert') {
-      const res = await collection.insertMany(
-        batch.map((r) => ({
-          _id: diagnosisTypeId(r.code),
-          ...r,
-          createdOn: now,
-          createdBy: by,
-          updatedOn: now,
-          updatedBy: by,
-          version: 0,
-          archived: false,
-          deleted: false,
-        })) as any[],
-        { ordered: false },
-      );
-      result.inserted += res.insertedCount;
-    } else {
-      const res = await collection.bulkWrite(
-        batch.map((r) => ({
-          updateOne: {
-            // by the id derived from the code: FerretDB v1 serves only _id filters without a collection scan
-            filter: { _id: diagnosisTypeId(r.code) },
-            update: {
-              // a node that comes back in a later release is live again
-              $set: { ...r, deleted: false, updatedOn: now, updatedBy: by },
-              $setOnInsert: { createdOn: now, createdBy: by, version: 0, archived: false },
-            },
-            upsert: true,
-          },
-        })) as any[],
-        { ordered: false },
-      );
-      result.inserted += res.upsertedCount;
-      result.updated += res.modifiedCount;
-      result.unchanged += res.matchedCount - res.modifiedCount;
-    }
-    batches += 1;
-    opts.onProgress?.({ read: rows.length, written: Math.min(i + batchSize, rows.length), batches });
-  }
+  const fields = [
+    'code',
+    'name',
+    'mainType',
+    'tissue',
+    'parentCode',
+    'level',
+    'path',
+    'childExists',
+  ] as const;
+  const existing = mode === 'upsert' ? await existingByKey(collection, 'code', [...fields]) : new Map();
+  const result: ImportResult = {
+    read: rows.length,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    removed: 0,
+    mode,
+    ms: 0,
+  };
+  const writer = new KeyedWriter<DiagnosisTypeRow & Record<string, unknown>>(collection, {
+    mode,
+    batchSize: opts.batchSize ?? 1000,
+    by: opts.by ?? 'import',
+    idOf: (r) => diagnosisTypeId(r.code),
+    keyOf: (r) => r.code,
+    existing,
+    fields: [...fields],
+    result,
+    onBatch: () =>
+      opts.onProgress?.({
+        read: rows.length,
+        written: result.inserted + result.updated + result.unchanged,
+        batches: writer.batches,
+      }),
+  });
+  for (const r of rows) await writer.write({ ...r });
+  await writer.flush();
   if (mode === 'upsert') {
-    // nodes a newer release removed (e.g. GBM in 2025) leave the tree; soft-deleted so old requisitions keep their text
-    const gone = await collection.updateMany(
-      { code: { $nin: rows.map((r) => r.code) }, deleted: { $ne: true } },
-      { $set: { deleted: true, updatedOn: new Date(), updatedBy: by } },
-    );
-    result.removed = gone.modifiedCount;
+    const codes = new Set(rows.map((r) => r.code));
+    for (const [code, prev] of existing) if (!codes.has(code)) await writer.remove(prev);
   }
-  await stampRevision(model, ONCOTREE_DATA_SET, rows.length);
+  if (result.inserted + result.updated + (result.removed ?? 0) > 0)
+    await stampRevision(model, ONCOTREE_DATA_SET, rows.length);
   result.ms = Date.now() - started;
   return result;
 }
