@@ -85,6 +85,10 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
   const requisitions = createRequisitionsModule(ctx);
   const modules: DomainModule[] = [reference, requisitions, createLabModule(ctx), createBillingModule(ctx), createMessagesModule(ctx)];
 
+  // Build every model's indexes before serving or writing: on FerretDB v1 an index build racing writes can
+  // deadlock the server (see services/reference/README.md).
+  for (const model of Object.values(mongo.models)) await model.init();
+
   const app = await createBaseApp(ctx, identity.resolver);
 
   app.get('/health', { config: { public: true }, schema: { hide: true } }, async () => ({ status: 'UP' }));
