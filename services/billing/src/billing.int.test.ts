@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
 import { createTestSystem, createUser, login } from '../../server/src/test-helper';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from './index';
-import { mountArea } from './test/mount';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
@@ -35,7 +34,7 @@ describe('billing: model and GET /bis/api/v1/billingCases (real FerretDB)', () =
   beforeAll(async () => {
     sys = await createTestSystem();
     billing = createBillingModule(sys.ctx);
-    app = await mountArea(sys.ctx, billing, 'bis');
+    app = sys.app; // the area is mounted by the system like in production
     await billing.models.BillingCase.init();
     await billing.models.BillingCase.create([
       billingCase(1, { assignee: { id: 'u-1', name: 'Bea Biller' } }),
@@ -67,7 +66,6 @@ describe('billing: model and GET /bis/api/v1/billingCases (real FerretDB)', () =
       h[k] = { authorization: (await login(sys, u.loginId)).authorization };
   });
   afterAll(async () => {
-    await app?.close();
     await sys?.close();
   });
 

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
 import { createTestSystem, createUser, login } from '../../server/src/test-helper';
 import { createLabModule, type LabModule, type TestOrderDoc } from './index';
-import { mountArea } from './test/mount';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
@@ -34,7 +33,7 @@ describe('lab: models and GET /oms/api/v1/testOrders (real FerretDB)', () => {
   beforeAll(async () => {
     sys = await createTestSystem();
     lab = createLabModule(sys.ctx);
-    app = await mountArea(sys.ctx, lab, 'oms');
+    app = sys.app; // the area is mounted by the system like in production
     await Promise.all(Object.values(lab.models).map((m) => m.init()));
     const { TestOrder } = lab.models;
     await TestOrder.create([
@@ -72,7 +71,6 @@ describe('lab: models and GET /oms/api/v1/testOrders (real FerretDB)', () => {
       h[k] = { authorization: (await login(sys, u.loginId)).authorization };
   });
   afterAll(async () => {
-    await app?.close();
     await sys?.close();
   });
 

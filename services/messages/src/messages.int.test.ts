@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
 import { createTestSystem, createUser, login } from '../../server/src/test-helper';
 import { createMessagesModule, type MessagesModule } from './index';
-import { mountArea } from './test/mount';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
@@ -16,7 +15,7 @@ describe('messages: models and GET /cns/api/v1/messages (real FerretDB)', () => 
   beforeAll(async () => {
     sys = await createTestSystem();
     messages = createMessagesModule(sys.ctx);
-    app = await mountArea(sys.ctx, messages, 'cns');
+    app = sys.app; // the area is mounted by the system like in production
     await Promise.all(Object.values(messages.models).map((m) => m.init()));
     const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha' } });
     const patient = await createUser(sys, 'ROLE_PATIENT', { account: { id: 'acc-B', name: 'Beta' } });
@@ -88,7 +87,6 @@ describe('messages: models and GET /cns/api/v1/messages (real FerretDB)', () => 
     });
   });
   afterAll(async () => {
-    await app?.close();
     await sys?.close();
   });
 

@@ -16,3 +16,4 @@ export * from './app';
 export * from './routes';
 export * from './module';
 export * from './doc-lock';
+export * from './list-routes';

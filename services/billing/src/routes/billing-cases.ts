@@ -1,14 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  listQuerystring,
-  parseListQuery,
-  requireUser,
-  runFacets,
-  runList,
-  scopeFilter,
-  sendList,
-  typed,
   type ListResource,
+  listRoutes,
+  scopeFilter,
   type SessionUser,
 } from '@onco/platform';
 import type { BillingModels } from '../models';
@@ -64,44 +58,13 @@ export const billingScope = (user: SessionUser) =>
   scopeFilter(user, { account: 'account.id', physician: 'physician.id' });
 
 export async function billingCaseRoutes(app: FastifyInstance, opts: { models: BillingModels }) {
-  const r = typed(app);
-  const { BillingCase } = opts.models;
-
-  r.get(
-    '/billingCases',
-    {
-      config: { permission: 'VIEW_BILLING_PAGE' },
-      schema: {
-        tags: ['billing'],
-        summary: 'List billing cases (both list dialects)',
-        querystring: listQuerystring,
-      },
-    },
-    async (req, reply) => {
-      const user = requireUser(req);
-      const query = parseListQuery(billingCasesResource, req.query as Record<string, unknown>);
-      const result = await runList(BillingCase, billingCasesResource, query, billingScope(user));
-      return sendList(reply, billingCasesResource, query, result);
-    },
-  );
-
-  r.get(
-    '/billingCases/facets',
-    {
-      config: { permission: 'VIEW_BILLING_PAGE' },
-      schema: {
-        tags: ['billing'],
-        summary: 'Billing case facets for the same filter',
-        querystring: listQuerystring,
-      },
-    },
-    async (req) => {
-      const user = requireUser(req);
-      const qs = req.query as Record<string, unknown>;
-      const query = parseListQuery(billingCasesResource, { ...qs, facets: qs.facets ?? 'true' });
-      return {
-        content: await runFacets(BillingCase, billingCasesResource, query, billingScope(user), query.facets),
-      };
-    },
-  );
+  listRoutes(app, {
+    path: '/billingCases',
+    resource: billingCasesResource,
+    model: opts.models.BillingCase,
+    permission: 'VIEW_BILLING_PAGE',
+    scope: (user) => billingScope(user),
+    tag: 'billing',
+    noun: 'billing cases',
+  });
 }

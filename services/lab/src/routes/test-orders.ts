@@ -1,15 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  listQuerystring,
-  parseListQuery,
-  requireUser,
-  runFacets,
-  runList,
-  scopeFilter,
-  sendList,
-  typed,
   type ListQuery,
   type ListResource,
+  listRoutes,
+  scopeFilter,
   type SessionUser,
 } from '@onco/platform';
 import type { LabModels } from '../models';
@@ -77,50 +71,13 @@ export function testOrdersScope(user: SessionUser, query: ListQuery): Record<str
 }
 
 export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabModels }) {
-  const r = typed(app);
-  const { TestOrder } = opts.models;
-
-  r.get(
-    '/testOrders',
-    {
-      config: { permission: 'VIEW_TESTS_PAGE' },
-      schema: {
-        tags: ['tests'],
-        summary: 'List test orders (both list dialects)',
-        querystring: listQuerystring,
-      },
-    },
-    async (req, reply) => {
-      const user = requireUser(req);
-      const query = parseListQuery(testOrdersResource, req.query as Record<string, unknown>);
-      const result = await runList(TestOrder, testOrdersResource, query, testOrdersScope(user, query));
-      return sendList(reply, testOrdersResource, query, result);
-    },
-  );
-
-  r.get(
-    '/testOrders/facets',
-    {
-      config: { permission: 'VIEW_TESTS_PAGE' },
-      schema: {
-        tags: ['tests'],
-        summary: 'Test order facets for the same filter',
-        querystring: listQuerystring,
-      },
-    },
-    async (req) => {
-      const user = requireUser(req);
-      const qs = req.query as Record<string, unknown>;
-      const query = parseListQuery(testOrdersResource, { ...qs, facets: qs.facets ?? 'true' });
-      return {
-        content: await runFacets(
-          TestOrder,
-          testOrdersResource,
-          query,
-          testOrdersScope(user, query),
-          query.facets,
-        ),
-      };
-    },
-  );
+  listRoutes(app, {
+    path: '/testOrders',
+    resource: testOrdersResource,
+    model: opts.models.TestOrder,
+    permission: 'VIEW_TESTS_PAGE',
+    scope: testOrdersScope,
+    tag: 'tests',
+    noun: 'test orders',
+  });
 }

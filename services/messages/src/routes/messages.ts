@@ -3,14 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import {
   buildMatch,
   listQuerystring,
+  type ListResource,
+  listRoutes,
   parseListQuery,
   requireUser,
-  runList,
   scopeFilter,
-  sendList,
-  typed,
-  type ListResource,
   type SessionUser,
+  typed,
 } from '@onco/platform';
 import type { MessagesModels } from '../models';
 
@@ -50,23 +49,15 @@ export async function messageRoutes(app: FastifyInstance, opts: { models: Messag
   const r = typed(app);
   const { Message } = opts.models;
 
-  r.get(
-    '/messages',
-    {
-      config: { permission: 'VIEW_MESSAGES_PAGE' },
-      schema: {
-        tags: ['messages'],
-        summary: 'List messages and comments (both list dialects)',
-        querystring: listQuerystring,
-      },
-    },
-    async (req, reply) => {
-      const user = requireUser(req);
-      const query = parseListQuery(messagesResource, req.query as Record<string, unknown>);
-      const result = await runList(Message, messagesResource, query, messagesScope(user));
-      return sendList(reply, messagesResource, query, result);
-    },
-  );
+  listRoutes(app, {
+    path: '/messages',
+    resource: messagesResource,
+    model: Message,
+    permission: 'VIEW_MESSAGES_PAGE',
+    scope: (user) => messagesScope(user),
+    tag: 'messages',
+    noun: 'messages and comments',
+  });
 
   r.get(
     '/messages/communicationCount',

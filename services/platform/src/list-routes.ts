@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { Model } from 'mongoose';
+import type { Permission } from '@onco/domain';
+import { requireUser, type SessionUser } from './auth';
+import { runFacets, runList, sendList } from './list-exec';
+import { parseListQuery, type ListQuery, type ListResource } from './list-query';
+import { errorReplies, facetSchema, listQuerystring, typed } from './routes';
+import { z } from 'zod';
+
+export interface ListRoutesOptions {
+  /** e.g. '/billingCases'; the facets route is `${path}/facets` */
+  path: string;
+  resource: ListResource;
+  model: Model<any>;
+  permission: Permission | Permission[];
+  /** the data scope (and any list default) for this user and query */
+  scope: (user: SessionUser, query: ListQuery) => Record<string, unknown>;
+  tag: string;
+  /** what one row is, in words (for the API document) */
+  noun: string;
+  map?: (doc: any) => unknown;
+}
+
+/**
+ * The two routes every scoped list has: GET {path} (both list dialects, optional facets) and
+ * GET {path}/facets (named facets for the same filter).
+ */
+export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
+  const r = typed(app);
+  r.get(
+    o.path,
+    {
+      config: { permission: o.permission },
+      schema: { tags: [o.tag], summary: `List ${o.noun} (both list dialects)`, querystring: listQuerystring },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const query = parseListQuery(o.resource, req.query as Record<string, unknown>);
+      const result = await runList(o.model, o.resource, query, o.scope(user, query), o.map ? { map: o.map } : {});
+      return sendList(reply, o.resource, query, result);
+    },
+  );
+  r.get(
+    `${o.path}/facets`,
+    {
+      config: { permission: o.permission },
+      schema: {
+        tags: [o.tag],
+        summary: `Facets of ${o.noun} for the same filter`,
+        querystring: listQuerystring,
+        response: { 200: z.object({ content: z.array(facetSchema) }), ...errorReplies },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const qs = req.query as Record<string, unknown>;
+      const query = parseListQuery(o.resource, { ...qs, facets: qs.facets ?? 'true' });
+      return { content: await runFacets(o.model, o.resource, query, o.scope(user, query), query.facets) };
+    },
+  );
+}
