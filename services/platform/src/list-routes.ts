@@ -4,7 +4,7 @@ import type { Permission } from '@onco/domain';
 import { requireUser, type SessionUser } from './auth';
 import { runFacets, runList, sendList } from './list-exec';
 import { parseListQuery, type ListQuery, type ListResource } from './list-query';
-import { errorReplies, facetSchema, listQuerystring, typed } from './routes';
+import { errorReplies, facetSchema, listQuerystring, listReply, typed } from './routes';
 import { z } from 'zod';
 
 export interface ListRoutesOptions {
@@ -19,6 +19,8 @@ export interface ListRoutesOptions {
   /** what one row is, in words (for the API document) */
   noun: string;
   map?: (doc: any) => unknown;
+  /** the reply schema of one row (default: any record with an id; its other fields pass through) */
+  row?: z.ZodTypeAny;
 }
 
 /**
@@ -31,7 +33,12 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
     o.path,
     {
       config: { permission: o.permission },
-      schema: { tags: [o.tag], summary: `List ${o.noun} (both list dialects)`, querystring: listQuerystring },
+      schema: {
+        tags: [o.tag],
+        summary: `List ${o.noun} (both list dialects)`,
+        querystring: listQuerystring,
+        response: { 200: listReply(o.row ?? z.looseObject({ id: z.string() })), ...errorReplies },
+      },
     },
     async (req, reply) => {
       const user = requireUser(req);

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import {
   AREAS,
   DocLocks,
@@ -91,12 +92,19 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
 
   const app = await createBaseApp(ctx, identity.resolver);
 
-  app.get('/health', { config: { public: true }, schema: { hide: true } }, async () => ({ status: 'UP' }));
-  app.get('/ready', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
+  const readyReply = z.object({
+    status: z.enum(['UP', 'DOWN']),
+    mongo: z.boolean(),
+    kafka: z.boolean(),
+    redis: z.boolean(),
+    down: z.array(z.string()).optional(),
+  });
+  app.get('/health', { config: { public: true }, schema: { tags: ['operations'], response: { 200: z.object({ status: z.literal('UP') }) } } }, async () => ({ status: 'UP' as const }));
+  app.get('/ready', { config: { public: true }, schema: { tags: ['operations'], response: { 200: readyReply, 503: readyReply } } }, async (_req, reply) => {
     const r = await checkReadiness({ mongo, redis, kafkaAdmin });
     const down = Object.entries(r).filter(([, ok]) => !ok).map(([k]) => k);
     reply.status(down.length ? 503 : 200);
-    return { status: down.length ? 'DOWN' : 'UP', ...r, ...(down.length ? { down } : {}) };
+    return { status: down.length ? ('DOWN' as const) : ('UP' as const), ...r, ...(down.length ? { down } : {}) };
   });
   app.get('/portal/api/v1/operations/queues', { config: { permission: 'VIEW_OPERATIONS' }, schema: { tags: ['operations'] } }, async () => ({
     content: await queues.overview(),
