@@ -6,24 +6,36 @@ export function renderPermissionsDoc(): string {
   const lines: string[] = [];
   lines.push('# Roles and permissions');
   lines.push('');
-  lines.push('Generated from `services/domain/src/permissions.ts` by `npm run docs:permissions`; a unit test fails when this');
-  lines.push('file and the matrix disagree. The server enforces every cell: each route declares the permission it needs');
+  lines.push(
+    'Generated from `services/domain/src/permissions.ts` by `npm run docs:permissions`; a unit test fails when this',
+  );
+  lines.push(
+    'file and the matrix disagree. The server enforces every cell: each route declares the permission it needs',
+  );
   lines.push('and the guard answers 403 without it. The console only hides what the server would refuse.');
   lines.push('');
   lines.push('Permissions marked (ours) are not named in the spec; they make server-side rules explicit.');
   lines.push('');
   lines.push('## Data scope');
   lines.push('');
-  lines.push('- Every list and read is narrowed by the server to the user\'s associated accounts and physicians:');
-  lines.push('  the user\'s own account, `ACCOUNT` associations, `PHYSICIAN` associations and `authorizedUsers`;');
-  lines.push('  provider roles (NPI, PHYSICIAN, ADDITIONAL_PHYSICIAN, PATHOLOGIST) also see their own physician record.');
+  lines.push(
+    "- Every list and read is narrowed by the server to the user's associated accounts and physicians:",
+  );
+  lines.push(
+    "  the user's own account, `ACCOUNT` associations, `PHYSICIAN` associations and `authorizedUsers`;",
+  );
+  lines.push(
+    '  provider roles (NPI, PHYSICIAN, ADDITIONAL_PHYSICIAN, PATHOLOGIST) also see their own physician record.',
+  );
   lines.push('- `VIEW_ALL_ACCOUNTS` (lab, billing and operations staff) lifts the account narrowing.');
   lines.push('- A record outside the scope is a 404, never a 403, so its existence is not disclosed.');
   lines.push('');
   lines.push('## Who may add whom');
   lines.push('');
   for (const [creator, roles] of Object.entries(CREATABLE_ROLES)) {
-    lines.push(`- ${short(creator)}: ${roles!.length === ROLES.length ? 'every role' : roles!.map(short).join(', ')}`);
+    lines.push(
+      `- ${short(creator)}: ${roles!.length === ROLES.length ? 'every role' : roles!.map(short).join(', ')}`,
+    );
   }
   lines.push('');
   lines.push('## Matrix');

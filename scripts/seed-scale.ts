@@ -15,7 +15,7 @@ function arg(name: string, fallback: string): string {
 }
 
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 const weighted = <T>(pairs: Array<[T, number]>): T => {
   let r = rand() * pairs.reduce((n, [, w]) => n + w, 0);
@@ -53,10 +53,15 @@ async function main() {
   }
 
   const accounts = await mongo.collection('accounts').find({}).toArray();
-  const locations = await mongo.collection('hospital_locations').find({}).toArray().catch(() => []);
+  const locations = await mongo
+    .collection('hospital_locations')
+    .find({})
+    .toArray()
+    .catch(() => []);
   const physicians = await mongo.collection('physicians').find({}).toArray();
   const patients = await mongo.collection('patients').find({}).toArray();
-  if (!accounts.length || !physicians.length || !patients.length) throw new Error('reference data missing after seeding');
+  if (!accounts.length || !physicians.length || !patients.length)
+    throw new Error('reference data missing after seeding');
 
   const start = Date.now();
   const now = Date.now();
@@ -78,23 +83,38 @@ async function main() {
     for (let i = 0; i < n; i++) {
       const seq = base + done + i;
       const account = pick(accounts);
-      const physician = physicians.find((p: any) => (p.accountIds ?? []).includes(account._id)) ?? pick(physicians);
+      const physician =
+        physicians.find((p: any) => (p.accountIds ?? []).includes(account._id)) ?? pick(physicians);
       const patient = pick(patients);
       const location = locations.find((l: any) => l.account?.id === account._id) ?? null;
-      const status = weighted<'DRAFT' | 'SUBMITTED'>([['SUBMITTED', 8], ['DRAFT', 2]]);
+      const status = weighted<'DRAFT' | 'SUBMITTED'>([
+        ['SUBMITTED', 8],
+        ['DRAFT', 2],
+      ]);
       const created = new Date(now - Math.floor(rand() * twoYears));
       const updated = new Date(Math.min(now, created.getTime() + Math.floor(rand() * 60 * 24 * 3600 * 1000)));
       const [diagnosis, icd] = pick(diagnoses);
-      const kind = weighted<'dx' | 'pdx' | 'both'>([['dx', 5], ['pdx', 3], ['both', 2]]);
+      const kind = weighted<'dx' | 'pdx' | 'both'>([
+        ['dx', 5],
+        ['pdx', 3],
+        ['both', 2],
+      ]);
       const orderType = kind === 'pdx' && rand() < 0.5 ? 'SUBSEQUENT_ORDER' : 'INITIAL_ORDER';
       const id = randomUUID();
       const testRequisitionId = status === 'SUBMITTED' ? `TRF-${String(seq).padStart(7, '0')}` : null;
-      const types = kind === 'both' ? ['NEXT_DX', 'NEXT_PERSONAL_DX'] : [kind === 'dx' ? 'NEXT_DX' : 'NEXT_PERSONAL_DX'];
+      const types =
+        kind === 'both' ? ['NEXT_DX', 'NEXT_PERSONAL_DX'] : [kind === 'dx' ? 'NEXT_DX' : 'NEXT_PERSONAL_DX'];
       const summaries = types.map((testType, k) => {
         const testStatus =
           status === 'DRAFT'
             ? 'TEST_SELECTED'
-            : weighted([['TEST_ORDERED', 3], ['IN_PROGRESS', 4], ['REPORT_COMPLETE', 5], ['REPORT_AMENDED', 1], ['CANCELLED', 1]]);
+            : weighted([
+                ['TEST_ORDERED', 3],
+                ['IN_PROGRESS', 4],
+                ['REPORT_COMPLETE', 5],
+                ['REPORT_AMENDED', 1],
+                ['CANCELLED', 1],
+              ]);
         const testId = randomUUID();
         const testOrderId = status === 'SUBMITTED' ? `${testRequisitionId}-${k + 1}` : null;
         tests.push({
@@ -129,27 +149,82 @@ async function main() {
           deleted: false,
           scaleSeed: true,
         });
-        return { id: testId, testOrderId, testType, orderType: testType === 'NEXT_DX' ? 'INITIAL_ORDER' : orderType, status: testStatus };
+        return {
+          id: testId,
+          testOrderId,
+          testType,
+          orderType: testType === 'NEXT_DX' ? 'INITIAL_ORDER' : orderType,
+          status: testStatus,
+        };
       });
       reqs.push({
         _id: id,
         testRequisitionId,
         status,
-        clinicalReviewStatus: status === 'SUBMITTED' ? weighted([['REVIEW_COMPLETE', 6], ['NEEDS_REVIEW', 2], ['IN_PROGRESS', 1], ['AWAITING_PATH_REPORT', 1]]) : null,
+        clinicalReviewStatus:
+          status === 'SUBMITTED'
+            ? weighted([
+                ['REVIEW_COMPLETE', 6],
+                ['NEEDS_REVIEW', 2],
+                ['IN_PROGRESS', 1],
+                ['AWAITING_PATH_REPORT', 1],
+              ])
+            : null,
         isNYState: false,
-        patient: { id: patient._id, userId: patient.userId, firstName: patient.firstName, lastName: patient.lastName, name: patient.name, dateOfBirth: patient.dateOfBirth, birthSex: patient.birthSex, mrn: patient.mrn },
-        physician: { id: physician._id, userId: physician.userId, firstName: physician.firstName, lastName: physician.lastName, name: physician.name },
+        patient: {
+          id: patient._id,
+          userId: patient.userId,
+          firstName: patient.firstName,
+          lastName: patient.lastName,
+          name: patient.name,
+          dateOfBirth: patient.dateOfBirth,
+          birthSex: patient.birthSex,
+          mrn: patient.mrn,
+        },
+        physician: {
+          id: physician._id,
+          userId: physician.userId,
+          firstName: physician.firstName,
+          lastName: physician.lastName,
+          name: physician.name,
+        },
         account: { id: account._id, name: account.name, accountId: account.accountId },
-        hospitalLocation: location ? { id: location._id, name: location.name, address: location.address } : null,
-        orderInformation: { nextDx: types.includes('NEXT_DX'), nextPersonalDx: types.includes('NEXT_PERSONAL_DX'), orderType },
+        hospitalLocation: location
+          ? { id: location._id, name: location.name, address: location.address }
+          : null,
+        orderInformation: {
+          nextDx: types.includes('NEXT_DX'),
+          nextPersonalDx: types.includes('NEXT_PERSONAL_DX'),
+          orderType,
+        },
         testOrders: summaries,
         tumorSpecimen: { diagnosis, icd10Codes: icd, stage: pick(['I', 'II', 'III', 'IV']) },
         normalSpecimen: { specimenType: 'BLOOD' },
-        billings: [{ id: randomUUID(), billingType: pick(['INSURANCE', 'MEDICARE', 'SELF', 'FACILITY']), preference: 'PRIMARY' }],
+        billings: [
+          {
+            id: randomUUID(),
+            billingType: pick(['INSURANCE', 'MEDICARE', 'SELF', 'FACILITY']),
+            preference: 'PRIMARY',
+          },
+        ],
         attachments: [],
-        approvals: status === 'SUBMITTED' ? [{ approvedBy: { id: physician._id, name: physician.name }, createdOn: created }] : [],
-        sampleStatuses: status === 'SUBMITTED' ? [weighted([['PROCEED', 8], ['ON_HOLD', 1], ['CANCELLED', 1]])] : [],
-        billingReview: { status: status === 'SUBMITTED' ? pick(['NEEDS_REVIEW', 'REVIEW_COMPLETE', 'AWAITING_INFO']) : null },
+        approvals:
+          status === 'SUBMITTED'
+            ? [{ approvedBy: { id: physician._id, name: physician.name }, createdOn: created }]
+            : [],
+        sampleStatuses:
+          status === 'SUBMITTED'
+            ? [
+                weighted([
+                  ['PROCEED', 8],
+                  ['ON_HOLD', 1],
+                  ['CANCELLED', 1],
+                ]),
+              ]
+            : [],
+        billingReview: {
+          status: status === 'SUBMITTED' ? pick(['NEEDS_REVIEW', 'REVIEW_COMPLETE', 'AWAITING_INFO']) : null,
+        },
         limsProjectIds: [],
         reports: [],
         outbox: [],

@@ -198,14 +198,30 @@ describe('OutboxRelay', () => {
     const locks = new DocLocks(redis, { prefix: `it-${run}` });
     const lock = <T>(c: string, id: string, fn: () => Promise<T>) => locks.run(c, id, fn);
     await coll().insertOne({ _id: 'race' as never, n: 0, outbox: [] });
-    const relay = new OutboxRelay({ kafka, db: conn, collections: [collName], topicPrefix: prefix, lock, pollIntervalMs: 20 });
+    const relay = new OutboxRelay({
+      kafka,
+      db: conn,
+      collections: [collName],
+      topicPrefix: prefix,
+      lock,
+      pollIntervalMs: 20,
+    });
     await relay.start();
-    const events = Array.from({ length: 30 }, (_, i) => statusEvent('race', i % 2 ? 'IN_PROGRESS' : 'TEST_ORDERED'));
+    const events = Array.from({ length: 30 }, (_, i) =>
+      statusEvent('race', i % 2 ? 'IN_PROGRESS' : 'TEST_ORDERED'),
+    );
     try {
       await Promise.all(
-        events.map((e) => lock(collName, 'race', () => coll().updateOne({ _id: 'race' as never }, withOutbox({ $inc: { n: 1 } }, e)))),
+        events.map((e) =>
+          lock(collName, 'race', () =>
+            coll().updateOne({ _id: 'race' as never }, withOutbox({ $inc: { n: 1 } }, e)),
+          ),
+        ),
       );
-      await waitFor(() => events.every((e) => ofEvent(e.id).length >= 1), { timeoutMs: 60_000, what: 'all 30 events' });
+      await waitFor(() => events.every((e) => ofEvent(e.id).length >= 1), {
+        timeoutMs: 60_000,
+        what: 'all 30 events',
+      });
       await waitFor(async () => (await relay.pending()) === 0, { what: 'an empty outbox' });
       expect((await coll().findOne({ _id: 'race' as never }))?.n).toBe(30);
       expect(events.every((e) => ofEvent(e.id).length === 1)).toBe(true);
@@ -215,4 +231,3 @@ describe('OutboxRelay', () => {
     }
   }, 90_000);
 });
-

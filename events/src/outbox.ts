@@ -535,7 +535,9 @@ export class OutboxRelay {
       for (const doc of docs) {
         await lock(coll.collectionName, String(doc._id), async () => {
           if (this.conditionalPull !== false) {
-            const r = await coll.updateOne({ _id: doc._id }, { $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } } } as Document);
+            const r = await coll.updateOne({ _id: doc._id }, {
+              $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } },
+            } as Document);
             if (r.modifiedCount === 1) {
               this.conditionalPull = true;
               return;
@@ -606,17 +608,17 @@ export class OutboxRelay {
     const now = new Date();
     try {
       const ops = docs.map((doc) => {
-          const filter: Document = { _id: doc._id };
-          const inc: Document = {};
-          const set: Document = {};
-          doc.outbox.forEach((entry, i) => {
-            filter[`outbox.${i}.id`] = entry.id;
-            inc[`outbox.${i}.attempts`] = 1;
-            set[`outbox.${i}.lastError`] = message;
-            set[`outbox.${i}.lastAttemptOn`] = now;
-          });
-          return { updateOne: { filter, update: { $inc: inc, $set: set } } };
+        const filter: Document = { _id: doc._id };
+        const inc: Document = {};
+        const set: Document = {};
+        doc.outbox.forEach((entry, i) => {
+          filter[`outbox.${i}.id`] = entry.id;
+          inc[`outbox.${i}.attempts`] = 1;
+          set[`outbox.${i}.lastError`] = message;
+          set[`outbox.${i}.lastAttemptOn`] = now;
         });
+        return { updateOne: { filter, update: { $inc: inc, $set: set } } };
+      });
       if (this.lock) {
         const lock = this.lock;
         for (let i = 0; i < docs.length; i++) {

@@ -20,7 +20,15 @@ import {
   TEST_TYPES,
 } from '@onco/domain';
 
-export { BILLING_CASE_STATUSES, CLINICAL_REVIEW_STATUSES, ORDER_TYPES, SAMPLE_STATUSES, SAMPLE_TYPES, TEST_STATUSES, TEST_TYPES };
+export {
+  BILLING_CASE_STATUSES,
+  CLINICAL_REVIEW_STATUSES,
+  ORDER_TYPES,
+  SAMPLE_STATUSES,
+  SAMPLE_TYPES,
+  TEST_STATUSES,
+  TEST_TYPES,
+};
 
 // ---------------------------------------------------------------------------
 // Enums (values exactly as in the product specification)

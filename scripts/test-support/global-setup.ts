@@ -31,10 +31,13 @@ let stop: (() => Promise<void>) | undefined;
 
 export async function setup() {
   const given = process.env.MONGO_URL || process.env.KAFKA_BROKERS || process.env.REDIS_URL;
-  const local = (await probe('127.0.0.1', 27017)) && (await probe('127.0.0.1', 9092)) && (await probe('127.0.0.1', 6379));
+  const local =
+    (await probe('127.0.0.1', 27017)) && (await probe('127.0.0.1', 9092)) && (await probe('127.0.0.1', 6379));
   if (given || local || !dockerReachable()) {
     if (!given && !local) {
-      throw new Error('MongoDB, Kafka or Redis is not reachable on 127.0.0.1. Run `npm run infra:up` (or `npm test`, which starts them).');
+      throw new Error(
+        'MongoDB, Kafka or Redis is not reachable on 127.0.0.1. Run `npm run infra:up` (or `npm test`, which starts them).',
+      );
     }
     return;
   }

@@ -32,7 +32,12 @@ export const CLINICAL_REVIEW_STATUSES = [
 ] as const;
 export type ClinicalReviewStatus = (typeof CLINICAL_REVIEW_STATUSES)[number];
 
-export const BILLING_REVIEW_STATUSES = ['NEEDS_REVIEW', 'NEEDS_ATTENTION', 'REVIEW_COMPLETE', 'AWAITING_INFO'] as const;
+export const BILLING_REVIEW_STATUSES = [
+  'NEEDS_REVIEW',
+  'NEEDS_ATTENTION',
+  'REVIEW_COMPLETE',
+  'AWAITING_INFO',
+] as const;
 export type BillingReviewStatus = (typeof BILLING_REVIEW_STATUSES)[number];
 
 export const USER_STATUSES = [
@@ -68,7 +73,14 @@ export const BIOPSY_SITES = ['METASTASIS', 'PRIMARY', 'OTHER'] as const;
 export const TUMOR_SPECIMEN_TYPES = ['FFPE_SLIDES', 'FFPE_BLOCK', 'FRESH_FROZEN_TISSUE'] as const;
 export const NORMAL_SPECIMEN_TYPES = ['BLOOD', 'SALIVA', 'BUFFY_COAT'] as const;
 export const BLOOD_COLLECTION_MODES = ['COLLECT_IN_CLINIC', 'MOBILE_PHLEBOTOMY'] as const;
-export const DISEASE_STATUSES = ['ACTIVE_DISEASE', 'NED', 'RECURRENT', 'RELAPSED', 'REFRACTORY', 'METASTATIC'] as const;
+export const DISEASE_STATUSES = [
+  'ACTIVE_DISEASE',
+  'NED',
+  'RECURRENT',
+  'RELAPSED',
+  'REFRACTORY',
+  'METASTATIC',
+] as const;
 export const TISSUE_OBTAIN_METHODS = ['CONTACT_PATHOLOGY_LAB', 'SELF_SHIPMENT'] as const;
 
 export const ATTACHMENT_KINDS = [

@@ -13,7 +13,11 @@ export interface PasswordCheck {
 
 export function checkPassword(pw: string): PasswordCheck[] {
   return [
-    { key: 'length', label: `At least ${PASSWORD_MIN_LENGTH} characters`, ok: pw.length >= PASSWORD_MIN_LENGTH },
+    {
+      key: 'length',
+      label: `At least ${PASSWORD_MIN_LENGTH} characters`,
+      ok: pw.length >= PASSWORD_MIN_LENGTH,
+    },
     { key: 'digit', label: 'At least one digit', ok: /\d/.test(pw) },
     { key: 'upper', label: 'At least one upper-case letter', ok: /[A-Z]/.test(pw) },
     { key: 'lower', label: 'At least one lower-case letter', ok: /[a-z]/.test(pw) },
@@ -31,5 +35,8 @@ export function looksLikeEmail(text: string): boolean {
 }
 
 export function isCompanyEmail(text: string, companyDomain: string): boolean {
-  return text.trim().toLowerCase().endsWith('@' + companyDomain.toLowerCase());
+  return text
+    .trim()
+    .toLowerCase()
+    .endsWith('@' + companyDomain.toLowerCase());
 }

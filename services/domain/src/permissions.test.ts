@@ -58,6 +58,10 @@ describe('password rules', () => {
     expect(isStrongPassword('ABCDEFG1')).toBe(false);
     expect(isStrongPassword('Abcdefgh')).toBe(false);
     expect(isStrongPassword('Abc defg1')).toBe(false);
-    expect(checkPassword('a').filter((c) => !c.ok).map((c) => c.key)).toEqual(['length', 'digit', 'upper']);
+    expect(
+      checkPassword('a')
+        .filter((c) => !c.ok)
+        .map((c) => c.key),
+    ).toEqual(['length', 'digit', 'upper']);
   });
 });

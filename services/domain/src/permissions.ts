@@ -117,7 +117,9 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const PROVIDER_PAGES: Permission[] = (['HOME', 'ORDERS', 'ORDER', 'KITS', 'TESTS', 'TEST', 'PATIENTS', 'PATIENT', 'MESSAGES', 'BOX'] as const).map(page);
+const PROVIDER_PAGES: Permission[] = (
+  ['HOME', 'ORDERS', 'ORDER', 'KITS', 'TESTS', 'TEST', 'PATIENTS', 'PATIENT', 'MESSAGES', 'BOX'] as const
+).map(page);
 const LAB_PAGES: Permission[] = PAGES.filter((p) => p !== 'USERS').map(page);
 
 const ORDERING: Permission[] = [
@@ -211,11 +213,28 @@ export const ROLE_PERMISSIONS: Record<Role, Permission[]> = {
     'CAN_SEARCH_PATIENT',
   ]),
   ROLE_OBSERVER: uniq([...PROVIDER_PAGES]),
-  ROLE_DEVOPS: uniq([...LAB_PAGES, 'VIEW_ALL_ACCOUNTS', 'VIEW_LIMS_INFORMATION', 'VIEW_OPERATIONS', 'CAN_MANAGE_MAINTENANCE']),
-  ROLE_CE_ADMINISTRATOR: uniq([...PROVIDER_PAGES, 'VIEW_ALL_ACCOUNTS', 'CAN_CREATE_FEED', 'CAN_MANAGE_REFERENCE_DATA']),
+  ROLE_DEVOPS: uniq([
+    ...LAB_PAGES,
+    'VIEW_ALL_ACCOUNTS',
+    'VIEW_LIMS_INFORMATION',
+    'VIEW_OPERATIONS',
+    'CAN_MANAGE_MAINTENANCE',
+  ]),
+  ROLE_CE_ADMINISTRATOR: uniq([
+    ...PROVIDER_PAGES,
+    'VIEW_ALL_ACCOUNTS',
+    'CAN_CREATE_FEED',
+    'CAN_MANAGE_REFERENCE_DATA',
+  ]),
   ROLE_PATIENT: uniq(['VIEW_HOME_PAGE', 'VIEW_MESSAGES_PAGE', 'VIEW_TEST_PAGE']),
   ROLE_PORTAL_ADMIN: uniq(PERMISSIONS.filter((p) => !p.startsWith('IS_'))),
-  ROLE_HOSPITAL_ADMIN: uniq([...PROVIDER_PAGES, 'VIEW_USERS_PAGE', 'CAN_MANAGE_USERS', 'CAN_ADD_USERS', 'CAN_SEARCH_PATIENT']),
+  ROLE_HOSPITAL_ADMIN: uniq([
+    ...PROVIDER_PAGES,
+    'VIEW_USERS_PAGE',
+    'CAN_MANAGE_USERS',
+    'CAN_ADD_USERS',
+    'CAN_SEARCH_PATIENT',
+  ]),
 };
 
 export function permissionsOf(role: Role): Permission[] {
@@ -237,7 +256,12 @@ export function creatableRoles(creator: Role): Role[] {
 }
 
 /** Roles whose users are physicians in the data scope (they see their own orders). */
-export const PHYSICIAN_ROLES: Role[] = ['ROLE_NPI', 'ROLE_PHYSICIAN', 'ROLE_ADDITIONAL_PHYSICIAN', 'ROLE_PATHOLOGIST'];
+export const PHYSICIAN_ROLES: Role[] = [
+  'ROLE_NPI',
+  'ROLE_PHYSICIAN',
+  'ROLE_ADDITIONAL_PHYSICIAN',
+  'ROLE_PATHOLOGIST',
+];
 
 /** Roles that need an account on create (spec 3 section 2.7: "account (for some roles)"). */
 export const ACCOUNT_ROLES: Role[] = [

@@ -1,7 +1,14 @@
 import type { AuthenticationProvider, UserStatus } from './enums';
 
 /** User actions (spec 3 sections 2.7 and 4.1) and the states each is allowed in. */
-export const USER_ACTIONS = ['activate', 'deactivate', 'unlock', 'resetpassword', 'reactivate', 'sendTemporaryPassword'] as const;
+export const USER_ACTIONS = [
+  'activate',
+  'deactivate',
+  'unlock',
+  'resetpassword',
+  'reactivate',
+  'sendTemporaryPassword',
+] as const;
 export type UserAction = (typeof USER_ACTIONS)[number];
 
 export interface UserActionSubject {

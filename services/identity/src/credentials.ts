@@ -1,13 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { MSG, PASSWORD_HISTORY_SIZE, isStrongPassword, isCompanyEmail, looksLikeEmail } from '@onco/domain';
-import { AppError, badRequest, signToken, unauthorized, type Config, type DocLocks, type Mailer } from '@onco/platform';
+import {
+  AppError,
+  badRequest,
+  signToken,
+  unauthorized,
+  type Config,
+  type DocLocks,
+  type Mailer,
+} from '@onco/platform';
 import type { IdentityModels, UserDoc } from './models/user';
 import { hashPassword, verifyPassword } from './password-hash';
 import { buildSession } from './session';
 
 export class LockedError extends AppError {
   constructor() {
-    super(401, 'LOCKED_OUT', MSG.locked, { reason: 'LOCKED_OUT', additionalProperties: { status: 'LOCKED_OUT' } });
+    super(401, 'LOCKED_OUT', MSG.locked, {
+      reason: 'LOCKED_OUT',
+      additionalProperties: { status: 'LOCKED_OUT' },
+    });
   }
 }
 
@@ -30,7 +41,8 @@ export async function checkOwnPassword(
     const current = await models.User.findById(user._id, { failedLogins: 1, status: 1 }).lean().exec();
     if (!current) return false;
     if (ok) {
-      if (current.failedLogins > 0) await models.User.updateOne({ _id: user._id }, { $set: { failedLogins: 0 } }).exec();
+      if (current.failedLogins > 0)
+        await models.User.updateOne({ _id: user._id }, { $set: { failedLogins: 0 } }).exec();
       return true;
     }
     const failed = (current.failedLogins ?? 0) + 1;
@@ -46,9 +58,17 @@ export async function checkOwnPassword(
   });
 }
 
-export async function authenticate(models: IdentityModels, config: Config, locks: DocLocks, username: string, password: string) {
+export async function authenticate(
+  models: IdentityModels,
+  config: Config,
+  locks: DocLocks,
+  username: string,
+  password: string,
+) {
   const loginId = username.trim();
-  const user = (await models.User.findOne({ loginId, deleted: { $ne: true } }).lean().exec()) as UserDoc | null;
+  const user = (await models.User.findOne({ loginId, deleted: { $ne: true } })
+    .lean()
+    .exec()) as UserDoc | null;
   if (!user) throw authFailed();
   if (user.status === 'LOCKED_OUT') throw new LockedError();
   if (!['ACTIVE', 'PASSWORD_EXPIRED'].includes(user.status)) throw authFailed();
@@ -90,7 +110,8 @@ async function checkNewPassword(user: UserDoc, newPassword: string): Promise<str
   const history = [user.passwordHash, ...(user.passwordHistory ?? [])].filter(Boolean) as string[];
   const recent = [...new Set(history)].slice(0, PASSWORD_HISTORY_SIZE);
   for (const h of recent) {
-    if (await verifyPassword(newPassword, h)) throw badRequest(MSG.changePasswordFailed, { reason: 'PASSWORD_REUSED' });
+    if (await verifyPassword(newPassword, h))
+      throw badRequest(MSG.changePasswordFailed, { reason: 'PASSWORD_REUSED' });
   }
   return recent;
 }
@@ -105,19 +126,21 @@ async function writePassword(
   extra: Record<string, unknown>,
 ) {
   const hash = await hashPassword(newPassword);
-  const res = await locks.run('users', user._id, () => models.User.updateOne(
-    { _id: user._id, version: user.version },
-    {
-      $set: {
-        passwordHash: hash,
-        passwordHistory: [hash, ...recent].slice(0, PASSWORD_HISTORY_SIZE),
-        failedLogins: 0,
-        updatedOn: new Date(),
-        ...extra,
+  const res = await locks.run('users', user._id, () =>
+    models.User.updateOne(
+      { _id: user._id, version: user.version },
+      {
+        $set: {
+          passwordHash: hash,
+          passwordHistory: [hash, ...recent].slice(0, PASSWORD_HISTORY_SIZE),
+          failedLogins: 0,
+          updatedOn: new Date(),
+          ...extra,
+        },
+        $inc: { tokenVersion: 1, version: 1 },
       },
-      $inc: { tokenVersion: 1, version: 1 },
-    },
-  ).exec());
+    ).exec(),
+  );
   if (res.matchedCount === 0) throw new AppError(409, 'CONFLICT', MSG.conflict);
 }
 
@@ -146,7 +169,13 @@ export async function changePassword(
     throw badRequest(MSG.changePasswordFailed, { reason: 'WRONG_OLD_PASSWORD' });
   }
   const fresh = (await models.User.findById(userId).lean().exec()) as UserDoc;
-  await setPassword(models, locks, fresh, newPassword, fresh.status === 'PASSWORD_EXPIRED' ? { status: 'ACTIVE' } : {});
+  await setPassword(
+    models,
+    locks,
+    fresh,
+    newPassword,
+    fresh.status === 'PASSWORD_EXPIRED' ? { status: 'ACTIVE' } : {},
+  );
 }
 
 const tokenHash = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -160,7 +189,10 @@ export async function sendPasswordLink(
   purpose: 'reset' | 'activation',
 ) {
   const token = randomBytes(32).toString('base64url');
-  await models.ResetToken.updateMany({ userId: user._id, usedOn: null }, { $set: { usedOn: new Date() } }).exec();
+  await models.ResetToken.updateMany(
+    { userId: user._id, usedOn: null },
+    { $set: { usedOn: new Date() } },
+  ).exec();
   await models.ResetToken.create({
     _id: tokenHash(token),
     userId: user._id,
@@ -168,7 +200,8 @@ export async function sendPasswordLink(
     expiresOn: new Date(Date.now() + config.PASSWORD_RESET_TTL_MINUTES * 60_000),
   });
   const link = `${config.PUBLIC_URL}/#/reset-password?token=${token}`;
-  const subject = purpose === 'reset' ? 'Reset your Clinical Portal password' : 'Activate your Clinical Portal account';
+  const subject =
+    purpose === 'reset' ? 'Reset your Clinical Portal password' : 'Activate your Clinical Portal account';
   await mail.send({
     to: user.email,
     subject,
@@ -183,7 +216,8 @@ export async function sendPasswordLink(
 export async function forgotPassword(models: IdentityModels, config: Config, mail: Mailer, email: string) {
   const address = email.trim();
   if (!looksLikeEmail(address)) throw badRequest('Enter a valid e-mail address.');
-  if (isCompanyEmail(address, config.COMPANY_EMAIL_DOMAIN)) throw badRequest(MSG.contactIt, { reason: 'COMPANY_DOMAIN' });
+  if (isCompanyEmail(address, config.COMPANY_EMAIL_DOMAIN))
+    throw badRequest(MSG.contactIt, { reason: 'COMPANY_DOMAIN' });
   const user = (await models.User.findOne({
     email: { $eq: address.toLowerCase() },
     deleted: { $ne: true },
@@ -195,9 +229,16 @@ export async function forgotPassword(models: IdentityModels, config: Config, mai
   await sendPasswordLink(models, config, mail, user, 'reset');
 }
 
-export async function completeReset(models: IdentityModels, locks: DocLocks, token: string, newPassword: string) {
+export async function completeReset(
+  models: IdentityModels,
+  locks: DocLocks,
+  token: string,
+  newPassword: string,
+) {
   const invalid = () =>
-    badRequest('This password link is invalid or has expired. Request a new one from the sign-in page.', { reason: 'INVALID_TOKEN' });
+    badRequest('This password link is invalid or has expired. Request a new one from the sign-in page.', {
+      reason: 'INVALID_TOKEN',
+    });
   const t = await models.ResetToken.findById(tokenHash(token)).lean().exec();
   if (!t || t.usedOn || t.expiresOn.getTime() < Date.now()) throw invalid();
   const user = (await models.User.findById(t.userId).lean().exec()) as UserDoc | null;

@@ -15,7 +15,11 @@ afterAll(async () => {
 });
 
 const auth = (loginId: string, password: string) =>
-  sys.app.inject({ method: 'POST', url: '/uam/api/v1/authenticate', payload: { username: b64(loginId), password: b64(password) } });
+  sys.app.inject({
+    method: 'POST',
+    url: '/uam/api/v1/authenticate',
+    payload: { username: b64(loginId), password: b64(password) },
+  });
 
 describe('sign-in', () => {
   it('returns id, token, grantedAuthorities, role and names', async () => {
@@ -23,7 +27,13 @@ describe('sign-in', () => {
     const res = await auth(`  ${u.loginId} `, TEST_PASSWORD);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ id: u._id, role: 'ROLE_NPI', firstName: 'Test', lastName: 'NPI', loginId: u.loginId });
+    expect(body).toMatchObject({
+      id: u._id,
+      role: 'ROLE_NPI',
+      firstName: 'Test',
+      lastName: 'NPI',
+      loginId: u.loginId,
+    });
     expect(body.token).toMatch(/^[\w-]+\.[\w-]+$/);
     expect(body.grantedAuthorities).toContain('CAN_CREATE_TRF');
     expect(body.grantedAuthorities).not.toContain('VIEW_USERS_PAGE');
@@ -33,19 +43,28 @@ describe('sign-in', () => {
     const u = await createUser(sys, 'ROLE_NPI');
     for (const res of [await auth(u.loginId, 'Wrong1234'), await auth('nobody.here', 'Wrong1234')]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ status: 401, message: MSG.authFailed, details: { reason: 'BAD_CREDENTIALS' } });
+      expect(res.json()).toMatchObject({
+        status: 401,
+        message: MSG.authFailed,
+        details: { reason: 'BAD_CREDENTIALS' },
+      });
     }
   });
 
   it('refuses a body that is not base64 credentials with a 400 saying what is wrong', async () => {
-    const res = await sys.app.inject({ method: 'POST', url: '/uam/api/v1/authenticate', payload: { username: 'x' } });
+    const res = await sys.app.inject({
+      method: 'POST',
+      url: '/uam/api/v1/authenticate',
+      payload: { username: 'x' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/password/);
   });
 
   it('locks the account after five failures in a row, with the locked message, even for the right password', async () => {
     const u = await createUser(sys, 'ROLE_NON_NPI');
-    for (let i = 0; i < 4; i++) expect((await auth(u.loginId, 'Wrong1234')).json().message).toBe(MSG.authFailed);
+    for (let i = 0; i < 4; i++)
+      expect((await auth(u.loginId, 'Wrong1234')).json().message).toBe(MSG.authFailed);
     const fifth = await auth(u.loginId, 'Wrong1234');
     expect(fifth.statusCode).toBe(401);
     expect(fifth.json()).toMatchObject({
@@ -74,16 +93,34 @@ describe('tokens', () => {
     const none = await sys.app.inject({ method: 'GET', url: '/uam/api/v1/session' });
     expect(none.statusCode).toBe(401);
     expect(none.json()).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
-    const junk = await sys.app.inject({ method: 'GET', url: '/uam/api/v1/session', headers: { authorization: 'Bearer abc.def' } });
+    const junk = await sys.app.inject({
+      method: 'GET',
+      url: '/uam/api/v1/session',
+      headers: { authorization: 'Bearer abc.def' },
+    });
     expect(junk.statusCode).toBe(401);
     const expired = signToken(
-      { sub: u._id, role: u.role, tv: 0, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 1 },
+      {
+        sub: u._id,
+        role: u.role,
+        tv: 0,
+        iat: Math.floor(Date.now() / 1000) - 7200,
+        exp: Math.floor(Date.now() / 1000) - 1,
+      },
       sys.config.TOKEN_SECRET,
     );
-    const old = await sys.app.inject({ method: 'GET', url: '/uam/api/v1/session', headers: { authorization: `Bearer ${expired}` } });
+    const old = await sys.app.inject({
+      method: 'GET',
+      url: '/uam/api/v1/session',
+      headers: { authorization: `Bearer ${expired}` },
+    });
     expect(old.statusCode).toBe(401);
     const { authorization } = await login(sys, u.loginId);
-    const ok = await sys.app.inject({ method: 'GET', url: '/uam/api/v1/session', headers: { authorization } });
+    const ok = await sys.app.inject({
+      method: 'GET',
+      url: '/uam/api/v1/session',
+      headers: { authorization },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().id).toBe(u._id);
   });
@@ -93,9 +130,13 @@ describe('tokens', () => {
     try {
       const u = await createUser(short, 'ROLE_NPI');
       const { authorization } = await login(short, u.loginId);
-      expect((await short.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode).toBe(200);
+      expect(
+        (await short.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode,
+      ).toBe(200);
       await new Promise((r) => setTimeout(r, 2100));
-      expect((await short.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode).toBe(401);
+      expect(
+        (await short.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode,
+      ).toBe(401);
     } finally {
       await short.close();
     }
@@ -121,7 +162,10 @@ describe('passwords', () => {
     expect(wrongOld.json().message).toBe(MSG.changePasswordFailed);
     const reuse = await change(u._id, authorization, TEST_PASSWORD, TEST_PASSWORD);
     expect(reuse.statusCode).toBe(400);
-    expect(reuse.json()).toMatchObject({ message: MSG.changePasswordFailed, details: { reason: 'PASSWORD_REUSED' } });
+    expect(reuse.json()).toMatchObject({
+      message: MSG.changePasswordFailed,
+      details: { reason: 'PASSWORD_REUSED' },
+    });
 
     const seq = ['Second222', 'Third3333', 'Fourth444', 'Fifth5555'];
     let current = TEST_PASSWORD;
@@ -130,18 +174,22 @@ describe('passwords', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().message).toBe(MSG.changePasswordOk);
       // the old token is revoked by the change
-      expect((await sys.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode).toBe(401);
+      expect(
+        (await sys.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode,
+      ).toBe(401);
       current = next;
       ({ authorization } = await login(sys, u.loginId, current));
     }
     // the last four are Fifth, Fourth, Third, Second: all refused; the first one is allowed again
     for (const old of ['Fourth444', 'Third3333', 'Second222']) {
-      expect((await change(u._id, authorization, current, old)).json().details.reason).toBe('PASSWORD_REUSED');
+      expect((await change(u._id, authorization, current, old)).json().details.reason).toBe(
+        'PASSWORD_REUSED',
+      );
     }
     expect((await change(u._id, authorization, current, TEST_PASSWORD)).statusCode).toBe(200);
   });
 
-  it('a user cannot change somebody else\'s password', async () => {
+  it("a user cannot change somebody else's password", async () => {
     const a = await createUser(sys, 'ROLE_NPI');
     const b = await createUser(sys, 'ROLE_NPI');
     const { authorization } = await login(sys, a.loginId);
@@ -149,26 +197,47 @@ describe('passwords', () => {
   });
 
   it('forgot password: company addresses are told to contact IT; others get a single-use link that expires', async () => {
-    const company = await sys.app.inject({ method: 'POST', url: `/uam/api/v1/password/reset/someone@${sys.config.COMPANY_EMAIL_DOMAIN}` });
+    const company = await sys.app.inject({
+      method: 'POST',
+      url: `/uam/api/v1/password/reset/someone@${sys.config.COMPANY_EMAIL_DOMAIN}`,
+    });
     expect(company.statusCode).toBe(400);
     expect(company.json().message).toBe(MSG.contactIt);
 
     const u = await createUser(sys, 'ROLE_NPI', { email: `reset.${Date.now()}@clinic.example.org` });
-    const res = await sys.app.inject({ method: 'POST', url: `/uam/api/v1/password/reset/${u.email.toUpperCase()}` });
+    const res = await sys.app.inject({
+      method: 'POST',
+      url: `/uam/api/v1/password/reset/${u.email.toUpperCase()}`,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(MSG.resetEmailSent);
-    const unknown = await sys.app.inject({ method: 'POST', url: '/uam/api/v1/password/reset/nobody@nowhere.example.org' });
+    const unknown = await sys.app.inject({
+      method: 'POST',
+      url: '/uam/api/v1/password/reset/nobody@nowhere.example.org',
+    });
     expect(unknown.statusCode).toBe(200);
 
     const mail = (await readMailbox(sys.config.MAILBOX_DIR)).filter((m) => m.to === u.email);
     expect(mail).toHaveLength(1);
     const token = /token=([\w-]+)/.exec(mail[0].text)![1];
-    const weak = await sys.app.inject({ method: 'POST', url: '/uam/api/v1/password/reset', payload: { token, newPassword: b64('weak') } });
+    const weak = await sys.app.inject({
+      method: 'POST',
+      url: '/uam/api/v1/password/reset',
+      payload: { token, newPassword: b64('weak') },
+    });
     expect(weak.statusCode).toBe(400);
-    const set = await sys.app.inject({ method: 'POST', url: '/uam/api/v1/password/reset', payload: { token, newPassword: b64('Recovered99') } });
+    const set = await sys.app.inject({
+      method: 'POST',
+      url: '/uam/api/v1/password/reset',
+      payload: { token, newPassword: b64('Recovered99') },
+    });
     expect(set.statusCode).toBe(200);
     expect((await auth(u.loginId, 'Recovered99')).statusCode).toBe(200);
-    const again = await sys.app.inject({ method: 'POST', url: '/uam/api/v1/password/reset', payload: { token, newPassword: b64('Another999') } });
+    const again = await sys.app.inject({
+      method: 'POST',
+      url: '/uam/api/v1/password/reset',
+      payload: { token, newPassword: b64('Another999') },
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json().details.reason).toBe('INVALID_TOKEN');
   });

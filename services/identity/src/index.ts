@@ -20,7 +20,10 @@ export function createIdentity(conn: Connection) {
 }
 
 /** uam area: /uam/api/v1 (sign-in, passwords, the users list the spec also shows there). */
-export async function uamArea(app: FastifyInstance, opts: { models: IdentityModels; resolver: Resolver; accounts: AccountDirectory }) {
+export async function uamArea(
+  app: FastifyInstance,
+  opts: { models: IdentityModels; resolver: Resolver; accounts: AccountDirectory },
+) {
   await app.register(authRoutes, opts);
   await app.register(userRoutes, opts);
 }
@@ -28,7 +31,12 @@ export async function uamArea(app: FastifyInstance, opts: { models: IdentityMode
 /** The identity parts of the portal area: users administration, clinicians, associations. */
 export async function portalIdentityRoutes(
   app: FastifyInstance,
-  opts: { models: IdentityModels; resolver: Resolver; accounts: AccountDirectory; physicians: PhysicianDirectory },
+  opts: {
+    models: IdentityModels;
+    resolver: Resolver;
+    accounts: AccountDirectory;
+    physicians: PhysicianDirectory;
+  },
 ) {
   await app.register(userRoutes, opts);
   await app.register(associationRoutes, opts);

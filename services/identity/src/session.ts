@@ -4,7 +4,9 @@ import type { IdentityModels, UserDoc } from './models/user';
 
 /** Build the session (permissions from the matrix, data scope from associations) for a user. */
 export async function buildSession(models: IdentityModels, user: UserDoc): Promise<SessionUser> {
-  const assoc = await models.Association.find({ ownerId: user._id, deleted: { $ne: true } }).lean().exec();
+  const assoc = await models.Association.find({ ownerId: user._id, deleted: { $ne: true } })
+    .lean()
+    .exec();
   const accountIds = new Set<string>();
   const physicianIds = new Set<string>();
   if (user.account?.id) accountIds.add(user.account.id);
@@ -36,7 +38,9 @@ export function sessionResolver(models: IdentityModels, ttlMs = 2000) {
   const resolve = async (userId: string) => {
     const hit = cache.get(userId);
     if (hit && Date.now() - hit.at < ttlMs) return hit.session;
-    const user = await models.User.findOne({ _id: userId, deleted: { $ne: true } }).lean().exec();
+    const user = await models.User.findOne({ _id: userId, deleted: { $ne: true } })
+      .lean()
+      .exec();
     const session = user ? await buildSession(models, user as UserDoc) : null;
     cache.set(userId, { at: Date.now(), session });
     if (cache.size > 10000) cache.clear();

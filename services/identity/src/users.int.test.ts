@@ -22,10 +22,16 @@ beforeAll(async () => {
     { _id: accountB.id as any, name: accountB.name, deleted: false },
   ]);
   portalAdmin = (await login(sys, (await createUser(sys, 'ROLE_PORTAL_ADMIN')).loginId)).authorization;
-  hospitalAdminA = (await login(sys, (await createUser(sys, 'ROLE_HOSPITAL_ADMIN', { account: accountA })).loginId)).authorization;
+  hospitalAdminA = (
+    await login(sys, (await createUser(sys, 'ROLE_HOSPITAL_ADMIN', { account: accountA })).loginId)
+  ).authorization;
   npiA = (await login(sys, (await createUser(sys, 'ROLE_NPI', { account: accountA })).loginId)).authorization;
   await createUser(sys, 'ROLE_NPI', { account: accountB });
-  await createUser(sys, 'ROLE_OBSERVER', { account: accountB, status: 'INACTIVE', authenticationProvider: 'ACTIVE_DIRECTORY' });
+  await createUser(sys, 'ROLE_OBSERVER', {
+    account: accountB,
+    status: 'INACTIVE',
+    authenticationProvider: 'ACTIVE_DIRECTORY',
+  });
 });
 afterAll(async () => {
   await sys?.close();
@@ -45,7 +51,14 @@ describe('the route guard', () => {
       method: 'POST',
       url: '/portal/api/v1/users',
       headers: { authorization: npiA },
-      payload: { loginId: 'x.y.z', email: 'x@y.org', firstName: 'X', lastName: 'Y', role: 'ROLE_PATIENT', account: accountA.id },
+      payload: {
+        loginId: 'x.y.z',
+        email: 'x@y.org',
+        firstName: 'X',
+        lastName: 'Y',
+        role: 'ROLE_PATIENT',
+        account: accountA.id,
+      },
     });
     expect(create.statusCode).toBe(403);
   });
@@ -74,7 +87,10 @@ describe('users list', () => {
     expect(status.items).toContainEqual({ value: 'INACTIVE', count: 1 });
     const roles = body.facets.find((f: any) => f.name === 'role_label_facet');
     expect(roles.items).toContainEqual({ value: 'ROLE_NPI', count: 2, label: 'NPI Provider' });
-    const facets = await sys.app.inject({ url: '/portal/api/v1/users/facets', headers: { authorization: portalAdmin } });
+    const facets = await sys.app.inject({
+      url: '/portal/api/v1/users/facets',
+      headers: { authorization: portalAdmin },
+    });
     expect(facets.json().content.map((f: any) => f.name)).toEqual(names);
   });
 
@@ -96,21 +112,34 @@ describe('users list', () => {
 
   it('refuses bad filters and operator injection with a 400', async () => {
     for (const filter of ['{"passwordHash":"x"}', '{"status":{"$ne":null}}', '{"$where":"1"}']) {
-      const res = await sys.app.inject({ url: `/portal/api/v1/users?filter=${encodeURIComponent(filter)}`, headers: { authorization: portalAdmin } });
+      const res = await sys.app.inject({
+        url: `/portal/api/v1/users?filter=${encodeURIComponent(filter)}`,
+        headers: { authorization: portalAdmin },
+      });
       expect(res.statusCode, filter).toBe(400);
       expect(res.json().code).toBe('BAD_REQUEST');
     }
   });
 
-  it('a hospital admin sees only their account\'s users; another account\'s user is a 404', async () => {
-    const res = await sys.app.inject({ url: '/portal/api/v1/users?size=100', headers: { authorization: hospitalAdminA } });
+  it("a hospital admin sees only their account's users; another account's user is a 404", async () => {
+    const res = await sys.app.inject({
+      url: '/portal/api/v1/users?size=100',
+      headers: { authorization: hospitalAdminA },
+    });
     const accounts = new Set(res.json().content.map((u: any) => u.account?.id));
     expect([...accounts]).toEqual([accountA.id]);
     const { User } = identityModels(sys.ctx.mongo);
     const other = await User.findOne({ 'account.id': accountB.id }).lean();
-    const get = await sys.app.inject({ url: `/portal/api/v1/users/${other!._id}`, headers: { authorization: hospitalAdminA } });
+    const get = await sys.app.inject({
+      url: `/portal/api/v1/users/${other!._id}`,
+      headers: { authorization: hospitalAdminA },
+    });
     expect(get.statusCode).toBe(404);
-    const act = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${other!._id}/deactivate`, headers: { authorization: hospitalAdminA } });
+    const act = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${other!._id}/deactivate`,
+      headers: { authorization: hospitalAdminA },
+    });
     expect(act.statusCode).toBe(404);
   });
 });
@@ -126,62 +155,144 @@ describe('creating and acting on users', () => {
   });
 
   it('a hospital admin may add only patients, in their own account', async () => {
-    const npi = await sys.app.inject({ method: 'POST', url: '/portal/api/v1/users', headers: { authorization: hospitalAdminA }, payload: newUser('ROLE_NPI', accountA.id) });
+    const npi = await sys.app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/users',
+      headers: { authorization: hospitalAdminA },
+      payload: newUser('ROLE_NPI', accountA.id),
+    });
     expect(npi.statusCode).toBe(403);
-    const other = await sys.app.inject({ method: 'POST', url: '/portal/api/v1/users', headers: { authorization: hospitalAdminA }, payload: newUser('ROLE_PATIENT', accountB.id) });
+    const other = await sys.app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/users',
+      headers: { authorization: hospitalAdminA },
+      payload: newUser('ROLE_PATIENT', accountB.id),
+    });
     expect(other.statusCode).toBe(403);
-    const ok = await sys.app.inject({ method: 'POST', url: '/portal/api/v1/users', headers: { authorization: hospitalAdminA }, payload: newUser('ROLE_PATIENT', accountA.id) });
+    const ok = await sys.app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/users',
+      headers: { authorization: hospitalAdminA },
+      payload: newUser('ROLE_PATIENT', accountA.id),
+    });
     expect(ok.statusCode).toBe(201);
-    expect(ok.json()).toMatchObject({ status: 'PROVISIONED', role: { name: 'ROLE_PATIENT' }, account: accountA, message: MSG.userAdded });
+    expect(ok.json()).toMatchObject({
+      status: 'PROVISIONED',
+      role: { name: 'ROLE_PATIENT' },
+      account: accountA,
+      message: MSG.userAdded,
+    });
   });
 
   it('a portal admin adds a provider who gets an activation link, and a duplicate login id is a 409', async () => {
     const body = newUser('ROLE_NPI', accountA.id);
-    const res = await sys.app.inject({ method: 'POST', url: '/portal/api/v1/users', headers: { authorization: portalAdmin }, payload: body });
+    const res = await sys.app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/users',
+      headers: { authorization: portalAdmin },
+      payload: body,
+    });
     expect(res.statusCode).toBe(201);
     const mails = (await readMailbox(sys.config.MAILBOX_DIR)).filter((m) => m.to === body.email);
     expect(mails[0].subject).toMatch(/Activate/);
-    const dup = await sys.app.inject({ method: 'POST', url: '/portal/api/v1/users', headers: { authorization: portalAdmin }, payload: { ...body, email: 'other@x.org' } });
+    const dup = await sys.app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/users',
+      headers: { authorization: portalAdmin },
+      payload: { ...body, email: 'other@x.org' },
+    });
     expect(dup.statusCode).toBe(409);
-    const noAccount = await sys.app.inject({ method: 'POST', url: '/portal/api/v1/users', headers: { authorization: portalAdmin }, payload: newUser('ROLE_NPI') });
+    const noAccount = await sys.app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/users',
+      headers: { authorization: portalAdmin },
+      payload: newUser('ROLE_NPI'),
+    });
     expect(noAccount.statusCode).toBe(400);
     expect(noAccount.json().message).toBe('Account is required for this role');
   });
 
-  it('actions are allowed only in the spec\'s states and change the status', async () => {
+  it("actions are allowed only in the spec's states and change the status", async () => {
     const locked = await createUser(sys, 'ROLE_NPI', { account: accountA, status: 'LOCKED_OUT' });
-    const unlock = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${locked._id}/unlock`, headers: { authorization: portalAdmin } });
+    const unlock = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${locked._id}/unlock`,
+      headers: { authorization: portalAdmin },
+    });
     expect(unlock.statusCode).toBe(200);
     expect(unlock.json().status).toBe('ACTIVE');
-    const again = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${locked._id}/unlock`, headers: { authorization: portalAdmin } });
+    const again = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${locked._id}/unlock`,
+      headers: { authorization: portalAdmin },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('Cannot unlock a user whose status is ACTIVE.');
-    const deact = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${locked._id}/deactivate`, headers: { authorization: portalAdmin } });
+    const deact = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${locked._id}/deactivate`,
+      headers: { authorization: portalAdmin },
+    });
     expect(deact.json().status).toBe('INACTIVE');
-    const twice = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${locked._id}/deactivate`, headers: { authorization: portalAdmin } });
+    const twice = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${locked._id}/deactivate`,
+      headers: { authorization: portalAdmin },
+    });
     expect(twice.statusCode).toBe(409);
-    const act = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${locked._id}/activate`, headers: { authorization: portalAdmin } });
+    const act = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${locked._id}/activate`,
+      headers: { authorization: portalAdmin },
+    });
     expect(act.json().status).toBe('ACTIVE');
-    const bogus = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${locked._id}/promote`, headers: { authorization: portalAdmin } });
+    const bogus = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${locked._id}/promote`,
+      headers: { authorization: portalAdmin },
+    });
     expect(bogus.statusCode).toBe(400);
   });
 
-  it('a deactivated user\'s token stops working at once', async () => {
+  it("a deactivated user's token stops working at once", async () => {
     const u = await createUser(sys, 'ROLE_NPI', { account: accountA });
     const { authorization } = await login(sys, u.loginId);
-    expect((await sys.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode).toBe(200);
-    await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${u._id}/deactivate`, headers: { authorization: portalAdmin } });
-    expect((await sys.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode).toBe(401);
+    expect(
+      (await sys.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode,
+    ).toBe(200);
+    await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${u._id}/deactivate`,
+      headers: { authorization: portalAdmin },
+    });
+    expect(
+      (await sys.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode,
+    ).toBe(401);
   });
 
   it('update keeps loginId read-only and refuses a stale version with a 409', async () => {
     const u = await createUser(sys, 'ROLE_NPI', { account: accountA });
-    const ok = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${u._id}`, headers: { authorization: portalAdmin }, payload: { firstName: 'Renamed', version: 0 } });
+    const ok = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${u._id}`,
+      headers: { authorization: portalAdmin },
+      payload: { firstName: 'Renamed', version: 0 },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ firstName: 'Renamed', version: 1, message: MSG.userUpdated });
-    const stale = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${u._id}`, headers: { authorization: portalAdmin }, payload: { firstName: 'Again', version: 0 } });
+    const stale = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${u._id}`,
+      headers: { authorization: portalAdmin },
+      payload: { firstName: 'Again', version: 0 },
+    });
     expect(stale.statusCode).toBe(409);
-    const login2 = await sys.app.inject({ method: 'PUT', url: `/portal/api/v1/users/${u._id}`, headers: { authorization: portalAdmin }, payload: { loginId: 'changed' } });
+    const login2 = await sys.app.inject({
+      method: 'PUT',
+      url: `/portal/api/v1/users/${u._id}`,
+      headers: { authorization: portalAdmin },
+      payload: { loginId: 'changed' },
+    });
     expect(login2.statusCode).toBe(400);
   });
 });
@@ -192,9 +303,17 @@ describe('associations and data scope', () => {
     const { authorization } = await login(sys, u.loginId);
     const before = await sys.app.inject({ url: '/portal/api/v1/users?size=100', headers: { authorization } });
     expect(before.json().content.every((x: any) => x.account?.id !== accountB.id)).toBe(true);
-    const add = await sys.app.inject({ method: 'POST', url: '/portal/api/v1/associations', headers: { authorization: portalAdmin }, payload: { ownerId: u._id, type: 'ACCOUNT', accountId: accountB.id } });
+    const add = await sys.app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/associations',
+      headers: { authorization: portalAdmin },
+      payload: { ownerId: u._id, type: 'ACCOUNT', accountId: accountB.id },
+    });
     expect(add.statusCode).toBe(201);
-    const mine = await sys.app.inject({ url: `/portal/api/v1/associations?filter=${encodeURIComponent(JSON.stringify({ ownerId: u._id }))}`, headers: { authorization } });
+    const mine = await sys.app.inject({
+      url: `/portal/api/v1/associations?filter=${encodeURIComponent(JSON.stringify({ ownerId: u._id }))}`,
+      headers: { authorization },
+    });
     expect(mine.json().content.map((a: any) => a.account.id)).toEqual([accountB.id]);
     const after = await sys.app.inject({ url: '/portal/api/v1/users?size=100', headers: { authorization } });
     expect(after.json().content.some((x: any) => x.account?.id === accountB.id)).toBe(true);

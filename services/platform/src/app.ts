@@ -19,7 +19,10 @@ export type App = FastifyInstance;
  * The base Fastify app every process uses: request ids, redacting logger, zod validation and serialization,
  * the OpenAPI document (/docs/json) and its page (/docs), one error shape, and the route guard.
  */
-export async function createBaseApp(ctx: PlatformContext, resolveSession: SessionResolver): Promise<FastifyInstance> {
+export async function createBaseApp(
+  ctx: PlatformContext,
+  resolveSession: SessionResolver,
+): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as Logger,
     genReqId: (req) => {
@@ -41,7 +44,11 @@ export async function createBaseApp(ctx: PlatformContext, resolveSession: Sessio
   installErrorHandler(app as unknown as FastifyInstance);
   await app.register(swagger, {
     openapi: {
-      info: { title: 'OncoTRF API', version: '1.0.0', description: 'Ordering and tracking of genomic cancer tests' },
+      info: {
+        title: 'OncoTRF API',
+        version: '1.0.0',
+        description: 'Ordering and tracking of genomic cancer tests',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

@@ -62,11 +62,16 @@ export const authPlugin = fp(
     const guards: RouteGuard[] = [];
     app.decorate('routeGuards', guards);
     app.addHook('onRoute', (route) => {
-      const cfg = (route.config ?? {}) as { public?: boolean; permission?: Permission | Permission[] | 'AUTHENTICATED' };
+      const cfg = (route.config ?? {}) as {
+        public?: boolean;
+        permission?: Permission | Permission[] | 'AUTHENTICATED';
+      };
       if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
       if (route.url.startsWith('/docs')) return;
       if (!cfg.public && !cfg.permission) {
-        throw new Error(`Route ${route.method} ${route.url} declares neither config.public nor config.permission`);
+        throw new Error(
+          `Route ${route.method} ${route.url} declares neither config.public nor config.permission`,
+        );
       }
       for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
         if (method === 'HEAD') continue;
@@ -74,12 +79,19 @@ export const authPlugin = fp(
           method,
           url: route.url,
           public: !!cfg.public,
-          permission: cfg.public ? null : cfg.permission === 'AUTHENTICATED' ? 'AUTHENTICATED' : ([] as Permission[]).concat(cfg.permission as Permission),
+          permission: cfg.public
+            ? null
+            : cfg.permission === 'AUTHENTICATED'
+              ? 'AUTHENTICATED'
+              : ([] as Permission[]).concat(cfg.permission as Permission),
         });
       }
     });
     app.addHook('onRequest', async (req: FastifyRequest) => {
-      const cfg = req.routeOptions.config as { public?: boolean; permission?: Permission | Permission[] | 'AUTHENTICATED' };
+      const cfg = req.routeOptions.config as {
+        public?: boolean;
+        permission?: Permission | Permission[] | 'AUTHENTICATED';
+      };
       if (!req.routeOptions.url || cfg.public || req.routeOptions.url.startsWith('/docs')) return;
       const header = req.headers.authorization;
       const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
@@ -87,7 +99,11 @@ export const authPlugin = fp(
       const payload = verifyToken(token, opts.secret);
       if (!payload) throw unauthorized();
       const user = await opts.resolveSession(payload.sub);
-      if (!user || user.tokenVersion !== payload.tv || !['ACTIVE', 'PASSWORD_EXPIRED'].includes(user.status)) {
+      if (
+        !user ||
+        user.tokenVersion !== payload.tv ||
+        !['ACTIVE', 'PASSWORD_EXPIRED'].includes(user.status)
+      ) {
         throw unauthorized();
       }
       req.user = user;

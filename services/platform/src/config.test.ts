@@ -20,6 +20,8 @@ describe('config', () => {
   it('refuses demo logins and the development secret in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DEMO_MODE: 'false' })).toThrow(/TOKEN_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production', TOKEN_SECRET: 's'.repeat(40) })).toThrow(/DEMO_MODE/);
-    expect(loadConfig({ NODE_ENV: 'production', TOKEN_SECRET: 's'.repeat(40), DEMO_MODE: 'false' }).DEMO_MODE).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'production', TOKEN_SECRET: 's'.repeat(40), DEMO_MODE: 'false' }).DEMO_MODE,
+    ).toBe(false);
   });
 });

@@ -38,7 +38,11 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Signing secret for bearer tokens; must be set (>= 32 chars) in production. */
   TOKEN_SECRET: z.string().min(32).default('dev-only-token-secret-change-me-0123456789'),
-  TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(8 * 3600),
+  TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 3600),
   /** Failed sign-ins in a row before the account becomes LOCKED_OUT. */
   LOCKOUT_THRESHOLD: z.coerce.number().int().positive().default(5),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().positive().default(60),
@@ -85,10 +89,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = parsed.data;
   if (config.NODE_ENV === 'production') {
     if (config.TOKEN_SECRET.startsWith('dev-only')) {
-      throw new ConfigError('Invalid configuration:\n  TOKEN_SECRET: must be set to a secret of at least 32 characters in production');
+      throw new ConfigError(
+        'Invalid configuration:\n  TOKEN_SECRET: must be set to a secret of at least 32 characters in production',
+      );
     }
     if (config.DEMO_MODE) {
-      throw new ConfigError('Invalid configuration:\n  DEMO_MODE: demo logins are never allowed in production; set DEMO_MODE=false');
+      throw new ConfigError(
+        'Invalid configuration:\n  DEMO_MODE: demo logins are never allowed in production; set DEMO_MODE=false',
+      );
     }
   }
   return config;

@@ -59,18 +59,34 @@ export interface Readiness {
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let t: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<T>((_, rej) => (t = setTimeout(() => rej(new Error('timeout')), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<T>((_, rej) => (t = setTimeout(() => rej(new Error('timeout')), ms))),
+    ]);
   } finally {
     clearTimeout(t);
   }
 }
 
 /** GET /ready: each dependency answers within 2 s. */
-export async function checkReadiness(deps: { mongo: Connection; redis: Redis; kafkaAdmin: Admin }): Promise<Readiness> {
+export async function checkReadiness(deps: {
+  mongo: Connection;
+  redis: Redis;
+  kafkaAdmin: Admin;
+}): Promise<Readiness> {
   const [mongo, redis, kafka] = await Promise.all([
-    withTimeout(deps.mongo.db!.admin().ping(), 2000).then(() => true, () => false),
-    withTimeout(deps.redis.ping(), 2000).then((r) => r === 'PONG', () => false),
-    withTimeout(deps.kafkaAdmin.describeCluster(), 2000).then((c) => c.brokers.length > 0, () => false),
+    withTimeout(deps.mongo.db!.admin().ping(), 2000).then(
+      () => true,
+      () => false,
+    ),
+    withTimeout(deps.redis.ping(), 2000).then(
+      (r) => r === 'PONG',
+      () => false,
+    ),
+    withTimeout(deps.kafkaAdmin.describeCluster(), 2000).then(
+      (c) => c.brokers.length > 0,
+      () => false,
+    ),
   ]);
   return { mongo, redis, kafka };
 }

@@ -11,7 +11,12 @@ let redis: Redis;
 let locks: DocLocks;
 
 beforeAll(async () => {
-  mongo = await connectMongo((process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf').replace(/\/[^/?]*(\?|$)/, `/oncotrf_lock_${suffix}$1`));
+  mongo = await connectMongo(
+    (process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf').replace(
+      /\/[^/?]*(\?|$)/,
+      `/oncotrf_lock_${suffix}$1`,
+    ),
+  );
   redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   locks = new DocLocks(redis, { prefix: `test_${suffix}` });
 });
@@ -29,7 +34,9 @@ describe('per-document write locks', () => {
       await c.insertOne({ _id: 'doc', version: 0, n: 0 });
       const results = await Promise.all(
         Array.from({ length: 30 }, (_, i) =>
-          locks.run('probe', 'doc', () => c.updateOne({ _id: 'doc', version: 0 }, { $set: { winner: i }, $inc: { version: 1, n: 1 } })),
+          locks.run('probe', 'doc', () =>
+            c.updateOne({ _id: 'doc', version: 0 }, { $set: { winner: i }, $inc: { version: 1, n: 1 } }),
+          ),
         ),
       );
       expect(results.filter((r) => r.modifiedCount === 1)).toHaveLength(1);
@@ -41,7 +48,11 @@ describe('per-document write locks', () => {
     const c = mongo.db!.collection<{ _id: string; n: number; items: string[] }>('probe2');
     await c.insertOne({ _id: 'doc', n: 0, items: [] });
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) => locks.run('probe2', 'doc', () => c.updateOne({ _id: 'doc' }, { $inc: { n: 1 }, $push: { items: `i${i}` } }))),
+      Array.from({ length: 40 }, (_, i) =>
+        locks.run('probe2', 'doc', () =>
+          c.updateOne({ _id: 'doc' }, { $inc: { n: 1 }, $push: { items: `i${i}` } }),
+        ),
+      ),
     );
     const doc = await c.findOne({ _id: 'doc' });
     expect(doc?.n).toBe(40);
@@ -49,13 +60,17 @@ describe('per-document write locks', () => {
   });
 
   it('frees a lock whose holder threw, and times out instead of waiting for ever', async () => {
-    await expect(locks.run('probe', 'x', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(locks.run('probe', 'x', async () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
     expect(await locks.run('probe', 'x', async () => 'free')).toBe('free');
     const quick = new DocLocks(redis, { prefix: `test_${suffix}`, waitMs: 200 });
     let release!: () => void;
     const held = quick.run('probe', 'y', () => new Promise<void>((r) => (release = r)));
     await new Promise((r) => setTimeout(r, 20));
-    await expect(quick.run('probe', 'y', async () => 1)).rejects.toThrow(/Timed out waiting for the write lock/);
+    await expect(quick.run('probe', 'y', async () => 1)).rejects.toThrow(
+      /Timed out waiting for the write lock/,
+    );
     release();
     await held;
   });

@@ -17,10 +17,19 @@ export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validation?: any }, req, reply) => {
     let body: ErrorBody;
     if (err instanceof AppError) {
-      body = { status: err.statusCode, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
+      body = {
+        status: err.statusCode,
+        code: err.code,
+        message: err.message,
+        ...(err.details ? { details: err.details } : {}),
+      };
     } else if (hasZodFastifySchemaValidationErrors(err)) {
       const where = err.validationContext ?? 'request';
-      body = { status: 400, code: 'BAD_REQUEST', message: `Invalid ${where}: ${describeZod(err.validation as any)}` };
+      body = {
+        status: 400,
+        code: 'BAD_REQUEST',
+        message: `Invalid ${where}: ${describeZod(err.validation as any)}`,
+      };
     } else if (err.validation) {
       body = { status: 400, code: 'BAD_REQUEST', message: `Invalid request: ${err.message}` };
     } else if (isResponseSerializationError(err)) {
@@ -34,10 +43,18 @@ export function installErrorHandler(app: FastifyInstance) {
       body = { status: 500, code: 'INTERNAL', message: MSG.generic };
     }
     body.requestId = String(req.id);
-    if (body.status >= 500 && !(err instanceof AppError)) req.log.error({ code: body.code }, 'request failed');
+    if (body.status >= 500 && !(err instanceof AppError))
+      req.log.error({ code: body.code }, 'request failed');
     reply.status(body.status).send(body);
   });
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}`, requestId: String(req.id) });
+    reply
+      .status(404)
+      .send({
+        status: 404,
+        code: 'NOT_FOUND',
+        message: `No route ${req.method} ${req.url.split('?')[0]}`,
+        requestId: String(req.id),
+      });
   });
 }

@@ -46,14 +46,21 @@ export async function runFacets(
       const groups: Array<{ _id: unknown; count: number }> = await model.aggregate(pipeline).exec();
       return {
         name: def.name,
-        items: groups.filter((g) => g._id !== null && g._id !== undefined && g._id !== '').map((g) => ({ value: g._id, count: g.count })),
+        items: groups
+          .filter((g) => g._id !== null && g._id !== undefined && g._id !== '')
+          .map((g) => ({ value: g._id, count: g.count })),
       };
     }),
   );
 }
 
 /** Reply in the dialect the client spoke: {content,totalElements,facets} or ra-data-simple-rest's array + Content-Range. */
-export function sendList<T>(reply: FastifyReply, resource: ListResource, query: ListQuery, result: ListResult<T>) {
+export function sendList<T>(
+  reply: FastifyReply,
+  resource: ListResource,
+  query: ListQuery,
+  result: ListResult<T>,
+) {
   if (query.dialect === 'simple-rest') {
     const start = query.page * query.perPage;
     const end = result.content.length ? start + result.content.length - 1 : start;

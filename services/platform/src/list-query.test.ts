@@ -56,7 +56,12 @@ describe('the spec dialect', () => {
     expect(q.perPage).toBe(50);
     expect(q.sort.order).toBe('desc');
     const d = parseListQuery(orders, {});
-    expect(d).toMatchObject({ page: 0, perPage: 15, sort: { field: 'updatedOn', order: 'desc' }, includeDeleted: false });
+    expect(d).toMatchObject({
+      page: 0,
+      perPage: 15,
+      sort: { field: 'updatedOn', order: 'desc' },
+      includeDeleted: false,
+    });
   });
 
   it('applies free text only above 2 characters and escapes it', () => {
@@ -115,22 +120,41 @@ describe('bad input is a 400 naming what is wrong', () => {
     return null;
   };
   it('refuses unknown filter and sort fields and facets', () => {
-    expect(bad({ filter: '{"password":"x"}' })).toEqual({ status: 400, message: 'Filtering by password is not supported' });
-    expect(bad({ sort: 'secret,ASC' })).toEqual({ status: 400, message: 'Sorting by secret is not supported' });
+    expect(bad({ filter: '{"password":"x"}' })).toEqual({
+      status: 400,
+      message: 'Filtering by password is not supported',
+    });
+    expect(bad({ sort: 'secret,ASC' })).toEqual({
+      status: 400,
+      message: 'Sorting by secret is not supported',
+    });
     expect(bad({ facets: 'nope_facet' })).toEqual({ status: 400, message: 'Unknown facet: nope_facet' });
     expect(bad({ filter: 'not json' })?.message).toBe('Invalid filter: not valid JSON');
     expect(bad({ page: '-1' })?.status).toBe(400);
     expect(bad({ perPage: '100000' })?.status).toBe(400);
-    expect(bad({ filter: '{"createdOn":"between(1)"}' })?.message).toBe('Invalid filter for createdOn: between needs a start and an end');
-    expect(bad({ filter: '{"count":"eq(abc)"}' })?.message).toBe('Invalid filter value for count: expected a number');
+    expect(bad({ filter: '{"createdOn":"between(1)"}' })?.message).toBe(
+      'Invalid filter for createdOn: between needs a start and an end',
+    );
+    expect(bad({ filter: '{"count":"eq(abc)"}' })?.message).toBe(
+      'Invalid filter value for count: expected a number',
+    );
   });
 
   it('never lets a client value become a MongoDB operator', () => {
-    expect(bad({ filter: '{"status":{"$ne":null}}' })).toEqual({ status: 400, message: 'Invalid filter value for status' });
+    expect(bad({ filter: '{"status":{"$ne":null}}' })).toEqual({
+      status: 400,
+      message: 'Invalid filter value for status',
+    });
     expect(bad({ filter: '{"$where":"sleep(1000)"}' })?.message).toBe('Filtering by $where is not supported');
     expect(bad({ filter: '{"$or":[{"status":"x"}]}' })?.message).toBe('Filtering by $or is not supported');
-    expect(bad({ filter: '{"status":[{"$gt":""}]}' })).toEqual({ status: 400, message: 'Invalid filter value for status' });
-    expect(bad({ filter: '{"accountId":"in($ne)"}' })).toEqual({ status: 400, message: 'Invalid filter value for accountId' });
+    expect(bad({ filter: '{"status":[{"$gt":""}]}' })).toEqual({
+      status: 400,
+      message: 'Invalid filter value for status',
+    });
+    expect(bad({ filter: '{"accountId":"in($ne)"}' })).toEqual({
+      status: 400,
+      message: 'Invalid filter value for accountId',
+    });
     // an operator-looking string is only ever a literal value
     const q = parseListQuery(orders, { filter: '{"status":"$ne"}' });
     expect(buildMatch(orders, q, {})).toEqual({ $and: [{ deleted: { $ne: true } }, { status: '$ne' }] });

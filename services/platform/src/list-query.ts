@@ -107,7 +107,8 @@ function coerce(field: string, def: FieldDef, v: unknown): unknown {
       return s;
     case 'number': {
       const n = Number(s);
-      if (s.trim() === '' || !Number.isFinite(n)) throw badRequest(`Invalid filter value for ${field}: expected a number`, { field });
+      if (s.trim() === '' || !Number.isFinite(n))
+        throw badRequest(`Invalid filter value for ${field}: expected a number`, { field });
       return n;
     }
     case 'boolean':
@@ -117,7 +118,8 @@ function coerce(field: string, def: FieldDef, v: unknown): unknown {
     case 'date': {
       const n = Number(s);
       const d = Number.isFinite(n) && s.trim() !== '' ? new Date(n) : new Date(s);
-      if (Number.isNaN(d.getTime())) throw badRequest(`Invalid filter value for ${field}: expected epoch milliseconds`, { field });
+      if (Number.isNaN(d.getTime()))
+        throw badRequest(`Invalid filter value for ${field}: expected epoch milliseconds`, { field });
       return d;
     }
   }
@@ -132,7 +134,8 @@ function parseFilterValue(field: string, def: FieldDef, raw: unknown): Filter {
       if (!m) continue;
       const args = splitArgs(m[1]);
       if (op === 'between') {
-        if (args.length !== 2) throw badRequest(`Invalid filter for ${field}: between needs a start and an end`, { field });
+        if (args.length !== 2)
+          throw badRequest(`Invalid filter for ${field}: between needs a start and an end`, { field });
         return { field, path, op, values: args.map((a) => coerce(field, def, a)) };
       }
       if (op === 'eq') return { field, path, op, values: [coerce(field, def, m[1].trim())] };
@@ -177,7 +180,8 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
   if (simple) {
     if (qs.range !== undefined) {
       const r = parseJson('range', String(qs.range));
-      if (!Array.isArray(r) || r.length !== 2) throw badRequest('Invalid range: expected [start, end]', { param: 'range' });
+      if (!Array.isArray(r) || r.length !== 2)
+        throw badRequest('Invalid range: expected [start, end]', { param: 'range' });
       const start = int('range', r[0], 0);
       const end = int('range', r[1], start);
       perPage = Math.min(end - start + 1, maxPerPage);
@@ -194,7 +198,8 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
   let filterObj: Record<string, unknown> = {};
   if (qs.filter !== undefined && qs.filter !== '') {
     const f = typeof qs.filter === 'string' ? parseJson('filter', qs.filter) : qs.filter;
-    if (!f || typeof f !== 'object' || Array.isArray(f)) throw badRequest('Invalid filter: expected a JSON object', { param: 'filter' });
+    if (!f || typeof f !== 'object' || Array.isArray(f))
+      throw badRequest('Invalid filter: expected a JSON object', { param: 'filter' });
     filterObj = f as Record<string, unknown>;
   }
   let q: string | undefined = qs.q !== undefined ? String(qs.q) : undefined;
@@ -209,8 +214,12 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
     if (resource.deletedField && key === resource.deletedField) {
       // deleted=true (or "eq(true)", "in(true,false)") asks for deleted rows too; false is the default.
       const v = typeof raw === 'string' ? raw.replace(/^(eq|in)\((.*)\)$/, '$2') : raw;
-      if (typeof v === 'object' && v !== null) throw badRequest(`Invalid filter value for ${key}`, { field: key });
-      includeDeleted = String(v).split(',').map((x) => x.trim()).includes('true');
+      if (typeof v === 'object' && v !== null)
+        throw badRequest(`Invalid filter value for ${key}`, { field: key });
+      includeDeleted = String(v)
+        .split(',')
+        .map((x) => x.trim())
+        .includes('true');
       if (String(v) === 'true') filters.push({ field: key, path: key, op: 'eq', values: [true] });
       continue;
     }
@@ -226,7 +235,8 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
   if (qs.facets !== undefined && qs.facets !== '' && qs.facets !== 'false') {
     const known = (resource.facets ?? []).map((f) => f.name);
     facets = qs.facets === 'true' || qs.facets === true ? known : splitArgs(String(qs.facets));
-    for (const name of facets) if (!known.includes(name)) throw badRequest(`Unknown facet: ${name}`, { facet: name });
+    for (const name of facets)
+      if (!known.includes(name)) throw badRequest(`Unknown facet: ${name}`, { facet: name });
   }
 
   return {

@@ -43,7 +43,13 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
     async (req, reply) => {
       const user = requireUser(req);
       const query = parseListQuery(o.resource, req.query as Record<string, unknown>);
-      const result = await runList(o.model, o.resource, query, o.scope(user, query), o.map ? { map: o.map } : {});
+      const result = await runList(
+        o.model,
+        o.resource,
+        query,
+        o.scope(user, query),
+        o.map ? { map: o.map } : {},
+      );
       return sendList(reply, o.resource, query, result);
     },
   );

@@ -29,7 +29,10 @@ export function createMailer(transport: string, from: string, mailboxDir: string
     async send(msg) {
       await mkdir(mailboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.json`;
-      await writeFile(path.join(mailboxDir, name), JSON.stringify({ from, ...msg, sentOn: new Date().toISOString() }, null, 2));
+      await writeFile(
+        path.join(mailboxDir, name),
+        JSON.stringify({ from, ...msg, sentOn: new Date().toISOString() }, null, 2),
+      );
     },
   };
 }

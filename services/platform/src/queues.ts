@@ -78,7 +78,10 @@ export class QueueRegistry {
         autorun: true,
       });
       w.on('failed', (job, err) =>
-        this.logger.warn({ queue: def.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed'),
+        this.logger.warn(
+          { queue: def.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
+          'job failed',
+        ),
       );
       w.on('error', (err) => this.logger.error({ queue: def.name, err: err.message }, 'worker error'));
       this.workers.push(w);

@@ -21,7 +21,12 @@ export const auditFields = {
 } as const;
 
 export function auditedSchema(def: SchemaDefinition, opts: SchemaOptions = {}): Schema {
-  return new Schema({ ...auditFields, ...def }, { versionKey: false, minimize: false, strict: true, ...opts } as SchemaOptions);
+  return new Schema({ ...auditFields, ...def }, {
+    versionKey: false,
+    minimize: false,
+    strict: true,
+    ...opts,
+  } as SchemaOptions);
 }
 
 /** Turn a lean document into the API shape: `id` instead of `_id`, no internal fields. */

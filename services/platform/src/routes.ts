@@ -50,7 +50,13 @@ export const dateOut = z.union([z.date(), z.string()]);
 export const messageReply = z.object({ message: z.string() });
 
 /** The error replies every route may give. */
-export const errorReplies = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody } as const;
+export const errorReplies = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+} as const;
 
 export function listReply<T extends z.ZodTypeAny>(row: T) {
   return z.union([

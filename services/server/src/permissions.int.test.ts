@@ -21,7 +21,8 @@ afterAll(async () => {
   await sys?.close();
 });
 
-const concrete = (url: string) => url.replace(/:(\w+)/g, (_m, name) => (name === 'action' ? 'activate' : name === 'code' ? 'TISSUE' : 'x1'));
+const concrete = (url: string) =>
+  url.replace(/:(\w+)/g, (_m, name) => (name === 'action' ? 'activate' : name === 'code' ? 'TISSUE' : 'x1'));
 
 describe('every route is guarded', () => {
   it('knows many routes, each public or with a permission', () => {
@@ -36,12 +37,16 @@ describe('every route is guarded', () => {
 
   it('answers 401 without a token on every non-public route', async () => {
     for (const g of sys.app.routeGuards.filter((x) => !x.public && x.url.includes('/api/v1/'))) {
-      const res = await sys.app.inject({ method: g.method as any, url: concrete(g.url), payload: g.method === 'GET' || g.method === 'DELETE' ? undefined : {} });
+      const res = await sys.app.inject({
+        method: g.method as any,
+        url: concrete(g.url),
+        payload: g.method === 'GET' || g.method === 'DELETE' ? undefined : {},
+      });
       expect(res.statusCode, `${g.method} ${g.url}`).toBe(401);
     }
   });
 
-  it('answers 403 to a role without the route\'s permission, on every route that needs one', async () => {
+  it("answers 403 to a role without the route's permission, on every route that needs one", async () => {
     let checked = 0;
     for (const g of sys.app.routeGuards.filter((x) => Array.isArray(x.permission))) {
       const needed = g.permission as Permission[];
@@ -60,7 +65,10 @@ describe('every route is guarded', () => {
   });
 
   it('lets a role with the permission past the guard (it reaches the handler)', async () => {
-    const res = await sys.app.inject({ url: '/portal/api/v1/users', headers: { authorization: tokens.get('ROLE_PORTAL_ADMIN')! } });
+    const res = await sys.app.inject({
+      url: '/portal/api/v1/users',
+      headers: { authorization: tokens.get('ROLE_PORTAL_ADMIN')! },
+    });
     expect(res.statusCode).toBe(200);
   });
 });

@@ -4,7 +4,11 @@ import { createReferenceModule } from '@onco/reference';
 import type { PlatformContext } from '@onco/platform';
 
 /** Demo login for a role: the role name without ROLE_, lower-case, with _ as . (ROLE_PORTAL_ADMIN → portal.admin). */
-export const demoLogin = (role: Role) => role.replace(/^ROLE_/, '').toLowerCase().replace(/_/g, '.');
+export const demoLogin = (role: Role) =>
+  role
+    .replace(/^ROLE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '.');
 
 /**
  * Demo data for `npm start` (DEMO_MODE only; loadConfig refuses DEMO_MODE in production): reference data when
@@ -25,14 +29,28 @@ export async function seedDemo(ctx: PlatformContext): Promise<{ created: string[
     ROLE_PHYSICIAN: physiciansOf(first.id)[1]?.id,
     ROLE_ADDITIONAL_PHYSICIAN: physiciansOf(first.id)[2]?.id,
   };
-  const users: Array<{ loginId: string; role: Role; account: { id: string; name: string }; physicianId?: string }> = [
-    ...ROLES.map((role) => ({ loginId: demoLogin(role), role, account: first, physicianId: providerOf[role] })),
+  const users: Array<{
+    loginId: string;
+    role: Role;
+    account: { id: string; name: string };
+    physicianId?: string;
+  }> = [
+    ...ROLES.map((role) => ({
+      loginId: demoLogin(role),
+      role,
+      account: first,
+      physicianId: providerOf[role],
+    })),
     { loginId: 'npi.other', role: 'ROLE_NPI', account: second, physicianId: physiciansOf(second.id)[0]?.id },
   ];
   for (const u of users) {
     if (await User.exists({ loginId: u.loginId })) continue;
     const phys = u.physicianId ? ref.physicians.find((p) => p.id === u.physicianId) : undefined;
-    const [firstName, ...rest] = (phys?.name ?? `Demo ${u.role.replace('ROLE_', '').replace(/_/g, ' ').toLowerCase()}`).replace(/^Dr\.?\s+/, '').split(' ');
+    const [firstName, ...rest] = (
+      phys?.name ?? `Demo ${u.role.replace('ROLE_', '').replace(/_/g, ' ').toLowerCase()}`
+    )
+      .replace(/^Dr\.?\s+/, '')
+      .split(' ');
     await User.create({
       loginId: u.loginId,
       email: `${u.loginId}@demo.oncotrf.example.org`,

@@ -34,9 +34,17 @@ describe('health and readiness', () => {
 
 describe('errors', () => {
   it('one JSON shape for 4xx, with the request id', async () => {
-    const res = await sys.app.inject({ url: '/portal/api/v1/nothing-here', headers: { 'x-request-id': 'req-123' } });
+    const res = await sys.app.inject({
+      url: '/portal/api/v1/nothing-here',
+      headers: { 'x-request-id': 'req-123' },
+    });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ status: 404, code: 'NOT_FOUND', message: 'No route GET /portal/api/v1/nothing-here', requestId: 'req-123' });
+    expect(res.json()).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'No route GET /portal/api/v1/nothing-here',
+      requestId: 'req-123',
+    });
     expect(res.headers['x-request-id']).toBe('req-123');
     const badJson = await sys.app.inject({
       method: 'POST',
@@ -45,7 +53,11 @@ describe('errors', () => {
       payload: '{"username":',
     });
     expect(badJson.statusCode).toBe(400);
-    expect(badJson.json()).toMatchObject({ status: 400, code: expect.any(String), message: expect.any(String) });
+    expect(badJson.json()).toMatchObject({
+      status: 400,
+      code: expect.any(String),
+      message: expect.any(String),
+    });
   });
 
   it('an unknown error is a 500 with the generic message and nothing internal', async () => {
@@ -55,7 +67,11 @@ describe('errors', () => {
     app.get('/boom', { config: { public: true } }, async () => {
       throw new Error('secret internals: mongodb://user:pw@host');
     });
-    app.get('/typed', { config: { public: true }, schema: { querystring: z.object({ n: z.coerce.number().int() }) } }, async () => ({ ok: true }));
+    app.get(
+      '/typed',
+      { config: { public: true }, schema: { querystring: z.object({ n: z.coerce.number().int() }) } },
+      async () => ({ ok: true }),
+    );
     const res = await app.inject({ url: '/boom' });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toMatchObject({ status: 500, code: 'INTERNAL', message: MSG.generic });
@@ -71,13 +87,37 @@ describe('logs', () => {
   it('never contain passwords, tokens or patient fields', async () => {
     const u = await createUser(sys, 'ROLE_NPI');
     const { authorization } = await login(sys, u.loginId);
-    await sys.app.inject({ method: 'POST', url: '/uam/api/v1/authenticate', payload: { username: b64(u.loginId), password: b64('WrongSecret77') } });
+    await sys.app.inject({
+      method: 'POST',
+      url: '/uam/api/v1/authenticate',
+      payload: { username: b64(u.loginId), password: b64('WrongSecret77') },
+    });
     await sys.app.inject({ url: '/uam/api/v1/session', headers: { authorization } });
-    sys.ctx.logger.info({ patient: { firstName: 'Jane', lastName: 'Doe' }, body: { password: 'x' } }, 'handler log');
-    sys.ctx.logger.info({ req: { headers: { authorization } }, user: { firstName: 'Janet', dateOfBirth: '1970-01-01', password: 'Hunter2Pw' } }, 'nested');
+    sys.ctx.logger.info(
+      { patient: { firstName: 'Jane', lastName: 'Doe' }, body: { password: 'x' } },
+      'handler log',
+    );
+    sys.ctx.logger.info(
+      {
+        req: { headers: { authorization } },
+        user: { firstName: 'Janet', dateOfBirth: '1970-01-01', password: 'Hunter2Pw' },
+      },
+      'nested',
+    );
     const text = sys.logs.text;
     expect(text).toContain('"url":"/uam/api/v1/session"');
-    for (const secret of [TEST_PASSWORD, b64(TEST_PASSWORD), 'WrongSecret77', b64('WrongSecret77'), authorization.slice(7), 'Jane', 'Doe', 'Janet', '1970-01-01', 'Hunter2Pw']) {
+    for (const secret of [
+      TEST_PASSWORD,
+      b64(TEST_PASSWORD),
+      'WrongSecret77',
+      b64('WrongSecret77'),
+      authorization.slice(7),
+      'Jane',
+      'Doe',
+      'Janet',
+      '1970-01-01',
+      'Hunter2Pw',
+    ]) {
       expect(text, secret).not.toContain(secret);
     }
     expect(text).toContain('[REDACTED]');
@@ -90,9 +130,15 @@ describe('one area per process', () => {
     try {
       const u = await createUser(uam, 'ROLE_PORTAL_ADMIN');
       const { authorization } = await login(uam, u.loginId);
-      expect((await uam.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode).toBe(200);
-      expect((await uam.app.inject({ url: '/portal/api/v1/users', headers: { authorization } })).statusCode).toBe(404);
-      expect((await uam.app.inject({ url: '/dxs/api/v1/icddx', headers: { authorization } })).statusCode).toBe(404);
+      expect(
+        (await uam.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode,
+      ).toBe(200);
+      expect(
+        (await uam.app.inject({ url: '/portal/api/v1/users', headers: { authorization } })).statusCode,
+      ).toBe(404);
+      expect(
+        (await uam.app.inject({ url: '/dxs/api/v1/icddx', headers: { authorization } })).statusCode,
+      ).toBe(404);
     } finally {
       await uam.close();
     }
@@ -110,10 +156,14 @@ describe('API documentation', () => {
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
     const auth = doc.paths['/uam/api/v1/authenticate'].post;
-    expect(Object.keys(auth.requestBody.content['application/json'].schema.properties)).toEqual(['username', 'password']);
-    expect(auth.responses['200'].content['application/json'].schema.properties).toHaveProperty('grantedAuthorities');
+    expect(Object.keys(auth.requestBody.content['application/json'].schema.properties)).toEqual([
+      'username',
+      'password',
+    ]);
+    expect(auth.responses['200'].content['application/json'].schema.properties).toHaveProperty(
+      'grantedAuthorities',
+    );
     expect(doc.paths).toHaveProperty(['/portal/api/v1/users']);
     expect((await sys.app.inject({ url: '/docs' })).statusCode).toBeLessThan(400);
   });
 });
-

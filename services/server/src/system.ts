@@ -40,7 +40,11 @@ function selectedAreas(config: Config): AreaName[] {
   if (config.SERVICES === 'all') return Object.keys(AREAS) as AreaName[];
   if (config.SERVICES === 'none') return [];
   const names = config.SERVICES.split(',').map((s) => s.trim()) as AreaName[];
-  for (const n of names) if (!(n in AREAS)) throw new Error(`Invalid configuration:\n  SERVICES: unknown area "${n}" (use all or ${Object.keys(AREAS).join(',')})`);
+  for (const n of names)
+    if (!(n in AREAS))
+      throw new Error(
+        `Invalid configuration:\n  SERVICES: unknown area "${n}" (use all or ${Object.keys(AREAS).join(',')})`,
+      );
   return names;
 }
 
@@ -55,7 +59,9 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
   const redis = createRedis(config.REDIS_URL, { logger });
   const kafka = createKafka(config, logger);
   const kafkaAdmin = kafka.admin();
-  await kafkaAdmin.connect().catch((err) => logger.warn({ err: err.message }, 'kafka admin not connected yet'));
+  await kafkaAdmin
+    .connect()
+    .catch((err) => logger.warn({ err: err.message }, 'kafka admin not connected yet'));
   const workerConnections: ReturnType<typeof createRedis>[] = [];
   const queues = new QueueRegistry(
     redis,
@@ -84,7 +90,13 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
   const identity = createIdentity(mongo);
   const reference = createReferenceModule(ctx);
   const requisitions = createRequisitionsModule(ctx);
-  const modules: DomainModule[] = [reference, requisitions, createLabModule(ctx), createBillingModule(ctx), createMessagesModule(ctx)];
+  const modules: DomainModule[] = [
+    reference,
+    requisitions,
+    createLabModule(ctx),
+    createBillingModule(ctx),
+    createMessagesModule(ctx),
+  ];
 
   // Build every model's indexes before serving or writing: on FerretDB v1 an index build racing writes can
   // deadlock the server (see services/reference/README.md).
@@ -99,19 +111,54 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     redis: z.boolean(),
     down: z.array(z.string()).optional(),
   });
-  app.get('/health', { config: { public: true }, schema: { tags: ['operations'], response: { 200: z.object({ status: z.literal('UP') }) } } }, async () => ({ status: 'UP' as const }));
-  app.get('/ready', { config: { public: true }, schema: { tags: ['operations'], response: { 200: readyReply, 503: readyReply } } }, async (_req, reply) => {
-    const r = await checkReadiness({ mongo, redis, kafkaAdmin });
-    const down = Object.entries(r).filter(([, ok]) => !ok).map(([k]) => k);
-    reply.status(down.length ? 503 : 200);
-    return { status: down.length ? ('DOWN' as const) : ('UP' as const), ...r, ...(down.length ? { down } : {}) };
-  });
-  app.get('/portal/api/v1/operations/queues', { config: { permission: 'VIEW_OPERATIONS' }, schema: { tags: ['operations'] } }, async () => ({
-    content: await queues.overview(),
-    outbox: relay ? { published: relay.metrics.published, failures: relay.metrics.failures, pending: await relay.pending() } : null,
-  }));
+  app.get(
+    '/health',
+    {
+      config: { public: true },
+      schema: { tags: ['operations'], response: { 200: z.object({ status: z.literal('UP') }) } },
+    },
+    async () => ({ status: 'UP' as const }),
+  );
+  app.get(
+    '/ready',
+    {
+      config: { public: true },
+      schema: { tags: ['operations'], response: { 200: readyReply, 503: readyReply } },
+    },
+    async (_req, reply) => {
+      const r = await checkReadiness({ mongo, redis, kafkaAdmin });
+      const down = Object.entries(r)
+        .filter(([, ok]) => !ok)
+        .map(([k]) => k);
+      reply.status(down.length ? 503 : 200);
+      return {
+        status: down.length ? ('DOWN' as const) : ('UP' as const),
+        ...r,
+        ...(down.length ? { down } : {}),
+      };
+    },
+  );
+  app.get(
+    '/portal/api/v1/operations/queues',
+    { config: { permission: 'VIEW_OPERATIONS' }, schema: { tags: ['operations'] } },
+    async () => ({
+      content: await queues.overview(),
+      outbox: relay
+        ? {
+            published: relay.metrics.published,
+            failures: relay.metrics.failures,
+            pending: await relay.pending(),
+          }
+        : null,
+    }),
+  );
 
-  const identityDeps = { models: identity.models, resolver: identity.resolver, accounts: reference.directories.accounts, physicians: reference.directories.physicians };
+  const identityDeps = {
+    models: identity.models,
+    resolver: identity.resolver,
+    accounts: reference.directories.accounts,
+    physicians: reference.directories.physicians,
+  };
   for (const area of areas) {
     await app.register(
       async (scope) => {
@@ -133,7 +180,14 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
       const p = req.url.split('?')[0];
       if (/^\/(uam|portal|oms|bis|cns|dxs)\/api\//.test(p)) {
-        return reply.status(404).send({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${p}`, requestId: String(req.id) });
+        return reply
+          .status(404)
+          .send({
+            status: 404,
+            code: 'NOT_FOUND',
+            message: `No route ${req.method} ${p}`,
+            requestId: String(req.id),
+          });
       }
       const file = path.join(consoleDir, p);
       if (p !== '/' && file.startsWith(consoleDir) && existsSync(file)) return reply.sendFile(p.slice(1));

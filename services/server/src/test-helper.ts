@@ -26,9 +26,9 @@ export class LogCapture extends Writable {
  * A whole system against the real services, isolated per test file: its own database, queue prefix, topic
  * prefix, mailbox and file store. Workers (relay, consumers, BullMQ) only when asked.
  */
-export async function createTestSystem(overrides: Partial<Record<keyof Config, string>> = {}): Promise<
-  System & { config: Config; logs: LogCapture; suffix: string }
-> {
+export async function createTestSystem(
+  overrides: Partial<Record<keyof Config, string>> = {},
+): Promise<System & { config: Config; logs: LogCapture; suffix: string }> {
   const suffix = randomBytes(4).toString('hex');
   const base = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf';
   const mongoUrl = base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_test_${suffix}$1`);
@@ -70,12 +70,16 @@ let counter = 0;
 export async function createUser(
   sys: System,
   role: Role,
-  opts: Partial<Pick<UserDoc, 'account' | 'physicianId' | 'authenticationProvider' | 'status' | 'email'>> & { loginId?: string } = {},
+  opts: Partial<Pick<UserDoc, 'account' | 'physicianId' | 'authenticationProvider' | 'status' | 'email'>> & {
+    loginId?: string;
+  } = {},
 ): Promise<UserDoc> {
   const { User } = identityModels(sys.ctx.mongo);
   const hash = await hashPassword(TEST_PASSWORD);
   counter += 1;
-  const loginId = opts.loginId ?? `${role.toLowerCase().replace('role_', '').replace(/_/g, '.')}.${counter}.${randomBytes(2).toString('hex')}`;
+  const loginId =
+    opts.loginId ??
+    `${role.toLowerCase().replace('role_', '').replace(/_/g, '.')}.${counter}.${randomBytes(2).toString('hex')}`;
   const doc = await User.create({
     loginId,
     email: opts.email ?? `${loginId}@clinic.example.org`,
@@ -95,7 +99,11 @@ export async function createUser(
 export const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 /** Sign in through the API and return the bearer header. */
-export async function login(sys: System, loginId: string, password = TEST_PASSWORD): Promise<{ authorization: string; body: any }> {
+export async function login(
+  sys: System,
+  loginId: string,
+  password = TEST_PASSWORD,
+): Promise<{ authorization: string; body: any }> {
   const res = await sys.app.inject({
     method: 'POST',
     url: '/uam/api/v1/authenticate',

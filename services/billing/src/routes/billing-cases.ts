@@ -1,10 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  type ListResource,
-  listRoutes,
-  scopeFilter,
-  type SessionUser,
-} from '@onco/platform';
+import { type ListResource, listRoutes, scopeFilter, type SessionUser } from '@onco/platform';
 import type { BillingModels } from '../models';
 
 /** The billing cases list (spec 3 sections 2.9 and 7.3): /bis/api/v1/billingCases. */

@@ -42,7 +42,12 @@ export interface PhysicianDirectory {
  */
 export async function associationRoutes(
   app: FastifyInstance,
-  opts: { models: IdentityModels; resolver: Resolver; accounts: AccountDirectory; physicians: PhysicianDirectory },
+  opts: {
+    models: IdentityModels;
+    resolver: Resolver;
+    accounts: AccountDirectory;
+    physicians: PhysicianDirectory;
+  },
 ) {
   const r = typed(app);
   const { models, resolver } = opts;
@@ -52,12 +57,20 @@ export async function associationRoutes(
     if (!user.grantedAuthorities.includes('CAN_MANAGE_USERS')) throw notFound();
     const owner = await models.User.findById(ownerId, { account: 1 }).lean().exec();
     if (!owner) throw notFound();
-    if (!user.allAccounts && !(owner.account?.id && user.accountIds.includes(owner.account.id))) throw notFound();
+    if (!user.allAccounts && !(owner.account?.id && user.accountIds.includes(owner.account.id)))
+      throw notFound();
   }
 
   r.get(
     '/associations',
-    { config: { permission: 'AUTHENTICATED' }, schema: { tags: ['users'], summary: 'User associations (filter ownerId)', querystring: listQuerystring } },
+    {
+      config: { permission: 'AUTHENTICATED' },
+      schema: {
+        tags: ['users'],
+        summary: 'User associations (filter ownerId)',
+        querystring: listQuerystring,
+      },
+    },
     async (req, reply) => {
       const user = requireUser(req);
       const query = parseListQuery(associationsResource, req.query as Record<string, unknown>);
@@ -90,16 +103,24 @@ export async function associationRoutes(
       let account = null;
       let physician = null;
       if (b.type === 'ACCOUNT') {
-        if (!b.accountId) throw badRequest('accountId is required for an ACCOUNT association', { field: 'accountId' });
+        if (!b.accountId)
+          throw badRequest('accountId is required for an ACCOUNT association', { field: 'accountId' });
         if (!user.allAccounts && !user.accountIds.includes(b.accountId)) throw notFound();
         account = await opts.accounts.get(b.accountId);
         if (!account) throw badRequest(`Unknown account: ${b.accountId}`, { field: 'accountId' });
       } else {
-        if (!b.physicianId) throw badRequest('physicianId is required for a PHYSICIAN association', { field: 'physicianId' });
+        if (!b.physicianId)
+          throw badRequest('physicianId is required for a PHYSICIAN association', { field: 'physicianId' });
         physician = await opts.physicians.get(b.physicianId);
         if (!physician) throw badRequest(`Unknown physician: ${b.physicianId}`, { field: 'physicianId' });
       }
-      const doc = await models.Association.create({ ownerId: b.ownerId, type: b.type, account, physician, createdBy: user.id });
+      const doc = await models.Association.create({
+        ownerId: b.ownerId,
+        type: b.type,
+        account,
+        physician,
+        createdBy: user.id,
+      });
       resolver.invalidate(b.ownerId);
       reply.status(201);
       const { _id, ...rest } = doc.toObject();
@@ -109,13 +130,21 @@ export async function associationRoutes(
 
   r.delete(
     '/associations/:id',
-    { config: { permission: 'CAN_MANAGE_USERS' }, schema: { tags: ['users'], params: z.object({ id: z.string().max(64) }) } },
+    {
+      config: { permission: 'CAN_MANAGE_USERS' },
+      schema: { tags: ['users'], params: z.object({ id: z.string().max(64) }) },
+    },
     async (req) => {
       const user = requireUser(req);
-      const a = await models.Association.findOne({ _id: req.params.id, deleted: { $ne: true } }).lean().exec();
+      const a = await models.Association.findOne({ _id: req.params.id, deleted: { $ne: true } })
+        .lean()
+        .exec();
       if (!a) throw notFound();
       await ownerVisible(user, a.ownerId, true);
-      await models.Association.updateOne({ _id: a._id }, { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id } }).exec();
+      await models.Association.updateOne(
+        { _id: a._id },
+        { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id } },
+      ).exec();
       resolver.invalidate(a.ownerId);
       const { _id, ...rest } = a;
       return { id: _id, ...rest, deleted: true };

@@ -57,7 +57,13 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
       },
     },
     async (req) => {
-      return authenticate(models, config, locks, decode('username', req.body.username), decode('password', req.body.password));
+      return authenticate(
+        models,
+        config,
+        locks,
+        decode('username', req.body.username),
+        decode('password', req.body.password),
+      );
     },
   );
 
@@ -65,7 +71,11 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
     '/session',
     {
       config: { permission: 'AUTHENTICATED' },
-      schema: { tags: ['uam'], summary: 'The current session (for the console)', response: { 200: whoAmI, ...errorReplies } },
+      schema: {
+        tags: ['uam'],
+        summary: 'The current session (for the console)',
+        response: { 200: whoAmI, ...errorReplies },
+      },
     },
     async (req) => {
       const u = requireUser(req);
@@ -89,7 +99,7 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
       config: { permission: 'AUTHENTICATED' },
       schema: {
         tags: ['uam'],
-        summary: 'Change one\'s own password (base64 old and new)',
+        summary: "Change one's own password (base64 old and new)",
         params: z.object({ id: z.string() }),
         body: z.object({ oldPassword: b64, newPassword: b64 }),
         response: { 200: messageReply, ...errorReplies },
@@ -98,7 +108,14 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
     async (req) => {
       const u = requireUser(req);
       if (req.params.id !== u.id) throw forbidden();
-      await changePassword(models, config, locks, u.id, decode('oldPassword', req.body.oldPassword), decode('newPassword', req.body.newPassword));
+      await changePassword(
+        models,
+        config,
+        locks,
+        u.id,
+        decode('oldPassword', req.body.oldPassword),
+        decode('newPassword', req.body.newPassword),
+      );
       resolver.invalidate(u.id);
       return { message: MSG.changePasswordOk };
     },

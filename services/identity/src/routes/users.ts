@@ -138,7 +138,10 @@ const createBody = z.object({
   lastName: z.string().trim().min(1).max(100),
   role: z.enum(ROLES).default('ROLE_PHYSICIAN'),
   authenticationProvider: z.enum(AUTHENTICATION_PROVIDERS).default('OKTA'),
-  account: z.union([z.string(), z.object({ id: z.string() })]).optional().nullable(),
+  account: z
+    .union([z.string(), z.object({ id: z.string() })])
+    .optional()
+    .nullable(),
   title: z.string().max(100).optional().nullable(),
   physicianId: z.string().max(64).optional().nullable(),
 });
@@ -148,7 +151,10 @@ const updateBody = z.object({
   firstName: z.string().trim().min(1).max(100).optional(),
   lastName: z.string().trim().min(1).max(100).optional(),
   title: z.string().max(100).optional().nullable(),
-  account: z.union([z.string(), z.object({ id: z.string() })]).optional().nullable(),
+  account: z
+    .union([z.string(), z.object({ id: z.string() })])
+    .optional()
+    .nullable(),
   authorizedUsers: z.array(z.string().max(64)).max(500).optional(),
   loginId: z.string().optional(),
   role: z.unknown().optional(),
@@ -162,7 +168,10 @@ function userScope(user: SessionUser) {
 function withRoleLabels(facets: Array<{ name: string; items: Array<{ value: unknown; count: number }> }>) {
   return facets.map((f) =>
     f.name === 'role_label_facet'
-      ? { ...f, items: f.items.map((i) => ({ ...i, label: ROLE_LABELS[i.value as Role] ?? String(i.value) })) }
+      ? {
+          ...f,
+          items: f.items.map((i) => ({ ...i, label: ROLE_LABELS[i.value as Role] ?? String(i.value) })),
+        }
       : f,
   );
 }
@@ -177,7 +186,9 @@ export async function userRoutes(
   const { config, mail, locks } = app.platform;
 
   async function load(user: SessionUser, id: string): Promise<UserDoc> {
-    const doc = await models.User.findOne({ $and: [{ _id: id, deleted: { $ne: true } }, userScope(user)] }).lean().exec();
+    const doc = await models.User.findOne({ $and: [{ _id: id, deleted: { $ne: true } }, userScope(user)] })
+      .lean()
+      .exec();
     if (!doc) throw notFound();
     return doc as UserDoc;
   }
@@ -196,7 +207,12 @@ export async function userRoutes(
     '/users',
     {
       config: { permission: 'CAN_MANAGE_USERS' },
-      schema: { tags: ['users'], summary: 'List users', querystring: listQuerystring, response: { 200: listReply(userReply), ...errorReplies } },
+      schema: {
+        tags: ['users'],
+        summary: 'List users',
+        querystring: listQuerystring,
+        response: { 200: listReply(userReply), ...errorReplies },
+      },
     },
     async (req, reply) => {
       const user = requireUser(req);
@@ -214,7 +230,12 @@ export async function userRoutes(
     '/users/facets',
     {
       config: { permission: 'CAN_MANAGE_USERS' },
-      schema: { tags: ['users'], summary: 'User facets', querystring: listQuerystring, response: { 200: z.object({ content: z.array(facetSchema) }), ...errorReplies } },
+      schema: {
+        tags: ['users'],
+        summary: 'User facets',
+        querystring: listQuerystring,
+        response: { 200: z.object({ content: z.array(facetSchema) }), ...errorReplies },
+      },
     },
     async (req) => {
       const user = requireUser(req);
@@ -227,21 +248,35 @@ export async function userRoutes(
 
   r.get(
     '/users/:id',
-    { config: { permission: 'CAN_MANAGE_USERS' }, schema: { tags: ['users'], params: idParams, response: { 200: userReply, ...errorReplies } } },
+    {
+      config: { permission: 'CAN_MANAGE_USERS' },
+      schema: { tags: ['users'], params: idParams, response: { 200: userReply, ...errorReplies } },
+    },
     async (req) => publicUser(await load(requireUser(req), req.params.id)),
   );
 
   r.post(
     '/users',
-    { config: { permission: 'CAN_ADD_USERS' }, schema: { tags: ['users'], summary: 'Create a user', body: createBody, response: { 201: userReply, ...errorReplies } } },
+    {
+      config: { permission: 'CAN_ADD_USERS' },
+      schema: {
+        tags: ['users'],
+        summary: 'Create a user',
+        body: createBody,
+        response: { 201: userReply, ...errorReplies },
+      },
+    },
     async (req, reply) => {
       const user = requireUser(req);
       const body = req.body;
       if (!creatableRoles(user.role).includes(body.role)) {
-        throw forbidden(`A ${ROLE_LABELS[user.role]} may not add users with the role ${ROLE_LABELS[body.role]}.`);
+        throw forbidden(
+          `A ${ROLE_LABELS[user.role]} may not add users with the role ${ROLE_LABELS[body.role]}.`,
+        );
       }
       const account = await resolveAccount(user, body.account);
-      if (ACCOUNT_ROLES.includes(body.role) && !account) throw badRequest('Account is required for this role', { field: 'account' });
+      if (ACCOUNT_ROLES.includes(body.role) && !account)
+        throw badRequest('Account is required for this role', { field: 'account' });
       if (!user.allAccounts && !account) throw forbidden();
       const exists = await models.User.exists({ loginId: body.loginId });
       if (exists) throw conflict(`The login id ${body.loginId} is already taken.`, { field: 'loginId' });
@@ -265,7 +300,8 @@ export async function userRoutes(
           updatedOn: now,
         });
       } catch (err: any) {
-        if (err?.code === 11000) throw conflict(`The login id ${body.loginId} is already taken.`, { field: 'loginId' });
+        if (err?.code === 11000)
+          throw conflict(`The login id ${body.loginId} is already taken.`, { field: 'loginId' });
         throw err;
       }
       await sendPasswordLink(models, config, mail, created.toObject() as UserDoc, 'activation');
@@ -276,12 +312,22 @@ export async function userRoutes(
 
   r.put(
     '/users/:id',
-    { config: { permission: 'CAN_MANAGE_USERS' }, schema: { tags: ['users'], summary: 'Update a user', params: idParams, body: updateBody, response: { 200: userReply, ...errorReplies } } },
+    {
+      config: { permission: 'CAN_MANAGE_USERS' },
+      schema: {
+        tags: ['users'],
+        summary: 'Update a user',
+        params: idParams,
+        body: updateBody,
+        response: { 200: userReply, ...errorReplies },
+      },
+    },
     async (req) => {
       const user = requireUser(req);
       const current = await load(user, req.params.id);
       const body = req.body;
-      if (body.loginId !== undefined && body.loginId !== current.loginId) throw badRequest('loginId cannot be changed', { field: 'loginId' });
+      if (body.loginId !== undefined && body.loginId !== current.loginId)
+        throw badRequest('loginId cannot be changed', { field: 'loginId' });
       const set: Record<string, unknown> = { updatedOn: new Date(), updatedBy: user.id };
       for (const k of ['email', 'firstName', 'lastName', 'title', 'authorizedUsers'] as const) {
         if (body[k] !== undefined) set[k] = k === 'email' ? String(body[k]).toLowerCase() : body[k];
@@ -289,14 +335,16 @@ export async function userRoutes(
       const account = await resolveAccount(user, body.account);
       if (account !== undefined) set.account = account;
       const version = body.version ?? current.version;
-      const updated = await locks.run('users', current._id, () => models.User.findOneAndUpdate(
-        { _id: current._id, version },
-        { $set: set, $inc: { version: 1 } },
-        // no projection here: FerretDB v1 does not implement findAndModify's "fields"; publicUser drops secrets
-        { returnDocument: 'after' },
-      )
-        .lean()
-        .exec());
+      const updated = await locks.run('users', current._id, () =>
+        models.User.findOneAndUpdate(
+          { _id: current._id, version },
+          { $set: set, $inc: { version: 1 } },
+          // no projection here: FerretDB v1 does not implement findAndModify's "fields"; publicUser drops secrets
+          { returnDocument: 'after' },
+        )
+          .lean()
+          .exec(),
+      );
       if (!updated) throw conflict();
       resolver.invalidate(current._id);
       return { ...publicUser(updated as unknown as UserDoc), message: MSG.userUpdated };
@@ -309,7 +357,8 @@ export async function userRoutes(
       config: { permission: 'CAN_MANAGE_USERS' },
       schema: {
         tags: ['users'],
-        summary: 'User action: activate, deactivate, unlock, resetpassword, reactivate, sendTemporaryPassword',
+        summary:
+          'User action: activate, deactivate, unlock, resetpassword, reactivate, sendTemporaryPassword',
         params: z.object({ id: z.string().max(64), action: z.enum(USER_ACTIONS) }),
         response: { 200: userReply, ...errorReplies },
       },
@@ -318,12 +367,18 @@ export async function userRoutes(
       const user = requireUser(req);
       const action = req.params.action as UserAction;
       const current = await load(user, req.params.id);
-      if (current._id === user.id && action === 'deactivate') throw badRequest('You cannot deactivate yourself.');
+      if (current._id === user.id && action === 'deactivate')
+        throw badRequest('You cannot deactivate yourself.');
       if (!userActionAllowed(action, current)) {
-        throw new AppError(409, 'ACTION_NOT_ALLOWED', `Cannot ${action} a user whose status is ${current.status}.`, {
-          status: current.status,
-          authenticationProvider: current.authenticationProvider,
-        });
+        throw new AppError(
+          409,
+          'ACTION_NOT_ALLOWED',
+          `Cannot ${action} a user whose status is ${current.status}.`,
+          {
+            status: current.status,
+            authenticationProvider: current.authenticationProvider,
+          },
+        );
       }
       const next = statusAfter(action);
       const set: Record<string, unknown> = { status: next, updatedOn: new Date(), updatedBy: user.id };
@@ -360,7 +415,11 @@ export async function userRoutes(
     '/clinicians',
     {
       config: { permission: ['CAN_MANAGE_USERS', 'CAN_CREATE_TRF'] },
-      schema: { tags: ['users'], summary: 'Clinician users (physician choices for authorized users)', querystring: listQuerystring },
+      schema: {
+        tags: ['users'],
+        summary: 'Clinician users (physician choices for authorized users)',
+        querystring: listQuerystring,
+      },
     },
     async (req, reply) => {
       const user = requireUser(req);
@@ -368,7 +427,13 @@ export async function userRoutes(
       const scope = { $and: [userScope(user), { role: { $in: PHYSICIAN_ROLES } }] };
       const result = await runList(models.User, usersResource, query, scope, {
         projection: userProjection,
-        map: (d: UserDoc) => ({ id: d._id, firstName: d.firstName, lastName: d.lastName, physicianId: d.physicianId, role: { name: d.role } }),
+        map: (d: UserDoc) => ({
+          id: d._id,
+          firstName: d.firstName,
+          lastName: d.lastName,
+          physicianId: d.physicianId,
+          role: { name: d.role },
+        }),
       });
       return sendList(reply, usersResource, query, result);
     },

@@ -1,11 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  type ListQuery,
-  type ListResource,
-  listRoutes,
-  scopeFilter,
-  type SessionUser,
-} from '@onco/platform';
+import { type ListQuery, type ListResource, listRoutes, scopeFilter, type SessionUser } from '@onco/platform';
 import type { LabModels } from '../models';
 
 /** The tests list (spec 2 sections 2.4 and 7 "Test orders"): /oms/api/v1/testOrders. */
