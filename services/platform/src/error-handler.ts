@@ -48,13 +48,11 @@ export function installErrorHandler(app: FastifyInstance) {
     reply.status(body.status).send(body);
   });
   app.setNotFoundHandler((req, reply) => {
-    reply
-      .status(404)
-      .send({
-        status: 404,
-        code: 'NOT_FOUND',
-        message: `No route ${req.method} ${req.url.split('?')[0]}`,
-        requestId: String(req.id),
-      });
+    reply.status(404).send({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: `No route ${req.method} ${req.url.split('?')[0]}`,
+      requestId: String(req.id),
+    });
   });
 }

@@ -180,14 +180,12 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
       const p = req.url.split('?')[0];
       if (/^\/(uam|portal|oms|bis|cns|dxs)\/api\//.test(p)) {
-        return reply
-          .status(404)
-          .send({
-            status: 404,
-            code: 'NOT_FOUND',
-            message: `No route ${req.method} ${p}`,
-            requestId: String(req.id),
-          });
+        return reply.status(404).send({
+          status: 404,
+          code: 'NOT_FOUND',
+          message: `No route ${req.method} ${p}`,
+          requestId: String(req.id),
+        });
       }
       const file = path.join(consoleDir, p);
       if (p !== '/' && file.startsWith(consoleDir) && existsSync(file)) return reply.sendFile(p.slice(1));
