@@ -12,20 +12,22 @@ export interface ListRoutesOptions {
   path: string;
   resource: ListResource;
   model: Model<any>;
-  permission: Permission | Permission[];
+  permission: Permission | Permission[] | 'AUTHENTICATED';
   /** the data scope (and any list default) for this user and query */
   scope: (user: SessionUser, query: ListQuery) => Record<string, unknown>;
   tag: string;
   /** what one row is, in words (for the API document) */
   noun: string;
+  /** the list route's summary, when more than the noun is worth saying */
+  summary?: string;
   map?: (doc: any) => unknown;
   /** the reply schema of one row (default: any record with an id; its other fields pass through) */
   row?: z.ZodTypeAny;
 }
 
 /**
- * The two routes every scoped list has: GET {path} (both list dialects, optional facets) and
- * GET {path}/facets (named facets for the same filter).
+ * The routes of a scoped list: GET {path} (both list dialects, optional facets) and, when the resource
+ * declares facets, GET {path}/facets (named facets for the same filter).
  */
 export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
   const r = typed(app);
@@ -35,7 +37,7 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
       config: { permission: o.permission },
       schema: {
         tags: [o.tag],
-        summary: `List ${o.noun} (both list dialects)`,
+        summary: o.summary ?? `List ${o.noun} (both list dialects)`,
         querystring: listQuerystring,
         response: { 200: listReply(o.row ?? z.looseObject({ id: z.string() })), ...errorReplies },
       },
@@ -53,6 +55,7 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
       return sendList(reply, o.resource, query, result);
     },
   );
+  if (!o.resource.facets?.length) return;
   r.get(
     `${o.path}/facets`,
     {

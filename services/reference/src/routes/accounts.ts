@@ -4,17 +4,13 @@ import {
   badRequest,
   forbidden,
   idParams,
-  listQuerystring,
-  listReply,
-  parseListQuery,
+  type ListResource,
+  listRoutes,
   requireUser,
-  runList,
   scopeFilter,
-  sendList,
+  type SessionUser,
   toApi,
   typed,
-  type ListResource,
-  type SessionUser,
 } from '@onco/platform';
 import { nextSequence } from '../models';
 import { auditReply, loadScoped, ref, str, type RouteDeps } from './shared';
@@ -103,24 +99,17 @@ export const locationScope = (user: SessionUser) => scopeFilter(user, { account:
 export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps) {
   const r = typed(app);
 
-  r.get(
-    '/accounts',
-    {
-      config: { permission: 'AUTHENTICATED' },
-      schema: {
-        tags: ['reference'],
-        summary: 'Accounts the user may see (filter id in(...), accountId, name, status; q)',
-        querystring: listQuerystring,
-        response: { 200: listReply(accountReply) },
-      },
-    },
-    async (req, reply) => {
-      const user = requireUser(req);
-      const query = parseListQuery(accountsResource, req.query as Record<string, unknown>);
-      const result = await runList(models.Account, accountsResource, query, accountScope(user));
-      return sendList(reply, accountsResource, query, result);
-    },
-  );
+  listRoutes(app, {
+    path: '/accounts',
+    resource: accountsResource,
+    model: models.Account,
+    permission: 'AUTHENTICATED',
+    scope: accountScope,
+    tag: 'reference',
+    noun: 'accounts',
+    summary: 'Accounts the user may see (filter id in(...), accountId, name, status; q)',
+    row: accountReply,
+  });
 
   r.get(
     '/accounts/:id',
@@ -131,29 +120,17 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
     async (req) => loadScoped(models.Account, req.params.id, accountScope(requireUser(req))),
   );
 
-  r.get(
-    '/hospitalLocations',
-    {
-      config: { permission: 'AUTHENTICATED' },
-      schema: {
-        tags: ['reference'],
-        summary: "Hospital locations of the user's accounts (filter accountId, id in(...); q)",
-        querystring: listQuerystring,
-        response: { 200: listReply(hospitalLocationReply) },
-      },
-    },
-    async (req, reply) => {
-      const user = requireUser(req);
-      const query = parseListQuery(hospitalLocationsResource, req.query as Record<string, unknown>);
-      const result = await runList(
-        models.HospitalLocation,
-        hospitalLocationsResource,
-        query,
-        locationScope(user),
-      );
-      return sendList(reply, hospitalLocationsResource, query, result);
-    },
-  );
+  listRoutes(app, {
+    path: '/hospitalLocations',
+    resource: hospitalLocationsResource,
+    model: models.HospitalLocation,
+    permission: 'AUTHENTICATED',
+    scope: locationScope,
+    tag: 'reference',
+    noun: 'hospital locations',
+    summary: "Hospital locations of the user's accounts (filter accountId, id in(...); q)",
+    row: hospitalLocationReply,
+  });
 
   r.get(
     '/hospitalLocations/:id',

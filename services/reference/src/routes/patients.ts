@@ -3,16 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Permission } from '@onco/domain';
 import {
   idParams,
-  listQuerystring,
-  listReply,
-  parseListQuery,
-  requireUser,
-  runList,
-  scopeFilter,
-  sendList,
-  typed,
   type ListResource,
+  listRoutes,
+  requireUser,
+  scopeFilter,
   type SessionUser,
+  typed,
 } from '@onco/platform';
 import { auditReply, loadScoped, str, type RouteDeps } from './shared';
 
@@ -81,25 +77,18 @@ export const patientScope = (user: SessionUser) =>
 export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps) {
   const r = typed(app);
 
-  r.get(
-    '/patients',
-    {
-      config: { permission: PATIENT_READERS },
-      schema: {
-        tags: ['reference'],
-        summary:
-          "Patients in the user's scope, 20 a page (filter accountIds, physicianIds, createdOn between; q)",
-        querystring: listQuerystring,
-        response: { 200: listReply(patientReply) },
-      },
-    },
-    async (req, reply) => {
-      const user = requireUser(req);
-      const query = parseListQuery(patientsResource, req.query as Record<string, unknown>);
-      const result = await runList(models.Patient, patientsResource, query, patientScope(user));
-      return sendList(reply, patientsResource, query, result);
-    },
-  );
+  listRoutes(app, {
+    path: '/patients',
+    resource: patientsResource,
+    model: models.Patient,
+    permission: PATIENT_READERS,
+    scope: patientScope,
+    tag: 'reference',
+    noun: 'patients',
+    summary:
+      "Patients in the user's scope, 20 a page (filter accountIds, physicianIds, createdOn between; q)",
+    row: patientReply,
+  });
 
   r.get(
     '/patients/:id',

@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import {
-  listQuerystring,
-  listReply,
-  parseListQuery,
-  runList,
-  sendList,
-  typed,
-  type ListResource,
-} from '@onco/platform';
+import { type ListResource, listRoutes } from '@onco/platform';
 import { auditReply, str, type RouteDeps } from './shared';
 
 export const payorsResource: ListResource = {
@@ -40,22 +32,15 @@ export const payorReply = z.object({
 
 /** Payor search for the billing step (spec 1 section 7: filter q, 15 a page). Payors are shared by every account. */
 export async function payorRoutes(app: FastifyInstance, { models }: RouteDeps) {
-  typed(app).get(
-    '/payors',
-    {
-      config: { permission: 'AUTHENTICATED' },
-      schema: {
-        tags: ['reference'],
-        summary: 'Payor search (q over name, payor id and group; 15 a page)',
-        querystring: listQuerystring,
-        response: { 200: listReply(payorReply) },
-      },
-    },
-    async (req, reply) => {
-      const query = parseListQuery(payorsResource, req.query as Record<string, unknown>);
-      // reference data shared by all accounts: no data scope
-      const result = await runList(models.Payor, payorsResource, query, {});
-      return sendList(reply, payorsResource, query, result);
-    },
-  );
+  listRoutes(app, {
+    path: '/payors',
+    resource: payorsResource,
+    model: models.Payor,
+    permission: 'AUTHENTICATED',
+    scope: () => ({}), // reference data shared by all accounts: no data scope
+    tag: 'reference',
+    noun: 'payors',
+    summary: 'Payor search (q over name, payor id and group; 15 a page)',
+    row: payorReply,
+  });
 }

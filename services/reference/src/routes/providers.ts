@@ -2,16 +2,12 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import {
   idParams,
-  listQuerystring,
-  listReply,
-  parseListQuery,
-  requireUser,
-  runList,
-  scopeFilter,
-  sendList,
-  typed,
   type ListResource,
+  listRoutes,
+  requireUser,
+  scopeFilter,
   type SessionUser,
+  typed,
 } from '@onco/platform';
 import { and, auditReply, loadScoped, str, type RouteDeps } from './shared';
 
@@ -88,25 +84,17 @@ export const pathologistScope = (user: SessionUser) => scopeFilter(user, { accou
 export async function providerRoutes(app: FastifyInstance, { models }: RouteDeps) {
   const r = typed(app);
 
-  r.get(
-    '/physicians',
-    {
-      config: { permission: 'AUTHENTICATED' },
-      schema: {
-        tags: ['reference'],
-        summary: 'Provider search: never SUSPENDED physicians (filter id in(...), accountId, userId; q)',
-        querystring: listQuerystring,
-        response: { 200: listReply(physicianReply) },
-      },
-    },
-    async (req, reply) => {
-      const user = requireUser(req);
-      const query = parseListQuery(physiciansResource, req.query as Record<string, unknown>);
-      const scope = and(physicianScope(user), { status: { $ne: 'SUSPENDED' } });
-      const result = await runList(models.Physician, physiciansResource, query, scope);
-      return sendList(reply, physiciansResource, query, result);
-    },
-  );
+  listRoutes(app, {
+    path: '/physicians',
+    resource: physiciansResource,
+    model: models.Physician,
+    permission: 'AUTHENTICATED',
+    scope: (user) => and(physicianScope(user), { status: { $ne: 'SUSPENDED' } }),
+    tag: 'reference',
+    noun: 'physicians',
+    summary: 'Provider search: never SUSPENDED physicians (filter id in(...), accountId, userId; q)',
+    row: physicianReply,
+  });
 
   r.get(
     '/physicians/:id',
@@ -118,24 +106,17 @@ export async function providerRoutes(app: FastifyInstance, { models }: RouteDeps
     async (req) => loadScoped(models.Physician, req.params.id, physicianScope(requireUser(req))),
   );
 
-  r.get(
-    '/pathologists',
-    {
-      config: { permission: 'AUTHENTICATED' },
-      schema: {
-        tags: ['reference'],
-        summary: "Pathologists of the user's accounts (filter accountIds in(...); q)",
-        querystring: listQuerystring,
-        response: { 200: listReply(pathologistReply) },
-      },
-    },
-    async (req, reply) => {
-      const user = requireUser(req);
-      const query = parseListQuery(pathologistsResource, req.query as Record<string, unknown>);
-      const result = await runList(models.Pathologist, pathologistsResource, query, pathologistScope(user));
-      return sendList(reply, pathologistsResource, query, result);
-    },
-  );
+  listRoutes(app, {
+    path: '/pathologists',
+    resource: pathologistsResource,
+    model: models.Pathologist,
+    permission: 'AUTHENTICATED',
+    scope: pathologistScope,
+    tag: 'reference',
+    noun: 'pathologists',
+    summary: "Pathologists of the user's accounts (filter accountIds in(...); q)",
+    row: pathologistReply,
+  });
 
   r.get(
     '/pathologists/:id',
