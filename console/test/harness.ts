@@ -1,0 +1,211 @@
+/**
+ * Browser-test harness for the console (`console/**\/*.e2e.test.ts`, run one file at a time:
+ * `npx vitest run --project e2e console/test/login.e2e.test.ts`).
+ *
+ * One real backend per test file (createTestSystem: its own database, topics, queues and mailbox) listening on a
+ * free port and serving the BUILT console (console/dist, rebuilt here when console/src is newer), and one headless
+ * Debian chromium driven by puppeteer-core. Nothing is mocked.
+ *
+ *   const h = await startConsole();            // beforeAll
+ *   const page = await h.newPage();            // a fresh browser context (own local storage)
+ *   await loginAs(page, h, user.loginId);      // through the real login page
+ *   await h.shot(page, 'users-en');            // .data/screenshots/users-en.png
+ *   await h.stop();                            // afterAll
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import type { Role } from '@onco/domain';
+import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../services/server/src/test-helper';
+
+export { createUser, login, TEST_PASSWORD };
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DIST_INDEX = path.join(ROOT, 'console/dist/index.html');
+export const SCREENSHOT_DIR = path.join(ROOT, '.data/screenshots');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Keys the console keeps in local storage (mirrors console/src/providers/storage.ts). */
+export const STORAGE = {
+  session: 'oncotrf.session',
+  locale: 'oncotrf.locale',
+  activeMenu: 'oncotrf.activeMenu',
+  savedUsername: 'oncotrf.savedUsername',
+  redirect: 'oncotrf.redirect',
+} as const;
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Build console/dist when it is missing or older than console/src (or when E2E_BUILD=1). */
+export function ensureConsoleBuilt() {
+  const sources = Math.max(
+    newestMtime(path.join(ROOT, 'console/src')),
+    statSync(path.join(ROOT, 'console/index.html')).mtimeMs,
+    ...(existsSync(path.join(ROOT, 'services/domain/src'))
+      ? [newestMtime(path.join(ROOT, 'services/domain/src'))]
+      : []),
+  );
+  const stale = !existsSync(DIST_INDEX) || statSync(DIST_INDEX).mtimeMs < sources;
+  if (stale || process.env.E2E_BUILD === '1') {
+    execFileSync('npm', ['run', 'build', '-w', 'console', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export type TestSystem = Awaited<ReturnType<typeof createTestSystem>>;
+
+export interface ConsoleHarness {
+  /** the backend (app, ctx, config, logs...) */
+  sys: TestSystem;
+  /** http://127.0.0.1:{port} */
+  base: string;
+  browser: Browser;
+  /** a page in a fresh incognito-like context (its own local storage), 1366x860 */
+  newPage(opts?: { locale?: 'en' | 'zh-CN'; width?: number; height?: number }): Promise<Page>;
+  /** create an ACTIVE user with TEST_PASSWORD (see services/server/src/test-helper.ts) */
+  user(role: Role, opts?: Parameters<typeof createUser>[2]): ReturnType<typeof createUser>;
+  /** call the API as a user: api(authorization, 'POST', '/portal/api/v1/maintenance', body) */
+  api(
+    authorization: string | null,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: any }>;
+  /** save .data/screenshots/{name}.png (git-ignored) and return its path */
+  shot(page: Page, name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Start one backend (serving the built console) and one headless chromium for a test file. */
+export async function startConsole(
+  overrides: Parameters<typeof createTestSystem>[0] = {},
+): Promise<ConsoleHarness> {
+  ensureConsoleBuilt();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const sys = await createTestSystem({
+    SERVE_CONSOLE: 'true',
+    PORT: String(port),
+    PUBLIC_URL: base,
+    ...overrides,
+  });
+  await sys.app.listen({ port, host: '127.0.0.1' });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--lang=en-US'],
+  });
+  const contexts: BrowserContext[] = [];
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+
+  return {
+    sys,
+    base,
+    browser,
+    async newPage(opts = {}) {
+      const ctx = await browser.createBrowserContext();
+      contexts.push(ctx);
+      const page = await ctx.newPage();
+      await page.setViewport({ width: opts.width ?? 1366, height: opts.height ?? 860 });
+      page.setDefaultTimeout(20_000);
+      if (opts.locale) {
+        const locale = opts.locale;
+        await page.evaluateOnNewDocument(
+          (key, value) => {
+            if (!localStorage.getItem(key)) localStorage.setItem(key, value);
+          },
+          STORAGE.locale,
+          locale,
+        );
+      }
+      return page;
+    },
+    user: (role, opts) => createUser(sys, role, opts),
+    async api(authorization, method, url, body) {
+      const res = await sys.app.inject({
+        method,
+        url,
+        headers: authorization ? { authorization } : {},
+        ...(body === undefined ? {} : { payload: body as any }),
+      });
+      let parsed: any = res.body;
+      try {
+        parsed = res.json();
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.statusCode, body: parsed };
+    },
+    async shot(page, name) {
+      const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+      await page.screenshot({ path: file as `${string}.png`, fullPage: false });
+      return file;
+    },
+    async stop() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      await sys.close();
+    },
+  };
+}
+
+/** Open `path` (default /login) and wait for the console to have rendered. */
+export async function open(page: Page, h: Pick<ConsoleHarness, 'base'>, p = '/login') {
+  await page.goto(h.base + p, { waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('#root > *');
+}
+
+/** Type into an input found by selector, replacing what it holds. */
+export async function fill(page: Page, selector: string, text: string) {
+  const el = await page.waitForSelector(selector, { visible: true });
+  await el!.click({ clickCount: 3 });
+  await page.keyboard.press('Backspace');
+  if (text) await el!.type(text);
+}
+
+/**
+ * Sign in through the real login page and wait for the shell (the top menu). `then` is where the app should
+ * land (default: anywhere inside the shell).
+ */
+export async function loginAs(
+  page: Page,
+  h: Pick<ConsoleHarness, 'base'>,
+  loginId: string,
+  password = TEST_PASSWORD,
+) {
+  if (!page.url().includes('/login')) await open(page, h, '/login');
+  await fill(page, 'input[name="username"]', loginId);
+  await fill(page, 'input[name="password"]', password);
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('[data-testid="app-menu"]', { visible: true });
+}
+
+/** Text of the whole page body (for toBe/toContain checks on what a user reads). */
+export async function bodyText(page: Page): Promise<string> {
+  return page.evaluate(() => document.body.innerText);
+}
+
+/** Wait until the page body contains `text`. */
+export async function waitForText(page: Page, text: string, timeout = 20_000) {
+  await page.waitForFunction((t) => document.body.innerText.includes(t), { timeout }, text);
+}
