@@ -71,7 +71,8 @@ export const PATIENT_STATUSES = ['INPATIENT', 'INPATIENT_DISCHARGED', 'OFFICE', 
 export const SPECIMEN_REQUEST_TYPES = ['PATHOLOGIST_CHOOSES', 'SPECIFIC_SPECIMEN'] as const;
 export const BIOPSY_SITES = ['METASTASIS', 'PRIMARY', 'OTHER'] as const;
 export const TUMOR_SPECIMEN_TYPES = ['FFPE_SLIDES', 'FFPE_BLOCK', 'FRESH_FROZEN_TISSUE'] as const;
-export const NORMAL_SPECIMEN_TYPES = ['BLOOD', 'SALIVA', 'BUFFY_COAT'] as const;
+/** PLASMA: offered only for subsequent orders (spec 1 section 5, Blood specimen); see requisition/options.ts */
+export const NORMAL_SPECIMEN_TYPES = ['BLOOD', 'SALIVA', 'BUFFY_COAT', 'PLASMA'] as const;
 export const BLOOD_COLLECTION_MODES = ['COLLECT_IN_CLINIC', 'MOBILE_PHLEBOTOMY'] as const;
 export const DISEASE_STATUSES = [
   'ACTIVE_DISEASE',

@@ -3,3 +3,4 @@ export * from './messages';
 export * from './password';
 export * from './permissions';
 export * from './users';
+export * from './requisition/index';

@@ -1,0 +1,175 @@
+import {
+  NORMAL_SPECIMEN_TYPES,
+  TUMOR_SPECIMEN_TYPES,
+  type BillingType,
+  type OrderType,
+  type TestType,
+} from '../enums';
+
+export interface OrderInfoInput {
+  nextDx?: boolean | null;
+  nextPersonalDx?: boolean | null;
+  orderType?: OrderType | null;
+}
+
+/**
+ * The order type the personalized (NEXT_PERSONAL_DX) test effectively has. Its order-type option is disabled
+ * when the tumor-informed test is chosen (spec 1 section 4), so with nextDx it is always INITIAL_ORDER;
+ * otherwise its own order type, default INITIAL_ORDER. Null when the personalized test is not chosen.
+ */
+export function personalOrderType(info: OrderInfoInput): OrderType | null {
+  if (!info.nextPersonalDx) return null;
+  if (info.nextDx) return 'INITIAL_ORDER';
+  return info.orderType ?? 'INITIAL_ORDER';
+}
+
+/** The personalized test's order-type option is disabled when the tumor-informed test is chosen. */
+export function orderTypeEnabled(info: OrderInfoInput): boolean {
+  return !!info.nextPersonalDx && !info.nextDx;
+}
+
+/**
+ * Spec 1 section 4 "Order information change rebuilds the test orders": nextDx gives a NEXT_DX order
+ * (decision: always INITIAL_ORDER, order types belong to the personalized test); nextPersonalDx gives a
+ * NEXT_PERSONAL_DX order with its order type, default initial. "Except when the order is subsequent and
+ * nextDx is also set" — decision: the personalized order is then INITIAL_ORDER, because its order-type
+ * option is disabled while the tumor-informed test is chosen (it is never dropped while its box is ticked).
+ * In draft existing orders are not reused: the caller replaces the test orders with this list.
+ */
+export function plannedTestOrders(info: OrderInfoInput): { testType: TestType; orderType: OrderType }[] {
+  const out: { testType: TestType; orderType: OrderType }[] = [];
+  if (info.nextDx) out.push({ testType: 'NEXT_DX', orderType: 'INITIAL_ORDER' });
+  const personal = personalOrderType(info);
+  if (personal) out.push({ testType: 'NEXT_PERSONAL_DX', orderType: personal });
+  return out;
+}
+
+/** Tumor and matched normal are both required for a NEXT_DX + NEXT_PERSONAL_DX initial order. */
+export function requiresTumorAndNormal(info: OrderInfoInput): boolean {
+  return !!info.nextDx && personalOrderType(info) === 'INITIAL_ORDER';
+}
+
+/**
+ * Decision: a tumor specimen is needed by a tumor-informed order: NEXT_DX or an initial NEXT_PERSONAL_DX.
+ * A subsequent personalized order (monitoring time point) needs blood only.
+ */
+export function needsTumor(info: OrderInfoInput): boolean {
+  return !!info.nextDx || personalOrderType(info) === 'INITIAL_ORDER';
+}
+
+/** Spec 1 section 5: FRESH_FROZEN_TISSUE is removed when a NEXT_PERSONAL_DX order also exists. */
+export function tumorSpecimenTypeOptions(info: OrderInfoInput): string[] {
+  return TUMOR_SPECIMEN_TYPES.filter((t) => !(info.nextPersonalDx && t === 'FRESH_FROZEN_TISSUE'));
+}
+
+/**
+ * Spec 1 section 5 "Blood specimen": with the personalized test only BLOOD is offered; PLASMA is offered
+ * only for subsequent orders and not for a single tumor-informed order. So:
+ * - personalized subsequent order: BLOOD, PLASMA
+ * - personalized initial order (alone or with NEXT_DX): BLOOD
+ * - NEXT_DX alone or nothing chosen: BLOOD, SALIVA, BUFFY_COAT
+ */
+export function normalSpecimenTypeOptions(info: OrderInfoInput): string[] {
+  const personal = personalOrderType(info);
+  const plasma = personal === 'SUBSEQUENT_ORDER';
+  const base: string[] = personal ? ['BLOOD'] : NORMAL_SPECIMEN_TYPES.filter((t) => t !== 'PLASMA');
+  return plasma ? [...base, 'PLASMA'] : base;
+}
+
+export const BILLING_FIELD_LABELS: Record<string, string> = {
+  billingType: 'Billing Type',
+  insuranceProvider: 'Insurance Provider',
+  payorId: 'Payor ID',
+  insuredName: 'Insured Name',
+  insuredDob: 'Insured Date of Birth',
+  policyNumber: 'Policy Number',
+  groupNumber: 'Group Number',
+  priorAuthorizationNumber: 'Prior Authorization Number',
+  relationshipToPatient: 'Relationship to Patient',
+  patientStatus: 'Patient Status',
+  dischargeDate: 'Discharge Date',
+  facilityTypeName: 'Facility Type',
+  otherTypeName: 'Please Specify',
+};
+
+const INSURANCE_VISIBLE = [
+  'insuranceProvider',
+  'payorId',
+  'insuredName',
+  'insuredDob',
+  'policyNumber',
+  'groupNumber',
+  'priorAuthorizationNumber',
+  'relationshipToPatient',
+];
+const INSURANCE_REQUIRED = [
+  'insuranceProvider',
+  'payorId',
+  'insuredName',
+  'insuredDob',
+  'policyNumber',
+  'relationshipToPatient',
+];
+
+/**
+ * Spec 1 section 5 billing table. Decisions: MEDICARE/MEDICAID also show patientStatus (optional); the
+ * dischargeDate shows, and is required, only with patientStatus INPATIENT_DISCHARGED (otherwise it is
+ * cleared on save). The table's "tumor collection location" has no field in the stored billing and is left out.
+ */
+export function billingFields(
+  billingType: BillingType | string | null | undefined,
+  patientStatus?: string | null,
+): { visible: string[]; required: string[] } {
+  switch (billingType) {
+    case 'INSURANCE':
+      return { visible: [...INSURANCE_VISIBLE], required: [...INSURANCE_REQUIRED] };
+    case 'MEDICARE':
+    case 'MEDICAID': {
+      const discharged = patientStatus === 'INPATIENT_DISCHARGED';
+      return {
+        visible: [...INSURANCE_VISIBLE, 'patientStatus', ...(discharged ? ['dischargeDate'] : [])],
+        required: [...INSURANCE_REQUIRED, ...(discharged ? ['dischargeDate'] : [])],
+      };
+    }
+    case 'FACILITY':
+      return { visible: ['facilityTypeName'], required: ['facilityTypeName'] };
+    case 'OTHER':
+      return { visible: ['otherTypeName'], required: [] };
+    default:
+      // SELF and no type: no fields
+      return { visible: [], required: [] };
+  }
+}
+
+/** Insurance fields are hidden for SELF, FACILITY and OTHER (and when no type is chosen). */
+export function insuranceFieldsVisible(billingType: string | null | undefined): boolean {
+  return billingType === 'INSURANCE' || billingType === 'MEDICARE' || billingType === 'MEDICAID';
+}
+
+/**
+ * Attachment kinds the Attachments step offers (spec 1 section 5): FINANCIAL_ASSISTANCE only for the one
+ * configured account; INSURANCE and ABN hidden when the primary billing is INSURANCE. TRF and the lab's
+ * report kinds are created by the system, not offered for upload.
+ */
+export function attachmentKindOptions(input: {
+  accountId?: string | null;
+  primaryBillingType?: string | null;
+  financialAssistanceAccountId?: string | null;
+}): string[] {
+  const kinds = [
+    'NOTE',
+    'RECENT_PATHOLOGY_REPORT',
+    'CYTOLOGY_REPORT',
+    'DIAGNOSTIC_TEST',
+    'INSURANCE',
+    'ABN',
+    'OTHER',
+  ];
+  const out = kinds.filter(
+    (k) => !(input.primaryBillingType === 'INSURANCE' && (k === 'INSURANCE' || k === 'ABN')),
+  );
+  if (input.financialAssistanceAccountId && input.accountId === input.financialAssistanceAccountId) {
+    out.push('FINANCIAL_ASSISTANCE');
+  }
+  return out;
+}
