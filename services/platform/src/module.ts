@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { SessionUser } from './auth';
 
 /** The API areas and their prefixes (spec 3 section 7). */
 export const AREAS = {
@@ -13,6 +14,15 @@ export type AreaName = keyof typeof AREAS;
 
 export type AreaPlugin = (app: FastifyInstance) => Promise<void>;
 
+/** What the home dashboard asks every module for (docs/decisions.md "Home dashboard"). */
+export interface DashboardQuery {
+  /** the date range of the counters (inclusive) */
+  start: Date;
+  end: Date;
+  /** zero-based page of the recently completed tests (8 a page) */
+  page: number;
+}
+
 /** What a domain (identity, reference, requisitions, lab, billing, messages) contributes to a process. */
 export interface DomainModule {
   name: string;
@@ -24,6 +34,8 @@ export interface DomainModule {
   startConsumers?: () => Promise<{ stop(): Promise<void> }>;
   /** seed demo data when the database is empty */
   seed?: () => Promise<void>;
+  /** its part of the home dashboard, from its own collections and within the user's data scope */
+  dashboard?: (user: SessionUser, range: DashboardQuery) => Promise<Record<string, unknown>>;
   /** release the module's own resources (e.g. a browser) after the workers and queues have stopped */
   stop?: () => Promise<void>;
 }

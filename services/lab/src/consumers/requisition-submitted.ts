@@ -1,0 +1,109 @@
+import {
+  createEvent,
+  isEventOf,
+  outboxForInsert,
+  runConsumer,
+  withPrefix,
+  type AnyEvent,
+  type EventEnvelope,
+} from '@onco/events';
+import type { PlatformContext } from '@onco/platform';
+import type { LabModels, TestOrderDoc } from '../models';
+
+/** The lab's consumer group for requisition-submitted (prefixed like the topics: one group per environment). */
+export const LAB_REQUISITION_GROUP = 'lab.requisition-submitted';
+
+const isDuplicateKey = (err: unknown) => (err as { code?: unknown })?.code === 11000;
+
+/**
+ * Create the test orders of a submitted requisition (design.md: the lab owns test orders).
+ *
+ * Each test order is ONE insert whose `_id` is the event's test order id, carrying its `test-status` event in
+ * the same document's outbox: the order and its event commit together, and a redelivered event (or a retry
+ * after a crash before the consumer's marker) hits the existing `_id` (refused reliably, also on FerretDB) and
+ * creates nothing and emits nothing. Returns the ids it created.
+ */
+export async function createTestOrdersFromSubmission(
+  models: LabModels,
+  event: EventEnvelope<'requisition-submitted'>,
+): Promise<string[]> {
+  const d = event.data;
+  const at = new Date(d.submittedOn);
+  const created: string[] = [];
+  for (const t of d.testOrders) {
+    const statusEvent = createEvent(
+      'test-status',
+      {
+        traceId: event.traceId,
+        data: {
+          testOrderId: t.id,
+          testId: t.testOrderId,
+          requisitionId: d.requisitionId,
+          testRequisitionId: d.testRequisitionId,
+          accountId: d.accountId,
+          testType: t.testType,
+          orderType: t.orderType,
+          previousStatus: null,
+          status: t.status,
+          changedBy: d.submittedBy,
+          changedOn: d.submittedOn,
+          dueOn: null,
+        },
+      },
+      { now: () => at },
+    );
+    const doc: Partial<TestOrderDoc> = {
+      _id: t.id,
+      testOrderId: t.testOrderId,
+      testType: t.testType,
+      orderType: t.orderType,
+      status: t.status,
+      // the timeline marks a step done when its latest entry has an updatedOn
+      testHistories: [{ status: t.status, createdOn: at, updatedOn: at, testResult: null }],
+      testOrderForm: {
+        id: d.requisitionId,
+        testRequisitionId: d.testRequisitionId,
+        // the event carries ids only (no names): enough for the data scope and the filters
+        account: { id: d.accountId, name: null },
+        physician: { id: d.physicianId, name: null },
+        hospitalLocation: null,
+        patient: { id: d.patientId, name: null, userId: null },
+        reviewStatus: d.clinicalReviewStatus,
+      },
+      createdOn: at,
+      createdBy: d.submittedBy.id,
+      updatedOn: at,
+      updatedBy: d.submittedBy.id,
+      outbox: outboxForInsert(statusEvent),
+    };
+    try {
+      await models.TestOrder.create(doc);
+      created.push(t.id);
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
+  return created;
+}
+
+/** Start the lab's consumers: requisition-submitted → test orders (+ their test-status events). */
+export async function startLabConsumers(ctx: PlatformContext, models: LabModels) {
+  const consumer = await runConsumer({
+    kafka: ctx.kafka,
+    db: ctx.mongo,
+    groupId: withPrefix(LAB_REQUISITION_GROUP, ctx.config.TOPIC_PREFIX),
+    topics: ['requisition-submitted'],
+    topicPrefix: ctx.config.TOPIC_PREFIX,
+    logger: ctx.logger,
+    handler: async (event: AnyEvent) => {
+      if (!isEventOf(event, 'requisition-submitted')) return;
+      const created = await createTestOrdersFromSubmission(models, event);
+      if (created.length) ctx.nudgeOutbox();
+      ctx.logger.info(
+        { requisitionId: event.data.requisitionId, created: created.length },
+        'test orders created from requisition-submitted',
+      );
+    },
+  });
+  return { stop: () => consumer.stop() };
+}
