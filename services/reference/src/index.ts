@@ -12,12 +12,18 @@ import { userPreferenceRoutes } from './routes/user-preferences';
 import { icd10Routes } from './routes/icd10';
 import { diagnosisTypeRoutes } from './routes/diagnosis-types';
 import { Icd10Catalog } from './icd10-catalog';
+import { patientBillingRoutes } from './routes/patient-billings';
+import { npiRegistryRoutes, npiStandInRoutes } from './routes/npi-registry';
+import { createNpiRegistryStandIn, NpiRegistryClient, type NpiRegistryStandIn } from './npi-registry';
 
 export * from './models';
 export * from './importers/common';
 export * from './importers/icd10';
 export * from './importers/oncotree';
 export * from './npi';
+export * from './npi-registry';
+export * from './rules';
+export { npiRegistryRoutes, npiStandInRoutes } from './routes/npi-registry';
 export * from './paths';
 export { demoId } from './demo-data';
 export type { SeedOptions, SeedResult } from './seed';
@@ -41,6 +47,8 @@ export interface ReferenceModule extends DomainModule {
   /** the ICD-10-CM codes searched in memory (reloads itself after an import) */
   icd10Catalog: Icd10Catalog;
   directories: { accounts: NameDirectory; physicians: NameDirectory };
+  /** the NPI registry adapter (NPI_REGISTRY_URL) and the local stand-in this process serves */
+  npiRegistry: { client: NpiRegistryClient; standIn: NpiRegistryStandIn | null };
   /** demo data and the reference-data imports when the database is empty; idempotent */
   seedReference(opts?: SeedOptions): Promise<SeedResult>;
 }
@@ -54,6 +62,14 @@ export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
   const models = referenceModels(ctx.mongo);
   const deps = { models };
   const icd10Catalog = new Icd10Catalog(models.Icd10Code);
+  // the stand-in is served except in production with a real registry configured
+  const npiUrl = ctx.config.NPI_REGISTRY_URL;
+  const standIn =
+    npiUrl === 'local' || ctx.config.NODE_ENV !== 'production' ? createNpiRegistryStandIn() : null;
+  const npiClient = new NpiRegistryClient({
+    baseUrl: npiUrl,
+    standIn: standIn ? (p) => standIn.answer(p) : undefined,
+  });
 
   const accounts: NameDirectory = {
     async get(id) {
@@ -77,11 +93,15 @@ export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
     models,
     icd10Catalog,
     directories: { accounts, physicians },
+    npiRegistry: { client: npiClient, standIn },
     areas: {
       portal: async (app: FastifyInstance) => {
         await accountRoutes(app, deps);
         await providerRoutes(app, deps);
         await patientRoutes(app, deps);
+        await patientBillingRoutes(app, deps);
+        await npiRegistryRoutes(app, { client: npiClient });
+        if (standIn) await npiStandInRoutes(app, { standIn });
         await payorRoutes(app, deps);
         await maintenanceRoutes(app, deps);
         await releaseNoteRoutes(app, deps);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import {
   badRequest,
+  errorReplies,
   forbidden,
   idParams,
   type ListResource,
@@ -13,7 +14,8 @@ import {
   typed,
 } from '@onco/platform';
 import { nextSequence } from '../models';
-import { auditReply, loadScoped, ref, str, type RouteDeps } from './shared';
+import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
+import { auditReply, fieldErrors, loadScoped, ref, str, text, updateScoped, type RouteDeps } from './shared';
 
 export const accountsResource: ListResource = {
   name: 'accounts',
@@ -92,6 +94,65 @@ const createLocationBody = z.object({
     .nullable(),
 });
 
+const accountEditBody = z.object({
+  name: text(200),
+  address: z
+    .object({
+      street: text(200),
+      city: text(100),
+      state: text(50),
+      postalCode: text(20),
+      country: text(100),
+    })
+    .nullish(),
+  version: z.number().int().min(0).optional(),
+});
+
+const locationEditBody = z.object({
+  name: text(200),
+  address: createLocationBody.shape.address,
+  version: z.number().int().min(0).optional(),
+});
+
+const LOCATION_LABELS: Record<string, string> = {
+  name: 'Name',
+  'address.telephone': 'Telephone',
+  'address.fax': 'Fax',
+};
+
+/** Address fields merged over the stored ones (left out: kept; null: cleared), trimmed. */
+function mergeAddress(
+  body: Record<string, any> | null | undefined,
+  stored: Record<string, any> | null,
+  keys: string[],
+) {
+  if (body === null) return null;
+  const out: Record<string, string | null> = {};
+  for (const k of keys) {
+    const v = body?.[k] !== undefined ? body[k] : (stored?.[k] ?? null);
+    out[k] = v == null || String(v).trim() === '' ? null : String(v).trim();
+  }
+  return out;
+}
+
+/** A location's name and address: name required, telephone and fax 10 digits. */
+function checkLocation(name: string | null | undefined, address: Record<string, string | null> | null) {
+  const errors: FieldErrors = {};
+  if (!name || !name.trim()) errors.name = RULE_MSG.required;
+  if (address)
+    checkPhones(
+      address,
+      [
+        { field: 'telephone', label: 'Telephone' },
+        { field: 'fax', label: 'Fax' },
+      ],
+      errors,
+      'address.',
+    );
+  if (Object.keys(errors).length) throw fieldErrors(errors, LOCATION_LABELS);
+}
+const LOCATION_ADDRESS = ['street', 'city', 'state', 'country', 'postalCode', 'telephone', 'fax'];
+
 export const accountScope = (user: SessionUser) => scopeFilter(user, { account: '_id' });
 export const locationScope = (user: SessionUser) => scopeFilter(user, { account: 'account.id' });
 
@@ -157,6 +218,8 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
       const b = req.body;
       const accountId = b.accountId ?? (typeof b.account === 'string' ? b.account : b.account?.id);
       if (!accountId) throw badRequest('account is required', { field: 'account' });
+      const address = mergeAddress(b.address ?? null, null, LOCATION_ADDRESS);
+      checkLocation(b.name, address);
       if (!user.allAccounts && !user.accountIds.includes(accountId)) throw forbidden();
       const account = await models.Account.findOne({ _id: accountId, deleted: { $ne: true } }, { name: 1 })
         .lean()
@@ -168,12 +231,85 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
         hospitalLocationId: `HL-${seq}`,
         name: b.name,
         account: { id: account._id, name: account.name },
-        address: b.address ?? null,
+        address,
         createdBy: user.id,
         updatedBy: user.id,
       });
       reply.status(201);
       return toApi(created.toObject());
+    },
+  );
+
+  r.put(
+    '/accounts/:id',
+    {
+      config: { permission: 'CAN_CREATE_ACCOUNT' },
+      schema: {
+        tags: ['reference'],
+        summary: 'Edit an account (name required); needs CAN_CREATE_ACCOUNT',
+        params: idParams,
+        body: accountEditBody,
+        response: { 200: accountReply, ...errorReplies },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const b = req.body;
+      return updateScoped({
+        locks: app.platform.locks,
+        model: models.Account,
+        collection: 'accounts',
+        id: req.params.id,
+        scope: accountScope(user),
+        version: b.version,
+        userId: user.id,
+        change: (current) => {
+          const name = (b.name !== undefined ? b.name : current.name)?.trim();
+          if (!name) throw fieldErrors({ name: RULE_MSG.required }, { name: 'Name' });
+          const address = mergeAddress(b.address, current.address, [
+            'street',
+            'city',
+            'state',
+            'postalCode',
+            'country',
+          ]);
+          return { name, address };
+        },
+      });
+    },
+  );
+
+  r.put(
+    '/hospitalLocations/:id',
+    {
+      config: { permission: 'CAN_CREATE_HOSPITALLOCATION' },
+      schema: {
+        tags: ['reference'],
+        summary:
+          "Edit a hospital location's name and address (telephone and fax 10 digits); needs CAN_CREATE_HOSPITALLOCATION",
+        params: idParams,
+        body: locationEditBody,
+        response: { 200: hospitalLocationReply, ...errorReplies },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const b = req.body;
+      return updateScoped({
+        locks: app.platform.locks,
+        model: models.HospitalLocation,
+        collection: 'hospital_locations',
+        id: req.params.id,
+        scope: locationScope(user),
+        version: b.version,
+        userId: user.id,
+        change: (current) => {
+          const name = (b.name !== undefined ? b.name : current.name)?.trim() ?? null;
+          const address = mergeAddress(b.address, current.address, LOCATION_ADDRESS);
+          checkLocation(name, address);
+          return { name, address };
+        },
+      });
     },
   );
 }

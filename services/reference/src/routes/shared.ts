@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Model } from 'mongoose';
-import { notFound, toApi } from '@onco/platform';
+import { badRequest, conflict, notFound, toApi } from '@onco/platform';
 import type { ReferenceModels } from '../models';
 
 /** What every reference route file gets. */
@@ -47,3 +47,48 @@ export function and(...parts: Array<Record<string, unknown>>): Record<string, un
   if (nonEmpty.length === 1) return nonEmpty[0];
   return { $and: nonEmpty };
 }
+
+export type LockRunner = { run<T>(collection: string, id: string, fn: () => Promise<T>): Promise<T> };
+
+/**
+ * A versioned edit of one record within the data scope: under the document's write lock (FerretDB v1 does not
+ * apply conditional updates atomically), read it (out of scope or deleted: 404), refuse a stale `version`
+ * (409), then write the change computed from the current record with the audit fields and version + 1.
+ */
+export async function updateScoped<T>(o: {
+  locks: LockRunner;
+  model: Model<T>;
+  collection: string;
+  id: string;
+  scope: Record<string, unknown>;
+  version?: number;
+  userId: string;
+  change: (current: any) => Record<string, unknown> | Promise<Record<string, unknown>>;
+}): Promise<any> {
+  return o.locks.run(o.collection, o.id, async () => {
+    const current = await loadScoped(o.model, o.id, o.scope);
+    if (o.version !== undefined && o.version !== current.version) throw conflict();
+    const set = await o.change(current);
+    const updated = await o.model
+      .findOneAndUpdate(
+        { _id: o.id, version: current.version } as any,
+        { $set: { ...set, updatedOn: new Date(), updatedBy: o.userId }, $inc: { version: 1 } } as any,
+        { returnDocument: 'after' },
+      )
+      .lean()
+      .exec();
+    if (!updated) throw conflict();
+    return toApi(updated as Record<string, any>);
+  });
+}
+
+/** A 400 naming every field in error (details.errors: field -> the spec's message). */
+export function fieldErrors(errors: Record<string, string>, labels: Record<string, string>) {
+  const message = Object.entries(errors)
+    .map(([f, m]) => (m.startsWith(labels[f] ?? '\u0000') ? m : `${labels[f] ?? f}: ${m}`))
+    .join('; ');
+  return badRequest(message, { field: Object.keys(errors)[0], errors });
+}
+
+/** Optional trimmed text with a length bound; null clears the field. */
+export const text = (max: number) => z.string().max(max).nullish();

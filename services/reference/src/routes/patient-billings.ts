@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import type { Permission } from '@onco/domain';
+import {
+  can,
+  conflict,
+  errorReplies,
+  forbidden,
+  idParams,
+  notFound,
+  requireUser,
+  toApi,
+  typed,
+  type SessionUser,
+} from '@onco/platform';
+import { BILLING_LABELS, checkBilling, type BillingForm } from '../rules';
+import { PATIENT_READERS, patientScope } from './patients';
+import { auditReply, fieldErrors, loadScoped, str, text, type RouteDeps } from './shared';
+
+/**
+ * A patient's saved billing entries (insurances): spec 1 section 7 "GET/PUT/POST patient billings by patient
+ * id", spec 2 section 7 "Patient billings" (each write returns the updated list) and section 4 "Billing entry:
+ * created, updated, marked default, deleted (soft delete with deleted true)".
+ *
+ * Who writes: the requisition's billing step saves insurances (CAN_CREATE_TRF, CAN_EDIT_TRF) and the patient
+ * page's billing menu (VIEW_BILLING_ACTIONS; CAN_EDIT_BILLING for billing staff). Mark Default and Delete are
+ * that menu's actions, so they need VIEW_BILLING_ACTIONS or CAN_EDIT_BILLING. The patient's data scope applies
+ * to every call: a patient outside it is a 404.
+ */
+export const BILLING_WRITERS: Permission[] = [
+  'CAN_CREATE_TRF',
+  'CAN_EDIT_TRF',
+  'VIEW_BILLING_ACTIONS',
+  'CAN_EDIT_BILLING',
+];
+const BILLING_MENU: Permission[] = ['VIEW_BILLING_ACTIONS', 'CAN_EDIT_BILLING'];
+
+export const patientBillingReply = z.object({
+  ...auditReply,
+  patientId: z.string(),
+  billingType: z.string(),
+  preference: str,
+  insuranceProvider: str,
+  payorId: str,
+  insuredName: str,
+  insuredDob: str,
+  policyNumber: str,
+  groupNumber: str,
+  canonicalPolicyNumber: str,
+  canonicalGroupNumber: str,
+  priorAuthorizationNumber: str,
+  relationshipToPatient: str,
+  patientStatus: str,
+  dischargeDate: str,
+  facilityTypeName: str,
+  otherTypeName: str,
+  /** the billing's own id, as the requisition's billing block names the saved insurance it came from */
+  patientInsuranceId: z.string(),
+  isDefault: z.boolean(),
+});
+const listOut = z.object({ content: z.array(patientBillingReply), totalElements: z.number() });
+
+const fields = {
+  billingType: text(32),
+  preference: text(32),
+  insuranceProvider: text(200),
+  payorId: text(64),
+  insuredName: text(200),
+  insuredDob: text(10),
+  policyNumber: text(64),
+  groupNumber: text(64),
+  priorAuthorizationNumber: text(64),
+  relationshipToPatient: text(32),
+  patientStatus: text(32),
+  dischargeDate: text(10),
+  facilityTypeName: text(200),
+  otherTypeName: text(200),
+};
+const FIELD_NAMES = Object.keys(fields) as Array<keyof typeof fields>;
+
+const createBody = z.object({ ...fields, isDefault: z.boolean().optional() });
+/** PUT: the billing id, then any fields (those left out keep their value), isDefault: true, or deleted: true */
+const updateBody = z.object({
+  id: z.string().min(1).max(64),
+  ...fields,
+  isDefault: z.boolean().optional(),
+  deleted: z.boolean().optional(),
+  /** the version read; a stale one is a 409 */
+  version: z.number().int().min(0).optional(),
+});
+
+const toReply = (d: Record<string, any>) => ({ ...toApi(d), patientInsuranceId: d._id });
+
+/** Patient billing routes, mounted in the portal area under /patients/:id/billings. */
+export async function patientBillingRoutes(app: FastifyInstance, { models }: RouteDeps) {
+  const r = typed(app);
+  const { PatientBilling } = models;
+
+  const list = async (patientId: string) => {
+    const rows = await PatientBilling.find({ patientId, deleted: { $ne: true } })
+      .sort({ isDefault: -1, updatedOn: -1 })
+      .lean()
+      .exec();
+    return { content: rows.map((d) => toReply(d as any)), totalElements: rows.length };
+  };
+  /** the patient, within the user's scope (404 otherwise) */
+  const patientOf = (user: SessionUser, id: string) => loadScoped(models.Patient, id, patientScope(user));
+  /** every billing write of one patient holds the patient's billing lock: one default at a time */
+  const locked = <T>(patientId: string, fn: () => Promise<T>) =>
+    app.platform.locks.run('patient_billings', patientId, fn);
+  const clearOtherDefaults = async (patientId: string, keep: string, userId: string) => {
+    const others = await PatientBilling.find({ patientId, isDefault: true, _id: { $ne: keep } }, { _id: 1 })
+      .lean()
+      .exec();
+    // one update per document (FerretDB v1: no bulk updates, see README)
+    for (const o of others)
+      await PatientBilling.updateOne(
+        { _id: o._id },
+        { $set: { isDefault: false, updatedOn: new Date(), updatedBy: userId }, $inc: { version: 1 } },
+      ).exec();
+  };
+
+  r.get(
+    '/patients/:id/billings',
+    {
+      config: { permission: PATIENT_READERS },
+      schema: {
+        tags: ['reference'],
+        summary: "A patient's saved billing entries (the default first, then newest first)",
+        params: idParams,
+        response: { 200: listOut, ...errorReplies },
+      },
+    },
+    async (req) => {
+      const patient = await patientOf(requireUser(req), req.params.id);
+      return list(patient.id);
+    },
+  );
+
+  r.post(
+    '/patients/:id/billings',
+    {
+      config: { permission: BILLING_WRITERS },
+      schema: {
+        tags: ['reference'],
+        summary: 'Add a billing entry to a patient (checked by its billing type); returns the updated list',
+        params: idParams,
+        body: createBody,
+        response: { 201: listOut, ...errorReplies },
+      },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const patient = await patientOf(user, req.params.id);
+      const b = req.body;
+      if (b.isDefault && !BILLING_MENU.some((p) => can(user, p))) throw forbidden();
+      const checked = checkBilling(b, new Date());
+      if ('errors' in checked) throw fieldErrors(checked.errors, BILLING_LABELS);
+      const out = await locked(patient.id, async () => {
+        // the first entry of a patient becomes the default
+        const first =
+          (await PatientBilling.countDocuments({ patientId: patient.id, deleted: { $ne: true } })) === 0;
+        const isDefault = first || !!b.isDefault;
+        const created = await PatientBilling.create({
+          ...(checked.value as Record<string, unknown>),
+          patientId: patient.id,
+          isDefault,
+          createdBy: user.id,
+          updatedBy: user.id,
+        });
+        if (isDefault) await clearOtherDefaults(patient.id, String(created._id), user.id);
+        return list(patient.id);
+      });
+      reply.status(201);
+      return out;
+    },
+  );
+
+  r.put(
+    '/patients/:id/billings',
+    {
+      config: { permission: BILLING_WRITERS },
+      schema: {
+        tags: ['reference'],
+        summary:
+          'Update a billing entry (body has its id); isDefault: true marks it the default, deleted: true removes it (soft). Returns the updated list',
+        params: idParams,
+        body: updateBody,
+        response: { 200: listOut, ...errorReplies },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const patient = await patientOf(user, req.params.id);
+      const b = req.body;
+      return locked(patient.id, async () => {
+        const current = await PatientBilling.findOne({
+          _id: b.id,
+          patientId: patient.id,
+          deleted: { $ne: true },
+        })
+          .lean()
+          .exec();
+        if (!current) throw notFound();
+        if (b.version !== undefined && b.version !== current.version) throw conflict();
+        // Mark Default and Delete are the billing menu's actions
+        const menuAction =
+          b.deleted === true || (b.isDefault !== undefined && b.isDefault !== current.isDefault);
+        if (menuAction && !BILLING_MENU.some((p) => can(user, p))) throw forbidden();
+        const now = { updatedOn: new Date(), updatedBy: user.id };
+        if (b.deleted === true) {
+          // a soft delete; a deleted default leaves the patient without one until another is marked
+          await PatientBilling.updateOne(
+            { _id: current._id },
+            { $set: { deleted: true, isDefault: false, ...now }, $inc: { version: 1 } },
+          ).exec();
+          return list(patient.id);
+        }
+        const merged: BillingForm = {};
+        for (const f of FIELD_NAMES)
+          merged[f] = b[f] !== undefined ? b[f] : ((current as Record<string, any>)[f] ?? null);
+        const checked = checkBilling(merged, new Date());
+        if ('errors' in checked) throw fieldErrors(checked.errors, BILLING_LABELS);
+        const isDefault = b.isDefault ?? current.isDefault;
+        await PatientBilling.updateOne(
+          { _id: current._id },
+          { $set: { ...checked.value, isDefault, ...now }, $inc: { version: 1 } },
+        ).exec();
+        if (isDefault) await clearOtherDefaults(patient.id, current._id, user.id);
+        return list(patient.id);
+      });
+    },
+  );
+}

@@ -1,0 +1,363 @@
+import {
+  BILLING_PREFERENCES,
+  BILLING_TYPES,
+  BIRTH_SEXES,
+  PATIENT_STATUSES,
+  RELATIONSHIPS,
+} from '@onco/domain';
+
+/**
+ * Pure validation of the reference records users edit: the patient edit form (spec 1 section 5 "Patient",
+ * spec 2 section 5 "Patient edit form"), provider and location contact fields, and a patient's saved billing
+ * entry (spec 1 section 5 "Billing", spec 2 section 5 "Billing form"). Messages are the spec's wording.
+ * Every function takes `today` so tests and callers control the clock.
+ *
+ * These belong with the requisition's block rules in @onco/domain once those exist there; they live here
+ * until then (one copy: the routes of this module use them).
+ */
+
+export const RULE_MSG = {
+  required: 'This field is required',
+  invalid: (label: string) => `Invalid ${label}`,
+  length: (n: number) => `The length is ${n}`,
+  invalidDate: 'Invalid date',
+  noLaterThan: (d: string) => `Date must be no later than ${d}`,
+  noEarlierThan: (d: string) => `Date must be no earlier than ${d}`,
+  billingRequired: (label: string) => `${label} is required`,
+  billingDateFormat: 'Enter a valid date (MM/DD/YYYY)',
+  billingOnAfter: 'Date must be on/after 01/01/1900',
+  billingOnBefore: (today: string) => `Date must be on/before ${today}`,
+} as const;
+
+/** field -> message */
+export type FieldErrors = Record<string, string>;
+
+export const PHONE_RE = /^\d{10}$/;
+export const CITY_RE = /^[A-Za-z.\- ]+$/;
+export const ZIP_RE = /^\d{5}(-\d{1,4})?$/;
+export const ZIP_MAX_LENGTH = 10;
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const MIN_DATE = '1900-01-01';
+export const MAX_AGE_YEARS = 150;
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** YYYY-MM-DD of a Date in UTC (calendar dates are stored as text, not instants). */
+export const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+/** MM/DD/YYYY of a YYYY-MM-DD text (the display format) */
+export const usDay = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+
+/**
+ * A calendar date from YYYY-MM-DD or MM/DD/YYYY text, as YYYY-MM-DD; null when unparsable or not a real
+ * day (02/30 is refused).
+ */
+export function parseCalendarDate(raw: string): string | null {
+  const s = raw.trim();
+  let y: number, m: number, d: number;
+  let match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (match) [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else {
+    match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
+    if (!match) return null;
+    [m, d, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  }
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return isoDay(date);
+}
+
+/** Digits of a phone or fax as typed ("(206) 555-0100" -> "2065550100"); other characters are kept so they fail. */
+export const phoneDigits = (raw: string) => raw.replace(/[\s().-]/g, '');
+
+/**
+ * The generic date rule of spec 1 section 5: 'Invalid date' when unparsable or more than 150 years back;
+ * 'Date must be no later than {max}'; 'Date must be no earlier than {min}' (default 1900-01-01).
+ * Dates in messages are MM/DD/YYYY, the display format.
+ */
+export function checkDate(
+  raw: string,
+  opts: { today: Date; max?: string; min?: string },
+): { value: string } | { error: string } {
+  const v = parseCalendarDate(raw);
+  if (!v) return { error: RULE_MSG.invalidDate };
+  const today = isoDay(opts.today);
+  const oldest = `${Number(today.slice(0, 4)) - MAX_AGE_YEARS}${today.slice(4)}`;
+  if (v < oldest) return { error: RULE_MSG.invalidDate };
+  const min = opts.min ?? MIN_DATE;
+  if (opts.max && v > opts.max) return { error: RULE_MSG.noLaterThan(usDay(opts.max)) };
+  if (v < min) return { error: RULE_MSG.noEarlierThan(usDay(min)) };
+  return { value: v };
+}
+
+export interface PatientAddress {
+  street?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postalCode?: string | null;
+  country?: string | null;
+}
+
+export interface PatientForm {
+  firstName?: string | null;
+  middleName?: string | null;
+  lastName?: string | null;
+  dateOfBirth?: string | null;
+  birthSex?: string | null;
+  race?: string | null;
+  ethnicity?: string | null;
+  mrn?: string | null;
+  trialName?: string | null;
+  studyPatientId?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  fax?: string | null;
+  diagnosis?: string | null;
+  address?: PatientAddress | null;
+}
+
+export const PATIENT_LABELS: Record<string, string> = {
+  firstName: 'First Name',
+  lastName: 'Last Name',
+  dateOfBirth: 'Date of Birth',
+  birthSex: 'Birth Sex',
+  email: 'Email',
+  phone: 'Phone',
+  fax: 'Fax',
+  'address.street': 'Street',
+  'address.city': 'City',
+  'address.state': 'State',
+  'address.postalCode': 'Zip',
+};
+
+/**
+ * Check the patient edit form (the whole record as it will be stored). Returns the normalized record
+ * (trimmed texts, phone digits, date of birth as YYYY-MM-DD, the display name) or the field errors.
+ * Required: first and last name, date of birth, birth sex, street, city, state and zip.
+ */
+export function checkPatient(
+  p: PatientForm,
+  today: Date,
+): { value: PatientForm & { name: string } } | { errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const t = (v: string | null | undefined) => (blank(v) ? null : String(v).trim());
+  const a = p.address ?? {};
+  const out: PatientForm & { name: string } = {
+    ...p,
+    firstName: t(p.firstName),
+    middleName: t(p.middleName),
+    lastName: t(p.lastName),
+    race: t(p.race),
+    ethnicity: t(p.ethnicity),
+    mrn: t(p.mrn),
+    trialName: t(p.trialName),
+    studyPatientId: t(p.studyPatientId),
+    email: t(p.email),
+    diagnosis: t(p.diagnosis),
+    birthSex: t(p.birthSex),
+    dateOfBirth: t(p.dateOfBirth),
+    phone: t(p.phone),
+    fax: t(p.fax),
+    address: {
+      street: t(a.street),
+      city: t(a.city),
+      state: t(a.state),
+      postalCode: t(a.postalCode),
+      country: t(a.country),
+    },
+    name: '',
+  };
+  const addr = out.address!;
+  for (const f of ['firstName', 'lastName', 'dateOfBirth', 'birthSex'] as const)
+    if (!out[f]) errors[f] = RULE_MSG.required;
+  for (const f of ['street', 'city', 'state', 'postalCode'] as const)
+    if (!addr[f]) errors[`address.${f}`] = RULE_MSG.required;
+
+  if (out.birthSex && !(BIRTH_SEXES as readonly string[]).includes(out.birthSex))
+    errors.birthSex = RULE_MSG.invalid(PATIENT_LABELS.birthSex);
+  if (out.dateOfBirth) {
+    const r = checkDate(out.dateOfBirth, { today, max: isoDay(today) });
+    if ('error' in r) errors.dateOfBirth = r.error;
+    else out.dateOfBirth = r.value;
+  }
+  for (const f of ['phone', 'fax'] as const) {
+    const v = out[f];
+    if (!v) continue;
+    const digits = phoneDigits(v);
+    if (!PHONE_RE.test(digits)) errors[f] = RULE_MSG.invalid(PATIENT_LABELS[f]);
+    else out[f] = digits;
+  }
+  if (out.email && !EMAIL_RE.test(out.email)) errors.email = RULE_MSG.invalid(PATIENT_LABELS.email);
+  if (addr.city && !CITY_RE.test(addr.city)) errors['address.city'] = RULE_MSG.invalid('City');
+  if (addr.postalCode) {
+    if (addr.postalCode.length > ZIP_MAX_LENGTH)
+      errors['address.postalCode'] = RULE_MSG.length(ZIP_MAX_LENGTH);
+    else if (!ZIP_RE.test(addr.postalCode)) errors['address.postalCode'] = RULE_MSG.invalid('Zip');
+  }
+  if (Object.keys(errors).length) return { errors };
+  out.name = [out.firstName, out.lastName].filter(Boolean).join(' ');
+  return { value: out };
+}
+
+/** Provider, pathologist and location contact numbers: 10 digits when given (spec 1 section 5 "Provider"). */
+export function checkPhones<T extends Record<string, unknown>>(
+  rec: T,
+  fields: Array<{ field: keyof T & string; label: string }>,
+  errors: FieldErrors,
+  prefix = '',
+): void {
+  for (const { field, label } of fields) {
+    const v = rec[field];
+    if (blank(v)) continue;
+    const digits = phoneDigits(String(v));
+    if (!PHONE_RE.test(digits)) errors[`${prefix}${field}`] = RULE_MSG.invalid(label);
+    else (rec as Record<string, unknown>)[field] = digits;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Saved billing entries (patient insurances)
+
+export interface BillingForm {
+  billingType?: string | null;
+  preference?: string | null;
+  insuranceProvider?: string | null;
+  payorId?: string | null;
+  insuredName?: string | null;
+  insuredDob?: string | null;
+  policyNumber?: string | null;
+  groupNumber?: string | null;
+  priorAuthorizationNumber?: string | null;
+  relationshipToPatient?: string | null;
+  patientStatus?: string | null;
+  dischargeDate?: string | null;
+  facilityTypeName?: string | null;
+  otherTypeName?: string | null;
+}
+
+export const BILLING_LABELS: Record<string, string> = {
+  billingType: 'Payment Type',
+  preference: 'Preference',
+  insuranceProvider: 'Insurance Provider',
+  payorId: 'Payor Id',
+  insuredName: 'Insured Name',
+  insuredDob: 'Insured DOB',
+  policyNumber: 'Policy Number',
+  relationshipToPatient: 'Relationship to Patient',
+  patientStatus: 'Patient Status',
+  dischargeDate: 'Discharge Date',
+  facilityTypeName: 'Facility Type',
+};
+
+const INSURANCE_FIELDS = [
+  'insuranceProvider',
+  'payorId',
+  'insuredName',
+  'insuredDob',
+  'policyNumber',
+  'groupNumber',
+  'priorAuthorizationNumber',
+  'relationshipToPatient',
+  'patientStatus',
+  'dischargeDate',
+] as const;
+const INSURANCE_REQUIRED = [
+  'insuranceProvider',
+  'payorId',
+  'insuredName',
+  'insuredDob',
+  'policyNumber',
+  'relationshipToPatient',
+] as const;
+
+/** Which billing types show the insurance fields (hidden for SELF, FACILITY and OTHER). */
+export const hasInsuranceFields = (t: string) => t === 'INSURANCE' || t === 'MEDICARE' || t === 'MEDICAID';
+
+/** Policy and group numbers as compared across systems: letters and digits only, upper case. */
+export const canonicalNumber = (v: string | null | undefined): string | null => {
+  if (blank(v)) return null;
+  const c = String(v)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+  return c || null;
+};
+
+export type CheckedBilling = Required<BillingForm> & {
+  canonicalPolicyNumber: string | null;
+  canonicalGroupNumber: string | null;
+};
+
+/**
+ * Check a billing entry by its billing type (spec 1 section 5 table): INSURANCE, MEDICARE and MEDICAID
+ * need the insurance fields (discharge date only for MEDICARE/MEDICAID with INPATIENT_DISCHARGED, otherwise
+ * cleared); FACILITY needs the facility type; OTHER and SELF need nothing. Fields a type hides are cleared.
+ * Insured DOB and discharge date: MM/DD/YYYY (YYYY-MM-DD accepted), 01/01/1900 to today; stored YYYY-MM-DD.
+ * Canonical policy and group numbers are derived.
+ */
+export function checkBilling(
+  b: BillingForm,
+  today: Date,
+): { value: CheckedBilling } | { errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const t = (v: string | null | undefined) => (blank(v) ? null : String(v).trim());
+  const out: CheckedBilling = {
+    billingType: t(b.billingType),
+    preference: t(b.preference),
+    insuranceProvider: t(b.insuranceProvider),
+    payorId: t(b.payorId),
+    insuredName: t(b.insuredName),
+    insuredDob: t(b.insuredDob),
+    policyNumber: t(b.policyNumber),
+    groupNumber: t(b.groupNumber),
+    priorAuthorizationNumber: t(b.priorAuthorizationNumber),
+    relationshipToPatient: t(b.relationshipToPatient),
+    patientStatus: t(b.patientStatus),
+    dischargeDate: t(b.dischargeDate),
+    facilityTypeName: t(b.facilityTypeName),
+    otherTypeName: t(b.otherTypeName),
+    canonicalPolicyNumber: null,
+    canonicalGroupNumber: null,
+  };
+  const req = (f: keyof BillingForm) => {
+    if (!out[f]) errors[f] = RULE_MSG.billingRequired(BILLING_LABELS[f]);
+  };
+  const oneOf = (f: keyof BillingForm, values: readonly string[]) => {
+    if (out[f] && !values.includes(out[f]!)) errors[f] = RULE_MSG.invalid(BILLING_LABELS[f] ?? f);
+  };
+  const todayIso = isoDay(today);
+  const billingDate = (f: 'insuredDob' | 'dischargeDate') => {
+    const v = out[f];
+    if (!v) return;
+    const d = parseCalendarDate(v);
+    if (!d) errors[f] = RULE_MSG.billingDateFormat;
+    else if (d < MIN_DATE) errors[f] = RULE_MSG.billingOnAfter;
+    else if (d > todayIso) errors[f] = RULE_MSG.billingOnBefore(usDay(todayIso));
+    else out[f] = d;
+  };
+
+  req('billingType');
+  oneOf('billingType', BILLING_TYPES);
+  oneOf('preference', BILLING_PREFERENCES);
+  oneOf('relationshipToPatient', RELATIONSHIPS);
+  oneOf('patientStatus', PATIENT_STATUSES);
+  const type = out.billingType ?? '';
+
+  if (hasInsuranceFields(type)) {
+    out.relationshipToPatient ??= 'SELF'; // "relationshipToPatient (default self)"
+    for (const f of INSURANCE_REQUIRED) req(f);
+    const medi = type === 'MEDICARE' || type === 'MEDICAID';
+    if (medi && out.patientStatus === 'INPATIENT_DISCHARGED') req('dischargeDate');
+    else out.dischargeDate = null;
+    billingDate('insuredDob');
+    billingDate('dischargeDate');
+  } else {
+    for (const f of INSURANCE_FIELDS) out[f] = null;
+  }
+  if (type === 'FACILITY') req('facilityTypeName');
+  else out.facilityTypeName = null;
+  if (type !== 'OTHER') out.otherTypeName = null;
+
+  if (Object.keys(errors).length) return { errors };
+  out.canonicalPolicyNumber = canonicalNumber(out.policyNumber);
+  out.canonicalGroupNumber = canonicalNumber(out.groupNumber);
+  return { value: out };
+}
