@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  addMonths,
+  addYears,
+  dateWindows,
+  formatDisplayDate,
+  isIsoDate,
+  parseBillingDate,
+  parseIsoDate,
+} from './dates';
+
+describe('date helpers', () => {
+  it('parseIsoDate accepts real calendar dates only', () => {
+    expect(parseIsoDate('2024-02-29')).toBe('2024-02-29');
+    expect(parseIsoDate('2023-02-29')).toBeNull();
+    expect(parseIsoDate('2024-13-01')).toBeNull();
+    expect(parseIsoDate('2024-1-01')).toBeNull();
+    expect(parseIsoDate(20240101)).toBeNull();
+    expect(isIsoDate('2024-01-01')).toBe(true);
+    expect(isIsoDate(' 2024-01-01')).toBe(false);
+  });
+  it('parseBillingDate reads MM/DD/YYYY', () => {
+    expect(parseBillingDate('05/04/1960')).toBe('1960-05-04');
+    expect(parseBillingDate('5/4/1960')).toBe('1960-05-04');
+    expect(parseBillingDate('02/30/2020')).toBeNull();
+    expect(parseBillingDate('1960-05-04')).toBeNull();
+    expect(parseBillingDate(null)).toBeNull();
+  });
+  it('formatDisplayDate shows MM/DD/YYYY', () => {
+    expect(formatDisplayDate('2026-11-21')).toBe('11/21/2026');
+    expect(formatDisplayDate('junk')).toBe('junk');
+  });
+  it('adds days, months (clamped) and years', () => {
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addMonths('2026-11-30', 3)).toBe('2027-02-28');
+    expect(addMonths('2024-03-31', -1)).toBe('2024-02-29');
+    expect(addMonths('2026-01-15', -3)).toBe('2025-10-15');
+    expect(addYears('2024-02-29', -18)).toBe('2006-02-28');
+  });
+});
+
+describe('dateWindows', () => {
+  const w = dateWindows('2026-11-21');
+  it('tumor collection: 18 years back to today', () => {
+    expect(w.tumorCollection).toEqual({ min: '2008-11-21', max: '2026-11-21' });
+  });
+  it('blood collection: 10 days back for BLOOD, 1 Jan 2022 otherwise, up to 3 months ahead', () => {
+    expect(w.bloodCollection('BLOOD')).toEqual({ min: '2026-11-11', max: '2027-02-21' });
+    expect(w.bloodCollection('SALIVA')).toEqual({ min: '2022-01-01', max: '2027-02-21' });
+    expect(w.bloodCollection(null)).toEqual({ min: '2022-01-01', max: '2027-02-21' });
+  });
+  it('date of birth, date of diagnosis and billing dates: 1900-01-01 to today', () => {
+    for (const win of [w.dateOfBirth, w.dateOfDiagnosis, w.billing]) {
+      expect(win).toEqual({ min: '1900-01-01', max: '2026-11-21' });
+    }
+  });
+  it('subsequent order collection: 3 months back to 3 months ahead', () => {
+    expect(w.subsequentOrderCollection).toEqual({ min: '2026-08-21', max: '2027-02-21' });
+  });
+});
