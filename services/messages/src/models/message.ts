@@ -33,6 +33,8 @@ export interface MessageDoc {
   actionType: string | null;
   activityType: string | null;
   commentAction: string | null;
+  /** a comment on a requisition (or a reply to one), not a message: kept out of the messages list and counts */
+  comment: boolean;
   createdOn: Date;
   createdBy: string | null;
   updatedOn: Date;
@@ -62,6 +64,7 @@ export const messageSchema = auditedSchema(
     actionType: str,
     activityType: str,
     commentAction: str,
+    comment: { type: Boolean, default: false },
   },
   { collection: 'messages' },
 );
@@ -134,5 +137,41 @@ export function kitRequestModel(conn: Connection): Model<KitRequestDoc> {
   return (
     (conn.models.KitRequest as Model<KitRequestDoc>) ??
     conn.model<KitRequestDoc>('KitRequest', kitRequestSchema)
+  );
+}
+
+/**
+ * The messages service's own copy of a submitted requisition's data scope, fed by requisition-submitted events
+ * (the service never reads the requisitions collection, design.md). `_id` is the requisition id. Collection
+ * `message_requisition_scopes`.
+ */
+export interface RequisitionScopeDoc {
+  _id: string;
+  testRequisitionId: string | null;
+  accountId: string;
+  physicianId: string;
+  patientId: string;
+  submittedOn: Date;
+  updatedOn: Date;
+}
+
+export const requisitionScopeSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    testRequisitionId: str,
+    accountId: { type: String, required: true },
+    physicianId: { type: String, required: true },
+    patientId: { type: String, required: true },
+    submittedOn: { type: Date, required: true },
+    updatedOn: { type: Date, default: () => new Date() },
+  },
+  { collection: 'message_requisition_scopes', versionKey: false, minimize: false, strict: true },
+);
+// read by _id only (the comment routes' scope check): no other index
+
+export function requisitionScopeModel(conn: Connection): Model<RequisitionScopeDoc> {
+  return (
+    (conn.models.RequisitionScope as Model<RequisitionScopeDoc>) ??
+    conn.model<RequisitionScopeDoc>('RequisitionScope', requisitionScopeSchema)
   );
 }

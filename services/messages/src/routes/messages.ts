@@ -41,9 +41,18 @@ export const messagesResource: ListResource = {
   deletedField: 'deleted',
 };
 
-/** A user sees messages of their accounts and the ones they own; staff with VIEW_ALL_ACCOUNTS see all. */
-export const messagesScope = (user: SessionUser) =>
-  scopeFilter(user, { account: 'account.id', owner: 'owner.id' });
+/**
+ * A user sees messages of their accounts and the ones they own; staff with VIEW_ALL_ACCOUNTS see all.
+ * Comments on requisitions live in the same collection but are not messages: they are listed by /comments.
+ */
+export const messagesScope = (user: SessionUser): Record<string, unknown> => {
+  const scope = scopeFilter(user, { account: 'account.id', owner: 'owner.id' });
+  const notComment = { comment: { $ne: true } };
+  return Object.keys(scope).length ? { $and: [scope, notComment] } : notComment;
+};
+
+/** Unread message threads in the user's scope (communicationCount and the dashboard's unreadMessages). */
+export const UNREAD_THREADS = { isParent: true, read: { $ne: true } } as const;
 
 export async function messageRoutes(app: FastifyInstance, opts: { models: MessagesModels }) {
   const r = typed(app);
@@ -74,7 +83,7 @@ export async function messageRoutes(app: FastifyInstance, opts: { models: Messag
       const user = requireUser(req);
       const query = parseListQuery(messagesResource, req.query as Record<string, unknown>);
       const match = buildMatch(messagesResource, query, messagesScope(user));
-      const unread = { isParent: true, read: { $ne: true } };
+      const unread = UNREAD_THREADS;
       const unreadMessages = await Message.countDocuments(
         Object.keys(match).length ? { $and: [match, unread] } : unread,
       ).exec();
