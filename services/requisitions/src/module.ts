@@ -2,16 +2,32 @@ import type { DomainModule, PlatformContext } from '@onco/platform';
 import { requisitionModels, type RequisitionModels } from './models';
 import { blankFormRoutes } from './routes/blank-form';
 import { definePdfQueue, type PdfQueue } from './workers/pdf-queue';
-import type { PdfRenderer } from './pdf/render';
+import { createPdfRenderer, type PdfRenderer } from './pdf/render';
+import { attachmentRoutes } from './routes/attachments';
+import { trfPrintRoutes } from './routes/trf';
+import { defineTrfQueue, type TrfQueue } from './workers/trf-queue';
+import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';
+import { requisitionsDashboard } from './dashboard';
+import { omsTestOrderFormRoutes, testOrderFormRoutes } from './routes/test-order-forms';
+import { RequisitionService, type PatientRegistrar, type SignatureVerifier } from './requisition-service';
 
 export interface RequisitionsModuleOptions {
   /** how long GET downloadBlankForm waits for the pdf job (default 60 s) */
   blankFormWaitMs?: number;
   /** a renderer to use instead of the default chromium one (tests) */
   renderer?: PdfRenderer;
+  /** checks a signer's own login password (the server wires identity's check, which counts toward lockout) */
+  verifySignature?: SignatureVerifier;
+  /** registers a submitted requisition's new patient in the patient directory (wired by the server) */
+  registerPatient?: PatientRegistrar;
 }
 
-export type RequisitionsModule = DomainModule & { models: RequisitionModels; pdf: PdfQueue };
+export type RequisitionsModule = DomainModule & {
+  models: RequisitionModels;
+  pdf: PdfQueue;
+  trf: TrfQueue;
+  service: RequisitionService;
+};
 
 /**
  * The requisitions service: test order forms (collection test_order_forms, which carries its pending events),
@@ -23,18 +39,42 @@ export function createRequisitionsModule(
   opts: RequisitionsModuleOptions = {},
 ): RequisitionsModule {
   const models = requisitionModels(ctx.mongo);
-  const pdf = definePdfQueue(ctx, { renderer: opts.renderer });
+  // one chromium (launched on first render) for the blank form and the TRF PDFs
+  const renderer =
+    opts.renderer ?? createPdfRenderer({ executablePath: ctx.config.CHROMIUM_PATH, logger: ctx.logger });
+  const pdf = definePdfQueue(ctx, { renderer });
+  const trf = defineTrfQueue(ctx, { models, renderer });
+  const service = new RequisitionService({
+    ctx,
+    models,
+    verifySignature: opts.verifySignature,
+    registerPatient: opts.registerPatient,
+  });
   return {
     name: 'requisitions',
     models,
     pdf,
+    trf,
+    service,
     outboxCollections: ['test_order_forms'],
+    dashboard: (user, range) => requisitionsDashboard(models, user, range),
     areas: {
       portal: async (app) => {
         await app.register(blankFormRoutes, { pdf, waitMs: opts.blankFormWaitMs });
+        await app.register(attachmentRoutes, { models });
+        await app.register(trfPrintRoutes, { models, trf });
+        await app.register(testOrderFormRoutes, { models, service });
+      },
+      oms: async (app) => {
+        await app.register(omsTestOrderFormRoutes, { service });
       },
     },
     // the pdf renderer's chromium closes after the workers (and so the renders in progress) have stopped
-    stop: () => pdf.close(),
+    stop: async () => {
+      await pdf.close();
+      await trf.close();
+    },
+    // requisition-submitted -> the TRF PDF job (consumers/requisition-submitted.ts)
+    startConsumers: () => startRequisitionSubmittedConsumer(ctx, trf),
   };
 }

@@ -21,13 +21,14 @@ import {
   type DomainModule,
   type PlatformContext,
 } from '@onco/platform';
-import { createIdentity, uamArea, portalIdentityRoutes } from '@onco/identity';
+import { checkOwnPassword, createIdentity, uamArea, portalIdentityRoutes } from '@onco/identity';
 import { OutboxRelay } from '@onco/events';
 import { createReferenceModule } from '@onco/reference';
 import { createRequisitionsModule } from '@onco/requisitions';
 import { createLabModule } from '@onco/lab';
 import { createBillingModule } from '@onco/billing';
 import { createMessagesModule } from '@onco/messages';
+import { dashboardRoutes } from './dashboard';
 
 export interface System {
   app: FastifyInstance;
@@ -89,7 +90,16 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
 
   const identity = createIdentity(mongo);
   const reference = createReferenceModule(ctx);
-  const requisitions = createRequisitionsModule(ctx);
+  const requisitions = createRequisitionsModule(ctx, {
+    // signing a requisition checks the signer's own login password; a wrong one counts toward the lockout
+    verifySignature: async (userId, password) => {
+      const user = await identity.models.User.findById(userId).lean().exec();
+      if (!user) return false;
+      const ok = await checkOwnPassword(identity.models, config, ctx.locks, user as any, password);
+      if (!ok) identity.resolver.invalidate(userId);
+      return ok;
+    },
+  });
   const modules: DomainModule[] = [
     reference,
     requisitions,
@@ -164,6 +174,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
       async (scope) => {
         if (area === 'uam') await uamArea(scope, identityDeps);
         if (area === 'portal') await portalIdentityRoutes(scope, identityDeps);
+        if (area === 'portal') await scope.register(dashboardRoutes, { modules });
         for (const m of modules) {
           const plugin = m.areas[area];
           if (plugin) await scope.register(plugin);

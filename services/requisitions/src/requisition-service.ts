@@ -1,0 +1,658 @@
+import type { Model } from 'mongoose';
+import {
+  can,
+  conflict,
+  forbidden,
+  newId,
+  notFound,
+  toApi,
+  unprocessable,
+  badRequest,
+  type Config,
+  type PlatformContext,
+  type SessionUser,
+} from '@onco/platform';
+import {
+  copyForm,
+  normalizeForSave,
+  plannedTestOrders,
+  requisitionActions,
+  submitProblems,
+  requisitionIssues,
+  type BlockName,
+  type FieldErrors,
+  type RequisitionForm,
+  type RuleContext,
+} from '@onco/domain';
+import { createEvent, outboxForInsert, withOutbox } from '@onco/events';
+import { nextSequence, type RequisitionDoc, type RequisitionModels } from './models';
+import { requisitionScope } from './resource';
+
+/** Checks a user's own login password (counts toward the account's lockout); wired by the server. */
+export type SignatureVerifier = (userId: string, password: string) => Promise<boolean>;
+
+export const MSG_INCORRECT_PASSWORD = 'Incorrect password. Try again.';
+export const MSG_NOT_FOUND = 'Requisition not found';
+export const MSG_ALREADY_SUBMITTED =
+  'This requisition has already been submitted; a draft save cannot change it. Reload it to see its current state.';
+export const MSG_STALE =
+  'This requisition was changed by someone else since you opened it. Reload it and make your change again.';
+export const MSG_SUBSEQUENT_COMMENT = 'Subsequent order created via the one-click order button';
+
+/** The blocks a client edits; everything else on a requisition is owned by the server. */
+const EDITABLE = [
+  'patient',
+  'physician',
+  'account',
+  'hospitalLocation',
+  'pathologist',
+  'pathologistLocation',
+  'additionalPhysician',
+  'additionalPhysicianLocation',
+  'orderInformation',
+  'tumorSpecimen',
+  'normalSpecimen',
+  'billings',
+  'consent',
+  'comment',
+  'kitId',
+  'isNYState',
+] as const;
+
+const ICD10 = /^[A-Z][0-9][0-9A-Z](\.?[0-9A-Z]{1,4})?$/;
+
+export const todayOf = (now: Date = new Date()) => now.toISOString().slice(0, 10);
+
+export function ruleContext(user: SessionUser, now = new Date()): RuleContext {
+  return { today: todayOf(now), permissions: user.grantedAuthorities };
+}
+
+/** The requisition as the rules see it (the API shape without server bookkeeping). */
+export function formOf(doc: RequisitionDoc): RequisitionForm {
+  return toApi(doc) as RequisitionForm;
+}
+
+/** The format problems of a form (bad values), leaving out what is merely missing: a draft may be partial. */
+export function formatProblems(form: RequisitionForm, ctx: RuleContext): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of requisitionIssues(form, ctx))
+    if (issue.kind === 'invalid') out[issue.path] = issue.message;
+  return out;
+}
+
+function icd10List(doc: Pick<RequisitionDoc, 'tumorSpecimen'>): string[] {
+  const raw = doc.tumorSpecimen?.icd10Codes ?? '';
+  return [
+    ...new Set(
+      raw
+        .split(',')
+        .map((c) => c.trim().toUpperCase())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+const pad = (n: number) => String(n).padStart(6, '0');
+export const formatRequisitionNumber = (seq: number) => `TRF-${pad(seq)}`;
+export const formatTestOrderId = (testType: string, seq: number) =>
+  `${testType === 'NEXT_DX' ? 'NDX' : 'NPD'}-${pad(seq)}`;
+
+type Billing = RequisitionDoc['billings'][number];
+
+/** Billings as stored: each gets an id and audit fields; an existing billing keeps its id, creation and version. */
+function storedBillings(
+  incoming: unknown,
+  existing: RequisitionDoc['billings'],
+  userId: string,
+  now: Date,
+): Billing[] {
+  if (!Array.isArray(incoming)) return existing;
+  return incoming.map((b: any) => {
+    const prior = b?.id ? existing.find((e) => e.id === b.id) : undefined;
+    return {
+      ...b,
+      id: prior?.id ?? newId(),
+      archived: false,
+      createdBy: prior?.createdBy ?? userId,
+      createdOn: prior?.createdOn ?? now,
+      updatedBy: userId,
+      updatedOn: now,
+      version: (prior?.version ?? -1) + 1,
+    } as Billing;
+  });
+}
+
+/** The planned test orders of a draft (TEST_SELECTED), rebuilt from its order information (not reused). */
+function draftTestOrders(info: RequisitionForm['orderInformation']) {
+  return plannedTestOrders(info ?? {}).map((t) => ({
+    id: newId(),
+    testOrderId: null,
+    testType: t.testType,
+    orderType: t.orderType,
+    status: 'TEST_SELECTED' as const,
+  }));
+}
+
+const sameOrderInfo = (a: any, b: any) =>
+  Boolean(a?.nextDx) === Boolean(b?.nextDx) &&
+  Boolean(a?.nextPersonalDx) === Boolean(b?.nextPersonalDx) &&
+  (a?.orderType ?? null) === (b?.orderType ?? null);
+
+/** Registers the patient of a submitted requisition who is not in the patient directory yet; wired by the server. */
+export type PatientRegistrar = (
+  patient: NonNullable<RequisitionDoc['patient']>,
+  owner: { accountId: string | null; physicianId: string | null; userId: string },
+) => Promise<{ id: string; userId: string | null }>;
+
+export interface RequisitionServiceDeps {
+  ctx: PlatformContext;
+  models: RequisitionModels;
+  verifySignature?: SignatureVerifier;
+  registerPatient?: PatientRegistrar;
+}
+
+/**
+ * The requisition lifecycle (spec 1 section 4): create, save, sign, submit, copy, one-click subsequent order,
+ * merge and delete. Every read-modify-write runs under the document's write lock (FerretDB v1 updates are not
+ * atomic), and a state change is committed with its events in one single-document write (the outbox).
+ */
+export class RequisitionService {
+  private readonly Requisition: Model<RequisitionDoc>;
+  private readonly config: Config;
+
+  constructor(private readonly deps: RequisitionServiceDeps) {
+    this.Requisition = deps.models.Requisition;
+    this.config = deps.ctx.config;
+  }
+
+  /** A requisition the user may see (404 otherwise, so another account's ids reveal nothing). */
+  async get(user: SessionUser, id: string, opts: { includeDeleted?: boolean } = {}): Promise<RequisitionDoc> {
+    const doc = await this.Requisition.findOne({ $and: [{ _id: id }, requisitionScope(user)] })
+      .lean<RequisitionDoc>()
+      .exec();
+    if (!doc) throw notFound(MSG_NOT_FOUND);
+    if (doc.deleted && !(opts.includeDeleted && can(user, 'CAN_DELETE_TRF'))) throw notFound(MSG_NOT_FOUND);
+    return doc;
+  }
+
+  /** The account and physician a user puts on a requisition must be theirs (lab staff: any). */
+  private checkOwnership(user: SessionUser, form: Partial<RequisitionForm>) {
+    if (user.allAccounts) return;
+    const accountId = (form.account as any)?.id ?? null;
+    const physicianId = (form.physician as any)?.id ?? null;
+    const accountOk = !accountId || user.accountIds.includes(accountId);
+    const physicianOk = !physicianId || user.physicianIds.includes(physicianId);
+    // the requisition must stay visible to its author: an account of theirs, or a physician of theirs
+    if (accountId && !accountOk && !(physicianId && physicianOk)) {
+      throw forbidden('You can only order for your own accounts.');
+    }
+    if (physicianId && !physicianOk && !(accountId && accountOk)) {
+      throw forbidden('You can only order for your own physicians.');
+    }
+  }
+
+  private editable(
+    form: Partial<RequisitionForm>,
+    existing: RequisitionDoc | null,
+    user: SessionUser,
+    now: Date,
+  ) {
+    const set: Record<string, unknown> = {};
+    for (const key of EDITABLE) {
+      if (key in form && (form as any)[key] !== undefined) set[key] = (form as any)[key];
+    }
+    if ('billings' in set)
+      set.billings = storedBillings(set.billings, existing?.billings ?? [], user.id, now);
+    // the clinical review status is the reviewers' (CAN_REVIEW_DIAGNOSIS)
+    if (form.clinicalReviewStatus !== undefined && can(user, 'CAN_REVIEW_DIAGNOSIS')) {
+      set.clinicalReviewStatus = form.clinicalReviewStatus;
+    }
+    return set;
+  }
+
+  private checkFormat(form: RequisitionForm, user: SessionUser) {
+    const problems = formatProblems(form, ruleContext(user));
+    if (Object.keys(problems).length) {
+      const [field, message] = Object.entries(problems)[0];
+      throw badRequest(`${message} (${field})`, { fields: problems });
+    }
+  }
+
+  async create(user: SessionUser, input: RequisitionForm): Promise<RequisitionDoc> {
+    const now = new Date();
+    this.checkOwnership(user, input);
+    const set = this.editable(normalizeForSave(input), null, user, now);
+    const merged = { ...set } as RequisitionForm;
+    this.checkFormat(merged, user);
+    const doc = await this.Requisition.create({
+      ...set,
+      status: 'DRAFT',
+      testOrders: draftTestOrders((set.orderInformation as any) ?? null),
+      parentTestOrderForm: (input as any).parentTestOrderForm ?? null,
+      createdBy: user.id,
+      updatedBy: user.id,
+      createdOn: now,
+      updatedOn: now,
+    });
+    return doc.toObject() as RequisitionDoc;
+  }
+
+  /**
+   * Save (PUT /{id}): a draft save carries status DRAFT and never changes a submitted requisition; a save of a
+   * submitted requisition is an Edit (CAN_EDIT_TRF and the Edit rule); `deleted: true` is a delete.
+   */
+  async save(
+    user: SessionUser,
+    id: string,
+    input: RequisitionForm & { deleted?: boolean; version?: number },
+  ): Promise<RequisitionDoc> {
+    if (input.deleted === true) return this.remove(user, id);
+    return this.deps.ctx.locks.run('test_order_forms', id, async () => {
+      const doc = await this.get(user, id);
+      if (typeof input.version === 'number' && input.version !== doc.version) throw conflict(MSG_STALE);
+      const now = new Date();
+      const asDraft = input.status === 'DRAFT';
+      if (doc.status !== 'DRAFT') {
+        if (asDraft) throw conflict(MSG_ALREADY_SUBMITTED);
+        const actions = this.actionsFor(user, doc);
+        if (!actions.edit) {
+          throw forbidden(
+            'This requisition cannot be edited: it needs CAN_EDIT_TRF and at least one test that is neither complete nor cancelled.',
+          );
+        }
+      } else if (!can(user, 'CAN_CREATE_TRF') && !can(user, 'CAN_EDIT_TRF')) {
+        throw forbidden();
+      }
+      this.checkOwnership(user, input);
+      const set = this.editable(normalizeForSave({ ...formOf(doc), ...input }), doc, user, now);
+      const merged = { ...formOf(doc), ...set } as RequisitionForm;
+      this.checkFormat(merged, user);
+      // a submitted requisition keeps its ordered tests; a draft's planned tests follow its order information
+      if (doc.status === 'DRAFT' && !sameOrderInfo(doc.orderInformation, merged.orderInformation)) {
+        set.testOrders = draftTestOrders(merged.orderInformation);
+      }
+      const res = await this.Requisition.findOneAndUpdate(
+        { _id: id, version: doc.version },
+        { $set: { ...set, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      )
+        .lean<RequisitionDoc>()
+        .exec();
+      if (!res) throw conflict(MSG_STALE);
+      return res;
+    });
+  }
+
+  actionsFor(user: SessionUser, doc: RequisitionDoc, editing = false) {
+    const first = doc.testOrders[0];
+    return requisitionActions(
+      {
+        status: doc.status,
+        deleted: doc.deleted,
+        editing,
+        hasTrfAttachment: doc.attachments.some((a) => a.type === 'TRF'),
+        testStatuses: doc.testOrders.map((t) => t.status),
+        anySampleOnHold: doc.sampleStatuses.includes('ON_HOLD'),
+        testType: first?.testType,
+        orderType: first?.orderType,
+        patientNumber: doc.patient?.userId ?? null,
+        accountId: doc.account?.id ?? null,
+      } as any,
+      {
+        ...ruleContext(user),
+        subsequentOrder: {
+          testType: this.config.SUBSEQUENT_ORDER_TEST_TYPE,
+          orderType: this.config.SUBSEQUENT_ORDER_ORDER_TYPE,
+          excludedAccountId: this.config.SUBSEQUENT_ORDER_EXCLUDED_ACCOUNT || null,
+        },
+      } as any,
+    );
+  }
+
+  /** Soft delete: the requisition and its tests are marked deleted (the Delete rule of spec 1 section 4). */
+  async remove(user: SessionUser, id: string): Promise<RequisitionDoc> {
+    return this.deps.ctx.locks.run('test_order_forms', id, async () => {
+      const doc = await this.get(user, id);
+      const draft = doc.status === 'DRAFT';
+      const allowed = draft
+        ? can(user, 'CAN_CREATE_TRF') || can(user, 'CAN_DELETE_TRF')
+        : this.actionsFor(user, doc).delete;
+      if (!allowed) {
+        throw forbidden(
+          'This requisition cannot be deleted: it needs CAN_DELETE_TRF, no test that is not cancelled and no sample on hold.',
+        );
+      }
+      const now = new Date();
+      const res = await this.Requisition.findOneAndUpdate(
+        { _id: id },
+        { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      )
+        .lean<RequisitionDoc>()
+        .exec();
+      return res!;
+    });
+  }
+
+  /** Sign: the signer's own login password, then an approval (one per signer; a new signature replaces theirs). */
+  async sign(user: SessionUser, id: string, password: string): Promise<RequisitionDoc> {
+    if (!this.deps.verifySignature) throw new Error('no signature verifier configured');
+    const doc = await this.get(user, id);
+    if (doc.status !== 'DRAFT') throw conflict(MSG_ALREADY_SUBMITTED);
+    const ok = await this.deps.verifySignature(user.id, password);
+    if (!ok) throw badRequest(MSG_INCORRECT_PASSWORD, { field: 'password' });
+    return this.deps.ctx.locks.run('test_order_forms', id, async () => {
+      const current = await this.get(user, id);
+      if (current.status !== 'DRAFT') throw conflict(MSG_ALREADY_SUBMITTED);
+      const approvals = [
+        ...current.approvals.filter((a) => a.approvedBy?.id !== user.id),
+        {
+          approvedBy: { id: user.id, name: `${user.firstName} ${user.lastName}`.trim() },
+          createdOn: new Date(),
+        },
+      ];
+      const res = await this.Requisition.findOneAndUpdate(
+        { _id: id },
+        { $set: { approvals, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      )
+        .lean<RequisitionDoc>()
+        .exec();
+      return res!;
+    });
+  }
+
+  private submissionProblems(form: RequisitionForm, user: SessionUser) {
+    const problems = { ...submitProblems(form, ruleContext(user)) } as Partial<
+      Record<BlockName, FieldErrors>
+    >;
+    // the event contract and the data scope need the three parties, whatever the optionality flags say
+    const add = (block: BlockName, field: string) => {
+      problems[block] = { ...(problems[block] ?? {}), [field]: 'This field is required' };
+    };
+    if (!form.patient?.id && !form.patient?.lastName) add('patient', 'patient.lastName');
+    if (!form.physician?.id) add('provider', 'physician.id');
+    if (!form.account?.id) add('account', 'account.id');
+    const bad = icd10List(form as any).filter((c) => !ICD10.test(c));
+    if (bad.length)
+      problems.icd10 = {
+        ...(problems.icd10 ?? {}),
+        'tumorSpecimen.icd10Codes': `Invalid ICD-10 code ${bad[0]}`,
+      };
+    return problems;
+  }
+
+  private async allocateTestOrders(info: RequisitionForm['orderInformation']) {
+    const planned = plannedTestOrders(info ?? {});
+    const out = [];
+    for (const t of planned) {
+      const seq = await nextSequence(this.deps.ctx.mongo, 'testOrderId');
+      out.push({
+        id: newId(),
+        testOrderId: formatTestOrderId(t.testType, seq),
+        testType: t.testType,
+        orderType: t.orderType,
+        status: 'TEST_ORDERED' as const,
+      });
+    }
+    return out;
+  }
+
+  private submittedEvent(doc: RequisitionDoc, user: SessionUser, now: Date, createPdf: boolean) {
+    return createEvent(
+      'requisition-submitted',
+      {
+        data: {
+          requisitionId: doc._id,
+          testRequisitionId: doc.testRequisitionId!,
+          accountId: doc.account!.id!,
+          physicianId: doc.physician!.id!,
+          patientId: doc.patient!.id!,
+          submittedBy: { id: user.id, name: `${user.firstName} ${user.lastName}`.trim() },
+          submittedOn: now.toISOString(),
+          createPdf,
+          testOrders: doc.testOrders.map((t) => ({
+            id: t.id,
+            testOrderId: t.testOrderId!,
+            testType: t.testType,
+            orderType: t.orderType,
+            status: t.status,
+          })),
+          clinicalReviewStatus: doc.clinicalReviewStatus ?? null,
+          icd10Codes: icd10List(doc),
+        },
+      },
+      {},
+    );
+  }
+
+  /**
+   * Submit (POST /submit?createPdf): the body's blocks are saved and the whole requisition checked; an
+   * incomplete or unsigned requisition is refused with its problems per block and nothing changes. On success
+   * the requisition gets its number and its ordered tests, and its requisition-submitted event is committed in
+   * the same write.
+   */
+  async submit(
+    user: SessionUser,
+    input: RequisitionForm & { id?: string; version?: number },
+    createPdfAsked: boolean,
+  ): Promise<RequisitionDoc> {
+    const id = input.id ?? (await this.create(user, input))._id;
+    return this.deps.ctx.locks.run('test_order_forms', id, async () => {
+      const doc = await this.get(user, id);
+      if (doc.status !== 'DRAFT') throw conflict('This requisition has already been submitted.');
+      if (typeof input.version === 'number' && input.version !== doc.version) throw conflict(MSG_STALE);
+      this.checkOwnership(user, input);
+      const now = new Date();
+      const set = this.editable(normalizeForSave({ ...formOf(doc), ...input }), doc, user, now);
+      const merged = { ...formOf(doc), ...set, approvals: doc.approvals } as RequisitionForm;
+      this.checkFormat(merged, user);
+      const problems = this.submissionProblems(merged, user);
+      if (Object.keys(problems).length) {
+        throw unprocessable(
+          `The requisition cannot be submitted yet: complete ${Object.keys(problems).join(', ')}.`,
+          { blocks: problems },
+        );
+      }
+      if (merged.patient && !merged.patient.id) {
+        if (!this.deps.registerPatient) {
+          throw unprocessable('The requisition cannot be submitted yet: choose the patient.', {
+            blocks: { patient: { 'patient.id': 'This field is required' } },
+          });
+        }
+        const registered = await this.deps.registerPatient(merged.patient as any, {
+          accountId: merged.account?.id ?? null,
+          physicianId: merged.physician?.id ?? null,
+          userId: user.id,
+        });
+        set.patient = {
+          ...merged.patient,
+          id: registered.id,
+          userId: registered.userId ?? merged.patient.userId ?? null,
+        };
+      }
+      const testRequisitionId = formatRequisitionNumber(
+        await nextSequence(this.deps.ctx.mongo, 'testRequisitionId', id),
+      );
+      const testOrders = await this.allocateTestOrders(merged.orderInformation);
+      const review =
+        merged.tumorSpecimen?.reviewDiagnosis && testOrders.some((t) => t.testType === 'NEXT_DX')
+          ? 'NEEDS_REVIEW'
+          : (doc.clinicalReviewStatus ?? null);
+      const next = {
+        ...doc,
+        ...set,
+        testRequisitionId,
+        testOrders,
+        clinicalReviewStatus: review,
+        status: 'SUBMITTED',
+      } as RequisitionDoc;
+      const createPdf = createPdfAsked && can(user, 'CAN_CREATE_TRF_PDF');
+      const event = this.submittedEvent(next, user, now, createPdf);
+      const res = await this.Requisition.findOneAndUpdate(
+        { _id: id, status: 'DRAFT' },
+        withOutbox(
+          {
+            $set: {
+              ...set,
+              testRequisitionId,
+              testOrders,
+              clinicalReviewStatus: review,
+              status: 'SUBMITTED',
+              updatedOn: now,
+              updatedBy: user.id,
+            },
+            $inc: { version: 1 },
+          },
+          event,
+        ),
+        { returnDocument: 'after' },
+      )
+        .lean<RequisitionDoc>()
+        .exec();
+      if (!res) throw conflict('This requisition has already been submitted.');
+      this.deps.ctx.nudgeOutbox();
+      return res;
+    });
+  }
+
+  /** Copy: a new draft of the same blocks, without identifiers, approvals, tests and attachments. */
+  async copy(user: SessionUser, id: string): Promise<RequisitionDoc> {
+    const doc = await this.get(user, id);
+    if (!this.actionsFor(user, doc).copy) {
+      throw conflict('Only a submitted requisition that is not deleted can be copied.');
+    }
+    const form = copyForm(formOf(doc));
+    return this.create(user, {
+      ...form,
+      parentTestOrderForm: {
+        id: doc._id,
+        testRequisitionId: doc.testRequisitionId,
+        limsProjectIds: doc.limsProjectIds ?? [],
+      },
+    } as any);
+  }
+
+  /**
+   * The one-click subsequent order: a submitted order of the configured test, built from this one, with its
+   * tests ordered at once and the spec's comment. Returns the new requisition.
+   */
+  async subsequentOrder(
+    user: SessionUser,
+    id: string,
+    opts: { collectionDate?: string | null; collectionMode?: string | null },
+  ): Promise<RequisitionDoc> {
+    const source = await this.get(user, id);
+    if (!this.actionsFor(user, source).subsequentOrder) {
+      throw conflict('A subsequent order cannot be created from this requisition.');
+    }
+    if (opts.collectionDate) {
+      const d = new Date(`${opts.collectionDate}T00:00:00Z`);
+      const now = new Date();
+      const min = new Date(now);
+      min.setUTCMonth(min.getUTCMonth() - 3);
+      const max = new Date(now);
+      max.setUTCMonth(max.getUTCMonth() + 3);
+      if (Number.isNaN(d.getTime())) throw badRequest('Invalid date', { field: 'collectionDate' });
+      if (d < new Date(todayOf(min))) throw badRequest(`Date must be no earlier than ${todayOf(min)}`);
+      if (d > new Date(todayOf(max))) throw badRequest(`Date must be no later than ${todayOf(max)}`);
+    }
+    const now = new Date();
+    const orderInformation = {
+      nextDx: false,
+      nextPersonalDx: true,
+      orderType: 'SUBSEQUENT_ORDER' as const,
+    };
+    const testOrders = await this.allocateTestOrders(orderInformation);
+    const newIdValue = newId();
+    const testRequisitionId = formatRequisitionNumber(
+      await nextSequence(this.deps.ctx.mongo, 'testRequisitionId', newIdValue),
+    );
+    const base = copyForm(formOf(source)) as any;
+    const doc = {
+      ...base,
+      _id: newIdValue,
+      billings: storedBillings(base.billings ?? [], [], user.id, now),
+      status: 'SUBMITTED',
+      testRequisitionId,
+      orderInformation,
+      testOrders,
+      normalSpecimen: {
+        specimenType: 'BLOOD',
+        collectionMode: opts.collectionMode ?? null,
+        collectionDate: opts.collectionDate ?? null,
+        isPreSurgicalOrPreBiopsySample: null,
+      },
+      parentTestOrderForm: {
+        id: source._id,
+        testRequisitionId: source.testRequisitionId,
+        limsProjectIds: source.limsProjectIds ?? [],
+      },
+      comment: MSG_SUBSEQUENT_COMMENT,
+      clinicalReviewStatus: null,
+      createdBy: user.id,
+      updatedBy: user.id,
+      createdOn: now,
+      updatedOn: now,
+    } as RequisitionDoc;
+    const event = this.submittedEvent(doc, user, now, can(user, 'CAN_CREATE_TRF_PDF'));
+    const created = await this.Requisition.create({ ...doc, outbox: outboxForInsert(event) });
+    this.deps.ctx.nudgeOutbox();
+    return created.toObject() as RequisitionDoc;
+  }
+
+  /**
+   * Merge (POST /merge?sourceTrfId&targetTrfId, no samples selected): the duplicate (source) form's
+   * attachments and LIMS projects move to the primary (target) form, and the source becomes INVALID with a
+   * comment naming the target. Both must be submitted, of the same patient, without a cancelled test.
+   * Repeating a merge that already happened changes nothing.
+   */
+  async merge(user: SessionUser, sourceId: string, targetId: string): Promise<RequisitionDoc> {
+    if (sourceId === targetId) throw badRequest('Choose two different requisitions to merge.');
+    const [source, target] = [await this.get(user, sourceId), await this.get(user, targetId)];
+    const alreadyMerged =
+      source.status === 'INVALID' && source.comment?.includes(target.testRequisitionId ?? '-');
+    if (alreadyMerged) return target;
+    for (const d of [source, target]) {
+      if (d.status !== 'SUBMITTED') throw conflict('Only submitted requisitions can be merged.');
+      if (d.testOrders.some((t) => t.status === 'CANCELLED')) {
+        throw conflict('A requisition with a cancelled test cannot be merged.');
+      }
+    }
+    if ((source.patient?.id ?? null) !== (target.patient?.id ?? null)) {
+      throw conflict('Only requisitions of the same patient can be merged.');
+    }
+    const now = new Date();
+    const merged = await this.deps.ctx.locks.run('test_order_forms', targetId, async () => {
+      const t = await this.get(user, targetId);
+      const ids = new Set(t.attachments.map((a) => a.id));
+      const attachments = [
+        ...t.attachments,
+        ...source.attachments.filter((a) => !ids.has(a.id) && a.type !== 'TRF'),
+      ];
+      const limsProjectIds = [...new Set([...(t.limsProjectIds ?? []), ...(source.limsProjectIds ?? [])])];
+      return this.Requisition.findOneAndUpdate(
+        { _id: targetId },
+        { $set: { attachments, limsProjectIds, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      )
+        .lean<RequisitionDoc>()
+        .exec();
+    });
+    await this.deps.ctx.locks.run('test_order_forms', sourceId, () =>
+      this.Requisition.updateOne(
+        { _id: sourceId },
+        {
+          $set: {
+            status: 'INVALID',
+            comment: `Merged into ${target.testRequisitionId}`,
+            updatedOn: now,
+            updatedBy: user.id,
+          },
+          $inc: { version: 1 },
+        },
+      ).exec(),
+    );
+    return merged!;
+  }
+}

@@ -1,0 +1,326 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  buildMatch,
+  errorReplies,
+  idParams,
+  listQuerystring,
+  listRoutes,
+  parseListQuery,
+  requireUser,
+  toApi,
+  typed,
+  type SessionUser,
+} from '@onco/platform';
+import { RequisitionFormSchema } from '@onco/domain';
+import type { RequisitionDoc, RequisitionModels } from '../models';
+import { EXPORT_MAPPING, requisitionListScope, requisitionsResource } from '../resource';
+import { RequisitionService } from '../requisition-service';
+
+const requisitionReply = z.looseObject({ id: z.string() });
+const replies = { 200: requisitionReply, ...errorReplies, 422: errorReplies[400] };
+const saveBody = z.intersection(
+  RequisitionFormSchema as z.ZodTypeAny,
+  z.looseObject({ deleted: z.boolean().optional(), version: z.number().int().optional() }),
+);
+const submitBody = z.intersection(
+  RequisitionFormSchema as z.ZodTypeAny,
+  z.looseObject({ id: z.string().min(1).max(64).optional(), version: z.number().int().optional() }),
+);
+
+/** A requisition as the API shows it, with the actions its summary may offer this user (spec 1 section 4). */
+function present(service: RequisitionService, user: SessionUser, doc: RequisitionDoc) {
+  return { ...toApi(doc), actions: service.actionsFor(user, doc) };
+}
+
+const csvCell = (v: unknown): string => {
+  if (v === null || v === undefined) return '';
+  const s = v instanceof Date ? v.toISOString() : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+function pick(doc: any, path: string): unknown {
+  if (path === 'testOrders') {
+    return (doc.testOrders ?? [])
+      .map((t: any) => `${t.testOrderId ?? t.testType} (${t.testType}, ${t.status})`)
+      .join('; ');
+  }
+  const v = path.split('.').reduce((o, k) => (o == null ? o : o[k]), doc);
+  return Array.isArray(v) ? v.join('; ') : v;
+}
+
+/** yyyyMMdd_HHmmss, the spec's export timestamp (UTC). */
+export function exportStamp(d = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}_${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}`;
+}
+
+export const EXPORT_MAX_ROWS = 50_000;
+
+/** /portal/api/v1/testOrderForms: the requisition API (spec 1 section 7, spec 2 section 7). */
+export async function testOrderFormRoutes(
+  app: FastifyInstance,
+  opts: { models: RequisitionModels; service: RequisitionService },
+) {
+  const r = typed(app);
+  const { service, models } = opts;
+  const tags = ['requisitions'];
+
+  listRoutes(app, {
+    path: '/testOrderForms',
+    resource: requisitionsResource,
+    model: models.Requisition,
+    permission: 'VIEW_ORDERS_PAGE',
+    scope: requisitionListScope,
+    tag: 'requisitions',
+    noun: 'requisitions',
+    summary:
+      'List requisitions (Draft and Submitted; deleted only with filter deleted=true and CAN_DELETE_TRF)',
+  });
+
+  r.get(
+    '/testOrderForms/export/mapping',
+    {
+      config: { permission: 'VIEW_ORDERS_PAGE' },
+      schema: {
+        tags,
+        summary: 'The default column mapping of the orders CSV (field path to column title)',
+        response: { 200: z.object({ content: z.array(z.object({ field: z.string(), title: z.string() })) }) },
+      },
+    },
+    async () => ({ content: EXPORT_MAPPING.map(([field, title]) => ({ field, title })) }),
+  );
+
+  r.get(
+    '/testOrderForms/export',
+    {
+      config: { permission: 'CAN_DOWNLOAD_CSV' },
+      schema: {
+        tags,
+        summary:
+          'The orders list as CSV (same filter, sort and scope as the list; optional mapping JSON [[field, title], ...]); file "orders_yyyyMMdd_HHmmss.csv"',
+        querystring: listQuerystring.extend({ mapping: z.string().optional() }),
+      },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const qs = req.query as Record<string, unknown>;
+      const query = parseListQuery(requisitionsResource, qs);
+      let mapping = EXPORT_MAPPING;
+      if (typeof qs.mapping === 'string' && qs.mapping) {
+        const parsed = z
+          .array(z.tuple([z.string().min(1).max(100), z.string().min(1).max(100)]))
+          .min(1)
+          .max(60)
+          .safeParse(JSON.parse(qs.mapping));
+        if (!parsed.success) {
+          return reply.status(400).send({
+            status: 400,
+            code: 'BAD_REQUEST',
+            message: 'Invalid mapping: expected a JSON list of [field, title] pairs',
+          });
+        }
+        mapping = parsed.data;
+      }
+      const match = buildMatch(requisitionsResource, query, requisitionListScope(user, query));
+      const sort = { [query.sort.path]: query.sort.order === 'asc' ? 1 : -1, _id: 1 } as Record<
+        string,
+        1 | -1
+      >;
+      const cursor = models.Requisition.find(match).sort(sort).limit(EXPORT_MAX_ROWS).lean().cursor();
+      const lines: string[] = [mapping.map(([, title]) => csvCell(title)).join(',')];
+      for await (const doc of cursor)
+        lines.push(mapping.map(([field]) => csvCell(pick(doc, field))).join(','));
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="orders_${exportStamp()}.csv"`);
+      return lines.join('\r\n') + '\r\n';
+    },
+  );
+
+  r.post(
+    '/testOrderForms/submit',
+    {
+      config: { permission: 'CAN_SUBMIT_TRF' },
+      schema: {
+        tags,
+        summary:
+          'Submit a signed requisition (the body is saved first); refused with the problems per block while incomplete',
+        querystring: z.object({ createPdf: z.enum(['true', 'false']).optional() }),
+        body: submitBody,
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await service.submit(user, req.body as any, req.query.createPdf === 'true');
+      return present(service, user, doc);
+    },
+  );
+
+  r.post(
+    '/testOrderForms/merge',
+    {
+      config: { permission: 'CAN_MERGE_TRF' },
+      schema: {
+        tags,
+        summary: 'Merge a duplicate requisition (source) into the primary one (target)',
+        querystring: z.object({
+          sourceTrfId: z.string().min(1).max(64),
+          targetTrfId: z.string().min(1).max(64),
+        }),
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await service.merge(user, req.query.sourceTrfId, req.query.targetTrfId);
+      return present(service, user, doc);
+    },
+  );
+
+  r.get(
+    '/testOrderForms/:id',
+    {
+      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_ORDERS_PAGE'] },
+      schema: {
+        tags,
+        summary: 'Load a requisition (with the summary actions this user may take)',
+        params: idParams,
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      return present(service, user, await service.get(user, req.params.id, { includeDeleted: true }));
+    },
+  );
+
+  r.post(
+    '/testOrderForms',
+    {
+      config: { permission: 'CAN_CREATE_TRF' },
+      schema: { tags, summary: 'Create a draft requisition', body: saveBody, response: replies },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      return present(service, user, await service.create(user, req.body as any));
+    },
+  );
+
+  r.put(
+    '/testOrderForms/:id',
+    {
+      config: { permission: ['CAN_CREATE_TRF', 'CAN_EDIT_TRF', 'CAN_DELETE_TRF'] },
+      schema: {
+        tags,
+        summary:
+          'Save a requisition: status DRAFT for a draft save (never changes a submitted one); deleted=true deletes',
+        params: idParams,
+        body: saveBody,
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      return present(service, user, await service.save(user, req.params.id, req.body as any));
+    },
+  );
+
+  r.delete(
+    '/testOrderForms/:id',
+    {
+      config: { permission: ['CAN_CREATE_TRF', 'CAN_DELETE_TRF'] },
+      schema: { tags, summary: 'Soft-delete a requisition', params: idParams, response: replies },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      return present(service, user, await service.remove(user, req.params.id));
+    },
+  );
+
+  r.post(
+    '/testOrderForms/:id/sign',
+    {
+      config: { permission: 'CAN_SIGN_TRF' },
+      schema: {
+        tags,
+        summary:
+          "Sign a draft with one's own login password (a wrong one counts toward the lockout); records an approval",
+        params: idParams,
+        body: z.object({ password: z.string().min(1, 'This field is required').max(200) }),
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      return present(service, user, await service.sign(user, req.params.id, req.body.password));
+    },
+  );
+
+  r.post(
+    '/testOrderForms/:id/copy',
+    {
+      config: { permission: 'CAN_CREATE_TRF' },
+      schema: {
+        tags,
+        summary: 'Copy a submitted requisition into a new draft',
+        params: idParams,
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      return present(service, user, await service.copy(user, req.params.id));
+    },
+  );
+
+  r.post(
+    '/testOrderForms/:id/subsequentOrder',
+    {
+      config: { permission: 'CAN_CREATE_TRF' },
+      schema: {
+        tags,
+        summary: 'One-click subsequent order from a submitted requisition; returns the new id',
+        params: idParams,
+        body: z
+          .object({
+            collectionDate: z
+              .string()
+              .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date')
+              .nullable()
+              .optional(),
+            collectionMode: z.string().max(100).nullable().optional(),
+          })
+          .optional(),
+        response: { 200: z.object({ id: z.string(), testRequisitionId: z.string() }), ...errorReplies },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await service.subsequentOrder(user, req.params.id, req.body ?? {});
+      return { id: doc._id, testRequisitionId: doc.testRequisitionId! };
+    },
+  );
+}
+
+/** /oms/api/v1/testOrderForms/{id}: a requisition loaded for its samples (spec 2 section 7). */
+export async function omsTestOrderFormRoutes(app: FastifyInstance, opts: { service: RequisitionService }) {
+  const r = typed(app);
+  r.get(
+    '/testOrderForms/:id',
+    {
+      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_TEST_PAGE', 'VIEW_SAMPLE_ACTIONS'] },
+      schema: {
+        tags: ['requisitions'],
+        summary: 'Load a requisition for its samples',
+        params: idParams,
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      return toApi(await opts.service.get(user, req.params.id));
+    },
+  );
+}
