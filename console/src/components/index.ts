@@ -1,0 +1,28 @@
+/** The building blocks every screen uses (documented in console/README.md, "Building blocks"). */
+export { Banner, type BannerProps } from './Banner';
+export { CommentsLayout, type CommentsLayoutProps } from './CommentsLayout';
+export { ConfirmDialog, type ConfirmDialogProps, type ConfirmKind } from './ConfirmDialog';
+export { DataTable, type Column, type DataTableProps, type SelectionMode } from './DataTable';
+export {
+  DateText,
+  DelayedTooltip,
+  PhoneText,
+  Truncate,
+  TOOLTIP_DELAY_MS,
+  type TruncateProps,
+} from './Display';
+export { FacetFilter, type FacetFilterProps } from './FacetFilter';
+export * from './format';
+export { listMethods, sessionHttpClient, PORTAL_API, type HttpClient, type ListMethods } from './listApi';
+export { ListPage, type FacetFilterDef, type ListContext, type ListPageProps } from './ListPage';
+export * from './listState';
+export { PageSizeSelect } from './PageSizeSelect';
+export * from './pagination';
+export { Paginator } from './Paginator';
+export { PdfViewerDialog, type PdfViewerDialogProps } from './PdfViewerDialog';
+export { SearchBox } from './SearchBox';
+export { ToastNotification, TOAST_AUTO_CLOSE_MS, useToast, type ToastKind } from './Toast';
+export { useCustomMethods } from './useCustomMethods';
+export { useDebounced } from './useDebounced';
+export { useListPreference } from './useListPreference';
+export { useT } from './useT';

@@ -1,0 +1,73 @@
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { listMethods } from './listApi';
+import {
+  fromPreference,
+  preferenceName,
+  preferenceStorageKey,
+  toPreference,
+  type ListState,
+} from './listState';
+import { useCustomMethods } from './useCustomMethods';
+
+const fallback = listMethods();
+type Saved = Partial<Pick<ListState, 'filters' | 'q' | 'toggle'>>;
+
+/**
+ * Applied filters remembered per list (spec 3 section 3's preference record): written to local storage at once
+ * and to the user-preferences API (name "filters.{list}") after a pause; read from local storage first, from
+ * the API when this browser has none. `enabled` false turns it off.
+ */
+export function useListPreference(list: string, enabled: boolean, onLoaded: (saved: Saved) => void) {
+  const methods = useCustomMethods(fallback);
+  const key = preferenceStorageKey(list);
+  const initial = useMemo<Saved>(() => {
+    if (!enabled) return {};
+    try {
+      return fromPreference(localStorage.getItem(key));
+    } catch {
+      return {};
+    }
+  }, [enabled, key]);
+  const hadLocal = useMemo(() => enabled && localStorage.getItem(key) !== null, [enabled, key]);
+  const last = useRef<string | null>(enabled ? localStorage.getItem(key) : null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const loadedRef = useRef(onLoaded);
+  loadedRef.current = onLoaded;
+
+  useEffect(() => {
+    if (!enabled || hadLocal) return;
+    let cancelled = false;
+    methods
+      .getPreference(preferenceName(list))
+      .then(({ data }) => {
+        if (cancelled || !data) return;
+        const saved = fromPreference(data.content);
+        localStorage.setItem(key, data.content);
+        last.current = data.content;
+        loadedRef.current(saved);
+      })
+      .catch(() => undefined); // no remembered filters is not an error
+    return () => {
+      cancelled = true;
+    };
+  }, [enabled, hadLocal, key, list, methods]);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const save = useCallback(
+    (state: Pick<ListState, 'filters' | 'q' | 'toggle'>) => {
+      if (!enabled) return;
+      const text = JSON.stringify(toPreference(state));
+      if (text === last.current) return;
+      last.current = text;
+      localStorage.setItem(key, text);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => {
+        methods.savePreference(preferenceName(list), text).catch(() => undefined);
+      }, 1500);
+    },
+    [enabled, key, list, methods],
+  );
+
+  return { initial, save };
+}
