@@ -1,3 +1,4 @@
 export { createBillingModule, type BillingModule } from './module';
 export * from './models';
 export { billingCasesResource, billingScope } from './routes/billing-cases';
+export { billingDashboard } from './dashboard';

@@ -1,6 +1,7 @@
 import type { DomainModule, PlatformContext } from '@onco/platform';
 import { billingModels, type BillingModels } from './models';
 import { billingCaseRoutes } from './routes/billing-cases';
+import { billingDashboard } from './dashboard';
 
 export type BillingModule = DomainModule & { models: BillingModels };
 
@@ -14,6 +15,7 @@ export function createBillingModule(ctx: PlatformContext): BillingModule {
     name: 'billing',
     models,
     outboxCollections: ['billing_cases'],
+    dashboard: (user, range) => billingDashboard(models, user, range),
     areas: {
       bis: async (app) => {
         await app.register(billingCaseRoutes, { models });

@@ -1,4 +1,4 @@
-import { scopeFilter, toApi, type DashboardQuery, type SessionUser } from '@onco/platform';
+import { can, scopeFilter, toApi, type DashboardQuery, type SessionUser } from '@onco/platform';
 import { TEST_STATUSES, type TestStatus } from '@onco/domain';
 import type { LabModels } from './models';
 
@@ -15,9 +15,11 @@ const and = (...parts: Record<string, unknown>[]) => {
 /**
  * The lab's part of the home dashboard, from test_orders only and within the user's data scope:
  * `testStatus` (count per status of the tests created in the range, every shown status present, zero when none)
- * and `recentlyCompleted` (REPORT_COMPLETE tests, newest update first, not limited by the range).
+ * and `recentlyCompleted` (REPORT_COMPLETE tests, newest update first, not limited by the range). Only for users
+ * who may see tests (VIEW_TESTS_PAGE: the counters lead to /tests); others get nothing (the keys are absent).
  */
 export async function labDashboard(models: LabModels, user: SessionUser, q: DashboardQuery) {
+  if (!can(user, 'VIEW_TESTS_PAGE')) return {};
   const scope = scopeFilter(user, {
     account: 'testOrderForm.account.id',
     physician: 'testOrderForm.physician.id',
