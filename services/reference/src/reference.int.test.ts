@@ -422,6 +422,20 @@ describe('patients', () => {
   });
 });
 
+describe('NPI registry with the default NPI_REGISTRY_URL=local', () => {
+  it('the lookup answers from the built-in stand-in, which also serves the registry contract itself', async () => {
+    const res = await get('/portal/api/v1/npiRegistry?number=1548732969', h.a);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().content.map((p: any) => [p.userId, p.name])).toEqual([['1548732969', 'Elena Marquez']]);
+    const raw = await get(
+      '/portal/api/v1/standIns/npiRegistry/api?version=2.1&enumeration_type=NPI-1&country_code=US&limit=20&first_name=elena',
+    );
+    expect(raw.statusCode).toBe(200);
+    expect(raw.json().result_count).toBe(3);
+    expect(raw.json().results[0]).toHaveProperty('basic.first_name', 'ELENA');
+  });
+});
+
 describe('ICD-10 codes', () => {
   it('searches q over code, formattedCode and description; default page size 1000', async () => {
     const breast = (await get(`/dxs/api/v1/icddx?filter=${enc({ q: 'C50.9' })}`, h.a)).json();
