@@ -6,3 +6,4 @@ export * from './validate';
 export * from './normalize';
 export * from './wizard';
 export * from './actions';
+export * from './submit';

@@ -50,7 +50,7 @@ export function requiresTumorAndNormal(info: OrderInfoInput): boolean {
 }
 
 /**
- * Decision: a tumor specimen is needed by a tumor-informed order: NEXT_DX or an initial NEXT_PERSONAL_DX.
+ * Decision: a tumor specimen is needed by NEXT_DX (tumor-informed) and by an initial NEXT_PERSONAL_DX (its variants come from the tumor).
  * A subsequent personalized order (monitoring time point) needs blood only.
  */
 export function needsTumor(info: OrderInfoInput): boolean {
