@@ -141,7 +141,7 @@ const sameOrderInfo = (a: any, b: any) =>
 /** Registers the patient of a submitted requisition who is not in the patient directory yet; wired by the server. */
 export type PatientRegistrar = (
   patient: NonNullable<RequisitionDoc['patient']>,
-  owner: { accountId: string | null; physicianId: string | null; userId: string },
+  owner: { accountId: string | null; physicianId: string | null; userId: string; requisitionId: string },
 ) => Promise<{ id: string; userId: string | null }>;
 
 export interface RequisitionServiceDeps {
@@ -464,6 +464,7 @@ export class RequisitionService {
           accountId: merged.account?.id ?? null,
           physicianId: merged.physician?.id ?? null,
           userId: user.id,
+          requisitionId: id,
         });
         set.patient = {
           ...merged.patient,

@@ -23,7 +23,7 @@ import {
 } from '@onco/platform';
 import { checkOwnPassword, createIdentity, uamArea, portalIdentityRoutes } from '@onco/identity';
 import { OutboxRelay } from '@onco/events';
-import { createReferenceModule } from '@onco/reference';
+import { createReferenceModule, nextSequence as nextReferenceSequence } from '@onco/reference';
 import { createRequisitionsModule } from '@onco/requisitions';
 import { createLabModule } from '@onco/lab';
 import { createBillingModule } from '@onco/billing';
@@ -98,6 +98,43 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
       const ok = await checkOwnPassword(identity.models, config, ctx.locks, user as any, password);
       if (!ok) identity.resolver.invalidate(userId);
       return ok;
+    },
+    // a new patient typed into the wizard joins the patient directory when the requisition is submitted; the id
+    // derives from the requisition, so a retried submit registers nobody twice
+    registerPatient: async (patient, owner) => {
+      const id = `patient-of-${owner.requisitionId}`;
+      const known = await reference.models.Patient.findById(id, { userId: 1 }).lean().exec();
+      if (known) return { id, userId: known.userId };
+      const seq = await nextReferenceSequence(reference.models, 'patient', 100, (c, k, fn) =>
+        ctx.locks.run(c, k, fn),
+      );
+      const userId = `PAT-${String(seq).padStart(6, '0')}`;
+      const name = [patient.firstName, patient.middleName, patient.lastName].filter(Boolean).join(' ');
+      await reference.models.Patient.create({
+        _id: id,
+        userId,
+        firstName: patient.firstName,
+        middleName: patient.middleName ?? null,
+        lastName: patient.lastName,
+        name,
+        race: patient.race ?? null,
+        ethnicity: patient.ethnicity ?? null,
+        address: patient.address ?? null,
+        phone: patient.phone ?? null,
+        fax: patient.fax ?? null,
+        email: patient.email ?? null,
+        mrn: patient.mrn ?? null,
+        dateOfBirth: patient.dateOfBirth ?? null,
+        birthSex: patient.birthSex ?? null,
+        trialName: patient.trialName ?? null,
+        studyPatientId: patient.studyPatientId ?? null,
+        diagnosis: patient.diagnosis ?? null,
+        accountIds: owner.accountId ? [owner.accountId] : [],
+        physicianIds: owner.physicianId ? [owner.physicianId] : [],
+        createdBy: owner.userId,
+        updatedBy: owner.userId,
+      } as Record<string, unknown>);
+      return { id, userId };
     },
   });
   const modules: DomainModule[] = [

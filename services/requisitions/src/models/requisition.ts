@@ -172,6 +172,8 @@ export interface TestOrderSummary {
   testType: TestType;
   orderType: OrderType;
   status: TestStatus;
+  dueOn?: string | null;
+  statusChangedOn?: Date | null;
 }
 export interface ReportRef {
   id: string;
@@ -368,6 +370,10 @@ const testOrderSummarySchema = sub({
   testType: { type: String, enum: TEST_TYPES, required: true },
   orderType: { type: String, enum: ORDER_TYPES, required: true },
   status: { type: String, enum: TEST_STATUSES, required: true },
+  /** due date (YYYY-MM-DD) as the lab last reported it */
+  dueOn: str,
+  /** when the lab changed the status (test-status events older than this are not applied) */
+  statusChangedOn: { type: Date, default: null },
 });
 
 const reportRefSchema = sub({

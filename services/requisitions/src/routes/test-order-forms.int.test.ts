@@ -186,6 +186,24 @@ describe('requisition API: drafts, signature, submit, rules, scope (real FerretD
     });
   }
 
+  it('a new patient typed into the wizard joins the patient directory on submit (once)', async () => {
+    const s = await signed('npi', completeForm({ ...A, patientId: null }));
+    const res = await call('POST', `${API}/submit`, 'npi', { id: s.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const patient = res.json().patient;
+    expect(patient.id).toBe(`patient-of-${s.id}`);
+    expect(patient.userId).toMatch(/^PAT-\d{6}$/);
+    const dir = await sys.app.inject({
+      method: 'GET',
+      url: `/portal/api/v1/patients/${patient.id}`,
+      headers: h.npi,
+    });
+    expect(dir.statusCode, dir.body).toBe(200);
+    expect(dir.json()).toMatchObject({ lastName: 'Lovelace', userId: patient.userId });
+    const event = JSON.parse((await rawDoc(s.id))!.outbox[0].value);
+    expect(event.data.patientId).toBe(patient.id);
+  });
+
   it('ROLE_OBSERVER cannot start, submit or sign an order', async () => {
     expect((await call('POST', API, 'observer', completeForm(A))).statusCode).toBe(403);
     expect((await call('POST', `${API}/submit`, 'observer', completeForm(A))).statusCode).toBe(403);
