@@ -43,20 +43,25 @@ export function listMethods(http: HttpClient = sessionHttpClient(), base = PORTA
       const { json } = await http(`${base}/${resource}/facets?${qs}`);
       return { data: (json?.content ?? []) as Facet[] };
     },
-    /** The signed-in user's preference record by name, or null. */
-    async getPreference(name: string) {
+    /** The signed-in user's preference record by name (content parsed from its JSON text), or null. */
+    async getPreference({ name }: { name: string }) {
       const qs = new URLSearchParams({ filter: JSON.stringify({ name }), page: '0', size: '1' });
       const { json } = await http(`${base}/userPreferences?${qs}`);
-      return { data: ((json?.content ?? [])[0] ?? null) as PreferenceRecord | null };
+      const p = (json?.content ?? [])[0] as PreferenceRecord | undefined;
+      if (!p) return { data: null };
+      let content: unknown = null;
+      try {
+        content = JSON.parse(p.content);
+      } catch {
+        content = null;
+      }
+      return { data: { content, version: p.version } as { content: unknown; version: number } | null };
     },
-    /** Save (create or replace) the signed-in user's preference record. */
-    async savePreference(name: string, content: unknown) {
+    /** Save (create or replace) the signed-in user's preference record; content is stored as JSON text. */
+    async savePreference({ name, content }: { name: string; content: unknown; version?: number }) {
       const { json } = await http(`${base}/userPreferences`, {
         method: 'PUT',
-        body: JSON.stringify({
-          name,
-          content: typeof content === 'string' ? content : JSON.stringify(content),
-        }),
+        body: JSON.stringify({ name, content: JSON.stringify(content) }),
       });
       return { data: json as PreferenceRecord };
     },

@@ -38,12 +38,13 @@ export function useListPreference(list: string, enabled: boolean, onLoaded: (sav
     if (!enabled || hadLocal) return;
     let cancelled = false;
     methods
-      .getPreference(preferenceName(list))
+      .getPreference({ name: preferenceName(list) })
       .then(({ data }) => {
-        if (cancelled || !data) return;
+        if (cancelled || !data?.content) return;
         const saved = fromPreference(data.content);
-        localStorage.setItem(key, data.content);
-        last.current = data.content;
+        const text = JSON.stringify(data.content);
+        localStorage.setItem(key, text);
+        last.current = text;
         loadedRef.current(saved);
       })
       .catch(() => undefined); // no remembered filters is not an error
@@ -57,13 +58,14 @@ export function useListPreference(list: string, enabled: boolean, onLoaded: (sav
   const save = useCallback(
     (state: Pick<ListState, 'filters' | 'q' | 'toggle'>) => {
       if (!enabled) return;
-      const text = JSON.stringify(toPreference(state));
+      const content = toPreference(state);
+      const text = JSON.stringify(content);
       if (text === last.current) return;
       last.current = text;
       localStorage.setItem(key, text);
       clearTimeout(timer.current);
       timer.current = setTimeout(() => {
-        methods.savePreference(preferenceName(list), text).catch(() => undefined);
+        methods.savePreference({ name: preferenceName(list), content }).catch(() => undefined);
       }, 1500);
     },
     [enabled, key, list, methods],
