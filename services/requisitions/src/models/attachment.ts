@@ -2,6 +2,7 @@ import type { Connection, Model } from 'mongoose';
 import { auditedSchema } from '@onco/platform';
 import { ALL_ATTACHMENT_TYPES, ATTACHMENT_STATUSES, type AttachmentType } from '@onco/domain';
 import { idName, str, sub } from './common';
+import type { RequisitionDoc } from './requisition';
 
 /**
  * An uploaded file (spec 1 section 3 "Attachment", spec 3 section 3 and 4.2): its metadata here, its bytes in
@@ -19,6 +20,10 @@ export interface AttachmentDoc {
   blobId: string | null;
   account: { id: string | null; name: string | null } | null;
   testOrderForm: { id: string | null } | null;
+  /** the requisition's physician when attached to a requisition (data scope, like the requisition's) */
+  physician: { id: string | null } | null;
+  /** generated TRFs: the submission they render (`trf-<requisitionId>-<submissionKey>` is their _id) */
+  submissionKey: string | null;
   testOrder: { id: string | null } | null;
   attachedBy: { id: string | null; name: string | null } | null;
   processedOn: Date | null;
@@ -43,6 +48,8 @@ export const attachmentSchema = auditedSchema(
     blobId: str,
     account: { type: idName(), default: null },
     testOrderForm: { type: sub({ id: str }), default: null },
+    physician: { type: sub({ id: str }), default: null },
+    submissionKey: str,
     testOrder: { type: sub({ id: str }), default: null },
     attachedBy: { type: idName(), default: null },
     processedOn: { type: Date, default: null },
@@ -62,6 +69,10 @@ attachmentSchema.index({ 'account.name': 1 });
 attachmentSchema.index({ 'account.id': 1 });
 // a requisition's attachments (order summary, print needs its TRF attachment)
 attachmentSchema.index({ 'testOrderForm.id': 1 });
+// data scope: a requisition attachment is visible to the users of the requisition's physician
+attachmentSchema.index({ 'physician.id': 1 });
+// data scope: one's own uploads
+attachmentSchema.index({ 'attachedBy.id': 1 });
 // Attachment Box list: createdOn between(start, end) filter
 attachmentSchema.index({ createdOn: -1 });
 
@@ -70,4 +81,78 @@ export function attachmentModel(conn: Connection): Model<AttachmentDoc> {
     (conn.models.Attachment as Model<AttachmentDoc>) ??
     conn.model<AttachmentDoc>('Attachment', attachmentSchema)
   );
+}
+
+/** The requisition's `attachments` entry for an attachment record (spec 1 section 3). */
+export function attachmentRef(
+  doc: Pick<AttachmentDoc, '_id' | 'name' | 'type' | 'size' | 'contentType' | 'createdOn'>,
+) {
+  return {
+    id: doc._id,
+    name: doc.name,
+    type: doc.type,
+    size: doc.size,
+    contentType: doc.contentType,
+    createdOn: doc.createdOn,
+  };
+}
+
+type Lock = <T>(collection: string, id: string, fn: () => Promise<T>) => Promise<T>;
+type AttachmentRefSource = Pick<
+  AttachmentDoc,
+  '_id' | 'name' | 'type' | 'size' | 'contentType' | 'createdOn'
+>;
+
+/**
+ * Add an attachment to its requisition's `attachments` list: a read-modify-write under the requisition's
+ * write lock (ctx.locks.run; FerretDB v1 updates are not atomic). Idempotent: an id already listed is not
+ * added again. Returns false when the requisition is gone (deleted). `version` is not bumped: the list is
+ * server-owned (uploads, deletes and the TRF worker write it; a draft save must never overwrite it).
+ */
+export async function linkAttachment(
+  Requisition: Model<RequisitionDoc>,
+  lock: Lock,
+  requisitionId: string,
+  doc: AttachmentRefSource,
+  by: string | null,
+): Promise<boolean> {
+  return lock('test_order_forms', requisitionId, async () => {
+    const trf = await Requisition.findOne({ _id: requisitionId, deleted: false }, { attachments: 1 })
+      .lean<Pick<RequisitionDoc, '_id' | 'attachments'>>()
+      .exec();
+    if (!trf) return false;
+    const list = trf.attachments ?? [];
+    if (list.some((a) => a.id === doc._id)) return true;
+    await Requisition.updateOne(
+      { _id: requisitionId },
+      { $set: { attachments: [...list, attachmentRef(doc)], updatedOn: new Date(), updatedBy: by } },
+    ).exec();
+    return true;
+  });
+}
+
+/** Remove an attachment from its requisition's list (under the requisition's write lock). */
+export async function unlinkAttachment(
+  Requisition: Model<RequisitionDoc>,
+  lock: Lock,
+  requisitionId: string,
+  attachmentId: string,
+  by: string | null,
+): Promise<void> {
+  await lock('test_order_forms', requisitionId, async () => {
+    const trf = await Requisition.findOne({ _id: requisitionId }, { attachments: 1 })
+      .lean<Pick<RequisitionDoc, '_id' | 'attachments'>>()
+      .exec();
+    if (!trf || !(trf.attachments ?? []).some((a) => a.id === attachmentId)) return;
+    await Requisition.updateOne(
+      { _id: requisitionId },
+      {
+        $set: {
+          attachments: trf.attachments.filter((a) => a.id !== attachmentId),
+          updatedOn: new Date(),
+          updatedBy: by,
+        },
+      },
+    ).exec();
+  });
 }
