@@ -130,7 +130,7 @@ describe('patients: pick and edit', () => {
       dateOfBirth: expect.stringMatching(/^Date must be no later than \d{2}\/\d{2}\/\d{4}$/),
       phone: 'Invalid Phone',
       'address.city': 'Invalid City',
-      'address.postalCode': 'Invalid Zip',
+      'address.postalCode': 'Invalid Zip Code',
     });
     expect(bad.json().message).toContain('First Name: This field is required');
     expect((await get(`${P}/patients/${p.id}`, h.a)).json()).toEqual(before);

@@ -61,8 +61,8 @@ describe('patient rules (spec 1 section 5 "Patient", spec 2 "Patient edit form")
     expect(errs({ fax: '12345678901' })).toEqual({ fax: 'Invalid Fax' });
     expect(errs({ address: { city: 'Paris 2' } })).toEqual({ 'address.city': 'Invalid City' });
     expect(errs({ address: { city: 'Winston-Salem' } })).toEqual({});
-    expect(errs({ address: { postalCode: '5510' } })).toEqual({ 'address.postalCode': 'Invalid Zip' });
-    expect(errs({ address: { postalCode: '55101-' } })).toEqual({ 'address.postalCode': 'Invalid Zip' });
+    expect(errs({ address: { postalCode: '5510' } })).toEqual({ 'address.postalCode': 'Invalid Zip Code' });
+    expect(errs({ address: { postalCode: '55101-' } })).toEqual({ 'address.postalCode': 'Invalid Zip Code' });
     expect(errs({ address: { postalCode: '55101-12345' } })).toEqual({
       'address.postalCode': 'The length is 10',
     });

@@ -126,7 +126,7 @@ export const PATIENT_LABELS: Record<string, string> = {
   'address.street': 'Street',
   'address.city': 'City',
   'address.state': 'State',
-  'address.postalCode': 'Zip',
+  'address.postalCode': 'Zip Code',
 };
 
 /**
@@ -191,7 +191,7 @@ export function checkPatient(
   if (addr.postalCode) {
     if (addr.postalCode.length > ZIP_MAX_LENGTH)
       errors['address.postalCode'] = RULE_MSG.length(ZIP_MAX_LENGTH);
-    else if (!ZIP_RE.test(addr.postalCode)) errors['address.postalCode'] = RULE_MSG.invalid('Zip');
+    else if (!ZIP_RE.test(addr.postalCode)) errors['address.postalCode'] = RULE_MSG.invalid('Zip Code');
   }
   if (Object.keys(errors).length) return { errors };
   out.name = [out.firstName, out.lastName].filter(Boolean).join(' ');
