@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App, SessionUser } from '@onco/platform';
-import { createLabModule, type LabModule } from '@onco/lab';
-import { createBillingModule, billingDashboard, type BillingModule } from '@onco/billing';
+import { createLabModule, type LabModule, type TestOrderDoc } from '@onco/lab';
+import {
+  createBillingModule,
+  billingDashboard,
+  type BillingCaseDoc,
+  type BillingModule,
+} from '@onco/billing';
 import { createMessagesModule, type MessagesModule } from '@onco/messages';
-import { requisitionModels } from '@onco/requisitions';
+import { requisitionModels, type RequisitionDoc } from '@onco/requisitions';
 import { createTestSystem, createUser, login } from './test-helper';
 import { defaultDashboardRange, parseDashboardQuery } from './dashboard';
 
@@ -34,15 +39,16 @@ describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing
     messages = createMessagesModule(sys.ctx);
     const req = requisitionModels(sys.ctx.mongo);
 
-    const test = (status: string, account: string, createdOn: Date, over: Record<string, unknown> = {}) => ({
-      testType: 'NEXT_DX',
-      orderType: 'INITIAL_ORDER',
-      status,
-      createdOn,
-      updatedOn: createdOn,
-      testOrderForm: tof(account),
-      ...over,
-    });
+    const test = (status: string, account: string, createdOn: Date, over: Record<string, unknown> = {}) =>
+      ({
+        testType: 'NEXT_DX',
+        orderType: 'INITIAL_ORDER',
+        status,
+        createdOn,
+        updatedOn: createdOn,
+        testOrderForm: tof(account),
+        ...over,
+      }) as unknown as TestOrderDoc;
     await lab.models.TestOrder.create([
       test('TEST_ORDERED', 'acc-A', day(1, 1)),
       test('TEST_ORDERED', 'acc-A', day(1, 2)),
@@ -55,14 +61,15 @@ describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing
         test('REPORT_COMPLETE', 'acc-A', day(2, 1), { testOrderId: `DONE-${i}`, updatedOn: day(3, i + 1) }),
       ),
     ]);
-    const form = (status: string, review: string, account: string, over: Record<string, unknown> = {}) => ({
-      status,
-      clinicalReviewStatus: review,
-      account: { id: account, name: null },
-      physician: { id: `phy-${account}`, name: null },
-      createdOn: day(1, 1),
-      ...over,
-    });
+    const form = (status: string, review: string, account: string, over: Record<string, unknown> = {}) =>
+      ({
+        status,
+        clinicalReviewStatus: review,
+        account: { id: account, name: null },
+        physician: { id: `phy-${account}`, name: null },
+        createdOn: day(1, 1),
+        ...over,
+      }) as unknown as RequisitionDoc;
     await req.Requisition.create([
       form('SUBMITTED', 'NEEDS_REVIEW', 'acc-A'),
       form('SUBMITTED', 'NEEDS_REVIEW', 'acc-A'),
@@ -71,13 +78,14 @@ describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing
       form('SUBMITTED', 'NEEDS_REVIEW', 'acc-A', { deleted: true }),
       form('SUBMITTED', 'NEEDS_REVIEW', 'acc-B'),
     ]);
-    const billingCase = (n: number, review: string, account: string) => ({
-      testOrderId: `case-${n}`,
-      reviewStatus: review,
-      account: { id: account, name: null },
-      physician: { id: `phy-${account}`, name: null },
-      createdOn: day(1, 1),
-    });
+    const billingCase = (n: number, review: string, account: string) =>
+      ({
+        testOrderId: `case-${n}`,
+        reviewStatus: review,
+        account: { id: account, name: null },
+        physician: { id: `phy-${account}`, name: null },
+        createdOn: day(1, 1),
+      }) as unknown as BillingCaseDoc;
     await billing.models.BillingCase.create([
       billingCase(1, 'NEEDS_REVIEW', 'acc-A'),
       billingCase(2, 'AWAITING_INFO', 'acc-A'),
