@@ -1,20 +1,87 @@
-import { Admin, CustomRoutes, ListGuesser, Resource } from 'react-admin';
-import { Route } from 'react-router-dom';
+import { Admin, CustomRoutes, Notification, Resource, localStorageStore } from 'react-admin';
+import { Navigate, Route } from 'react-router-dom';
+import { i18nProvider } from './i18n';
+import { MaintenanceProvider } from './layout/MaintenanceContext';
+import { ShellLayout } from './layout/ShellLayout';
+import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
+import { HomePage } from './pages/HomePage';
+import { LoginPage } from './pages/LoginPage';
+import { Placeholder } from './pages/Placeholder';
+import { PlaygroundPage } from './pages/PlaygroundPage';
+import { ResetPasswordPage } from './pages/ResetPasswordPage';
+import { TermsPage } from './pages/TermsPage';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
+import { usersResource } from './resources';
+import { theme } from './theme';
 
-/** The console shell. Screens arrive with their issues; the users list proves the providers end to end. */
+/** Toasts: top right, closing after 18 seconds (spec 3 sections 8 and 9.1). */
+const Toasts = () => (
+  <Notification anchorOrigin={{ vertical: 'top', horizontal: 'right' }} autoHideDuration={18_000} />
+);
+
+/** Unknown paths, and pages the user may not open, go to /home (spec 3 section 2.1). */
+const ToHome = () => <Navigate to="/home" replace />;
+
+/** The screens inside the shell (spec 3 section 2.1), each shown only with VIEW_{NAME}_PAGE. */
+const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode }> = [
+  { path: '/home', permission: 'VIEW_HOME_PAGE', element: <HomePage /> },
+  { path: '/orders', permission: 'VIEW_ORDERS_PAGE', element: <Placeholder menu="orders" /> },
+  { path: '/kits', permission: 'VIEW_KITS_PAGE', element: <Placeholder menu="kits" /> },
+  {
+    path: '/order/:id',
+    permission: 'VIEW_ORDER_PAGE',
+    element: <Placeholder menu="orders" detail="order" />,
+  },
+  { path: '/tests', permission: 'VIEW_TESTS_PAGE', element: <Placeholder menu="tests" /> },
+  { path: '/billing', permission: 'VIEW_BILLING_PAGE', element: <Placeholder menu="billing" /> },
+  { path: '/box', permission: 'VIEW_BOX_PAGE', element: <Placeholder menu="box" /> },
+  { path: '/test/:id', permission: 'VIEW_TEST_PAGE', element: <Placeholder menu="tests" detail="test" /> },
+  {
+    path: '/patient/:id',
+    permission: 'VIEW_PATIENT_PAGE',
+    element: <Placeholder menu="patients" detail="patient" />,
+  },
+  { path: '/messages', permission: 'VIEW_MESSAGES_PAGE', element: <Placeholder menu="messages" /> },
+  { path: '/patients', permission: 'VIEW_PATIENTS_PAGE', element: <Placeholder menu="patients" /> },
+];
+
+/** The console: providers, shell, public pages and the routes by permission. Screens live in pages/ and resources/. */
 export function App() {
   return (
-    <Admin dataProvider={dataProvider} authProvider={authProvider} requireAuth title="Clinical Portal">
-      {(permissions: string[]) => (
-        <>
-          {permissions.includes('VIEW_USERS_PAGE') ? <Resource name="users" list={ListGuesser} /> : null}
-          <CustomRoutes>
-            <Route path="/home" element={<div style={{ padding: 24 }}>Welcome Back!</div>} />
-          </CustomRoutes>
-        </>
-      )}
-    </Admin>
+    <MaintenanceProvider>
+      <Admin
+        title="Clinical Portal"
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        i18nProvider={i18nProvider}
+        store={localStorageStore('1', 'oncotrf')}
+        theme={theme}
+        layout={ShellLayout}
+        loginPage={LoginPage}
+        dashboard={HomePage}
+        catchAll={ToHome}
+        notification={Toasts}
+        requireAuth
+        disableTelemetry
+      >
+        {(permissions: string[] = []) => (
+          <>
+            <CustomRoutes noLayout>
+              <Route path="/tac" element={<TermsPage />} />
+              <Route path="/playground" element={<PlaygroundPage />} />
+              <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+              <Route path="/reset-password" element={<ResetPasswordPage />} />
+            </CustomRoutes>
+            <CustomRoutes>
+              {ROUTES.filter((r) => permissions.includes(r.permission)).map((r) => (
+                <Route key={r.path} path={r.path} element={r.element} />
+              ))}
+            </CustomRoutes>
+            {permissions.includes('VIEW_USERS_PAGE') ? <Resource {...usersResource} /> : null}
+          </>
+        )}
+      </Admin>
+    </MaintenanceProvider>
   );
 }

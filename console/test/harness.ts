@@ -200,6 +200,19 @@ export async function loginAs(
   await page.waitForSelector('[data-testid="app-menu"]', { visible: true });
 }
 
+/** Click an element once it is visible and its (MUI) open transition has settled. */
+export async function clickWhenReady(page: Page, selector: string) {
+  const el = await page.waitForSelector(selector, { visible: true });
+  await new Promise((r) => setTimeout(r, 250));
+  await el!.click();
+}
+
+/** Open the profile menu and choose an entry: 'menu-change-password', 'menu-release-notes', 'menu-about', 'menu-logout'. */
+export async function profileMenu(page: Page, item: string) {
+  await clickWhenReady(page, '[data-testid="profile-menu"]');
+  await clickWhenReady(page, `[data-testid="${item}"]`);
+}
+
 /** Text of the whole page body (for toBe/toContain checks on what a user reads). */
 export async function bodyText(page: Page): Promise<string> {
   return page.evaluate(() => document.body.innerText);

@@ -1,49 +1,76 @@
 import type { AuthProvider } from 'react-admin';
+import { MSG } from '@onco/domain';
+import { request } from './http';
+import { STORAGE_KEYS } from './storage';
+import {
+  b64,
+  clearSession,
+  readSession,
+  rememberLocation,
+  shortName,
+  takeRedirect,
+  writeSession,
+  type Session,
+} from './session';
 
-/** The session key in local storage (spec 3 section 3). */
-export const SESSION_KEY = 'oncotrf.session';
+export { readSession, type Session } from './session';
 
-export interface Session {
-  id: string;
-  token: string;
-  role: string;
-  firstName: string;
-  lastName: string;
-  loginId: string;
-  grantedAuthorities: string[];
-}
-
-export function readSession(): Session | null {
-  try {
-    return JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null');
-  } catch {
-    return null;
+/** A failed login: `locked` when the account is locked out (spec 3 sections 4.5 and 8). */
+export class LoginError extends Error {
+  constructor(
+    message: string,
+    public readonly locked: boolean,
+  ) {
+    super(message);
   }
 }
 
-const b64 = (s: string) => btoa(unescape(encodeURIComponent(s)));
+/** The error data carries the reason; additionalProperties.status may be LOCKED_OUT (spec 3 section 7.1). */
+function isLocked(body: any): boolean {
+  return [
+    body?.reason,
+    body?.details?.reason,
+    body?.additionalProperties?.status,
+    body?.details?.additionalProperties?.status,
+  ].includes('LOCKED_OUT');
+}
 
+/**
+ * Sign-in and session (spec 3 sections 2.3, 4.5, 7.1): the authenticate call, the session in local storage under
+ * one key, a 401 on any other call ends the session and remembers the page, permissions from grantedAuthorities.
+ */
 export const authProvider: AuthProvider = {
-  async login({ username, password }) {
-    const res = await fetch('/uam/api/v1/authenticate', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: b64(String(username).trim()), password: b64(password) }),
-    });
-    const body = await res.json();
-    if (!res.ok) throw new Error(body.message);
-    localStorage.setItem(SESSION_KEY, JSON.stringify(body));
+  async login({ username, password }: { username: string; password: string }) {
+    let session: Session;
+    try {
+      session = await request<Session>('/uam/api/v1/authenticate', {
+        method: 'POST',
+        body: { username: b64(String(username).trim()), password: b64(String(password)) },
+        skipLogout: true,
+      });
+    } catch (e: any) {
+      const locked = isLocked(e?.body);
+      throw new LoginError(locked ? MSG.locked : MSG.authFailed, locked);
+    }
+    if (session.additionalProperties?.status === 'LOCKED_OUT') throw new LoginError(MSG.locked, true);
+    writeSession(session);
+    return { redirectTo: takeRedirect() };
   },
   async logout() {
-    localStorage.removeItem(SESSION_KEY);
+    clearSession();
+    return '/login';
   },
   async checkAuth() {
-    if (!readSession()) throw new Error('no session');
+    if (!readSession()) {
+      rememberLocation();
+      throw { message: false, redirectTo: '/login' };
+    }
   },
-  async checkError(error) {
-    if (error?.status === 401) {
-      localStorage.removeItem(SESSION_KEY);
-      throw new Error('session expired');
+  async checkError(error: any) {
+    if (error?.status === 401 && !error?.skipLogout) {
+      rememberLocation();
+      clearSession();
+      throw { message: MSG.unauthorized, redirectTo: '/login' };
     }
   },
   async getPermissions() {
@@ -52,6 +79,12 @@ export const authProvider: AuthProvider = {
   async getIdentity() {
     const s = readSession();
     if (!s) throw new Error('no session');
-    return { id: s.id, fullName: `${s.firstName} ${s.lastName.slice(0, 1)}.` };
+    return { id: s.id, fullName: shortName(s) };
   },
 };
+
+/** Log out as the profile menu does: forget the active menu and the language too (spec 3 section 2.2). */
+export function clearUserPreferences() {
+  localStorage.removeItem(STORAGE_KEYS.activeMenu);
+  localStorage.removeItem(STORAGE_KEYS.locale);
+}

@@ -1,13 +1,237 @@
 import simpleRestProvider from 'ra-data-simple-rest';
-import { fetchUtils } from 'react-admin';
-import { readSession } from './authProvider';
+import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
+import { authHeaders, request, toHttpError } from './http';
+import { b64 } from './session';
 
-/** ra-data-simple-rest against the portal area, with the session's bearer token on every call. */
+export const API = {
+  uam: '/uam/api/v1',
+  portal: '/portal/api/v1',
+} as const;
+
+/** ra-data-simple-rest's HTTP client: the session's bearer token on every call, the server's error body kept. */
 const httpClient = (url: string, options: fetchUtils.Options = {}) => {
   const headers = new Headers(options.headers ?? { Accept: 'application/json' });
-  const s = readSession();
-  if (s) headers.set('Authorization', `Bearer ${s.token}`);
+  for (const [k, v] of Object.entries(authHeaders())) headers.set(k, v);
   return fetchUtils.fetchJson(url, { ...options, headers });
 };
 
-export const dataProvider = simpleRestProvider('/portal/api/v1', httpClient);
+/** A facet as the server names it (spec 3 section 3): name plus items of value and count. */
+export interface Facet {
+  name: string;
+  items: Array<{ value: string | null; count: number }>;
+}
+
+/** A maintenance window (spec 3 section 3), times in epoch milliseconds. */
+export interface MaintenanceWindow {
+  id: string;
+  startTime: number;
+  endTime: number;
+  from_time: number;
+  displayTime: number;
+  title: string;
+  description: string | null;
+  body: string | null;
+}
+
+export interface ReleaseNote {
+  id: string;
+  majorRevision: number;
+  minorRevision: number;
+  patchRevision: number;
+  name: string;
+  updatedOn?: string | null;
+  featureNoteVOs: Array<{
+    title: string;
+    featureNoteItemVOs: Array<{ title: string; subFeatureNoteItemVOs: Array<{ title: string }> }>;
+  }>;
+}
+
+export interface Preference {
+  id: string;
+  name: string;
+  content: string;
+  version: number;
+}
+
+export type UserAction =
+  'activate' | 'deactivate' | 'unlock' | 'resetpassword' | 'reactivate' | 'sendTemporaryPassword';
+
+const qs = (params: Record<string, unknown>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null) continue;
+    q.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};
+
+/** Save a Blob under a file name (the browser's download). */
+export function saveBlob(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The product's calls beyond create/read/update/delete (design rule 10): each a named method. */
+export interface ConsoleDataProvider extends DataProvider {
+  /** GET {resource}/facets for the same filter as the list (named facets) */
+  getFacets(resource: string, params: { filter?: Record<string, unknown> }): Promise<{ data: Facet[] }>;
+  /** a named action on one record: PUT|POST {resource}/{id}/{action} */
+  action<T = any>(
+    resource: string,
+    params: { id: string | number; action: string; method?: 'PUT' | 'POST'; body?: unknown },
+  ): Promise<{ data: T }>;
+  /** the user actions of the Users screen: PUT users/{id}/{action} */
+  userAction(params: { id: string; action: UserAction }): Promise<{ data: any }>;
+  /** any JSON call under the portal area (or an absolute /area/api path) */
+  call<T = any>(params: {
+    path: string;
+    method?: string;
+    body?: unknown;
+    query?: Record<string, unknown>;
+  }): Promise<{ data: T }>;
+  /** multipart upload with progress as an integer percent (XHR) */
+  upload<T = any>(params: {
+    path: string;
+    form: FormData;
+    onProgress?: (percent: number) => void;
+  }): Promise<{ data: T }>;
+  /** download a file and save it under its name */
+  download(params: { path: string; fileName: string }): Promise<{ data: Blob }>;
+  getMaintenance(): Promise<{ data: MaintenanceWindow[] }>;
+  getReleaseNotes(): Promise<{ data: ReleaseNote[] }>;
+  changePassword(params: {
+    userId: string;
+    oldPassword: string;
+    newPassword: string;
+  }): Promise<{ data: { message: string } }>;
+  forgotPassword(params: { email: string }): Promise<{ data: { message: string } }>;
+  resetPassword(params: { token: string; newPassword: string }): Promise<{ data: { message: string } }>;
+  getPreference<T = unknown>(params: {
+    name: string;
+  }): Promise<{ data: { content: T; version: number } | null }>;
+  savePreference(params: { name: string; content: unknown; version?: number }): Promise<{ data: Preference }>;
+}
+
+const path = (p: string) =>
+  p.startsWith('/') && /^\/(uam|portal|oms|bis|cns|dxs)\//.test(p)
+    ? p
+    : `${API.portal}/${p.replace(/^\//, '')}`;
+
+const base = simpleRestProvider(API.portal, httpClient);
+
+export const dataProvider: ConsoleDataProvider = {
+  ...base,
+  async getFacets(resource, { filter = {} }) {
+    const res = await request<{ content: Facet[] }>(`${API.portal}/${resource}/facets${qs({ filter })}`);
+    return { data: res.content };
+  },
+  async action(resource, { id, action, method = 'PUT', body }) {
+    const data = await request<any>(`${API.portal}/${resource}/${encodeURIComponent(String(id))}/${action}`, {
+      method,
+      body,
+    });
+    return { data };
+  },
+  userAction({ id, action }) {
+    return this.action('users', { id, action });
+  },
+  async call({ path: p, method = 'GET', body, query }) {
+    const data = await request<any>(path(p) + (query ? qs(query) : ''), { method, body });
+    return { data };
+  },
+  upload({ path: p, form, onProgress }) {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', path(p));
+      for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+      xhr.setRequestHeader('Accept', 'application/json');
+      xhr.upload.onprogress = (e) => {
+        if (e.lengthComputable && onProgress) onProgress(Math.round((e.loaded / e.total) * 100));
+      };
+      xhr.onload = () => {
+        let body: any = null;
+        try {
+          body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+        } catch {
+          body = xhr.responseText;
+        }
+        if (xhr.status >= 200 && xhr.status < 300) {
+          onProgress?.(100);
+          resolve({ data: body });
+        } else reject(toHttpError(xhr.status, body));
+      };
+      xhr.onerror = () => reject(new HttpError('Network error', 0, null));
+      xhr.send(form);
+    });
+  },
+  async download({ path: p, fileName }) {
+    const res = await fetch(path(p), { headers: authHeaders() });
+    if (!res.ok) {
+      const body = await res.json().catch(() => null);
+      throw toHttpError(res.status, body);
+    }
+    const blob = await res.blob();
+    saveBlob(blob, fileName);
+    return { data: blob };
+  },
+  async getMaintenance() {
+    return { data: await request<MaintenanceWindow[]>(`${API.portal}/maintenance`, { skipLogout: true }) };
+  },
+  async getReleaseNotes() {
+    const res = await request<{ content: ReleaseNote[] }>(`${API.portal}/releaseNotes${qs({ perPage: 50 })}`);
+    return { data: res.content };
+  },
+  async changePassword({ userId, oldPassword, newPassword }) {
+    const data = await request<{ message: string }>(
+      `${API.uam}/users/${encodeURIComponent(userId)}/credentials`,
+      {
+        method: 'PUT',
+        body: { oldPassword: b64(oldPassword), newPassword: b64(newPassword) },
+      },
+    );
+    return { data };
+  },
+  async forgotPassword({ email }) {
+    const data = await request<{ message: string }>(
+      `${API.uam}/password/reset/${encodeURIComponent(email.trim())}`,
+      { method: 'POST', skipLogout: true },
+    );
+    return { data };
+  },
+  async resetPassword({ token, newPassword }) {
+    const data = await request<{ message: string }>(`${API.uam}/password/reset`, {
+      method: 'POST',
+      body: { token, newPassword: b64(newPassword) },
+      skipLogout: true,
+    });
+    return { data };
+  },
+  async getPreference({ name }) {
+    const res = await request<{ content: Preference[] }>(
+      `${API.portal}/userPreferences${qs({ filter: { name }, perPage: 1 })}`,
+    );
+    const p = res.content[0];
+    if (!p) return { data: null };
+    let content: any = null;
+    try {
+      content = JSON.parse(p.content);
+    } catch {
+      content = null;
+    }
+    return { data: { content, version: p.version } };
+  },
+  async savePreference({ name, content, version }) {
+    const data = await request<Preference>(`${API.portal}/userPreferences`, {
+      method: 'PUT',
+      body: { name, content: JSON.stringify(content), ...(version === undefined ? {} : { version }) },
+    });
+    return { data };
+  },
+};

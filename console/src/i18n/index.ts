@@ -1,0 +1,45 @@
+import polyglotI18nProvider from 'ra-i18n-polyglot';
+import type { TranslationMessages } from 'react-admin';
+import englishMessages from 'ra-language-english';
+import { STORAGE_KEYS } from '../providers/storage';
+import { appEn } from './en';
+import { appZh } from './zh';
+import { raZh } from './ra.zh';
+import { listsEn, listsZh } from './lists';
+
+/** Supported languages (spec 3 section 9.1): English and Simplified Chinese, English the fallback. */
+export const LOCALES = [
+  { locale: 'en', name: 'English' },
+  { locale: 'zh-CN', name: '简体中文' },
+] as const;
+export type Locale = (typeof LOCALES)[number]['locale'];
+
+type Messages = Record<string, any>;
+function merge(...sources: Messages[]): Messages {
+  const out: Messages = {};
+  for (const src of sources) {
+    for (const [k, v] of Object.entries(src)) {
+      out[k] = v && typeof v === 'object' && !Array.isArray(v) ? merge(out[k] ?? {}, v) : v;
+    }
+  }
+  return out;
+}
+
+export const messages: Record<Locale, Messages> = {
+  en: merge(englishMessages, appEn, listsEn),
+  // every key the Chinese texts lack falls back to its English text
+  'zh-CN': merge(englishMessages, appEn, listsEn, raZh, appZh, listsZh),
+};
+
+/** The language kept in local storage, else the browser's, else English. */
+export function initialLocale(): Locale {
+  const saved = localStorage.getItem(STORAGE_KEYS.locale);
+  if (saved === 'en' || saved === 'zh-CN') return saved;
+  return navigator.language?.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+export const i18nProvider = polyglotI18nProvider(
+  (locale) => (messages[locale as Locale] ?? messages.en) as TranslationMessages,
+  initialLocale(),
+  [...LOCALES],
+);

@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { Avatar, Box, Button, Divider, ListItemIcon, Menu, MenuItem, Typography } from '@mui/material';
+import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
+import LockResetIcon from '@mui/icons-material/LockReset';
+import LogoutIcon from '@mui/icons-material/Logout';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import NewReleasesOutlinedIcon from '@mui/icons-material/NewReleasesOutlined';
+import { useLocaleState, useLogout, useTranslate } from 'react-admin';
+import { clearUserPreferences } from '../providers/authProvider';
+import { readSession, shortName } from '../providers/session';
+import { ChangePasswordDialog } from '../pages/ChangePasswordDialog';
+import { AboutDialog } from './AboutDialog';
+import { ReleaseNotesDialog } from './ReleaseNotesDialog';
+
+/**
+ * The profile menu: first name and last initial; Change Password; About and Release Notes; Log out (clears the
+ * remembered menu, the session and the language, then goes to /login).
+ */
+export function ProfileMenu() {
+  const translate = useTranslate();
+  const logout = useLogout();
+  const [, setLocale] = useLocaleState();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [dialog, setDialog] = useState<'password' | 'about' | 'notes' | null>(null);
+  const session = readSession();
+  if (!session) return null;
+  const name = shortName(session);
+  const open = (d: typeof dialog) => () => {
+    setAnchor(null);
+    setDialog(d);
+  };
+  return (
+    <>
+      <Button
+        color="inherit"
+        onClick={(e) => setAnchor(e.currentTarget)}
+        endIcon={<KeyboardArrowDownIcon />}
+        data-testid="profile-menu"
+        sx={{ fontWeight: 500 }}
+      >
+        <Avatar
+          sx={{
+            width: 28,
+            height: 28,
+            fontSize: 12,
+            fontWeight: 700,
+            mr: 1,
+            bgcolor: '#ffffff',
+            color: 'primary.dark',
+          }}
+        >
+          {(session.firstName[0] ?? '') + (session.lastName[0] ?? '')}
+        </Avatar>
+        {name}
+      </Button>
+      <Menu
+        anchorEl={anchor}
+        open={!!anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{ paper: { sx: { minWidth: 220 } } }}
+      >
+        <Box sx={{ px: 2, py: 1 }}>
+          <Typography variant="subtitle2">
+            {session.firstName} {session.lastName}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            {translate('app.profile.signedInAs', { loginId: session.loginId })}
+          </Typography>
+        </Box>
+        <Divider />
+        <MenuItem onClick={open('password')} data-testid="menu-change-password">
+          <ListItemIcon>
+            <LockResetIcon fontSize="small" />
+          </ListItemIcon>
+          {translate('app.profile.changePassword')}
+        </MenuItem>
+        <MenuItem onClick={open('notes')} data-testid="menu-release-notes">
+          <ListItemIcon>
+            <NewReleasesOutlinedIcon fontSize="small" />
+          </ListItemIcon>
+          {translate('app.profile.releaseNotes')}
+        </MenuItem>
+        <MenuItem onClick={open('about')} data-testid="menu-about">
+          <ListItemIcon>
+            <InfoOutlinedIcon fontSize="small" />
+          </ListItemIcon>
+          {translate('app.profile.about')}
+        </MenuItem>
+        <Divider />
+        <MenuItem
+          data-testid="menu-logout"
+          onClick={() => {
+            setAnchor(null);
+            // once signed out (react-admin clears its store), forget the menu and the language: back to English
+            void logout({}, '/login', false).then(() => {
+              clearUserPreferences();
+              setLocale('en');
+              clearUserPreferences();
+            });
+          }}
+        >
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          {translate('app.profile.logout')}
+        </MenuItem>
+      </Menu>
+      <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
+      <AboutDialog open={dialog === 'about'} onClose={() => setDialog(null)} />
+      <ReleaseNotesDialog open={dialog === 'notes'} onClose={() => setDialog(null)} />
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { HttpError } from 'react-admin';
+import { MSG } from '@onco/domain';
+import { readSession } from './session';
+
+/** The JSON error body every API error carries (services/platform errors.ts). */
+export interface ApiErrorBody {
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** a 401 on this call does not end the session (the authenticate call) */
+  skipLogout?: boolean;
+  signal?: AbortSignal;
+}
+
+export function authHeaders(): Record<string, string> {
+  const s = readSession();
+  return s ? { Authorization: `Bearer ${s.token}` } : {};
+}
+
+/** An HttpError carrying the server's error body (passed through to the caller, spec 3 section 7). */
+export function toHttpError(status: number, body: unknown): HttpError {
+  const b = (body ?? {}) as Partial<ApiErrorBody>;
+  const message = typeof b.message === 'string' && b.message ? b.message : MSG.generic;
+  return new HttpError(message, status, body);
+}
+
+/**
+ * One JSON call with the session's bearer token. Non-2xx answers throw an HttpError with the server's body
+ * (react-admin's checkError then ends the session on a 401; `skipLogout` marks the error so it does not).
+ */
+export async function request<T = unknown>(url: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(), ...opts.headers };
+  let body: BodyInit | undefined;
+  if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { method: opts.method ?? 'GET', headers, body, signal: opts.signal });
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') throw e;
+    throw new HttpError(MSG.generic, 0, null);
+  }
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = text;
+  }
+  if (!res.ok) {
+    const err = toHttpError(res.status, json);
+    if (opts.skipLogout) (err as HttpError & { skipLogout?: boolean }).skipLogout = true;
+    throw err;
+  }
+  return json as T;
+}
