@@ -1,0 +1,247 @@
+import { Readable } from 'node:stream';
+import type { Job, JobsOptions, Queue } from 'bullmq';
+import type { PlatformContext } from '@onco/platform';
+import { linkAttachment, type AttachmentDoc } from '../models/attachment';
+import type { RequisitionDoc } from '../models/requisition';
+import type { RequisitionModels } from '../models';
+import { createPdfRenderer, type PdfRenderer } from '../pdf/render';
+import { TRF_FORM_VERSION, trfFormHtml } from '../pdf/trf-form';
+
+/**
+ * The `trf-pdf` queue (design.md rule 8): the filled Test Requisition Form of a submitted requisition, stored
+ * as the requisition's TRF attachment. One module: the queue's name, its typed job data, `add` with a
+ * deterministic job id, and the processor `exec`.
+ *
+ * Idempotency, per submission: a submission is identified by the requisition id and its submission time
+ * (`submissionKey` = the event's submittedOn in epoch milliseconds). The job id `trf-<requisitionId>-<key>` makes
+ * a duplicate add (a redelivered event) a no-op while the job is kept; the attachment's `_id` is the same
+ * string, inserted (never upserted over), so a retried, duplicated or raced job can never create a second
+ * TRF for one submission: `exec` looks for it before rendering, and the loser of an insert race removes its
+ * blob. The attachment is then added to the requisition's list (idempotent, under the requisition's lock),
+ * which also repairs a crash between the insert and the list update.
+ *
+ * `exec` re-reads the requisition and stops (completes without rendering) when it is gone, deleted or not
+ * SUBMITTED, or when a TRF of a later submission already exists (stale job).
+ *
+ * Retries: 5 attempts, exponential backoff from 2 s. Test-only fault injection (NODE_ENV=test): `failTimes`
+ * makes the first n attempts throw at the stage `failAt` (before rendering, after rendering, after storing
+ * the blob, or after inserting the attachment).
+ */
+export const TRF_QUEUE = 'trf-pdf';
+export const TRF_ATTEMPTS = 5;
+export const TRF_BACKOFF_MS = 2000;
+export const TRF_CONCURRENCY = 2;
+
+export type TrfFailStage = 'start' | 'rendered' | 'stored' | 'inserted';
+
+export interface TrfJobData {
+  requisitionId: string;
+  /** the submission: its submittedOn in epoch milliseconds, as text */
+  submissionKey: string;
+  /** ISO time of the submission (printed on the form) */
+  submittedOn: string;
+  /** the requisition-submitted event that asked for it (for operators) */
+  eventId?: string | null;
+  /** test only (NODE_ENV=test): the first `failTimes` attempts throw at `failAt` (default 'start') */
+  failTimes?: number;
+  failAt?: TrfFailStage;
+}
+
+export interface TrfJobResult {
+  attachmentId: string;
+  /** 'created': rendered and stored now; 'exists': an earlier attempt or job did it; 'skipped': see reason */
+  outcome: 'created' | 'exists' | 'skipped';
+  reason?: 'missing' | 'deleted' | 'not-submitted' | 'stale' | 'removed-by-user';
+  blobId?: string | null;
+  size?: number;
+  renderMs?: number | null;
+}
+
+export const submissionKeyOf = (submittedOn: string | Date): string => {
+  const ms = typeof submittedOn === 'string' ? Date.parse(submittedOn) : submittedOn.getTime();
+  if (!Number.isFinite(ms)) throw new Error(`invalid submittedOn: ${String(submittedOn)}`);
+  return String(ms);
+};
+/** BullMQ job ids may not contain ':' */
+export const trfJobId = (requisitionId: string, submissionKey: string) =>
+  `trf-${requisitionId}-${submissionKey}`;
+export const trfAttachmentId = trfJobId;
+export const trfFileName = (testRequisitionId: string | null) =>
+  `TRF ${testRequisitionId ?? 'requisition'}.pdf`;
+
+export interface TrfQueue {
+  name: typeof TRF_QUEUE;
+  queue: Queue<TrfJobData>;
+  /** add the job of one submission under its deterministic id (opts may override attempts/backoff in tests) */
+  add(data: TrfJobData, opts?: JobsOptions): Promise<Job<TrfJobData>>;
+  exec(job: Job<TrfJobData>): Promise<TrfJobResult>;
+  /** the newest non-deleted TRF attachment of a requisition whose file exists */
+  latest(requisitionId: string): Promise<AttachmentDoc | null>;
+  close(): Promise<void>;
+}
+
+class InjectedFailure extends Error {}
+
+const isDuplicateKey = (err: unknown) => (err as { code?: unknown })?.code === 11000;
+
+export function defineTrfQueue(
+  ctx: PlatformContext,
+  opts: { models: RequisitionModels; renderer?: PdfRenderer },
+): TrfQueue {
+  const { Requisition, Attachment } = opts.models;
+  const ownsRenderer = !opts.renderer;
+  let renderer = opts.renderer ?? null;
+  const getRenderer = () =>
+    (renderer ??= createPdfRenderer({ executablePath: ctx.config.CHROMIUM_PATH, logger: ctx.logger }));
+  const lock = ctx.locks.run.bind(ctx.locks);
+
+  async function blobExists(blobId: string | null): Promise<boolean> {
+    if (!blobId) return false;
+    try {
+      await ctx.blobs.size(blobId);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async function latest(requisitionId: string): Promise<AttachmentDoc | null> {
+    const docs = await Attachment.find({ 'testOrderForm.id': requisitionId, type: 'TRF', deleted: false })
+      .sort({ createdOn: -1, _id: -1 })
+      .limit(5)
+      .lean<AttachmentDoc[]>()
+      .exec();
+    for (const d of docs) if (await blobExists(d.blobId)) return d;
+    return null;
+  }
+
+  function maybeFail(job: Job<TrfJobData>, stage: TrfFailStage) {
+    const { failTimes, failAt = 'start' } = job.data;
+    if (ctx.config.NODE_ENV !== 'test' || !failTimes || failAt !== stage) return;
+    if (job.attemptsMade < failTimes)
+      throw new InjectedFailure(
+        `injected failure at ${stage} on attempt ${job.attemptsMade + 1} of ${failTimes} (test only)`,
+      );
+  }
+
+  async function exec(job: Job<TrfJobData>): Promise<TrfJobResult> {
+    const { requisitionId, submissionKey, submittedOn } = job.data;
+    const _id = trfAttachmentId(requisitionId, submissionKey);
+    maybeFail(job, 'start');
+
+    const trf = await Requisition.findById(requisitionId, { outbox: 0 }).lean<RequisitionDoc>().exec();
+    const skip = (reason: TrfJobResult['reason']): TrfJobResult => {
+      ctx.logger.info({ requisitionId, submissionKey, reason }, 'TRF PDF job skipped');
+      return { attachmentId: _id, outcome: 'skipped', reason };
+    };
+    if (!trf) return skip('missing');
+    if (trf.deleted) return skip('deleted');
+    if (trf.status !== 'SUBMITTED') return skip('not-submitted');
+
+    // done before (a retry, a redelivered event, or another worker): stop here
+    const existing = await Attachment.findById(_id).lean<AttachmentDoc>().exec();
+    if (existing) {
+      if (existing.deleted) return skip('removed-by-user');
+      if (await blobExists(existing.blobId)) {
+        await linkAttachment(Requisition, lock, requisitionId, existing, 'system');
+        return { attachmentId: _id, outcome: 'exists', blobId: existing.blobId, size: existing.size };
+      }
+      // the record outlived its file (store wiped or restored): render it again
+      ctx.logger.warn(
+        { attachmentId: _id, blobId: existing.blobId },
+        'TRF attachment lost its file; regenerating',
+      );
+      await Attachment.deleteOne({ _id, blobId: existing.blobId }).exec();
+    }
+    const others = await Attachment.find(
+      { 'testOrderForm.id': requisitionId, type: 'TRF', deleted: false },
+      { submissionKey: 1 },
+    )
+      .lean<Pick<AttachmentDoc, '_id' | 'submissionKey'>[]>()
+      .exec();
+    if (others.some((o) => Number(o.submissionKey ?? 0) > Number(submissionKey))) return skip('stale');
+
+    const started = Date.now();
+    const pdf = await getRenderer().render(
+      trfFormHtml(trf, { submittedOn: new Date(submittedOn), formVersion: TRF_FORM_VERSION }),
+    );
+    const renderMs = Date.now() - started;
+    maybeFail(job, 'rendered');
+
+    const stored = await ctx.blobs.put(Readable.from([pdf]));
+    let inserted = false;
+    try {
+      maybeFail(job, 'stored');
+      const now = new Date();
+      try {
+        await Attachment.create({
+          _id,
+          name: trfFileName(trf.testRequisitionId),
+          type: 'TRF',
+          status: 'PROCESSED',
+          size: stored.size,
+          sha256: stored.sha256,
+          contentType: 'application/pdf',
+          blobId: stored.id,
+          account: { id: trf.account?.id ?? null, name: trf.account?.name ?? null },
+          testOrderForm: { id: requisitionId },
+          physician: { id: trf.physician?.id ?? null },
+          submissionKey,
+          attachedBy: { id: 'system', name: 'System' },
+          processedOn: now,
+          createdOn: now,
+          createdBy: 'system',
+          updatedOn: now,
+          updatedBy: 'system',
+        });
+        inserted = true;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    } catch (err) {
+      await ctx.blobs.remove(stored.id).catch(() => undefined);
+      throw err;
+    }
+    if (!inserted) {
+      // another attempt inserted this submission's TRF first: keep theirs
+      await ctx.blobs.remove(stored.id).catch(() => undefined);
+      const winner = await Attachment.findById(_id).lean<AttachmentDoc>().exec();
+      if (winner && !winner.deleted) await linkAttachment(Requisition, lock, requisitionId, winner, 'system');
+      return { attachmentId: _id, outcome: 'exists', blobId: winner?.blobId ?? null, size: winner?.size };
+    }
+    await job
+      .log(`rendered ${stored.size} bytes in ${renderMs} ms; blob ${stored.id}`)
+      .catch(() => undefined);
+    maybeFail(job, 'inserted');
+
+    const doc = (await Attachment.findById(_id).lean<AttachmentDoc>().exec())!;
+    const linked = await linkAttachment(Requisition, lock, requisitionId, doc, 'system');
+    if (!linked)
+      ctx.logger.warn({ requisitionId, attachmentId: _id }, 'requisition deleted while its TRF rendered');
+    ctx.logger.info(
+      { requisitionId, attachmentId: _id, size: stored.size, renderMs, attempt: job.attemptsMade + 1 },
+      'TRF PDF generated',
+    );
+    return { attachmentId: _id, outcome: 'created', blobId: stored.id, size: stored.size, renderMs };
+  }
+
+  const handle = ctx.queues.define<TrfJobData>({
+    name: TRF_QUEUE,
+    attempts: TRF_ATTEMPTS,
+    backoffMs: TRF_BACKOFF_MS,
+    concurrency: TRF_CONCURRENCY,
+    processor: exec,
+  });
+
+  return {
+    name: TRF_QUEUE,
+    queue: handle.queue,
+    add: (data, jobOpts) =>
+      handle.add(data, { jobId: trfJobId(data.requisitionId, data.submissionKey), ...jobOpts }),
+    exec,
+    latest,
+    async close() {
+      if (ownsRenderer && renderer) await renderer.close();
+    },
+  };
+}
