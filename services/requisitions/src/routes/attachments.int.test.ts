@@ -478,6 +478,14 @@ describe('attachments API (real FerretDB, Redis, file store)', () => {
     expect((await models.Requisition.findById(trfA).lean().exec())!.attachments).toHaveLength(trfBefore);
   });
 
+  it('documents its routes in the OpenAPI document', async () => {
+    const doc = (await sys.app.inject({ url: '/docs/json' })).json();
+    expect(doc.paths['/portal/api/v1/attachments/upload'].post.responses).toHaveProperty('413');
+    expect(doc.paths).toHaveProperty(['/portal/api/v1/attachments/{id}/download']);
+    expect(doc.paths).toHaveProperty(['/portal/api/v1/attachments/facets']);
+    expect(doc.paths).toHaveProperty(['/portal/api/v1/testOrderForms/{id}/trf']);
+  });
+
   it('refuses a declared Content-Length over the limit before reading the body', async () => {
     const res = await sys.app.inject({
       method: 'POST',
