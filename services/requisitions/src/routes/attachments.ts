@@ -343,7 +343,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
           contentType = part.mimetype || contentType;
           // fields sent before the file are checked before a byte of it is stored (fail fast); the check is
           // repeated once every part has arrived
-          if (fields.type && (fields.testOrderFormId || fields.accountId)) await resolveTarget(user, fields);
+          if (fields.type && fields.testOrderFormId) await resolveTarget(user, fields);
           try {
             stored = await ctx.blobs.put(part.file as unknown as Readable, {
               maxBytes: ATTACHMENT_MAX_BYTES,
