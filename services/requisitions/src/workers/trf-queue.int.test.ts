@@ -8,7 +8,8 @@ import {
   PROCESSED_EVENTS_COLLECTION,
   type EventEnvelope,
 } from '@onco/events';
-import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
+import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../../server/src/test-helper';
+import { completeForm } from '../test/fixtures';
 import { requisitionModels, type RequisitionModels } from '../models';
 import { blobFiles } from '../test/blobs';
 import { pdfText } from '../test/pdf';
@@ -233,6 +234,55 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
     });
     expect(other.statusCode).toBe(404);
     expect(other.json().message).toBe('Requisition not found');
+  });
+
+  it('end to end through the API: draft, sign, submit?createPdf=true -> the TRF, listed on the requisition and printable', async () => {
+    const u = await createUser(sys, 'ROLE_NPI', { account: ACC_A, physicianId: 'phys-trf-a' });
+    const auth = { authorization: (await login(sys, u.loginId)).authorization };
+    const API = '/portal/api/v1/testOrderForms';
+    const form = completeForm({ accountId: ACC_A.id, physicianId: 'phys-trf-a' });
+    const draft = await sys.app.inject({ method: 'POST', url: API, headers: auth, payload: form });
+    expect(draft.statusCode, draft.body).toBe(200);
+    const id = draft.json().id;
+    const sign = await sys.app.inject({
+      method: 'POST',
+      url: `${API}/${id}/sign`,
+      headers: auth,
+      payload: { password: TEST_PASSWORD },
+    });
+    expect(sign.statusCode, sign.body).toBe(200);
+    const sub = await sys.app.inject({
+      method: 'POST',
+      url: `${API}/submit?createPdf=true`,
+      headers: auth,
+      payload: { ...form, id },
+    });
+    expect(sub.statusCode, sub.body).toBe(200);
+    const number = sub.json().testRequisitionId;
+
+    await waitFor(async () => (await trfs(id)).length > 0, 'the TRF of the submitted requisition');
+    await queueIdle();
+    const shown = await sys.app.inject({ method: 'GET', url: `${API}/${id}`, headers: auth });
+    expect(shown.json().attachments).toEqual([
+      expect.objectContaining({ type: 'TRF', contentType: 'application/pdf' }),
+    ]);
+    const res = await sys.app.inject({ method: 'GET', url: `${API}/${id}/trf`, headers: auth });
+    expect(res.statusCode).toBe(200);
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain('Ada Lovelace');
+    expect(text).toContain(number);
+    expect(text).toContain('C34.90');
+    expect(text).toContain('Z85.118');
+    expect(text).toContain(`${u.firstName} ${u.lastName}`);
+    // the attachment downloads as itself too
+    const att = shown.json().attachments[0];
+    const dl = await sys.app.inject({
+      method: 'GET',
+      url: `/portal/api/v1/attachments/${att.id}/download`,
+      headers: auth,
+    });
+    expect(dl.statusCode).toBe(200);
+    expect(dl.rawPayload.equals(res.rawPayload)).toBe(true);
   });
 
   it('creates one TRF however often the event arrives (redelivered id, or a new id for the same submission)', async () => {
