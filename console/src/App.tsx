@@ -1,5 +1,6 @@
-import { Admin, CustomRoutes, Notification, Resource, localStorageStore } from 'react-admin';
+import { Admin, CustomRoutes, Resource, localStorageStore } from 'react-admin';
 import { Navigate, Route } from 'react-router-dom';
+import { ToastNotification } from './components/Toast';
 import { i18nProvider } from './i18n';
 import { MaintenanceProvider } from './layout/MaintenanceContext';
 import { ShellLayout } from './layout/ShellLayout';
@@ -15,10 +16,8 @@ import { dataProvider } from './providers/dataProvider';
 import { usersResource } from './resources';
 import { theme } from './theme';
 
-/** Toasts: top right, closing after 18 seconds (spec 3 sections 8 and 9.1). */
-const Toasts = () => (
-  <Notification anchorOrigin={{ vertical: 'top', horizontal: 'right' }} autoHideDuration={18_000} />
-);
+/** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
+const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
 
 /** Unknown paths, and pages the user may not open, go to /home (spec 3 section 2.1). */
 const ToHome = () => <Navigate to="/home" replace />;

@@ -25,7 +25,7 @@ export const theme: RaThemeOptions = deepmerge(defaultTheme, {
   shape: { borderRadius: 8 },
   typography: {
     fontFamily:
-      '"Inter", "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif',
+      '"Inter", "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans SC", "PingFang SC", "Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif',
     h1: { fontSize: '1.75rem', fontWeight: 600 },
     h2: { fontSize: '1.5rem', fontWeight: 600 },
     h3: { fontSize: '1.3rem', fontWeight: 600 },

@@ -50,6 +50,9 @@ export function ensureConsoleBuilt() {
   const sources = Math.max(
     newestMtime(path.join(ROOT, 'console/src')),
     statSync(path.join(ROOT, 'console/index.html')).mtimeMs,
+    ...(existsSync(path.join(ROOT, 'console/public'))
+      ? [newestMtime(path.join(ROOT, 'console/public'))]
+      : []),
     ...(existsSync(path.join(ROOT, 'services/domain/src'))
       ? [newestMtime(path.join(ROOT, 'services/domain/src'))]
       : []),
@@ -127,7 +130,7 @@ export async function startConsole(
       contexts.push(ctx);
       const page = await ctx.newPage();
       await page.setViewport({ width: opts.width ?? 1366, height: opts.height ?? 860 });
-      page.setDefaultTimeout(20_000);
+      page.setDefaultTimeout(30_000); // 2 shared cores: be patient
       if (opts.locale) {
         const locale = opts.locale;
         await page.evaluateOnNewDocument(
@@ -219,6 +222,6 @@ export async function bodyText(page: Page): Promise<string> {
 }
 
 /** Wait until the page body contains `text`. */
-export async function waitForText(page: Page, text: string, timeout = 20_000) {
+export async function waitForText(page: Page, text: string, timeout = 30_000) {
   await page.waitForFunction((t) => document.body.innerText.includes(t), { timeout }, text);
 }

@@ -69,6 +69,11 @@ export const appEn = {
       saveUsername: 'Save Username',
       forgot: 'Forgot Password?',
       submit: 'Login',
+      features: {
+        order: 'Order NeXT Dx and NeXT Personal Dx tests electronically',
+        track: 'Follow kits, samples and reports as they move through the lab',
+        message: 'Reach our Client Services team securely from any screen',
+      },
       agreement: 'By signing in, you agree to the',
       and: 'and the',
       failed: MSG.authFailed,
@@ -144,6 +149,16 @@ export const appEn = {
     pages: {
       welcome: 'Welcome back, %{name}!',
       homeText: 'Use the menu above to order tests, follow their progress and manage your account.',
+      cards: {
+        orders: 'Create, sign and follow requisitions',
+        patients: 'Find patients and their tests',
+        kits: 'Request and track sample kits',
+        tests: 'Follow every test from sample to report',
+        billing: 'Review and submit billing cases',
+        messages: 'Talk with the lab about an order',
+        box: 'Upload sample manifests and documents',
+        users: 'Manage portal users and their access',
+      },
       comingSoon: 'This screen is on its way.',
       comingSoonText: 'The %{name} screen arrives with a coming release of the Clinical Portal.',
       playground: 'Playground',

@@ -69,6 +69,11 @@ export const appZh: AppMessages = {
       saveUsername: '记住用户名',
       forgot: '忘记密码？',
       submit: '登录',
+      features: {
+        order: '电子化订购 NeXT Dx 和 NeXT Personal Dx 检测',
+        track: '实时跟踪试剂盒、样本和报告在实验室中的进度',
+        message: '在任意页面安全联系我们的客户服务团队',
+      },
       agreement: '登录即表示您同意',
       and: '和',
       failed: '身份验证失败，请重试。',
@@ -139,6 +144,16 @@ export const appZh: AppMessages = {
     pages: {
       welcome: '欢迎回来，%{name}！',
       homeText: '使用上方菜单订购检测、跟踪进度并管理您的账户。',
+      cards: {
+        orders: '创建、签署并跟踪申请单',
+        patients: '查找患者及其检测',
+        kits: '申请并跟踪样本试剂盒',
+        tests: '跟踪每项检测从样本到报告的全过程',
+        billing: '审核并提交账单案例',
+        messages: '就订单与实验室沟通',
+        box: '上传样本清单和文件',
+        users: '管理门户用户及其权限',
+      },
       comingSoon: '此页面即将推出。',
       comingSoonText: '“%{name}”页面将在临床门户的后续版本中提供。',
       playground: '演示页',

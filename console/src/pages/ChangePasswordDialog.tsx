@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
+import { renewSession } from '../providers/authProvider';
 import { readSession } from '../providers/session';
 import { PasswordChecklist, passwordAcceptable } from './PasswordChecklist';
 import { PasswordField } from './PasswordField';
@@ -40,6 +41,8 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     setError(null);
     try {
       await dataProvider.changePassword({ userId: session.id, oldPassword, newPassword });
+      // the change ends every session of the user: carry on in this one with the new password
+      await renewSession(session.loginId, newPassword).catch(() => undefined);
       notify('app.password.ok', { type: 'success' });
       close();
     } catch {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Box, Chip, Link, Typography } from '@mui/material';
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import { CLIENT_SERVICES } from '../buildInfo';
@@ -50,6 +51,16 @@ export function PublicFrame({ children }: { children: ReactNode }) {
           <Typography sx={{ mt: 1.5, fontSize: 17, opacity: 0.9, maxWidth: 420 }}>
             {translate('app.login.subtitle')}
           </Typography>
+          <Box component="ul" sx={{ listStyle: 'none', p: 0, mt: 4, mb: 0 }}>
+            {(['order', 'track', 'message'] as const).map((k) => (
+              <Box component="li" key={k} sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 1.5 }}>
+                <CheckCircleOutlineIcon sx={{ fontSize: 20, color: '#9fd8b8' }} />
+                <Typography sx={{ fontSize: 15, opacity: 0.92 }}>
+                  {translate(`app.login.features.${k}`)}
+                </Typography>
+              </Box>
+            ))}
+          </Box>
         </Box>
         <Typography variant="caption" sx={{ opacity: 0.75 }}>
           {translate('app.footer.copyright', { year: new Date().getFullYear() })}

@@ -83,6 +83,19 @@ export const authProvider: AuthProvider = {
   },
 };
 
+/**
+ * After the user changed their own password the server ends every session (tokenVersion); sign in again with
+ * the new password so the one in this browser goes on.
+ */
+export async function renewSession(loginId: string, password: string) {
+  const session = await request<Session>('/uam/api/v1/authenticate', {
+    method: 'POST',
+    body: { username: b64(loginId), password: b64(password) },
+    skipLogout: true,
+  });
+  writeSession(session);
+}
+
 /** Log out as the profile menu does: forget the active menu and the language too (spec 3 section 2.2). */
 export function clearUserPreferences() {
   localStorage.removeItem(STORAGE_KEYS.activeMenu);

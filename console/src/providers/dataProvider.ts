@@ -1,5 +1,7 @@
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
+import { listMethods, type ListMethods } from '../components/listApi';
+import { userMethods, type UserMethods } from '../resources/users/api';
 import { authHeaders, request, toHttpError } from './http';
 import { b64 } from './session';
 
@@ -14,12 +16,6 @@ const httpClient = (url: string, options: fetchUtils.Options = {}) => {
   for (const [k, v] of Object.entries(authHeaders())) headers.set(k, v);
   return fetchUtils.fetchJson(url, { ...options, headers });
 };
-
-/** A facet as the server names it (spec 3 section 3): name plus items of value and count. */
-export interface Facet {
-  name: string;
-  items: Array<{ value: string | null; count: number }>;
-}
 
 /** A maintenance window (spec 3 section 3), times in epoch milliseconds. */
 export interface MaintenanceWindow {
@@ -46,16 +42,6 @@ export interface ReleaseNote {
   }>;
 }
 
-export interface Preference {
-  id: string;
-  name: string;
-  content: string;
-  version: number;
-}
-
-export type UserAction =
-  'activate' | 'deactivate' | 'unlock' | 'resetpassword' | 'reactivate' | 'sendTemporaryPassword';
-
 const qs = (params: Record<string, unknown>) => {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) {
@@ -78,17 +64,17 @@ export function saveBlob(blob: Blob, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The product's calls beyond create/read/update/delete (design rule 10): each a named method. */
-export interface ConsoleDataProvider extends DataProvider {
-  /** GET {resource}/facets for the same filter as the list (named facets) */
-  getFacets(resource: string, params: { filter?: Record<string, unknown> }): Promise<{ data: Facet[] }>;
+/**
+ * The product's calls beyond create/read/update/delete (design rule 10): each a named method. The list building
+ * blocks' methods (getFacets, getPreference, savePreference: components/listApi.ts) and the Users screen's
+ * (userAction, searchDirectoryUsers, getClinicians: resources/users/api.ts) are spread in with this client.
+ */
+export interface ConsoleDataProvider extends DataProvider, ListMethods, UserMethods {
   /** a named action on one record: PUT|POST {resource}/{id}/{action} */
   action<T = any>(
     resource: string,
     params: { id: string | number; action: string; method?: 'PUT' | 'POST'; body?: unknown },
   ): Promise<{ data: T }>;
-  /** the user actions of the Users screen: PUT users/{id}/{action} */
-  userAction(params: { id: string; action: UserAction }): Promise<{ data: any }>;
   /** any JSON call under the portal area (or an absolute /area/api path) */
   call<T = any>(params: {
     path: string;
@@ -113,10 +99,6 @@ export interface ConsoleDataProvider extends DataProvider {
   }): Promise<{ data: { message: string } }>;
   forgotPassword(params: { email: string }): Promise<{ data: { message: string } }>;
   resetPassword(params: { token: string; newPassword: string }): Promise<{ data: { message: string } }>;
-  getPreference<T = unknown>(params: {
-    name: string;
-  }): Promise<{ data: { content: T; version: number } | null }>;
-  savePreference(params: { name: string; content: unknown; version?: number }): Promise<{ data: Preference }>;
 }
 
 const path = (p: string) =>
@@ -128,19 +110,14 @@ const base = simpleRestProvider(API.portal, httpClient);
 
 export const dataProvider: ConsoleDataProvider = {
   ...base,
-  async getFacets(resource, { filter = {} }) {
-    const res = await request<{ content: Facet[] }>(`${API.portal}/${resource}/facets${qs({ filter })}`);
-    return { data: res.content };
-  },
+  ...listMethods(httpClient),
+  ...userMethods(httpClient),
   async action(resource, { id, action, method = 'PUT', body }) {
     const data = await request<any>(`${API.portal}/${resource}/${encodeURIComponent(String(id))}/${action}`, {
       method,
       body,
     });
     return { data };
-  },
-  userAction({ id, action }) {
-    return this.action('users', { id, action });
   },
   async call({ path: p, method = 'GET', body, query }) {
     const data = await request<any>(path(p) + (query ? qs(query) : ''), { method, body });
@@ -210,27 +187,6 @@ export const dataProvider: ConsoleDataProvider = {
       method: 'POST',
       body: { token, newPassword: b64(newPassword) },
       skipLogout: true,
-    });
-    return { data };
-  },
-  async getPreference({ name }) {
-    const res = await request<{ content: Preference[] }>(
-      `${API.portal}/userPreferences${qs({ filter: { name }, perPage: 1 })}`,
-    );
-    const p = res.content[0];
-    if (!p) return { data: null };
-    let content: any = null;
-    try {
-      content = JSON.parse(p.content);
-    } catch {
-      content = null;
-    }
-    return { data: { content, version: p.version } };
-  },
-  async savePreference({ name, content, version }) {
-    const data = await request<Preference>(`${API.portal}/userPreferences`, {
-      method: 'PUT',
-      body: { name, content: JSON.stringify(content), ...(version === undefined ? {} : { version }) },
     });
     return { data };
   },

@@ -1,6 +1,5 @@
 import type { ResourceProps } from 'react-admin';
-import { Placeholder } from '../pages/Placeholder';
+import { UsersPage } from './users';
 
-/** The Users screen (/users): its list page comes from resources/users when that folder exports UsersPage. */
-const UsersPlaceholder = () => <Placeholder menu="users" />;
-export const usersResource: ResourceProps = { name: 'users', list: UsersPlaceholder };
+/** The Users screen (/users, banner Users): the list page from resources/users. */
+export const usersResource: ResourceProps = { name: 'users', list: UsersPage };

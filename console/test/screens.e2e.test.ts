@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import {
+  bodyText,
+  clickWhenReady,
+  loginAs,
+  open,
+  profileMenu,
+  startConsole,
+  waitForText,
+  type ConsoleHarness,
+} from './harness';
+
+/**
+ * Every main page of the shell in English and in Simplified Chinese, saved under .data/screenshots (git-ignored)
+ * for a person to look at; checks that no raw translation key reaches the screen.
+ */
+describe('console screens in English and Chinese (browser)', () => {
+  let h: ConsoleHarness;
+  beforeAll(async () => {
+    h = await startConsole();
+    const now = new Date();
+    await h.sys.ctx.mongo.collection('release_notes').insertOne({
+      _id: 'rn-1-2-0',
+      majorRevision: 1,
+      minorRevision: 2,
+      patchRevision: 0,
+      revisionOrder: 10200,
+      name: 'Clinical Portal 1.2',
+      featureNoteVOs: [
+        {
+          title: 'Ordering',
+          featureNoteItemVOs: [
+            { title: 'Save a requisition as a draft and finish it later', subFeatureNoteItemVOs: [] },
+            {
+              title: 'Sign requisitions with your portal password',
+              subFeatureNoteItemVOs: [{ title: 'A PDF of the signed form is kept with the order' }],
+            },
+          ],
+        },
+        {
+          title: 'Account',
+          featureNoteItemVOs: [
+            { title: 'Change your password from the profile menu', subFeatureNoteItemVOs: [] },
+          ],
+        },
+      ],
+      deleted: false,
+      version: 0,
+      createdOn: now,
+      updatedOn: now,
+    } as any);
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  /** No react-admin or app key (app.x.y, ra.x.y, lists.x) left untranslated on the page. */
+  async function noRawKeys(page: Page) {
+    const text = await bodyText(page);
+    expect(text).not.toMatch(/\b(app|ra|lists|dialogs|users)\.[a-z]+\.[a-zA-Z_.]+/);
+  }
+
+  for (const locale of ['en', 'zh-CN'] as const) {
+    const tag = locale === 'en' ? 'en' : 'zh';
+    const zh = locale === 'zh-CN';
+
+    it(`public pages (${locale})`, async () => {
+      const page = await h.newPage({ locale });
+      await open(page, h, '/login');
+      await waitForText(page, zh ? '登录临床门户' : 'Sign in to the Clinical Portal');
+      await noRawKeys(page);
+      await h.shot(page, `login-${tag}`);
+      await open(page, h, '/forgot-password');
+      await page.waitForSelector('[data-testid="forgot-form"]');
+      await noRawKeys(page);
+      await h.shot(page, `forgot-password-${tag}`);
+      await open(page, h, '/tac');
+      await waitForText(page, zh ? '医疗服务提供者及申办方使用条款' : 'Provider & Sponsor Terms of Use');
+      expect(await page.$$eval('[data-testid="certifications"] li', (l) => l.length)).toBe(6);
+      await noRawKeys(page);
+      await h.shot(page, `terms-${tag}`);
+      await open(page, h, '/reset-password?token=abcdefghijklmnop');
+      await page.waitForSelector('[data-testid="reset-form"]');
+      await h.shot(page, `reset-password-${tag}`);
+    });
+
+    it(`the shell and its dialogs (${locale})`, async () => {
+      const admin = await h.user('ROLE_PORTAL_ADMIN');
+      const page = await h.newPage({ locale });
+      await loginAs(page, h, admin.loginId);
+      await page.waitForSelector('[data-testid="home-page"]');
+      await noRawKeys(page);
+      await h.shot(page, `home-${tag}`);
+
+      await clickWhenReady(page, '[data-menu="users"]');
+      await page.waitForFunction(() => location.pathname === '/users');
+      await page.waitForFunction(
+        () =>
+          !document.body.innerText.includes('Loading....') && !document.body.innerText.includes('加载中....'),
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      await noRawKeys(page);
+      await h.shot(page, `users-${tag}`);
+
+      await clickWhenReady(page, '[data-menu="orders"]');
+      await page.waitForSelector('[data-testid="placeholder-orders"]');
+      await noRawKeys(page);
+      await h.shot(page, `orders-placeholder-${tag}`);
+
+      await clickWhenReady(page, '[data-testid="help-button"]');
+      await waitForText(page, zh ? '客户服务时间' : 'Client-services hours: Monday-Friday 9 AM-5 PM PST');
+      await h.shot(page, `contact-${tag}`);
+      await page.keyboard.press('Escape');
+
+      await profileMenu(page, 'menu-about');
+      await page.waitForSelector('[data-testid="about-table"]');
+      await h.shot(page, `about-${tag}`);
+      await page.keyboard.press('Escape');
+
+      await profileMenu(page, 'menu-release-notes');
+      await page.waitForSelector('[data-testid="release-note"]');
+      await waitForText(page, 'Sign requisitions with your portal password');
+      await h.shot(page, `release-notes-${tag}`);
+      await page.keyboard.press('Escape');
+
+      await profileMenu(page, 'menu-change-password');
+      await page.waitForSelector('[data-testid="password-checklist"]');
+      await noRawKeys(page);
+      await h.shot(page, `change-password-${tag}`);
+    });
+  }
+});
