@@ -97,7 +97,12 @@ export function DataTable<T extends RaRecord = RaRecord>({
       {fetching && !loading ? (
         <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0, height: 2, zIndex: 3 }} />
       ) : null}
-      <Table size="small" stickyHeader aria-busy={loading || fetching}>
+      <Table
+        size="small"
+        stickyHeader
+        aria-busy={loading || fetching}
+        sx={{ '& th, & td': { px: 1.5 }, '& th:first-of-type, & td:first-of-type': { pl: 2 } }}
+      >
         <TableHead>
           <TableRow>
             {selectable ? (

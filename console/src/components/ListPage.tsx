@@ -112,8 +112,10 @@ export function ListPage<T extends RaRecord = RaRecord>(props: ListPageProps<T>)
   } = props;
   const t = useT();
   const methods = useCustomMethods(fallback);
-  const [restored, setRestored] = useState<Partial<ListState> | null>(null);
-  const pref = useListPreference(listName, rememberFilters, (saved) => setRestored(saved));
+  const pref = useListPreference(listName, rememberFilters, (saved) => {
+    dispatch({ type: 'filters', filters: saved.filters ?? {} });
+    if (saved.q) dispatch({ type: 'q', q: saved.q });
+  });
   const [state, dispatch] = useReducer(listReducer, undefined, () => ({
     page: 1,
     perPage: defaultPerPage,
@@ -122,11 +124,6 @@ export function ListPage<T extends RaRecord = RaRecord>(props: ListPageProps<T>)
     q: pref.initial.q ?? '',
     toggle: pref.initial.toggle ?? null,
   }));
-  useEffect(() => {
-    if (!restored) return;
-    dispatch({ type: 'filters', filters: restored.filters ?? {} });
-    if (restored.q) dispatch({ type: 'q', q: restored.q });
-  }, [restored]);
   useEffect(() => pref.save(state), [pref, state]);
 
   const filter = useMemo(() => serverFilter(state, baseFilter), [state, baseFilter]);
@@ -137,12 +134,12 @@ export function ListPage<T extends RaRecord = RaRecord>(props: ListPageProps<T>)
       sort: state.sort,
       filter,
     },
-    { placeholderData: (previous) => previous },
+    { placeholderData: (previous) => previous, enabled: pref.ready },
   );
   const facetQuery = useQuery({
     queryKey: [resource, 'facets', filter],
     queryFn: () => methods.getFacets(resource, { filter }).then((r) => r.data),
-    enabled: facets.length > 0,
+    enabled: facets.length > 0 && pref.ready,
     placeholderData: (previous: Facet[] | undefined) => previous,
   });
 

@@ -21,7 +21,7 @@ export function SearchBox({
   onChange,
   placeholder,
   debounceMs = SEARCH_DEBOUNCE_MS,
-  width = 280,
+  width = 240,
 }: SearchBoxProps) {
   const t = useT();
   const [text, setText] = useState(value);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { listMethods } from './listApi';
 import {
   fromPreference,
@@ -31,6 +31,8 @@ export function useListPreference(list: string, enabled: boolean, onLoaded: (sav
   const hadLocal = useMemo(() => enabled && localStorage.getItem(key) !== null, [enabled, key]);
   const last = useRef<string | null>(enabled ? localStorage.getItem(key) : null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // without a local copy the list waits for the API's answer (or its failure) before its first fetch
+  const [ready, setReady] = useState(!enabled || hadLocal);
   const loadedRef = useRef(onLoaded);
   loadedRef.current = onLoaded;
 
@@ -40,14 +42,16 @@ export function useListPreference(list: string, enabled: boolean, onLoaded: (sav
     methods
       .getPreference({ name: preferenceName(list) })
       .then(({ data }) => {
-        if (cancelled || !data?.content) return;
-        const saved = fromPreference(data.content);
-        const text = JSON.stringify(data.content);
-        localStorage.setItem(key, text);
-        last.current = text;
-        loadedRef.current(saved);
+        if (cancelled) return;
+        if (data?.content) {
+          const text = JSON.stringify(data.content);
+          localStorage.setItem(key, text);
+          last.current = text;
+          loadedRef.current(fromPreference(data.content));
+        }
+        setReady(true); // in the same tick as the restored filters, so the first fetch already has them
       })
-      .catch(() => undefined); // no remembered filters is not an error
+      .catch(() => !cancelled && setReady(true)); // no remembered filters is not an error
     return () => {
       cancelled = true;
     };
@@ -57,7 +61,7 @@ export function useListPreference(list: string, enabled: boolean, onLoaded: (sav
 
   const save = useCallback(
     (state: Pick<ListState, 'filters' | 'q' | 'toggle'>) => {
-      if (!enabled) return;
+      if (!enabled || !ready) return;
       const content = toPreference(state);
       const text = JSON.stringify(content);
       if (text === last.current) return;
@@ -68,8 +72,8 @@ export function useListPreference(list: string, enabled: boolean, onLoaded: (sav
         methods.savePreference({ name: preferenceName(list), content }).catch(() => undefined);
       }, 1500);
     },
-    [enabled, key, list, methods],
+    [enabled, ready, key, list, methods],
   );
 
-  return { initial, save };
+  return { initial, save, ready };
 }

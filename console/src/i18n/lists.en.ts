@@ -62,6 +62,7 @@ export const listsEn = {
       role: 'Role',
       status: 'Status',
       account: 'Account',
+      accountLocation: 'Account / Location',
       location: 'Location',
       authenticationProvider: 'Sign-in',
       lastLogin: 'Last Login',

@@ -58,6 +58,7 @@ export const listsZh: ListsMessages = {
       role: '角色',
       status: '状态',
       account: '客户',
+      accountLocation: '客户 / 地点',
       location: '地点',
       authenticationProvider: '登录方式',
       lastLogin: '最近登录',

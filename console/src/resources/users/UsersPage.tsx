@@ -74,31 +74,37 @@ export function UsersPage() {
     }
   }, [pending, methods, toast, t]);
 
+  const twoLines = (main: React.ReactNode, sub: string | null | undefined, max: number) => (
+    <Box sx={{ lineHeight: 1.3 }}>
+      <Box component="span" sx={{ display: 'block' }}>
+        {main}
+      </Box>
+      <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+        {sub ? <Truncate text={sub} max={max} /> : '\u00a0'}
+      </Typography>
+    </Box>
+  );
+
   const columns: Column<UserRow>[] = [
     {
       source: 'lastName',
       label: t('users.columns.name'),
       sortable: true,
-      render: (u) => (
-        <Box>
-          <Typography variant="body2" sx={{ fontWeight: 600 }}>
-            <Truncate text={fullName(u)} max={40} />
-          </Typography>
-          {u.title ? (
-            <Typography variant="caption" color="text.secondary">
-              <Truncate text={u.title} max={40} />
-            </Typography>
-          ) : null}
-        </Box>
-      ),
+      render: (u) =>
+        twoLines(
+          <Typography component="span" variant="body2" sx={{ fontWeight: 600 }}>
+            <Truncate text={fullName(u)} max={32} />
+          </Typography>,
+          u.email,
+          32,
+        ),
     },
-    { source: 'loginId', label: t('users.columns.loginId'), sortable: true, truncate: 30 },
-    { source: 'email', label: t('users.columns.email'), sortable: true, truncate: 30 },
+    { source: 'loginId', label: t('users.columns.loginId'), sortable: true, truncate: 24 },
     {
       source: 'role',
       label: t('users.columns.role'),
       sortable: true,
-      render: (u) => t(`users.roles.${u.role.name}`) || u.role.label,
+      render: (u) => t(`users.roles.${u.role.name}`),
     },
     {
       source: 'status',
@@ -108,15 +114,9 @@ export function UsersPage() {
     },
     {
       source: 'account',
-      label: t('users.columns.account'),
+      label: t('users.columns.accountLocation'),
       sortable: true,
-      render: (u) => <Truncate text={u.account?.name ?? ''} max={30} />,
-    },
-    {
-      source: 'location',
-      label: t('users.columns.location'),
-      sortable: true,
-      render: (u) => <Truncate text={u.location?.name ?? ''} max={30} />,
+      render: (u) => twoLines(<Truncate text={u.account?.name ?? '—'} max={30} />, u.location?.name, 30),
     },
     {
       source: 'authenticationProvider',
