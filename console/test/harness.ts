@@ -161,6 +161,7 @@ export async function startConsole(
     },
     async shot(page, name) {
       const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+      await new Promise((r) => setTimeout(r, 400)); // let MUI transitions (dialogs, menus) settle
       await page.screenshot({ path: file as `${string}.png`, fullPage: false });
       return file;
     },

@@ -75,6 +75,7 @@ export const appEn = {
         message: 'Reach our Client Services team securely from any screen',
       },
       agreement: 'By signing in, you agree to the',
+      agreementEnd: '.',
       and: 'and the',
       failed: MSG.authFailed,
       locked: MSG.locked,

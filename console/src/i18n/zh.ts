@@ -75,6 +75,7 @@ export const appZh: AppMessages = {
         message: '在任意页面安全联系我们的客户服务团队',
       },
       agreement: '登录即表示您同意',
+      agreementEnd: '。',
       and: '和',
       failed: '身份验证失败，请重试。',
       locked: '您的账户已被锁定，请联系客户服务获取帮助。',

@@ -141,7 +141,7 @@ function LoginForm() {
           <Link href={CLIENT_SERVICES.privacyUrl} target="_blank" rel="noopener noreferrer" underline="hover">
             {translate('app.footer.privacy')}
           </Link>
-          .
+          {translate('app.login.agreementEnd')}
         </Typography>
       </Stack>
     </Box>
