@@ -1,8 +1,9 @@
-import { Admin, CustomRoutes, Resource, localStorageStore } from 'react-admin';
+import { Admin, CustomRoutes, Resource, localStorageStore, usePermissions } from 'react-admin';
 import { Navigate, Route } from 'react-router-dom';
 import { ToastNotification } from './components/Toast';
 import { i18nProvider } from './i18n';
 import { MaintenanceProvider } from './layout/MaintenanceContext';
+import { MENU } from './layout/menu';
 import { ShellLayout } from './layout/ShellLayout';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
 import { HomePage } from './pages/HomePage';
@@ -19,8 +20,23 @@ import { theme } from './theme';
 /** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
 const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
 
-/** Unknown paths, and pages the user may not open, go to /home (spec 3 section 2.1). */
-const ToHome = () => <Navigate to="/home" replace />;
+/**
+ * Unknown paths, and pages the user may not open, go to /home (spec 3 section 2.1); a user without the home
+ * page goes to the first menu entry they have.
+ */
+function ToHome() {
+  const { permissions, isPending } = usePermissions<string[]>();
+  if (isPending) return null;
+  const first = MENU.find((m) => permissions?.includes(m.permission));
+  return first ? <Navigate to={first.path} replace /> : <Placeholder menu="home" />;
+}
+
+/** `/`: the home dashboard. */
+function Root() {
+  const { permissions, isPending } = usePermissions<string[]>();
+  if (isPending) return null;
+  return permissions?.includes('VIEW_HOME_PAGE') ? <HomePage /> : <ToHome />;
+}
 
 /** The screens inside the shell (spec 3 section 2.1), each shown only with VIEW_{NAME}_PAGE. */
 const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode }> = [
@@ -58,7 +74,7 @@ export function App() {
         theme={theme}
         layout={ShellLayout}
         loginPage={LoginPage}
-        dashboard={HomePage}
+        dashboard={Root}
         catchAll={ToHome}
         notification={Toasts}
         requireAuth

@@ -130,6 +130,17 @@ describe('console sign-in (browser)', () => {
     expect(await page.evaluate((k) => localStorage.getItem(k), STORAGE.session)).toBeNull();
     await loginAs(page, h, user.loginId);
     await page.waitForFunction(() => location.pathname + location.search === '/kits?tab=1');
+
+    // opening the app with a session the server no longer accepts: the session check sends it to /login too
+    await page.evaluate((k) => {
+      const s = JSON.parse(localStorage.getItem(k)!);
+      s.token = s.token.slice(0, -4) + 'AAAA';
+      localStorage.setItem(k, JSON.stringify(s));
+    }, STORAGE.session);
+    await page.goto(h.base + '/tests', { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => location.pathname === '/login');
+    await loginAs(page, h, user.loginId);
+    await page.waitForFunction(() => location.pathname === '/tests');
   });
 
   it('logs out from the profile menu, forgetting the menu, the session and the language', async () => {

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Box } from '@mui/material';
-import { useLogout, useNotify } from 'react-admin';
+import { useDataProvider, useLogout, useNotify } from 'react-admin';
+import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { useMaintenance } from './MaintenanceContext';
@@ -10,6 +11,11 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   const { active } = useMaintenance();
   const logout = useLogout();
   const notify = useNotify();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  // the session check when the shell opens: a session the server no longer accepts ends here (401 → /login)
+  useEffect(() => {
+    dataProvider.call({ path: '/uam/api/v1/session' }).catch(() => undefined);
+  }, [dataProvider]);
   useEffect(() => {
     if (!active) return;
     void logout({}, '/login', false);

@@ -46,3 +46,9 @@ export const b64 = (s: string) => {
   bytes.forEach((b) => (bin += String.fromCharCode(b)));
   return btoa(bin);
 };
+
+/** Spec 3 section 6: a user counts as an NPI provider when the stored role is ROLE_NPI, and when no session exists. */
+export function isNpiProvider(): boolean {
+  const s = readSession();
+  return !s || s.role === 'ROLE_NPI';
+}
