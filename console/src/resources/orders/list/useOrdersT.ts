@@ -1,0 +1,19 @@
+import { useCallback } from 'react';
+import { useTranslate } from 'react-admin';
+import { interpolate, lookupMessage } from '../../../components/messages';
+import { ordersEn } from './i18n';
+
+/** The English text of an `orders.*` key (the fallback before the app merges ordersEn / ordersZh). */
+export function ordersEnglish(key: string, values?: Record<string, unknown>): string {
+  return interpolate(lookupMessage(ordersEn, key) ?? key, values);
+}
+
+/** react-admin's translate with this screen's English texts as the default. */
+export function useOrdersT() {
+  const translate = useTranslate();
+  return useCallback(
+    (key: string, values: Record<string, unknown> = {}) =>
+      translate(key, { ...values, _: ordersEnglish(key, values) }),
+    [translate],
+  );
+}
