@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { login, loginAs, open, startConsole, waitForText, type ConsoleHarness } from './harness';
+import { login, loginAs, open, profileMenu, startConsole, waitForText, type ConsoleHarness } from './harness';
 
 const MIN = 60_000;
 const SCREEN_TEXT = 'The Clinical Portal is undergoing scheduled maintenance. Please check back soon.';
@@ -97,6 +97,45 @@ describe('console maintenance (browser)', () => {
     await open(zh, h, '/login');
     await waitForText(zh, '临床门户正在进行计划维护');
     await h.shot(zh, 'maintenance-screen-zh');
+  });
+
+  it('lets an administrator schedule and cancel a window from the profile menu', async () => {
+    const a = await h.user('ROLE_PORTAL_ADMIN');
+    const page = await h.newPage();
+    await loginAs(page, h, a.loginId);
+    await profileMenu(page, 'menu-maintenance');
+    await page.waitForSelector('[data-testid="maintenance-schedule"]');
+    const local = (ms: number) =>
+      new Date(ms - new Date(ms).getTimezoneOffset() * MIN).toISOString().slice(0, 16);
+    const set = (name: string, value: string) =>
+      page.$eval(
+        `input[name="${name}"]`,
+        (el, v) => {
+          const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+          setter.call(el, v);
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+        },
+        value,
+      );
+    await set('startTime', local(Date.now() + 30 * MIN));
+    await set('endTime', local(Date.now() + 90 * MIN));
+    await page.click('[data-testid="maintenance-schedule"] button[type="submit"]');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="maintenance-windows"] tbody tr button').length === 1,
+    );
+    await h.shot(page, 'maintenance-admin-en');
+    const list = await h.api(admin, 'GET', '/portal/api/v1/maintenance');
+    expect(list.body).toHaveLength(1);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="maintenance-banner"]', { timeout: 40_000 });
+
+    await profileMenu(page, 'menu-maintenance');
+    await page.waitForSelector('[data-testid="maintenance-windows"] tbody tr button');
+    await page.click('[data-testid="maintenance-windows"] tbody tr button');
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid="maintenance-windows"] tbody tr button'),
+    );
+    expect((await h.api(admin, 'GET', '/portal/api/v1/maintenance')).body).toHaveLength(0);
   });
 
   it('logs a signed-in user out when a window begins', async () => {

@@ -126,6 +126,22 @@ export const appEn = {
         'Scheduled maintenance on %{day} from %{start} to %{end}. The Clinical Portal will be unavailable during this time.',
       loggedOut: 'You have been signed out for scheduled maintenance.',
     },
+    maintenanceAdmin: {
+      menu: 'Maintenance Windows',
+      title: 'Maintenance Windows',
+      windowTitle: 'Title',
+      defaultTitle: 'Scheduled maintenance',
+      start: 'Start',
+      end: 'End',
+      bannerFrom: 'Banner from',
+      none: 'No maintenance is scheduled.',
+      schedule: 'Schedule a window',
+      add: 'Schedule',
+      cancel: 'Cancel this window',
+      scheduled: 'The maintenance window is scheduled.',
+      cancelled: 'The maintenance window is cancelled.',
+      hint: 'Times are in your time zone. Users see the banner during the hour before the start; during the window they cannot sign in.',
+    },
     tac: {
       title: 'Provider & Sponsor Terms of Use',
       intro:

@@ -125,6 +125,22 @@ export const appZh: AppMessages = {
       banner: '计划维护时间：%{day} %{start} 至 %{end}。维护期间临床门户将无法使用。',
       loggedOut: '由于计划维护，您已退出登录。',
     },
+    maintenanceAdmin: {
+      menu: '维护时间窗口',
+      title: '维护时间窗口',
+      windowTitle: '标题',
+      defaultTitle: '计划维护',
+      start: '开始',
+      end: '结束',
+      bannerFrom: '横幅显示自',
+      none: '暂无计划维护。',
+      schedule: '安排维护窗口',
+      add: '安排',
+      cancel: '取消此窗口',
+      scheduled: '维护窗口已安排。',
+      cancelled: '维护窗口已取消。',
+      hint: '时间为您所在时区。用户会在开始前一小时内看到横幅；维护期间无法登录。',
+    },
     tac: {
       title: '医疗服务提供者及申办方使用条款',
       intro:

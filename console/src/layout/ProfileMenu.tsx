@@ -5,11 +5,13 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import NewReleasesOutlinedIcon from '@mui/icons-material/NewReleasesOutlined';
-import { useLocaleState, useLogout, useTranslate } from 'react-admin';
+import { useLocaleState, useLogout, usePermissions, useTranslate } from 'react-admin';
+import EventBusyOutlinedIcon from '@mui/icons-material/EventBusyOutlined';
 import { clearUserPreferences } from '../providers/authProvider';
 import { readSession, shortName } from '../providers/session';
 import { ChangePasswordDialog } from '../pages/ChangePasswordDialog';
 import { AboutDialog } from './AboutDialog';
+import { MaintenanceAdminDialog } from './MaintenanceAdminDialog';
 import { ReleaseNotesDialog } from './ReleaseNotesDialog';
 
 /**
@@ -21,7 +23,8 @@ export function ProfileMenu() {
   const logout = useLogout();
   const [, setLocale] = useLocaleState();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const [dialog, setDialog] = useState<'password' | 'about' | 'notes' | null>(null);
+  const [dialog, setDialog] = useState<'password' | 'about' | 'notes' | 'maintenance' | null>(null);
+  const { permissions = [] } = usePermissions<string[]>();
   const session = readSession();
   if (!session) return null;
   const name = shortName(session);
@@ -76,6 +79,14 @@ export function ProfileMenu() {
           </ListItemIcon>
           {translate('app.profile.changePassword')}
         </MenuItem>
+        {permissions.includes('CAN_MANAGE_MAINTENANCE') && (
+          <MenuItem onClick={open('maintenance')} data-testid="menu-maintenance">
+            <ListItemIcon>
+              <EventBusyOutlinedIcon fontSize="small" />
+            </ListItemIcon>
+            {translate('app.maintenanceAdmin.menu')}
+          </MenuItem>
+        )}
         <MenuItem onClick={open('notes')} data-testid="menu-release-notes">
           <ListItemIcon>
             <NewReleasesOutlinedIcon fontSize="small" />
@@ -110,6 +121,7 @@ export function ProfileMenu() {
       <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
       <AboutDialog open={dialog === 'about'} onClose={() => setDialog(null)} />
       <ReleaseNotesDialog open={dialog === 'notes'} onClose={() => setDialog(null)} />
+      <MaintenanceAdminDialog open={dialog === 'maintenance'} onClose={() => setDialog(null)} />
     </>
   );
 }

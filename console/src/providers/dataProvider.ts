@@ -91,6 +91,16 @@ export interface ConsoleDataProvider extends DataProvider, ListMethods, UserMeth
   /** download a file and save it under its name */
   download(params: { path: string; fileName: string }): Promise<{ data: Blob }>;
   getMaintenance(): Promise<{ data: MaintenanceWindow[] }>;
+  /** schedule a window (CAN_MANAGE_MAINTENANCE); times in epoch milliseconds */
+  scheduleMaintenance(params: {
+    startTime: number;
+    endTime: number;
+    displayTime?: number | null;
+    title: string;
+    description?: string | null;
+  }): Promise<{ data: MaintenanceWindow }>;
+  /** cancel a window (CAN_MANAGE_MAINTENANCE) */
+  cancelMaintenance(params: { id: string }): Promise<{ data: MaintenanceWindow }>;
   getReleaseNotes(): Promise<{ data: ReleaseNote[] }>;
   changePassword(params: {
     userId: string;
@@ -160,6 +170,16 @@ export const dataProvider: ConsoleDataProvider = {
   },
   async getMaintenance() {
     return { data: await request<MaintenanceWindow[]>(`${API.portal}/maintenance`, { skipLogout: true }) };
+  },
+  async scheduleMaintenance(body) {
+    return { data: await request<MaintenanceWindow>(`${API.portal}/maintenance`, { method: 'POST', body }) };
+  },
+  async cancelMaintenance({ id }) {
+    return {
+      data: await request<MaintenanceWindow>(`${API.portal}/maintenance/${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+      }),
+    };
   },
   async getReleaseNotes() {
     const res = await request<{ content: ReleaseNote[] }>(`${API.portal}/releaseNotes${qs({ perPage: 50 })}`);
