@@ -1,0 +1,182 @@
+import type { LocationForm, ProviderForm } from '@onco/domain';
+import { useWizard } from '../context';
+import { AddressFields, Section, TextF } from '../fields';
+import { getPath } from '../model';
+import { Picker } from '../Picker';
+
+type Row = Record<string, unknown> & { id?: string };
+
+const pick = <T,>(row: Row, keys: string[]): T => {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (row[k] !== undefined) out[k] = row[k];
+  return out as T;
+};
+export const pickProvider = (row: Row) =>
+  pick<ProviderForm>(row, [
+    'id',
+    'userId',
+    'firstName',
+    'middleName',
+    'lastName',
+    'name',
+    'phone',
+    'email',
+    'fax',
+  ]);
+export const pickLocation = (row: Row) =>
+  pick<LocationForm>(row, ['id', 'name', 'hospitalLocationId', 'address']);
+const personLabel = (r: Row) =>
+  [r.name ?? `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim(), r.userId ?? r.npi]
+    .filter(Boolean)
+    .join(' · ');
+
+/** Provider fields of a block ('physician' or 'additionalPhysician'). */
+export function ProviderFields({ prefix, required }: { prefix: string; required?: boolean }) {
+  const { can } = useWizard();
+  return (
+    <>
+      <TextF path={`${prefix}.firstName`} label="wizard.fields.firstName" required={required} />
+      <TextF path={`${prefix}.lastName`} label="wizard.fields.lastName" required={required} />
+      <TextF path={`${prefix}.userId`} label="wizard.fields.npi" disabled />
+      <TextF
+        path={`${prefix}.email`}
+        label="wizard.fields.email"
+        required={required}
+        disabled={!can('CAN_EDIT_PHYSICIAN_EMAIL')}
+      />
+      <TextF path={`${prefix}.phone`} label="wizard.fields.phone" />
+      <TextF path={`${prefix}.fax`} label="wizard.fields.fax" />
+    </>
+  );
+}
+
+/** A location block ('hospitalLocation', 'pathologistLocation', ...) with its picker (100 ms debounce). */
+export function LocationBlock({
+  prefix,
+  title,
+  required,
+}: {
+  prefix: string;
+  title: string;
+  required?: boolean;
+}) {
+  const { form, can, patch } = useWizard();
+  const accountId = form.account?.id;
+  const chosen = !!getPath(form, `${prefix}.id`);
+  const editable = can('CAN_CREATE_HOSPITALLOCATION') || !chosen;
+  return (
+    <Section title={title}>
+      <Picker<Row>
+        id={`${prefix}-search`}
+        label="wizard.fields.searchLocation"
+        resource="hospitalLocations"
+        filter={accountId ? { accountId } : {}}
+        debounceMs={100}
+        needsTerm={false}
+        optionLabel={(r) => String(r.name ?? '')}
+        onPick={(row) => patch({ [prefix]: pickLocation(row) })}
+        cols={12}
+      />
+      <TextF
+        path={`${prefix}.name`}
+        label="wizard.fields.locationName"
+        required={required}
+        disabled={!editable}
+        cols={12}
+      />
+      <AddressFields prefix={`${prefix}.address`} required={required} disabled={!editable} telephone />
+    </Section>
+  );
+}
+
+export function ProviderStep() {
+  const { can, patch, rules } = useWizard();
+  const required = !rules.permissions.includes('IS_PROVIDER_INFO_OPTIONAL');
+  return (
+    <>
+      <Section title="wizard.sections.orderingProvider">
+        <Picker<Row>
+          id="physician-search"
+          label="wizard.fields.searchPhysician"
+          resource="physicians"
+          debounceMs={400}
+          optionLabel={personLabel}
+          onPick={(row) => patch({ physician: pickProvider(row) })}
+          cols={12}
+        />
+        <ProviderFields prefix="physician" required={required} />
+      </Section>
+      <Section title="wizard.sections.account">
+        <Picker<Row>
+          id="account-search"
+          label="wizard.fields.searchAccount"
+          resource="accounts"
+          debounceMs={100}
+          needsTerm={false}
+          optionLabel={(r) => [r.name, r.accountId].filter(Boolean).join(' · ')}
+          onPick={(row) => patch({ account: pick(row, ['id', 'accountId', 'name']), hospitalLocation: null })}
+          cols={6}
+        />
+        <TextF
+          path="account.name"
+          label="wizard.fields.accountName"
+          required={required}
+          disabled={!can('CAN_CREATE_ACCOUNT')}
+          cols={6}
+        />
+      </Section>
+      <LocationBlock prefix="hospitalLocation" title="wizard.sections.location" required={required} />
+    </>
+  );
+}
+
+export function PathologyStep() {
+  const { form, patch } = useWizard();
+  const accountId = form.account?.id;
+  return (
+    <>
+      <Section title="wizard.sections.pathologist">
+        <Picker<Row>
+          id="pathologist-search"
+          label="wizard.fields.searchPathologist"
+          resource="pathologists"
+          filter={accountId ? { accountIds: `in(${accountId})` } : {}}
+          debounceMs={400}
+          optionLabel={personLabel}
+          onPick={(row) => patch({ pathologist: pick(row, ['id', 'name', 'npi', 'phone', 'email', 'fax']) })}
+          cols={12}
+        />
+        <TextF path="pathologist.name" label="wizard.fields.name" />
+        <TextF path="pathologist.npi" label="wizard.fields.npi" />
+        <TextF path="pathologist.email" label="wizard.fields.email" />
+        <TextF path="pathologist.phone" label="wizard.fields.phone" />
+        <TextF path="pathologist.fax" label="wizard.fields.fax" />
+      </Section>
+      <LocationBlock prefix="pathologistLocation" title="wizard.sections.pathologistLocation" />
+    </>
+  );
+}
+
+export function AdditionalProviderStep() {
+  const { patch } = useWizard();
+  return (
+    <>
+      <Section title="wizard.sections.additionalProvider">
+        <Picker<Row>
+          id="additional-physician-search"
+          label="wizard.fields.searchPhysician"
+          resource="physicians"
+          debounceMs={400}
+          optionLabel={personLabel}
+          onPick={(row) => patch({ additionalPhysician: pickProvider(row) })}
+          cols={12}
+        />
+        <ProviderFields prefix="additionalPhysician" />
+      </Section>
+      <LocationBlock
+        prefix="additionalPhysicianLocation"
+        title="wizard.sections.additionalProviderLocation"
+      />
+    </>
+  );
+}

@@ -1,0 +1,157 @@
+import { Alert, Grid, Tooltip, Typography } from '@mui/material';
+import InfoOutlined from '@mui/icons-material/InfoOutlined';
+import {
+  BIOPSY_SITES,
+  BLOOD_COLLECTION_MODES,
+  DIAGNOSES,
+  DISEASE_STATUSES,
+  REQ_MSG,
+  SPECIMEN_REQUEST_TYPES,
+  STAGES,
+  TISSUE_OBTAIN_METHODS,
+  dateWindows,
+  normalSpecimenTypeOptions,
+  tumorSpecimenTypeOptions,
+} from '@onco/domain';
+import { TOOLTIP_DELAY_MS } from '../../../../components';
+import { useWizard } from '../context';
+import { CheckF, DateF, RadioF, Section, SelectF, TextF } from '../fields';
+import { useWizardT } from '../useWizardT';
+
+export function SpecimenStep() {
+  const { form, set, rules, can } = useWizard();
+  const t = useWizardT();
+  const info = form.orderInformation ?? {};
+  const tumor = form.tumorSpecimen ?? {};
+  const normal = form.normalSpecimen ?? {};
+  const windows = dateWindows(rules.today);
+  const blood = windows.bloodCollection(normal.specimenType);
+  const required = !rules.permissions.includes('IS_SPECIMEN_INFO_OPTIONAL');
+  return (
+    <>
+      <Section title="wizard.sections.tumor">
+        <RadioF
+          path="tumorSpecimen.diagnosis"
+          label="wizard.fields.diagnosis"
+          options={DIAGNOSES}
+          required={required}
+        />
+        {tumor.diagnosis === 'OTHER' && (
+          <TextF path="tumorSpecimen.otherDiagnosis" label="wizard.fields.otherDiagnosis" required cols={6} />
+        )}
+        <TextF
+          path="tumorSpecimen.icd10Codes"
+          label="wizard.fields.icd10Codes"
+          helperText={t('wizard.fields.icd10Help')}
+          required={required}
+          cols={6}
+          transform={(v) => v.toUpperCase()}
+        />
+        <TextF path="tumorSpecimen.drugName" label="wizard.fields.drugName" />
+        <DateF
+          path="tumorSpecimen.dateOfDiagnosis"
+          label="wizard.fields.dateOfDiagnosis"
+          min={windows.dateOfDiagnosis.min}
+          max={windows.dateOfDiagnosis.max}
+        />
+        <SelectF
+          path="tumorSpecimen.diseaseStatus"
+          label="wizard.fields.diseaseStatus"
+          options={DISEASE_STATUSES}
+        />
+        <SelectF
+          path="tumorSpecimen.stage"
+          label="wizard.fields.stage"
+          options={STAGES}
+          onChangeExtra={(v) => v !== 'OTHER' && set('tumorSpecimen.otherStage', null)}
+        />
+        <TextF
+          path="tumorSpecimen.otherStage"
+          label="wizard.fields.otherStage"
+          disabled={tumor.stage !== 'OTHER'}
+          required={tumor.stage === 'OTHER'}
+        />
+        <SelectF
+          path="tumorSpecimen.specimenBiopsySite"
+          label="wizard.fields.specimenBiopsySite"
+          options={BIOPSY_SITES}
+        />
+        {tumor.specimenBiopsySite === 'OTHER' && (
+          <TextF path="tumorSpecimen.otherBiopsySite" label="wizard.fields.otherBiopsySite" required />
+        )}
+        <SelectF
+          path="tumorSpecimen.specimenRequestType"
+          label="wizard.fields.specimenRequestType"
+          options={SPECIMEN_REQUEST_TYPES}
+        />
+        <SelectF
+          path="tumorSpecimen.ffpeTissueObtainMethod"
+          label="wizard.fields.ffpeTissueObtainMethod"
+          options={TISSUE_OBTAIN_METHODS}
+        />
+        <SelectF
+          path="tumorSpecimen.specimenType"
+          label="wizard.fields.tumorSpecimenType"
+          options={tumorSpecimenTypeOptions(info)}
+          helperText={
+            <Tooltip title={t('wizard.fields.ffpeTooltip')} enterDelay={TOOLTIP_DELAY_MS}>
+              <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+                <InfoOutlined sx={{ fontSize: 14 }} /> FFPE
+              </span>
+            </Tooltip>
+          }
+        />
+        <TextF path="tumorSpecimen.specimenId" label="wizard.fields.specimenId" />
+        <DateF
+          path="tumorSpecimen.collectionDate"
+          label="wizard.fields.collectionDate"
+          min={windows.tumorCollection.min}
+          max={windows.tumorCollection.max}
+        />
+        <TextF
+          path="tumorSpecimen.content"
+          label="wizard.fields.content"
+          type="number"
+          transform={(v) => (v === '' ? null : Number(v))}
+          helperText={REQ_MSG.minimumTumorContent}
+        />
+        <CheckF path="tumorSpecimen.doNotExhaust" label="wizard.fields.doNotExhaust" cols={4} />
+        {can('CAN_REVIEW_DIAGNOSIS') && (
+          <CheckF path="tumorSpecimen.reviewDiagnosis" label="wizard.fields.reviewDiagnosis" cols={4} />
+        )}
+      </Section>
+      <Section title="wizard.sections.blood">
+        <SelectF
+          path="normalSpecimen.specimenType"
+          label="wizard.fields.normalSpecimenType"
+          options={normalSpecimenTypeOptions(info)}
+          required={required}
+          onChangeExtra={(v) => v !== 'BLOOD' && set('normalSpecimen.collectionMode', null)}
+        />
+        {normal.specimenType === 'BLOOD' && (
+          <SelectF
+            path="normalSpecimen.collectionMode"
+            label="wizard.fields.collectionMode"
+            options={BLOOD_COLLECTION_MODES}
+          />
+        )}
+        <DateF
+          path="normalSpecimen.collectionDate"
+          label="wizard.fields.collectionDate"
+          min={blood.min}
+          max={blood.max}
+        />
+        <CheckF path="normalSpecimen.isPreSurgicalOrPreBiopsySample" label="wizard.fields.preSurgical" />
+      </Section>
+      {!info.nextDx && !info.nextPersonalDx && (
+        <Grid size={12}>
+          <Alert severity="warning">
+            <Typography variant="body2">
+              {t('wizard.sections.testSelection')}: {REQ_MSG.required}
+            </Typography>
+          </Alert>
+        </Grid>
+      )}
+    </>
+  );
+}
