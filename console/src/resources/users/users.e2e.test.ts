@@ -53,6 +53,13 @@ const PEOPLE: Array<[string, string, Role, UserStatus, AuthenticationProvider, n
 /** Let MUI's enter/exit transitions finish before a screenshot or the next click. */
 const settle = () => new Promise((r) => setTimeout(r, 450));
 
+/** Click the first element matching an XPath once it is visible. */
+async function clickXPath(page: Page, xpath: string) {
+  const el = await page.waitForSelector(`xpath/${xpath}`, { visible: true });
+  await new Promise((r) => setTimeout(r, 150));
+  await el!.click();
+}
+
 describe('Users screen (browser)', () => {
   let h: ConsoleHarness;
   let admin: { loginId: string; authorization: string };
@@ -94,6 +101,7 @@ describe('Users screen (browser)', () => {
         location: acc >= 0 ? LOCATIONS[acc] : null,
         title: role === 'ROLE_NPI' ? 'MD, Medical Oncology' : null,
         sfdcId: i === 0 ? '005Dn000003XyZ1AAK' : null,
+        authorizedUsers: lastName === 'Rahman' ? ['phys-0'] : [],
         physicianId: ['ROLE_NPI', 'ROLE_PHYSICIAN', 'ROLE_PATHOLOGIST'].includes(role) ? `phys-${i}` : null,
         lastLogin: status === 'ACTIVE' ? new Date(now.getTime() - i * 7_200_000) : null,
         passwordHash: hash,
@@ -205,15 +213,26 @@ describe('Users screen (browser)', () => {
     await expect.poll(saved, { timeout: 10_000 }).toMatchObject({ listFilters: { status: ['LOCKED_OUT'] } });
   });
 
-  it('remembers the applied filters through the user-preferences API; add, directory and update dialogs', async () => {
+  it('remembers the applied filters through the user-preferences API; the search box', async () => {
     // a fresh browser (no local storage): the Locked Out filter applied above comes back from the server
     const page = await h.newPage();
     await openUsers(page, 'james.carter');
     expect(await page.$(rowSel('priya.shah'))).toBeNull();
-    const [reset] = await page.$$('xpath/.//button[normalize-space()="Reset"]');
-    await reset.click();
+    await clickXPath(page, './/button[normalize-space()="Reset"]');
     await page.waitForSelector(rowSel('aisha.rahman'), { visible: true });
 
+    // the search box applies above 2 characters
+    await page.type('[data-testid="list-search"]', 'rahm');
+    await page.waitForSelector(rowSel('priya.shah'), { hidden: true });
+    await page.waitForSelector(rowSel('aisha.rahman'), { visible: true });
+    await page.click('[data-testid="list-search"]', { count: 3 });
+    await page.keyboard.press('Backspace');
+    await page.waitForSelector(rowSel('priya.shah'), { visible: true });
+  });
+
+  it('adds a user (roles the creator may add, default Physician, account for that role) and a directory employee', async () => {
+    const page = await h.newPage();
+    await openUsers(page);
     await clickWhenReady(page, '[data-testid="add-user"]');
     await page.waitForSelector('[data-testid="add-user-dialog"]', { visible: true });
     expect(await page.$eval('[data-testid="role-select"]', (e) => (e as HTMLInputElement).value)).toBe(
@@ -221,20 +240,50 @@ describe('Users screen (browser)', () => {
     );
     await settle();
     await h.shot(page, 'users-add-en');
-    await page.keyboard.press('Escape');
-    await page.waitForSelector('[data-testid="add-user-dialog"]', { hidden: true });
+    const dialog = '[data-testid="add-user-dialog"]';
+    await page.type(`${dialog} input[name="loginId"]`, 'nina.patel');
+    await page.type(`${dialog} input[name="email"]`, 'nina.patel@clinic.example.org');
+    await page.type(`${dialog} input[name="firstName"]`, 'Nina');
+    await page.type(`${dialog} input[name="lastName"]`, 'Patel');
+    const addButton = `xpath/.//div[@data-testid="add-user-dialog"]//button[normalize-space()="Add"]`;
+    expect(await (await page.$(addButton))!.evaluate((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    await page.type(`${dialog} input[role="combobox"]:not([name])`, 'Lakes');
+    await clickXPath(page, './/li[@role="option"][normalize-space()="Lakeside Cancer Center"]');
+    await clickXPath(page, addButton.replace('xpath/', ''));
+    await waitForText(page, 'New user added successfully.');
+    const created = await h.api(
+      admin.authorization,
+      'GET',
+      `/portal/api/v1/users?filter=${encodeURIComponent(JSON.stringify({ loginId: 'nina.patel' }))}`,
+    );
+    expect(created.body.content[0]).toMatchObject({
+      role: { name: 'ROLE_PHYSICIAN' },
+      account: { id: 'acc-e2e-2', name: 'Lakeside Cancer Center' },
+      status: 'PROVISIONED',
+    });
 
-    const [dir] = await page.$$('xpath/.//button[contains(normalize-space(),"Employee")]');
-    await dir.click();
+    // add a company employee from the directory: confirmed, then enabled on the server
+    await page.waitForSelector(dialog, { hidden: true });
+    await clickXPath(page, './/button[contains(normalize-space(),"Employee")]');
     await page.waitForSelector('[data-testid="directory-search"]', { visible: true });
     await page.type('[data-testid="directory-search"]', 'oncotrf');
     await waitForText(page, 'Showing 3 results.');
+    await clickXPath(
+      page,
+      './/div[@data-testid="directory-user-dialog"]//span[normalize-space()="Olivia Hughes"]',
+    );
     await settle();
     await h.shot(page, 'users-directory-en');
-    await page.keyboard.press('Escape');
-    await page.waitForSelector('[data-testid="directory-user-dialog"]', { hidden: true });
-    await settle();
+    await clickXPath(page, './/div[@data-testid="directory-user-dialog"]//button[normalize-space()="Add"]');
+    await waitForText(page, 'Are you sure you want to add Olivia Hughes');
+    await clickXPath(page, './/div[@data-testid="confirm-dialog"]//button[normalize-space()="Yes"]');
+    await waitForText(page, 'Olivia Hughes has been added as a portal user.');
+    expect(await statusOf('olivia.hughes')).toBe('ACTIVE');
+  });
 
+  it('updates a user: loginId read-only, role as text, authorized physicians by name', async () => {
+    const page = await h.newPage();
+    await openUsers(page);
     await page.click(`${rowSel('aisha.rahman')} input[type="radio"]`);
     await clickWhenReady(page, '[data-testid="users-actions"]');
     await clickWhenReady(page, '[data-testid="action-update"]');
@@ -242,8 +291,18 @@ describe('Users screen (browser)', () => {
     expect(
       await page.$eval('[data-testid="loginId-readonly"]', (e) => (e as HTMLInputElement).readOnly),
     ).toBe(true);
+    // the authorized physician shows by name (from the clinicians list)
+    await page.waitForSelector(
+      'xpath/.//div[@data-testid="update-user-dialog"]//span[contains(@class,"MuiChip-label")][normalize-space()="Maria Lopez"]',
+      { visible: true },
+    );
     await settle();
     await h.shot(page, 'users-update-en');
+    await page.type('[data-testid="update-user-dialog"] input[name="title"]', 'Staff Pathologist');
+    await clickXPath(page, './/div[@data-testid="update-user-dialog"]//button[normalize-space()="Update"]');
+    await waitForText(page, 'Update user detail successfully.');
+    const updated = await h.api(admin.authorization, 'GET', `/portal/api/v1/users/${ids['aisha.rahman']}`);
+    expect(updated.body).toMatchObject({ title: 'Staff Pathologist', authorizedUsers: ['phys-0'] });
   });
 
   it('reads in Simplified Chinese', async () => {
