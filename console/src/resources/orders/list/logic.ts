@@ -54,9 +54,10 @@ export interface RequisitionRow {
     testType: string;
     orderType?: string | null;
     status: string;
+    dueOn?: string | null;
   }>;
   sampleStatuses?: string[];
-  attachments?: Array<{ id: string; name?: string | null; type?: string | null }>;
+  attachments?: Array<{ id: string; name?: string | null; type?: string | null; createdOn?: string | null }>;
   parentTestOrderForm?: { id?: string | null; testRequisitionId?: string | null } | null;
   createdOn?: string | null;
   updatedOn?: string | null;

@@ -13,7 +13,10 @@ export function useOrdersT() {
   const translate = useTranslate();
   return useCallback(
     (key: string, values: Record<string, unknown> = {}) =>
-      translate(key, { ...values, _: ordersEnglish(key, values) }),
+      translate(key, {
+        ...values,
+        _: typeof values._ === 'string' ? values._ : ordersEnglish(key, values),
+      }),
     [translate],
   );
 }

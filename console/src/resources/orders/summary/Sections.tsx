@@ -1,0 +1,398 @@
+import type { ReactNode } from 'react';
+import {
+  Box,
+  Chip,
+  Link,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { formatDisplayDate } from '@onco/domain';
+import { useDataProvider } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { DateText, formatPhone, useToast } from '../../../components';
+import type { ConsoleDataProvider } from '../../../providers/dataProvider';
+import { enumLabel, type RequisitionRow } from '../list/logic';
+import { useOrdersT } from '../list/useOrdersT';
+import { errorText } from './api';
+
+/** The requisition as GET /testOrderForms/{id} returns it (the fields the summary shows). */
+export type Requisition = RequisitionRow & {
+  actions?: { print: boolean; copy: boolean; edit: boolean; delete: boolean; subsequentOrder: boolean };
+  patient?: RequisitionRow['patient'] & Record<string, any>;
+  physician?: (RequisitionRow['physician'] & Record<string, any>) | null;
+  hospitalLocation?: (RequisitionRow['hospitalLocation'] & Record<string, any>) | null;
+  account?: (RequisitionRow['account'] & Record<string, any>) | null;
+  pathologist?: Record<string, any> | null;
+  pathologistLocation?: Record<string, any> | null;
+  additionalPhysician?: Record<string, any> | null;
+  additionalPhysicianLocation?: Record<string, any> | null;
+  orderInformation?: {
+    nextDx?: boolean | null;
+    nextPersonalDx?: boolean | null;
+    orderType?: string | null;
+  } | null;
+  tumorSpecimen?: Record<string, any> | null;
+  normalSpecimen?: Record<string, any> | null;
+  billings?: Array<Record<string, any>>;
+  attachments?: Array<{ id: string; name?: string | null; type?: string | null; createdOn?: string | null }>;
+  approvals?: Array<{
+    approvedBy?: { id?: string | null; name?: string | null } | null;
+    createdOn?: string | null;
+  }>;
+  testOrders?: Array<{
+    id: string;
+    testOrderId?: string | null;
+    testType: string;
+    orderType?: string | null;
+    status: string;
+    dueOn?: string | null;
+  }>;
+};
+
+export type Entry = [label: string, value: ReactNode];
+
+const isEmpty = (v: ReactNode) => v === null || v === undefined || v === '' || v === false;
+
+/** A titled block of label/value pairs, two to four columns wide. */
+export function FieldGroup({ title, entries }: { title: ReactNode; entries: Entry[] }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2, borderRadius: 2 }}>
+      <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 1.5, color: 'primary.dark' }}>
+        {title}
+      </Typography>
+      <Box
+        component="dl"
+        sx={{
+          m: 0,
+          display: 'grid',
+          gap: 1.5,
+          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' },
+        }}
+      >
+        {entries.map(([label, value]) => (
+          <Box key={label} sx={{ minWidth: 0 }}>
+            <Typography component="dt" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+              {label}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word' }}>
+              {isEmpty(value) ? '—' : value}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+    </Paper>
+  );
+}
+
+const calendar = (v: unknown) => (typeof v === 'string' && v ? formatDisplayDate(v) : '');
+export const addressText = (a: Record<string, any> | null | undefined) =>
+  a ? [a.street, a.city, [a.state, a.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ') : '';
+export const testSelectionText = (r: Requisition) =>
+  [
+    r.orderInformation?.nextDx ? enumLabel('NEXT_DX') : null,
+    r.orderInformation?.nextPersonalDx
+      ? `${enumLabel('NEXT_PERSONAL_DX')}${r.orderInformation.orderType ? ` (${enumLabel(r.orderInformation.orderType)})` : ''}`
+      : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
+function Stack({ children }: { children: ReactNode }) {
+  return <Box sx={{ display: 'grid', gap: 2 }}>{children}</Box>;
+}
+
+export function PatientTab({ r }: { r: Requisition }) {
+  const t = useOrdersT();
+  const f = (k: string) => t(`orders.summary.field.${k}`);
+  const p = r.patient ?? {};
+  const tu = r.tumorSpecimen ?? {};
+  const n = r.normalSpecimen ?? {};
+  return (
+    <Stack>
+      <FieldGroup
+        title={t('orders.summary.section.orderInformation')}
+        entries={[
+          [t('orders.summary.testSelection'), testSelectionText(r)],
+          [f('orderType'), enumLabel(r.orderInformation?.orderType)],
+        ]}
+      />
+      <FieldGroup
+        title={t('orders.summary.section.patient')}
+        entries={[
+          [f('firstName'), p.firstName],
+          [f('lastName'), p.lastName],
+          [t('orders.summary.patientNumber'), p.userId],
+          [t('orders.summary.mrn'), p.mrn],
+          [t('orders.summary.dateOfBirth'), calendar(p.dateOfBirth)],
+          [t('orders.summary.sex'), enumLabel(p.birthSex)],
+          [f('race'), p.race],
+          [f('ethnicity'), p.ethnicity],
+          [f('phone'), formatPhone(p.phone)],
+          [f('email'), p.email],
+          [t('orders.summary.address'), addressText(p.address)],
+          [f('trialName'), p.trialName],
+        ]}
+      />
+      <FieldGroup
+        title={t('orders.summary.section.tumor')}
+        entries={[
+          [t('orders.summary.diagnosis'), tu.diagnosis ? enumLabel(tu.diagnosis) : ''],
+          [f('otherDiagnosis'), tu.otherDiagnosis],
+          [t('orders.summary.icd10'), tu.icd10Codes],
+          [f('stage'), tu.stage === 'OTHER' ? tu.otherStage : tu.stage],
+          [f('dateOfDiagnosis'), calendar(tu.dateOfDiagnosis)],
+          [f('diseaseStatus'), enumLabel(tu.diseaseStatus)],
+          [f('drugName'), tu.drugName],
+          [f('specimenType'), enumLabel(tu.specimenType)],
+          [f('specimenId'), tu.specimenId],
+          [f('collectionDate'), calendar(tu.collectionDate)],
+          [
+            f('biopsySite'),
+            tu.specimenBiopsySite === 'OTHER' ? tu.otherBiopsySite : enumLabel(tu.specimenBiopsySite),
+          ],
+          [f('content'), tu.content ?? ''],
+        ]}
+      />
+      <FieldGroup
+        title={t('orders.summary.section.normal')}
+        entries={[
+          [f('specimenType'), enumLabel(n.specimenType)],
+          [f('collectionMode'), enumLabel(n.collectionMode)],
+          [f('collectionDate'), calendar(n.collectionDate)],
+        ]}
+      />
+    </Stack>
+  );
+}
+
+function providerEntries(
+  t: (k: string) => string,
+  p: Record<string, any> | null | undefined,
+  loc: Record<string, any> | null | undefined,
+  npiKey = 'userId',
+): Entry[] {
+  const f = (k: string) => t(`orders.summary.field.${k}`);
+  return [
+    [f('name'), p?.name ?? [p?.firstName, p?.lastName].filter(Boolean).join(' ')],
+    [t('orders.summary.npi'), p?.[npiKey]],
+    [f('email'), p?.email],
+    [f('phone'), formatPhone(p?.phone)],
+    [f('fax'), formatPhone(p?.fax)],
+    [t('orders.summary.location'), loc?.name],
+    [t('orders.summary.address'), addressText(loc?.address)],
+  ];
+}
+
+export function ProviderTab({ r }: { r: Requisition }) {
+  const t = useOrdersT();
+  return (
+    <Stack>
+      <FieldGroup
+        title={t('orders.summary.section.provider')}
+        entries={providerEntries(t, r.physician, r.hospitalLocation)}
+      />
+      <FieldGroup
+        title={t('orders.summary.section.account')}
+        entries={[[t('orders.summary.field.name'), r.account?.name]]}
+      />
+      <FieldGroup
+        title={t('orders.summary.section.pathologist')}
+        entries={providerEntries(t, r.pathologist, r.pathologistLocation, 'npi')}
+      />
+      <FieldGroup
+        title={t('orders.summary.section.additionalProvider')}
+        entries={providerEntries(t, r.additionalPhysician, r.additionalPhysicianLocation)}
+      />
+    </Stack>
+  );
+}
+
+export function BillingTab({ r }: { r: Requisition }) {
+  const t = useOrdersT();
+  const f = (k: string) => t(`orders.summary.field.${k}`);
+  const billings = (r.billings ?? []).filter((b) => !b.archived);
+  if (!billings.length)
+    return <Typography color="text.secondary">{t('orders.summary.noBilling')}</Typography>;
+  return (
+    <Stack>
+      {billings.map((b, i) => (
+        <FieldGroup
+          key={b.id ?? i}
+          title={
+            b.preference === 'SECONDARY'
+              ? t('orders.summary.section.secondaryBilling')
+              : t('orders.summary.section.primaryBilling')
+          }
+          entries={[
+            [f('billingType'), enumLabel(b.billingType)],
+            [f('insuranceProvider'), b.insuranceProvider ?? b.facilityTypeName ?? b.otherTypeName],
+            [f('policyNumber'), b.policyNumber],
+            [f('groupNumber'), b.groupNumber],
+            [f('insuredName'), b.insuredName],
+            [f('relationship'), enumLabel(b.relationshipToPatient)],
+            [f('patientStatus'), enumLabel(b.patientStatus)],
+            [f('dischargeDate'), calendar(b.dischargeDate)],
+          ]}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+function SimpleTable({
+  head,
+  rows,
+  empty,
+  onRowClick,
+}: {
+  head: string[];
+  rows: Array<{ key: string; cells: ReactNode[] }>;
+  empty: string;
+  onRowClick?: (key: string) => void;
+}) {
+  return (
+    <Paper variant="outlined" sx={{ borderRadius: 2, overflow: 'hidden' }}>
+      <Table size="small">
+        <TableHead>
+          <TableRow>
+            {head.map((h) => (
+              <TableCell key={h} sx={{ fontWeight: 600, color: 'text.secondary', bgcolor: 'grey.50' }}>
+                {h}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.length ? (
+            rows.map((row) => (
+              <TableRow
+                key={row.key}
+                hover={Boolean(onRowClick)}
+                sx={{ cursor: onRowClick ? 'pointer' : 'default' }}
+                onClick={() => onRowClick?.(row.key)}
+              >
+                {row.cells.map((c, i) => (
+                  <TableCell key={i}>{c}</TableCell>
+                ))}
+              </TableRow>
+            ))
+          ) : (
+            <TableRow>
+              <TableCell colSpan={head.length} sx={{ py: 4 }}>
+                <Typography align="center" color="text.secondary">
+                  {empty}
+                </Typography>
+              </TableCell>
+            </TableRow>
+          )}
+        </TableBody>
+      </Table>
+    </Paper>
+  );
+}
+
+export function AttachmentsTab({ r }: { r: Requisition }) {
+  const t = useOrdersT();
+  const toast = useToast();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  const f = (k: string) => t(`orders.summary.field.${k}`);
+  return (
+    <SimpleTable
+      head={[f('fileName'), f('type'), f('uploaded')]}
+      empty={t('orders.summary.noAttachments')}
+      rows={(r.attachments ?? []).map((a) => ({
+        key: a.id,
+        cells: [
+          <Link
+            key="n"
+            component="button"
+            variant="body2"
+            onClick={() =>
+              dataProvider
+                .download({
+                  path: `attachments/${encodeURIComponent(a.id)}/download`,
+                  fileName: a.name ?? a.id,
+                })
+                .catch((e) => toast('error', errorText(e, t('orders.downloadFailed'))))
+            }
+          >
+            {a.name ?? a.id}
+          </Link>,
+          a.type === 'TRF' ? 'Requisition' : enumLabel(a.type),
+          <DateText key="d" value={a.createdOn} withTime />,
+        ],
+      }))}
+    />
+  );
+}
+
+export function SamplesTab({ r }: { r: Requisition }) {
+  const t = useOrdersT();
+  const f = (k: string) => t(`orders.summary.field.${k}`);
+  const tu = r.tumorSpecimen ?? {};
+  const n = r.normalSpecimen ?? {};
+  const rows = [
+    tu.specimenType
+      ? {
+          key: 'tumor',
+          cells: ['TUMOR', enumLabel(tu.specimenType), tu.specimenId ?? '', calendar(tu.collectionDate)],
+        }
+      : null,
+    n.specimenType
+      ? { key: 'normal', cells: ['NORMAL', enumLabel(n.specimenType), '', calendar(n.collectionDate)] }
+      : null,
+  ].filter((x): x is { key: string; cells: string[] } => x !== null);
+  return (
+    <Stack>
+      {(r.sampleStatuses ?? []).length ? (
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+          <Typography variant="body2" color="text.secondary">
+            {f('sampleStatus')}:
+          </Typography>
+          {(r.sampleStatuses ?? []).map((s, i) => (
+            <Chip key={`${s}-${i}`} size="small" label={enumLabel(s)} />
+          ))}
+        </Box>
+      ) : null}
+      <SimpleTable
+        head={[f('type'), f('specimenType'), f('specimenId'), f('collectionDate')]}
+        empty={t('orders.summary.noSamples')}
+        rows={rows.map((x) => ({ ...x, cells: [enumLabel(x.cells[0] as string), ...x.cells.slice(1)] }))}
+      />
+    </Stack>
+  );
+}
+
+export function TestsTab({ r, canOpen }: { r: Requisition; canOpen: boolean }) {
+  const t = useOrdersT();
+  const navigate = useNavigate();
+  const f = (k: string) => t(`orders.summary.field.${k}`);
+  return (
+    <SimpleTable
+      head={[f('testOrderId'), f('testType'), f('orderType'), f('status'), f('dueOn')]}
+      empty={t('orders.summary.noTests')}
+      onRowClick={
+        canOpen
+          ? (id) => navigate(`/test/${encodeURIComponent(id)}`, { state: { from: 'orders' } })
+          : undefined
+      }
+      rows={(r.testOrders ?? [])
+        .filter((x) => x.status !== 'TEST_SELECTED')
+        .map((x) => ({
+          key: x.id,
+          cells: [
+            x.testOrderId ?? '',
+            enumLabel(x.testType),
+            enumLabel(x.orderType),
+            <Chip key="s" size="small" variant="outlined" label={enumLabel(x.status)} />,
+            calendar(x.dueOn),
+          ],
+        }))}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+import { HttpError } from 'react-admin';
+import { authHeaders, toHttpError } from '../../../providers/http';
+import { API } from '../../../providers/dataProvider';
+
+/**
+ * Print: the requisition's latest TRF PDF (GET /portal/api/v1/testOrderForms/{id}/trf) with the session's token.
+ * A 404 is "no PDF yet" (null: the viewer says 'No PDF File Available.'); other failures carry the server's text.
+ */
+export async function loadTrfPdf(id: string): Promise<Blob | null> {
+  const res = await fetch(`${API.portal}/testOrderForms/${encodeURIComponent(id)}/trf`, {
+    headers: authHeaders(),
+  });
+  if (res.status === 404) return null;
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw toHttpError(res.status, body);
+  }
+  const blob = await res.blob();
+  if (!blob.size) return null;
+  return blob;
+}
+
+export const COMMENTS_PATH = '/cns/api/v1/comments';
+export const messagePath = (id: string) => `/cns/api/v1/messages/${encodeURIComponent(id)}`;
+
+export function errorText(e: unknown, fallback: string): string {
+  return e instanceof HttpError || e instanceof Error ? e.message || fallback : fallback;
+}
