@@ -8,6 +8,7 @@ import { trfPrintRoutes } from './routes/trf';
 import { defineTrfQueue, type TrfQueue } from './workers/trf-queue';
 import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';
 import { requisitionsDashboard } from './dashboard';
+import { startTestStatusProjection } from './projections/test-status';
 import { omsTestOrderFormRoutes, testOrderFormRoutes } from './routes/test-order-forms';
 import { RequisitionService, type PatientRegistrar, type SignatureVerifier } from './requisition-service';
 
@@ -75,6 +76,13 @@ export function createRequisitionsModule(
       await trf.close();
     },
     // requisition-submitted -> the TRF PDF job (consumers/requisition-submitted.ts)
-    startConsumers: () => startRequisitionSubmittedConsumer(ctx, trf),
+    // test-status -> the requisition's summary of its tests (projections/test-status.ts)
+    startConsumers: async () => {
+      const running = [
+        await startRequisitionSubmittedConsumer(ctx, trf),
+        await startTestStatusProjection(ctx, models),
+      ];
+      return { stop: async () => void (await Promise.all(running.map((c) => c.stop()))) };
+    },
   };
 }

@@ -1,0 +1,151 @@
+/**
+ * Benchmark: the Submitted orders list (a facet filter, newest first, 15 a page, with its 10 facets) through
+ * the real HTTP API at concurrency 10, against the bare driver queries that fetch the same data (the page, the
+ * count and one $group per facet, in parallel, with the same match).
+ *
+ *   npm run seed:scale -- --requisitions 100000     # once, into the same database
+ *   npm run bench:orders -- [--requests 200] [--concurrency 10] [--role administrator|npi]
+ *
+ * Prints p50/p95 latency and requests per second for both, and the API/bare ratio (target: within 1.5x).
+ * Not a test: figures go to the README.
+ */
+import pino from 'pino';
+import { buildMatch, loadConfig, parseListQuery } from '@onco/platform';
+import { permissionsOf, type Role } from '@onco/domain';
+import { requisitionListScope, requisitionsResource } from '../services/requisitions/src/resource';
+import { buildSystem } from '../services/server/src/system';
+import { demoLogin } from '../services/server/src/seed';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+};
+
+const FACETS = requisitionsResource.facets!.map((f) => f.name);
+const QUERY = {
+  filter: JSON.stringify({ status: 'eq(SUBMITTED)', testStatus: 'in(IN_PROGRESS,REPORT_COMPLETE)' }),
+  sort: 'updatedOn,DESC',
+  page: '0',
+  size: '15',
+  facets: FACETS.join(','),
+};
+
+function stats(samples: number[], wallMs: number) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return { p50: at(50), p95: at(95), rps: (samples.length / wallMs) * 1000 };
+}
+
+async function run(requests: number, concurrency: number, once: () => Promise<void>) {
+  const samples: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        next++;
+        const t = performance.now();
+        await once();
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
+  return stats(samples, performance.now() - start);
+}
+
+const fmt = (r: { p50: number; p95: number; rps: number }) =>
+  `p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, ${r.rps.toFixed(1)} req/s`;
+
+async function main() {
+  const requests = Number(arg('requests', '200'));
+  const concurrency = Number(arg('concurrency', '10'));
+  const role = `ROLE_${arg('role', 'administrator').toUpperCase().replace(/\./g, '_')}` as Role;
+  const config = loadConfig({
+    ...process.env,
+    WORKERS: 'false',
+    SERVE_CONSOLE: 'false',
+    DEMO_MODE: 'true',
+    PORT: '0',
+  });
+  const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
+  await system.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = system.app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  try {
+    const Requisition = system.ctx.mongo.collection('test_order_forms');
+    const total = await Requisition.estimatedDocumentCount();
+    const submitted = await Requisition.countDocuments({ status: 'SUBMITTED' });
+    console.log(`[bench] database ${config.MONGO_URL}: ${total} requisitions (${submitted} submitted)`);
+    if (total < 1000) console.log('[bench] hint: npm run seed:scale -- --requisitions 100000 first');
+
+    const login = await fetch(`${base}/uam/api/v1/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        username: Buffer.from(demoLogin(role)).toString('base64'),
+        password: Buffer.from(config.DEMO_PASSWORD).toString('base64'),
+      }),
+    });
+    if (!login.ok)
+      throw new Error(`sign-in as ${demoLogin(role)} failed: ${login.status} ${await login.text()}`);
+    const { token, grantedAuthorities, accountIds, physicianIds, id } = (await login.json()) as any;
+    const url = `${base}/portal/api/v1/testOrderForms?${new URLSearchParams(QUERY)}`;
+    const headers = { authorization: `Bearer ${token}` };
+
+    // the same data straight from the driver: page + count + one $group per facet, in parallel
+    const user = {
+      id,
+      grantedAuthorities: grantedAuthorities ?? permissionsOf(role),
+      accountIds: accountIds ?? [],
+      physicianIds: physicianIds ?? [],
+      allAccounts: (grantedAuthorities ?? permissionsOf(role)).includes('VIEW_ALL_ACCOUNTS'),
+    } as any;
+    const query = parseListQuery(requisitionsResource, QUERY);
+    const scope = requisitionListScope(user, query);
+    const match = buildMatch(requisitionsResource, query, scope);
+    const bare = async () => {
+      await Promise.all([
+        Requisition.find(match).sort({ updatedOn: -1 }).limit(15).toArray(),
+        Requisition.countDocuments(match),
+        ...requisitionsResource.facets!.map((def) => {
+          const path = requisitionsResource.fields[def.field].path ?? def.field;
+          const pipeline: any[] = [{ $match: buildMatch(requisitionsResource, query, scope, def.field) }];
+          if (def.unwind) pipeline.push({ $unwind: `$${def.unwind}` });
+          pipeline.push(
+            { $group: { _id: `$${path}`, count: { $sum: 1 } } },
+            { $sort: { count: -1, _id: 1 } },
+          );
+          return Requisition.aggregate(pipeline).toArray();
+        }),
+      ]);
+    };
+    const api = async () => {
+      const res = await fetch(url, { headers });
+      if (!res.ok) throw new Error(`list failed: ${res.status} ${await res.text()}`);
+      await res.json();
+    };
+
+    const first = await (await fetch(url, { headers })).json();
+    console.log(
+      `[bench] query: Submitted, test status in (IN_PROGRESS, REPORT_COMPLETE), newest first, 15 a page, ${FACETS.length} facets; ${first.totalElements} matching; as ${demoLogin(role)}`,
+    );
+    // warm-up
+    await run(Math.min(10, requests), Math.min(concurrency, 5), api);
+    await run(Math.min(10, requests), Math.min(concurrency, 5), bare);
+    console.log(`[bench] ${requests} requests at concurrency ${concurrency}`);
+    const b = await run(requests, concurrency, bare);
+    console.log(`[bench] bare driver queries : ${fmt(b)}`);
+    const a = await run(requests, concurrency, api);
+    console.log(`[bench] API (HTTP)          : ${fmt(a)}`);
+    console.log(
+      `[bench] ratio API/bare: p50 ${(a.p50 / b.p50).toFixed(2)}x, p95 ${(a.p95 / b.p95).toFixed(2)}x, throughput ${(b.rps / a.rps).toFixed(2)}x (target: within 1.5x)`,
+    );
+  } finally {
+    await system.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
