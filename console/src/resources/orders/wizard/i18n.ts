@@ -171,6 +171,8 @@ export const wizardEn = {
       ABN: 'ABN for Medicare',
       TRF: 'Requisition',
       FINANCIAL_ASSISTANCE: 'Financial Assistance',
+      INITIAL_ORDER: 'Initial Order',
+      SUBSEQUENT_ORDER: 'Subsequent Order',
     },
     billing: {
       insuranceFromPatient: 'Saved Patient Insurance',

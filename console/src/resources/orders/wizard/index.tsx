@@ -11,6 +11,8 @@ import {
   canContinueToConsent,
   canJumpTo,
   canSubmitOrder,
+  hasProblems,
+  saveProblems,
   showSaveAndExit,
   stepStates,
   validateRequisition,
@@ -127,6 +129,14 @@ export function OrderWizardPage() {
     if (saving.current) await saving.current.catch(() => null);
     const current = formRef.current;
     if (!current) return null;
+    // values that break a rule are never sent: show them (the step counts as passed) and stay
+    const invalid = saveProblems(current, rules);
+    if (hasProblems(invalid)) {
+      const paths = Object.values(invalid).flatMap((e) => Object.keys(e ?? {}));
+      setTouched((list) => [...list, ...paths.filter((p) => !list.includes(p))]);
+      toast('error', t('wizard.messages.fixErrors'));
+      return null;
+    }
     const run = (async () => {
       try {
         if (!idRef.current) {
@@ -160,7 +170,7 @@ export function OrderWizardPage() {
     } finally {
       if (saving.current === run) saving.current = null;
     }
-  }, [api, navigate, toast, t]);
+  }, [api, navigate, toast, t, rules]);
 
   const set = useCallback((path: string, value: unknown) => {
     setForm((f) => (f ? setPath(f, path, value) : f));
