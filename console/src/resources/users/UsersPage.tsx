@@ -53,6 +53,12 @@ export function UsersPage() {
   const [updating, setUpdating] = useState<UserRow | null>(null);
 
   const fullName = (u: UserRow) => `${u.firstName} ${u.lastName}`.trim();
+  /** a role's label in the current language, else the server's label */
+  const roleLabel = (role: string, fallback?: string) => {
+    const key = `users.roles.${role}`;
+    const text = t(key);
+    return text === key ? (fallback ?? role) : text;
+  };
 
   const run = useCallback(async () => {
     if (!pending) return;
@@ -104,7 +110,7 @@ export function UsersPage() {
       source: 'role',
       label: t('users.columns.role'),
       sortable: true,
-      render: (u) => t(`users.roles.${u.role.name}`),
+      render: (u) => roleLabel(u.role.name, u.role.label),
     },
     {
       source: 'status',
@@ -151,7 +157,7 @@ export function UsersPage() {
       name: 'role_label_facet',
       field: 'role',
       label: t('users.facets.role'),
-      itemLabel: (i) => t(`users.roles.${String(i.value)}`) || (i.label ?? String(i.value)),
+      itemLabel: (i) => roleLabel(String(i.value), i.label),
     },
   ];
 
