@@ -35,7 +35,6 @@ import {
   csvAllowed,
   deleteColumnShown,
   diagnosisText,
-  enumLabel,
   initialTab,
   locationText,
   ordersBaseFilter,
@@ -48,7 +47,7 @@ import {
   type OrdersTab,
   type RequisitionRow,
 } from './logic';
-import { useOrdersT } from './useOrdersT';
+import { useEnumLabel, useOrdersT } from './useOrdersT';
 
 export { ordersEn, ordersZh } from './i18n';
 
@@ -71,6 +70,7 @@ const qs = (params: Record<string, unknown>) =>
  */
 export function OrdersListPage() {
   const t = useOrdersT();
+  const label = useEnumLabel();
   const navigate = useNavigate();
   const location = useLocation();
   const navState = (location.state ?? {}) as OrdersNavState;
@@ -113,7 +113,7 @@ export function OrdersListPage() {
       item.label ??
       (['physicianName', 'accountName', 'locationName'].includes(f.field)
         ? String(item.value ?? '')
-        : enumLabel(item.value == null ? '' : String(item.value))),
+        : label(item.value == null ? '' : String(item.value))),
   }));
 
   const columns: Column<RequisitionRow>[] = [
@@ -170,17 +170,17 @@ export function OrdersListPage() {
       label: t('orders.col.diagnosis'),
       sortable: true,
       sortField: 'diagnosis',
-      render: (r) => <Truncate text={diagnosisText(r.tumorSpecimen)} />,
+      render: (r) => <Truncate text={diagnosisText(r.tumorSpecimen, label)} />,
     },
     {
       source: 'testOrders',
       label: t('orders.col.tests'),
-      render: (r) => <Truncate text={testsText(r.testOrders)} max={40} />,
+      render: (r) => <Truncate text={testsText(r.testOrders, label)} max={40} />,
     },
     {
       source: 'sampleStatuses',
       label: t('orders.col.sampleStatuses'),
-      render: (r) => <Truncate text={(r.sampleStatuses ?? []).map(enumLabel).join(', ')} />,
+      render: (r) => <Truncate text={(r.sampleStatuses ?? []).map(label).join(', ')} />,
     },
     {
       source: 'attachments',
@@ -326,7 +326,7 @@ export function OrdersListPage() {
               size="small"
               color="primary"
               variant="outlined"
-              label={t('orders.reviewFilter', { status: enumLabel(reviewStatus) })}
+              label={t('orders.reviewFilter', { status: label(reviewStatus) })}
               onDelete={() => setReviewStatus(null)}
             />
           ) : null}

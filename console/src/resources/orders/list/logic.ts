@@ -163,9 +163,10 @@ export function enumLabel(value: string | null | undefined): string {
 /** Diagnosis with its free text: 'Other (Sarcoma)', 'Breast'. */
 export function diagnosisText(
   t: { diagnosis?: string | null; otherDiagnosis?: string | null } | null | undefined,
+  label: (v: string) => string = enumLabel,
 ): string {
   if (!t?.diagnosis) return t?.otherDiagnosis ?? '';
-  const d = enumLabel(t.diagnosis);
+  const d = label(t.diagnosis);
   return t.otherDiagnosis ? `${d} (${t.otherDiagnosis})` : d;
 }
 
@@ -175,8 +176,11 @@ export function locationText(loc: RequisitionRow['hospitalLocation']): string {
 }
 
 /** Tests of a requisition: 'NeXT Dx (Test Ordered), NeXT Personal Dx (In Progress)'. */
-export function testsText(tests: RequisitionRow['testOrders']): string {
-  return (tests ?? []).map((t) => `${enumLabel(t.testType)} (${enumLabel(t.status)})`).join(', ');
+export function testsText(
+  tests: RequisitionRow['testOrders'],
+  label: (v: string) => string = enumLabel,
+): string {
+  return (tests ?? []).map((t) => `${label(t.testType)} (${label(t.status)})`).join(', ');
 }
 
 /** The requisition's TRF attachments (the generated PDFs), by name. */

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useTranslate } from 'react-admin';
 import { interpolate, lookupMessage } from '../../../components/messages';
 import { ordersEn } from './i18n';
+import { enumLabel } from './logic';
 
 /** The English text of an `orders.*` key (the fallback before the app merges ordersEn / ordersZh). */
 export function ordersEnglish(key: string, values?: Record<string, unknown>): string {
@@ -18,5 +19,14 @@ export function useOrdersT() {
         _: typeof values._ === 'string' ? values._ : ordersEnglish(key, values),
       }),
     [translate],
+  );
+}
+
+/** An enumeration value in the user's language (`orders.enum.*`), else as people read it in English. */
+export function useEnumLabel() {
+  const t = useOrdersT();
+  return useCallback(
+    (v: string | null | undefined) => (v ? t(`orders.enum.${v}`, { _: enumLabel(v) }) : ''),
+    [t],
   );
 }

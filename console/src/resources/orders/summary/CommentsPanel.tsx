@@ -63,7 +63,12 @@ export function CommentsPanel({ requisitionId }: { requisitionId: string }) {
             sortOrder: 'desc',
           },
         })
-        .then((r) => r.data.content),
+        .then((r) => r.data.content)
+        .catch((e: { status?: number }) => {
+          // comments open once the submitted requisition reaches the messages service: until then, none
+          if (e?.status === 404) return [] as CommentRow[];
+          throw e;
+        }),
   });
 
   const add = async (body: string, parentId?: string) => {

@@ -17,7 +17,7 @@ import { useNavigate } from 'react-router-dom';
 import { DateText, formatPhone, useToast } from '../../../components';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { enumLabel, type RequisitionRow } from '../list/logic';
-import { useOrdersT } from '../list/useOrdersT';
+import { useEnumLabel, useOrdersT } from '../list/useOrdersT';
 import { errorText } from './api';
 
 /** The requisition as GET /testOrderForms/{id} returns it (the fields the summary shows). */
@@ -108,6 +108,7 @@ function Stack({ children }: { children: ReactNode }) {
 
 export function PatientTab({ r }: { r: Requisition }) {
   const t = useOrdersT();
+  const label = useEnumLabel();
   const f = (k: string) => t(`orders.summary.field.${k}`);
   const p = r.patient ?? {};
   const tu = r.tumorSpecimen ?? {};
@@ -118,7 +119,7 @@ export function PatientTab({ r }: { r: Requisition }) {
         title={t('orders.summary.section.orderInformation')}
         entries={[
           [t('orders.summary.testSelection'), testSelectionText(r)],
-          [f('orderType'), enumLabel(r.orderInformation?.orderType)],
+          [f('orderType'), label(r.orderInformation?.orderType)],
         ]}
       />
       <FieldGroup
@@ -129,7 +130,7 @@ export function PatientTab({ r }: { r: Requisition }) {
           [t('orders.summary.patientNumber'), p.userId],
           [t('orders.summary.mrn'), p.mrn],
           [t('orders.summary.dateOfBirth'), calendar(p.dateOfBirth)],
-          [t('orders.summary.sex'), enumLabel(p.birthSex)],
+          [t('orders.summary.sex'), label(p.birthSex)],
           [f('race'), p.race],
           [f('ethnicity'), p.ethnicity],
           [f('phone'), formatPhone(p.phone)],
@@ -141,19 +142,19 @@ export function PatientTab({ r }: { r: Requisition }) {
       <FieldGroup
         title={t('orders.summary.section.tumor')}
         entries={[
-          [t('orders.summary.diagnosis'), tu.diagnosis ? enumLabel(tu.diagnosis) : ''],
+          [t('orders.summary.diagnosis'), tu.diagnosis ? label(tu.diagnosis) : ''],
           [f('otherDiagnosis'), tu.otherDiagnosis],
           [t('orders.summary.icd10'), tu.icd10Codes],
           [f('stage'), tu.stage === 'OTHER' ? tu.otherStage : tu.stage],
           [f('dateOfDiagnosis'), calendar(tu.dateOfDiagnosis)],
-          [f('diseaseStatus'), enumLabel(tu.diseaseStatus)],
+          [f('diseaseStatus'), label(tu.diseaseStatus)],
           [f('drugName'), tu.drugName],
-          [f('specimenType'), enumLabel(tu.specimenType)],
+          [f('specimenType'), label(tu.specimenType)],
           [f('specimenId'), tu.specimenId],
           [f('collectionDate'), calendar(tu.collectionDate)],
           [
             f('biopsySite'),
-            tu.specimenBiopsySite === 'OTHER' ? tu.otherBiopsySite : enumLabel(tu.specimenBiopsySite),
+            tu.specimenBiopsySite === 'OTHER' ? tu.otherBiopsySite : label(tu.specimenBiopsySite),
           ],
           [f('content'), tu.content ?? ''],
         ]}
@@ -161,8 +162,8 @@ export function PatientTab({ r }: { r: Requisition }) {
       <FieldGroup
         title={t('orders.summary.section.normal')}
         entries={[
-          [f('specimenType'), enumLabel(n.specimenType)],
-          [f('collectionMode'), enumLabel(n.collectionMode)],
+          [f('specimenType'), label(n.specimenType)],
+          [f('collectionMode'), label(n.collectionMode)],
           [f('collectionDate'), calendar(n.collectionDate)],
         ]}
       />
@@ -214,6 +215,7 @@ export function ProviderTab({ r }: { r: Requisition }) {
 
 export function BillingTab({ r }: { r: Requisition }) {
   const t = useOrdersT();
+  const label = useEnumLabel();
   const f = (k: string) => t(`orders.summary.field.${k}`);
   const billings = (r.billings ?? []).filter((b) => !b.archived);
   if (!billings.length)
@@ -229,13 +231,13 @@ export function BillingTab({ r }: { r: Requisition }) {
               : t('orders.summary.section.primaryBilling')
           }
           entries={[
-            [f('billingType'), enumLabel(b.billingType)],
+            [f('billingType'), label(b.billingType)],
             [f('insuranceProvider'), b.insuranceProvider ?? b.facilityTypeName ?? b.otherTypeName],
             [f('policyNumber'), b.policyNumber],
             [f('groupNumber'), b.groupNumber],
             [f('insuredName'), b.insuredName],
-            [f('relationship'), enumLabel(b.relationshipToPatient)],
-            [f('patientStatus'), enumLabel(b.patientStatus)],
+            [f('relationship'), label(b.relationshipToPatient)],
+            [f('patientStatus'), label(b.patientStatus)],
             [f('dischargeDate'), calendar(b.dischargeDate)],
           ]}
         />
@@ -298,6 +300,7 @@ function SimpleTable({
 
 export function AttachmentsTab({ r }: { r: Requisition }) {
   const t = useOrdersT();
+  const label = useEnumLabel();
   const toast = useToast();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const f = (k: string) => t(`orders.summary.field.${k}`);
@@ -323,7 +326,7 @@ export function AttachmentsTab({ r }: { r: Requisition }) {
           >
             {a.name ?? a.id}
           </Link>,
-          a.type === 'TRF' ? 'Requisition' : enumLabel(a.type),
+          a.type === 'TRF' ? 'Requisition' : label(a.type),
           <DateText key="d" value={a.createdOn} withTime />,
         ],
       }))}
@@ -333,6 +336,7 @@ export function AttachmentsTab({ r }: { r: Requisition }) {
 
 export function SamplesTab({ r }: { r: Requisition }) {
   const t = useOrdersT();
+  const label = useEnumLabel();
   const f = (k: string) => t(`orders.summary.field.${k}`);
   const tu = r.tumorSpecimen ?? {};
   const n = r.normalSpecimen ?? {};
@@ -340,11 +344,11 @@ export function SamplesTab({ r }: { r: Requisition }) {
     tu.specimenType
       ? {
           key: 'tumor',
-          cells: ['TUMOR', enumLabel(tu.specimenType), tu.specimenId ?? '', calendar(tu.collectionDate)],
+          cells: ['TUMOR', label(tu.specimenType), tu.specimenId ?? '', calendar(tu.collectionDate)],
         }
       : null,
     n.specimenType
-      ? { key: 'normal', cells: ['NORMAL', enumLabel(n.specimenType), '', calendar(n.collectionDate)] }
+      ? { key: 'normal', cells: ['NORMAL', label(n.specimenType), '', calendar(n.collectionDate)] }
       : null,
   ].filter((x): x is { key: string; cells: string[] } => x !== null);
   return (
@@ -355,14 +359,14 @@ export function SamplesTab({ r }: { r: Requisition }) {
             {f('sampleStatus')}:
           </Typography>
           {(r.sampleStatuses ?? []).map((s, i) => (
-            <Chip key={`${s}-${i}`} size="small" label={enumLabel(s)} />
+            <Chip key={`${s}-${i}`} size="small" label={label(s)} />
           ))}
         </Box>
       ) : null}
       <SimpleTable
         head={[f('type'), f('specimenType'), f('specimenId'), f('collectionDate')]}
         empty={t('orders.summary.noSamples')}
-        rows={rows.map((x) => ({ ...x, cells: [enumLabel(x.cells[0] as string), ...x.cells.slice(1)] }))}
+        rows={rows.map((x) => ({ ...x, cells: [label(x.cells[0] as string), ...x.cells.slice(1)] }))}
       />
     </Stack>
   );
@@ -370,6 +374,7 @@ export function SamplesTab({ r }: { r: Requisition }) {
 
 export function TestsTab({ r, canOpen }: { r: Requisition; canOpen: boolean }) {
   const t = useOrdersT();
+  const label = useEnumLabel();
   const navigate = useNavigate();
   const f = (k: string) => t(`orders.summary.field.${k}`);
   return (
@@ -387,9 +392,9 @@ export function TestsTab({ r, canOpen }: { r: Requisition; canOpen: boolean }) {
           key: x.id,
           cells: [
             x.testOrderId ?? '',
-            enumLabel(x.testType),
-            enumLabel(x.orderType),
-            <Chip key="s" size="small" variant="outlined" label={enumLabel(x.status)} />,
+            label(x.testType),
+            label(x.orderType),
+            <Chip key="s" size="small" variant="outlined" label={label(x.status)} />,
             calendar(x.dueOn),
           ],
         }))}

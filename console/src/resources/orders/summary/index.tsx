@@ -17,8 +17,8 @@ import {
   useToast,
 } from '../../../components';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
-import { diagnosisText, enumLabel, patientName, testProgress } from '../list/logic';
-import { useOrdersT } from '../list/useOrdersT';
+import { diagnosisText, patientName, testProgress } from '../list/logic';
+import { useEnumLabel, useOrdersT } from '../list/useOrdersT';
 import { errorText, loadTrfPdf } from './api';
 import { CommentsPanel } from './CommentsPanel';
 import {
@@ -81,6 +81,7 @@ function ProgressBox({ label, count, color }: { label: string; count: number; co
 export function OrderSummaryPage() {
   const { id = '', tab: tabParam } = useParams<{ id: string; tab?: string }>();
   const t = useOrdersT();
+  const label = useEnumLabel();
   const navigate = useNavigate();
   const toast = useToast();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
@@ -93,6 +94,12 @@ export function OrderSummaryPage() {
     queryKey: ['testOrderForms', 'summary', id],
     queryFn: () => dataProvider.getOne<Requisition>('testOrderForms', { id }).then((r) => r.data),
     enabled: Boolean(id),
+    // the TRF PDF is made by a worker after submit: look again for a while so Print appears when it is ready
+    refetchInterval: (q) => {
+      const d = q.state.data;
+      const recent = d?.updatedOn ? Date.now() - new Date(d.updatedOn).getTime() < 3 * 60_000 : false;
+      return d && d.status === 'SUBMITTED' && !d.deleted && !d.actions?.print && recent ? 4000 : false;
+    },
   });
   const r = query.data;
   const tab: SummaryTab = (SUMMARY_TABS as readonly string[]).includes(tabParam ?? '')
@@ -162,7 +169,7 @@ export function OrderSummaryPage() {
     <Box sx={{ p: { xs: 1.5, md: 3 }, maxWidth: 1600, mx: 'auto' }} data-testid="order-summary">
       <Banner
         title={`${t('orders.summary.bannerTitle')}${r.testRequisitionId ? ` : ${r.testRequisitionId}` : ''}`}
-        subtitle={enumLabel(r.status)}
+        subtitle={label(r.status)}
         right={
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', justifyContent: 'flex-end' }}>
             {actions.print ? (
@@ -239,10 +246,12 @@ export function OrderSummaryPage() {
             <HeaderField label={t('orders.summary.dateOfBirth')}>
               {p.dateOfBirth ? formatDisplayDate(p.dateOfBirth) : ''}
             </HeaderField>
-            <HeaderField label={t('orders.summary.sex')}>{enumLabel(p.birthSex)}</HeaderField>
+            <HeaderField label={t('orders.summary.sex')}>{label(p.birthSex)}</HeaderField>
             <HeaderField label={t('orders.summary.mrn')}>{p.mrn}</HeaderField>
             <HeaderField label={t('orders.summary.testSelection')}>{testSelectionText(r)}</HeaderField>
-            <HeaderField label={t('orders.summary.diagnosis')}>{diagnosisText(r.tumorSpecimen)}</HeaderField>
+            <HeaderField label={t('orders.summary.diagnosis')}>
+              {diagnosisText(r.tumorSpecimen, label)}
+            </HeaderField>
             <HeaderField label={t('orders.summary.icd10')}>{r.tumorSpecimen?.icd10Codes}</HeaderField>
             <HeaderField label={t('orders.summary.initialTrf')}>
               {r.parentTestOrderForm?.testRequisitionId}
