@@ -39,6 +39,8 @@ export function wizardApi(dp: ConsoleDataProvider) {
         query: { createPdf: 'true' },
         body: toSubmitBody(form, id),
       }),
+    /** one JSON document (a reference node) */
+    get: <T>(path: string) => call<T>({ path }),
     /** a reference list in the spec's dialect: filter JSON, zero-based page, size */
     list: <T>(path: string, filter: Record<string, unknown>, size = 20) =>
       call<Page<T>>({ path, query: { filter, page: 0, size } }),

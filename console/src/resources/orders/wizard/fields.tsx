@@ -1,5 +1,6 @@
 import {
   Box,
+  Button,
   Checkbox,
   FormControl,
   FormControlLabel,
@@ -296,5 +297,46 @@ export function AddressFields({
         </>
       )}
     </>
+  );
+}
+
+/** A read-only field filled by a modal (ICD-10 codes, primary diagnosis): click or the button opens it. */
+export function PickerField({
+  path,
+  label,
+  required,
+  display,
+  onOpen,
+  cols = 6,
+}: BaseProps & { display: string; onOpen: () => void }) {
+  const { errorFor } = useWizard();
+  const t = useWizardT();
+  const l = useLabel();
+  const error = errorFor(path);
+  return (
+    <Grid size={{ xs: 12, md: cols }}>
+      <TextField
+        id={idOf(path)}
+        name={path}
+        fullWidth
+        size="small"
+        label={l(label)}
+        required={required}
+        value={display}
+        onClick={onOpen}
+        error={!!error}
+        helperText={error}
+        slotProps={{
+          input: {
+            readOnly: true,
+            endAdornment: (
+              <Button size="small" onClick={onOpen} data-open={path}>
+                {t('wizard.buttons.choose')}
+              </Button>
+            ),
+          },
+        }}
+      />
+    </Grid>
   );
 }

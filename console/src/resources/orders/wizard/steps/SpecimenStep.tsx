@@ -10,12 +10,16 @@ import {
   STAGES,
   TISSUE_OBTAIN_METHODS,
   dateWindows,
+  icd10List,
   normalSpecimenTypeOptions,
   tumorSpecimenTypeOptions,
 } from '@onco/domain';
 import { TOOLTIP_DELAY_MS } from '../../../../components';
 import { useWizard } from '../context';
-import { CheckF, DateF, RadioF, Section, SelectF, TextF } from '../fields';
+import { useState } from 'react';
+import { DiagnosisDialog, parseStoredDx } from '../DiagnosisDialog';
+import { CheckF, DateF, PickerField, RadioF, Section, SelectF, TextF } from '../fields';
+import { Icd10Dialog } from '../Icd10Dialog';
 import { useWizardT } from '../useWizardT';
 
 export function SpecimenStep() {
@@ -27,6 +31,8 @@ export function SpecimenStep() {
   const windows = dateWindows(rules.today);
   const blood = windows.bloodCollection(normal.specimenType);
   const required = !rules.permissions.includes('IS_SPECIMEN_INFO_OPTIONAL');
+  const [icdOpen, setIcdOpen] = useState(false);
+  const [dxOpen, setDxOpen] = useState(false);
   return (
     <>
       <Section title="wizard.sections.tumor">
@@ -39,13 +45,36 @@ export function SpecimenStep() {
         {tumor.diagnosis === 'OTHER' && (
           <TextF path="tumorSpecimen.otherDiagnosis" label="wizard.fields.otherDiagnosis" required cols={6} />
         )}
-        <TextF
+        <PickerField
           path="tumorSpecimen.icd10Codes"
           label="wizard.fields.icd10Codes"
-          helperText={t('wizard.fields.icd10Help')}
           required={required}
-          cols={6}
-          transform={(v) => v.toUpperCase()}
+          display={icd10List(tumor.icd10Codes).join(', ')}
+          onOpen={() => setIcdOpen(true)}
+        />
+        <PickerField
+          path="tumorSpecimen.octDxBreadCrumb"
+          label="wizard.dx.title"
+          display={parseStoredDx(tumor.octDxBreadCrumb)?.octDxBreadCrumb ?? ''}
+          onOpen={() => setDxOpen(true)}
+        />
+        <Icd10Dialog
+          open={icdOpen}
+          value={tumor.icd10Codes}
+          onClose={() => setIcdOpen(false)}
+          onDone={(codes) => {
+            set('tumorSpecimen.icd10Codes', codes || null);
+            setIcdOpen(false);
+          }}
+        />
+        <DiagnosisDialog
+          open={dxOpen}
+          stored={tumor.octDxBreadCrumb}
+          onClose={() => setDxOpen(false)}
+          onDone={(dx) => {
+            set('tumorSpecimen.octDxBreadCrumb', JSON.stringify(dx));
+            setDxOpen(false);
+          }}
         />
         <TextF path="tumorSpecimen.drugName" label="wizard.fields.drugName" />
         <DateF
