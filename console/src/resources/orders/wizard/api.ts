@@ -39,6 +39,8 @@ export function wizardApi(dp: ConsoleDataProvider) {
         query: { createPdf: 'true' },
         body: toSubmitBody(form, id),
       }),
+    /** a GET with plain query parameters */
+    getWith: <T>(path: string, query: Record<string, unknown>) => call<T>({ path, query }),
     /** one JSON document (a reference node) */
     get: <T>(path: string) => call<T>({ path }),
     /** a reference list in the spec's dialect: filter JSON, zero-based page, size */

@@ -18,7 +18,7 @@ export interface WizardContextValue {
   testRequisitionId: string | null;
   goTo: (step: StepKey) => void;
   /** saves now (creating the draft if needed) and returns its id */
-  ensureSaved: () => Promise<string | null>;
+  ensureSaved: (continueTo?: StepKey) => Promise<string | null>;
 }
 
 export const WizardContext = createContext<WizardContextValue | null>(null);

@@ -57,3 +57,13 @@ describe('pickers fill the blocks', () => {
     expect(MAX_ATTACHMENT_BYTES).toBe(52_428_800);
   });
 });
+
+describe('NPI lookup', () => {
+  it('a 10-digit number wins; else a first name of 2+ characters (with the last name when given)', async () => {
+    const { npiQuery } = await import('./NpiLookupDialog');
+    expect(npiQuery('Jo', 'Smith', '(163) 928-4755')).toEqual({ number: '1639284755' });
+    expect(npiQuery('Jo', '', '123')).toEqual({ firstName: 'Jo' });
+    expect(npiQuery(' Jo ', ' Smith ', '')).toEqual({ firstName: 'Jo', lastName: 'Smith' });
+    expect(npiQuery('J', 'Smith', '')).toBeNull();
+  });
+});

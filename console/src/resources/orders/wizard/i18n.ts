@@ -40,6 +40,11 @@ export const wizardEn = {
       selected: 'Selected Codes',
       add: 'Add',
     },
+    npi: {
+      title: 'NPI Lookup',
+      open: 'NPI Lookup',
+      search: 'Search',
+    },
     dx: {
       title: 'Primary Diagnosis',
       search: 'Search Diagnosis Abbreviation or Keyword',

@@ -78,6 +78,8 @@ export function OrderWizardPage() {
   const idRef = useRef<string | null>(null);
   const formRef = useRef<RequisitionForm | null>(form);
   formRef.current = form;
+  const progressRef = useRef<WizardProgress>(progress);
+  progressRef.current = progress;
   const saving = useRef<Promise<string | null> | null>(null);
 
   // load a draft (or start empty); a non-draft opens the summary
@@ -125,52 +127,58 @@ export function OrderWizardPage() {
   const states = useMemo(() => (form ? stepStates(form, rules, progress) : null), [form, rules, progress]);
 
   /** Save now: create on the first call, PUT afterwards (status DRAFT). Concurrent calls share one save. */
-  const ensureSaved = useCallback(async (): Promise<string | null> => {
-    if (saving.current) await saving.current.catch(() => null);
-    const current = formRef.current;
-    if (!current) return null;
-    // values that break a rule are never sent: show them (the step counts as passed) and stay
-    const invalid = saveProblems(current, rules);
-    if (hasProblems(invalid)) {
-      const paths = Object.values(invalid).flatMap((e) => Object.keys(e ?? {}));
-      setTouched((list) => [...list, ...paths.filter((p) => !list.includes(p))]);
-      toast('error', t('wizard.messages.fixErrors'));
-      return null;
-    }
-    const run = (async () => {
-      try {
-        if (!idRef.current) {
-          const doc = await api.create(current);
-          idRef.current = doc.id;
-          setReqId(doc.id);
-          setTrfNumber(doc.testRequisitionId ?? null);
-          navigate(`/order/${encodeURIComponent(doc.id)}`, { replace: true });
-        } else {
-          const doc = await api.save(idRef.current, current);
-          setTrfNumber(doc.testRequisitionId ?? null);
-        }
-        setServerErrors({});
-        return idRef.current;
-      } catch (e) {
-        const details = (e as { body?: { details?: { errors?: FieldErrors } } })?.body?.details;
-        if (details?.errors) setServerErrors(details.errors);
-        toast(
-          'error',
-          errorMessage(
-            e,
-            idRef.current ? t('wizard.messages.saveFailed') : t('wizard.messages.createFailed'),
-          ),
-        );
+  const ensureSaved = useCallback(
+    async (continueTo?: StepKey): Promise<string | null> => {
+      if (saving.current) await saving.current.catch(() => null);
+      const current = formRef.current;
+      if (!current) return null;
+      // values that break a rule are never sent: show them (the step counts as passed) and stay
+      const invalid = saveProblems(current, rules);
+      if (hasProblems(invalid)) {
+        const paths = Object.values(invalid).flatMap((e) => Object.keys(e ?? {}));
+        setTouched((list) => [...list, ...paths.filter((p) => !list.includes(p))]);
+        toast('error', t('wizard.messages.fixErrors'));
         return null;
       }
-    })();
-    saving.current = run;
-    try {
-      return await run;
-    } finally {
-      if (saving.current === run) saving.current = null;
-    }
-  }, [api, navigate, toast, t, rules]);
+      const run = (async () => {
+        try {
+          if (!idRef.current) {
+            const doc = await api.create(current);
+            idRef.current = doc.id;
+            setReqId(doc.id);
+            setTrfNumber(doc.testRequisitionId ?? null);
+            // remembered before the route changes, so a remount on /order/{id} resumes at the right step
+            const p = progressRef.current;
+            writeProgress(doc.id, continueTo ? moveTo(p, continueTo) : p);
+            navigate(`/order/${encodeURIComponent(doc.id)}`, { replace: true });
+          } else {
+            const doc = await api.save(idRef.current, current);
+            setTrfNumber(doc.testRequisitionId ?? null);
+          }
+          setServerErrors({});
+          return idRef.current;
+        } catch (e) {
+          const details = (e as { body?: { details?: { errors?: FieldErrors } } })?.body?.details;
+          if (details?.errors) setServerErrors(details.errors);
+          toast(
+            'error',
+            errorMessage(
+              e,
+              idRef.current ? t('wizard.messages.saveFailed') : t('wizard.messages.createFailed'),
+            ),
+          );
+          return null;
+        }
+      })();
+      saving.current = run;
+      try {
+        return await run;
+      } finally {
+        if (saving.current === run) saving.current = null;
+      }
+    },
+    [api, navigate, toast, t, rules],
+  );
 
   const set = useCallback((path: string, value: unknown) => {
     setForm((f) => (f ? setPath(f, path, value) : f));
@@ -231,7 +239,7 @@ export function OrderWizardPage() {
     const next = nextStep(step);
     if (!next) return;
     setBusy(true);
-    const id = await ensureSaved();
+    const id = await ensureSaved(next);
     setBusy(false);
     if (id) setProgress((p) => moveTo(p, next));
   };

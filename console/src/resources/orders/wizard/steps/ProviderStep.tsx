@@ -1,4 +1,8 @@
+import { Button } from '@mui/material';
+import { useState } from 'react';
 import type { LocationForm, ProviderForm } from '@onco/domain';
+import { NpiLookupDialog, type NpiResult } from '../NpiLookupDialog';
+import { useWizardT } from '../useWizardT';
 import { useWizard } from '../context';
 import { AddressFields, Section, TextF } from '../fields';
 import { getPath } from '../model';
@@ -89,12 +93,36 @@ export function LocationBlock({
   );
 }
 
+/** A registry result as the ordering provider (not a directory record: no id); its first location if none chosen. */
+export function providerFromNpi(r: NpiResult): ProviderForm {
+  return {
+    id: null,
+    userId: r.userId,
+    firstName: r.firstName ?? null,
+    middleName: r.middleName ?? null,
+    lastName: r.lastName ?? null,
+    name: r.name ?? null,
+  };
+}
+
 export function ProviderStep() {
-  const { can, patch, rules } = useWizard();
+  const { form, can, patch, rules } = useWizard();
+  const t = useWizardT();
+  const [npiOpen, setNpiOpen] = useState(false);
   const required = !rules.permissions.includes('IS_PROVIDER_INFO_OPTIONAL');
+  const npi = can('VIEW_NPI_REGISTRY');
   return (
     <>
-      <Section title="wizard.sections.orderingProvider">
+      <Section
+        title="wizard.sections.orderingProvider"
+        right={
+          npi && (
+            <Button size="small" variant="outlined" onClick={() => setNpiOpen(true)}>
+              {t('wizard.npi.open')}
+            </Button>
+          )
+        }
+      >
         <Picker<Row>
           id="physician-search"
           label="wizard.fields.searchPhysician"
@@ -104,6 +132,22 @@ export function ProviderStep() {
           onPick={(row) => patch({ physician: pickProvider(row) })}
           cols={12}
         />
+        {npi && (
+          <NpiLookupDialog
+            open={npiOpen}
+            onClose={() => setNpiOpen(false)}
+            onPick={(r) => {
+              const loc = r.locations?.[0];
+              patch({
+                physician: { ...providerFromNpi(r), email: form.physician?.email ?? null },
+                ...(loc && !form.hospitalLocation?.name
+                  ? { hospitalLocation: { name: loc.name ?? null, address: loc.address ?? null } }
+                  : {}),
+              });
+              setNpiOpen(false);
+            }}
+          />
+        )}
         <ProviderFields prefix="physician" required={required} />
       </Section>
       <Section title="wizard.sections.account">
