@@ -1,0 +1,174 @@
+/**
+ * Browser test of the orders list, the order summary and the home dashboard (needs the routes wired in App.tsx:
+ * /orders -> OrdersListPage, /order/:id/summary/:tab -> OrderSummaryPage, / and /home -> HomePage).
+ * Real backend with workers (the TRF PDF is made by the trf-pdf worker after submit), headless chromium.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import {
+  bodyText,
+  clickWhenReady,
+  fill,
+  login,
+  loginAs,
+  open,
+  startConsole,
+  TEST_PASSWORD,
+  waitForText,
+  type ConsoleHarness,
+} from '../../../../test/harness';
+import { completeForm } from '../../../../../services/requisitions/src/test/fixtures';
+
+const API = '/portal/api/v1/testOrderForms';
+const ACCOUNT = { id: 'acc-orders-e2e', name: 'Alpha Oncology' };
+
+async function clickButton(page: Page, text: string, inDialog = false) {
+  await page.waitForFunction(
+    (t, d) =>
+      [...document.querySelectorAll(d ? '.MuiDialog-root button' : 'button')].some(
+        (b) => b.textContent?.trim() === t && !(b as HTMLButtonElement).disabled,
+      ),
+    {},
+    text,
+    inDialog,
+  );
+  await new Promise((r) => setTimeout(r, 250));
+  await page.evaluate(
+    (t, d) => {
+      const b = [...document.querySelectorAll(d ? '.MuiDialog-root button' : 'button')].find(
+        (x) => x.textContent?.trim() === t && !(x as HTMLButtonElement).disabled,
+      );
+      (b as HTMLButtonElement).click();
+    },
+    text,
+    inDialog,
+  );
+}
+
+describe('orders list, order summary and home dashboard (real backend, chromium)', () => {
+  let h: ConsoleHarness;
+  let npi: { loginId: string };
+  let admin: { loginId: string };
+  let observer: { loginId: string };
+  let submittedId = '';
+  let trf = '';
+
+  beforeAll(async () => {
+    h = await startConsole({ WORKERS: 'true' });
+    npi = await h.user('ROLE_NPI', { account: ACCOUNT, physicianId: 'phy-A' } as never);
+    admin = await h.user('ROLE_ADMINISTRATOR', { account: ACCOUNT } as never);
+    observer = await h.user('ROLE_OBSERVER', { account: ACCOUNT } as never);
+    const auth = (await login(h.sys, npi.loginId)).authorization;
+    const form = completeForm({ accountId: ACCOUNT.id, physicianId: 'phy-A' });
+    const d = await h.api(auth, 'POST', API, form);
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+    expect((await h.api(auth, 'POST', `${API}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status).toBe(
+      200,
+    );
+    const sub = await h.api(auth, 'POST', `${API}/submit?createPdf=true`, { ...form, id: d.body.id });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    submittedId = sub.body.id;
+    trf = sub.body.testRequisitionId;
+    const draft = await h.api(auth, 'POST', API, {
+      ...form,
+      patient: { ...form.patient, name: 'Draft Person', firstName: 'Draft', lastName: 'Person' },
+    });
+    expect(draft.status).toBe(200);
+  }, 240_000);
+  afterAll(async () => h?.stop());
+
+  it('home: Welcome Back!, the counters and the empty Recently Completed Tests', async () => {
+    const page = await h.newPage();
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, '/home');
+    await waitForText(page, 'Welcome Back!');
+    await waitForText(page, 'No recently completed Tests');
+    const text = await bodyText(page);
+    expect(text).toContain('Completed');
+    expect(text).not.toContain('Test Selected');
+    expect(text).not.toContain('Clinical Review'); // no CAN_REVIEW_DIAGNOSIS
+    await h.shot(page, 'orders-home');
+  }, 120_000);
+
+  it('list: Draft by default, Submitted rows, row click opens the summary', async () => {
+    const page = await h.newPage();
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, '/orders');
+    await waitForText(page, 'Test Requisition Forms');
+    await waitForText(page, 'Draft Person');
+    expect(await bodyText(page)).not.toContain('Download CSV');
+    await h.shot(page, 'orders-list-draft');
+    await clickWhenReady(page, '[data-testid="tab-submitted"]');
+    await waitForText(page, trf);
+    await h.shot(page, 'orders-list-submitted');
+    await clickWhenReady(page, `[data-testid="row-${submittedId}"]`);
+    await page.waitForSelector('[data-testid="order-summary"]');
+    expect(new URL(page.url()).pathname).toBe(`/order/${submittedId}/summary/patient`);
+  }, 120_000);
+
+  it('summary: header, progress, Print, comments with the delete confirmation, Copy', async () => {
+    const page = await h.newPage();
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, `/order/${submittedId}/summary/patient`);
+    await waitForText(page, `Test Requisition Form : ${trf}`);
+    for (const s of [
+      'Ada Lovelace',
+      'PAT-000001',
+      '02/03/1961',
+      'MRN-77',
+      'C34.90',
+      'Grace Hopper',
+      'Test Ordered',
+      'In Progress',
+      'Report Complete',
+    ])
+      expect(await bodyText(page)).toContain(s);
+    await waitForText(page, 'No comment added', 60_000);
+    await waitForText(page, 'Print', 90_000); // once the worker has made the TRF PDF
+    await h.shot(page, 'orders-summary');
+    await fill(page, '[data-testid="comment-input"]', 'Please expedite');
+    await clickButton(page, 'Add');
+    await waitForText(page, 'Please expedite');
+    await clickWhenReady(page, '[data-testid^="comment-delete-"]');
+    await waitForText(page, 'Are you sure you want to delete this comment?');
+    await clickButton(page, 'Yes', true);
+    await waitForText(page, 'No comment added');
+    await clickButton(page, 'Copy');
+    await waitForText(
+      page,
+      'Are you sure you want to copy the Test Requisition Form for Patient# PAT-000001 with diagnosis Lung?',
+    );
+    await clickButton(page, 'Yes', true);
+    await page.waitForFunction(
+      (id) => /^\/order\/[^/]+$/.test(location.pathname) && !location.pathname.includes(id),
+      {},
+      submittedId,
+    );
+  }, 240_000);
+
+  it('admin: Delete column, Deleted included and the delete rule; observer cannot start an order', async () => {
+    const page = await h.newPage();
+    await loginAs(page, h, admin.loginId);
+    await open(page, h, '/orders');
+    await clickWhenReady(page, '[data-testid="tab-submitted"]');
+    await waitForText(page, trf);
+    expect(await bodyText(page)).toContain('Deleted included');
+    expect(await bodyText(page)).toContain('Download CSV');
+    // a test is ordered: the domain rule refuses deletion
+    expect(
+      await page.$eval(`[data-testid="delete-${submittedId}"]`, (b) => (b as HTMLButtonElement).disabled),
+    ).toBe(true);
+    await h.shot(page, 'orders-list-admin');
+
+    const obs = await h.newPage();
+    await loginAs(obs, h, observer.loginId);
+    await open(obs, h, '/orders');
+    await waitForText(obs, 'Start a New Order');
+    const disabled = await obs.evaluate(
+      () =>
+        [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Start a New Order')!
+          .disabled,
+    );
+    expect(disabled).toBe(true);
+  }, 120_000);
+});
