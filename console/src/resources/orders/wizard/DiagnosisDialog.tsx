@@ -78,11 +78,16 @@ export function DiagnosisDialog({
   stored,
   onClose,
   onDone,
+  allowFreeText = false,
+  onFreeText,
 }: {
   open: boolean;
   stored: string | null | undefined;
   onClose: () => void;
   onDone: (value: StoredDx) => void;
+  /** CAN_ADD_DIAGNOSIS: a diagnosis not in the tree may be typed */
+  allowFreeText?: boolean;
+  onFreeText?: (text: string) => void;
 }) {
   const t = useWizardT();
   const api = useWizardApi();
@@ -95,12 +100,15 @@ export function DiagnosisDialog({
   const [results, setResults] = useState<DxNode[] | null>(null);
   const [selected, setSelected] = useState<DxNode | null>(null);
   const [loading, setLoading] = useState(false);
+  const [freeText, setFreeText] = useState('');
+  const useFree = allowFreeText && freeText.trim() !== '';
 
   useEffect(() => {
     if (!open) return;
     setQ('');
     setResults(null);
     setSelected(null);
+    setFreeText('');
     setCode(storedDx?.parentCode ?? DX_ROOT);
   }, [open]);
 
@@ -231,13 +239,25 @@ export function DiagnosisDialog({
             </TableBody>
           </Table>
         </Box>
+        {allowFreeText && (
+          <TextField
+            fullWidth
+            size="small"
+            name="dx-free-text"
+            label={t('wizard.dx.freeText')}
+            value={freeText}
+            onChange={(e) => setFreeText(e.target.value)}
+            sx={{ mt: 2 }}
+          />
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('wizard.buttons.cancel')}</Button>
         <Button
           variant="contained"
-          disabled={!dxDoneEnabled(selected?.code ?? null, storedDx?.code)}
+          disabled={!useFree && !dxDoneEnabled(selected?.code ?? null, storedDx?.code)}
           onClick={() => {
+            if (useFree) return onFreeText?.(freeText.trim());
             if (!selected) return;
             const base = node && !results ? pathOf(node) : '';
             const path =

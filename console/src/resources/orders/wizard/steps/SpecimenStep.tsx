@@ -23,7 +23,7 @@ import { Icd10Dialog } from '../Icd10Dialog';
 import { useWizardT } from '../useWizardT';
 
 export function SpecimenStep() {
-  const { form, set, rules, can } = useWizard();
+  const { form, set, patch, rules, can } = useWizard();
   const t = useWizardT();
   const info = form.orderInformation ?? {};
   const tumor = form.tumorSpecimen ?? {};
@@ -71,6 +71,11 @@ export function SpecimenStep() {
           open={dxOpen}
           stored={tumor.octDxBreadCrumb}
           onClose={() => setDxOpen(false)}
+          allowFreeText={can('CAN_ADD_DIAGNOSIS')}
+          onFreeText={(text) => {
+            patch({ 'tumorSpecimen.diagnosis': 'OTHER', 'tumorSpecimen.otherDiagnosis': text });
+            setDxOpen(false);
+          }}
           onDone={(dx) => {
             set('tumorSpecimen.octDxBreadCrumb', JSON.stringify(dx));
             setDxOpen(false);
