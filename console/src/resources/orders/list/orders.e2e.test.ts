@@ -133,6 +133,16 @@ describe('orders list, order summary and home dashboard (real backend, chromium)
     await waitForText(page, 'Are you sure you want to delete this comment?');
     await clickButton(page, 'Yes', true);
     await waitForText(page, 'No comment added');
+    // Edit: the MRN, saved after 'Are you sure you want to update the Test Requisition Form?'
+    await clickButton(page, 'Edit');
+    await fill(page, '[data-testid="edit-patient-mrn"]', 'MRN-78');
+    expect(await bodyText(page)).not.toMatch(/\bCopy\b/);
+    await clickButton(page, 'Save');
+    await waitForText(page, 'Are you sure you want to update the Test Requisition Form?');
+    await clickButton(page, 'Yes', true);
+    await waitForText(page, 'The Test Requisition Form has been updated.');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="summary-edit"]'));
+    expect(await bodyText(page)).toContain('MRN-78');
     await clickButton(page, 'Copy');
     await waitForText(
       page,

@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Box, Button, Link, Paper, Skeleton, Tab, Tabs, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import SaveOutlinedIcon from '@mui/icons-material/SaveOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import PrintOutlinedIcon from '@mui/icons-material/PrintOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
@@ -21,6 +23,7 @@ import { diagnosisText, patientName, testProgress } from '../list/logic';
 import { useEnumLabel, useOrdersT } from '../list/useOrdersT';
 import { errorText, loadTrfPdf } from './api';
 import { CommentsPanel } from './CommentsPanel';
+import { editBody, EditPanel, initialEditValues, type EditValues } from './EditPanel';
 import {
   addressText,
   AttachmentsTab,
@@ -87,7 +90,8 @@ export function OrderSummaryPage() {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const { permissions = [] } = usePermissions<string[]>();
   const [printing, setPrinting] = useState(false);
-  const [confirm, setConfirm] = useState<'copy' | 'delete' | null>(null);
+  const [confirm, setConfirm] = useState<'copy' | 'delete' | 'edit' | null>(null);
+  const [editing, setEditing] = useState<EditValues | null>(null);
   const [subsequent, setSubsequent] = useState(false);
 
   const query = useQuery({
@@ -136,7 +140,8 @@ export function OrderSummaryPage() {
   const progress = testProgress(r.testOrders);
   const p = r.patient ?? {};
   const approval = r.approvals?.[r.approvals.length - 1];
-  const canCopy = actions.copy && permissions.includes('CAN_CREATE_TRF');
+  // Copy is not offered while the order is being edited (spec 1 section 4)
+  const canCopy = actions.copy && !editing && permissions.includes('CAN_CREATE_TRF');
 
   const doCopy = async () => {
     try {
@@ -149,6 +154,19 @@ export function OrderSummaryPage() {
     } catch (e) {
       setConfirm(null);
       toast('error', errorText(e, t('orders.summary.copyFailed')));
+    }
+  };
+  const doSave = async () => {
+    if (!editing) return;
+    try {
+      await dataProvider.update('testOrderForms', { id: r.id, data: editBody(r, editing), previousData: r });
+      setConfirm(null);
+      setEditing(null);
+      toast('success', t('orders.summary.updated'));
+      await query.refetch();
+    } catch (e) {
+      setConfirm(null);
+      toast('error', errorText(e, t('orders.summary.updateFailed')));
     }
   };
   const doDelete = async () => {
@@ -191,6 +209,31 @@ export function OrderSummaryPage() {
               >
                 {t('orders.summary.copy')}
               </Button>
+            ) : null}
+            {actions.edit && !editing ? (
+              <Button
+                variant="contained"
+                color="secondary"
+                startIcon={<EditOutlinedIcon />}
+                onClick={() => setEditing(initialEditValues(r))}
+              >
+                {t('orders.summary.edit')}
+              </Button>
+            ) : null}
+            {editing ? (
+              <>
+                <Button variant="outlined" color="inherit" onClick={() => setEditing(null)}>
+                  {t('orders.summary.cancel')}
+                </Button>
+                <Button
+                  variant="contained"
+                  color="secondary"
+                  startIcon={<SaveOutlinedIcon />}
+                  onClick={() => setConfirm('edit')}
+                >
+                  {t('orders.summary.save')}
+                </Button>
+              </>
             ) : null}
             {actions.subsequentOrder ? (
               <Button
@@ -303,6 +346,7 @@ export function OrderSummaryPage() {
             ))}
           </Tabs>
         </Paper>
+        {editing ? <EditPanel values={editing} onChange={setEditing} /> : null}
         <Box data-testid={`summary-panel-${tab}`}>
           {tab === 'patient' ? <PatientTab r={r} /> : null}
           {tab === 'provider' ? <ProviderTab r={r} /> : null}
@@ -327,6 +371,12 @@ export function OrderSummaryPage() {
         })}
         onClose={() => setConfirm(null)}
         onConfirm={doCopy}
+      />
+      <ConfirmDialog
+        open={confirm === 'edit'}
+        message={t('orders.summary.confirmEdit')}
+        onClose={() => setConfirm(null)}
+        onConfirm={doSave}
       />
       <ConfirmDialog
         open={confirm === 'delete'}

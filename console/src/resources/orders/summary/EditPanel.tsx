@@ -1,0 +1,89 @@
+import { Box, Paper, TextField, Typography } from '@mui/material';
+import { useOrdersT } from '../list/useOrdersT';
+import type { Requisition } from './Sections';
+
+/** The fields the summary's Edit offers, by block (the server applies the Edit rule and checks every value). */
+export const EDIT_FIELDS = {
+  patient: ['firstName', 'middleName', 'lastName', 'mrn', 'phone', 'email'],
+  tumorSpecimen: ['specimenId', 'icd10Codes', 'drugName'],
+} as const;
+export type EditBlock = keyof typeof EDIT_FIELDS;
+export type EditValues = Record<EditBlock, Record<string, string>>;
+
+export function initialEditValues(r: Requisition): EditValues {
+  const out = {} as EditValues;
+  for (const block of Object.keys(EDIT_FIELDS) as EditBlock[]) {
+    const src = (r[block] ?? {}) as Record<string, unknown>;
+    out[block] = Object.fromEntries(EDIT_FIELDS[block].map((f) => [f, src[f] == null ? '' : String(src[f])]));
+  }
+  return out;
+}
+
+/** The save body: each edited block merged over the stored one (empty text clears a field), with the version. */
+export function editBody(r: Requisition, values: EditValues): Record<string, unknown> {
+  const body: Record<string, unknown> = { version: (r as { version?: number }).version };
+  for (const block of Object.keys(EDIT_FIELDS) as EditBlock[]) {
+    const merged: Record<string, unknown> = { ...((r[block] ?? {}) as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(values[block])) merged[k] = v.trim() === '' ? null : v.trim();
+    body[block] = merged;
+  }
+  return body;
+}
+
+const LABELS: Record<string, string> = {
+  firstName: 'firstName',
+  middleName: 'middleName',
+  lastName: 'lastName',
+  mrn: 'mrn',
+  phone: 'phone',
+  email: 'email',
+  specimenId: 'specimenId',
+  icd10Codes: 'icd10',
+  drugName: 'drugName',
+};
+
+/** Edit mode of the summary: the editable fields of the patient and the tumor specimen. */
+export function EditPanel({ values, onChange }: { values: EditValues; onChange: (v: EditValues) => void }) {
+  const t = useOrdersT();
+  const label = (f: string) =>
+    f === 'icd10Codes'
+      ? t('orders.summary.icd10')
+      : f === 'mrn'
+        ? t('orders.summary.mrn')
+        : f === 'middleName'
+          ? t('orders.summary.field.middleName')
+          : t(`orders.summary.field.${LABELS[f] ?? f}`);
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ p: 2, borderRadius: 2, mb: 2, borderColor: 'primary.main' }}
+      data-testid="summary-edit"
+    >
+      {(Object.keys(EDIT_FIELDS) as EditBlock[]).map((block) => (
+        <Box key={block} sx={{ mb: 2 }}>
+          <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 1, color: 'primary.dark' }}>
+            {t(block === 'patient' ? 'orders.summary.section.patient' : 'orders.summary.section.tumor')}
+          </Typography>
+          <Box
+            sx={{
+              display: 'grid',
+              gap: 1.5,
+              gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' },
+            }}
+          >
+            {EDIT_FIELDS[block].map((f) => (
+              <TextField
+                key={f}
+                size="small"
+                label={label(f)}
+                value={values[block][f] ?? ''}
+                onChange={(e) => onChange({ ...values, [block]: { ...values[block], [f]: e.target.value } })}
+                slotProps={{ htmlInput: { 'data-testid': `edit-${block}-${f}`, maxLength: 200 } }}
+              />
+            ))}
+          </Box>
+        </Box>
+      ))}
+    </Paper>
+  );
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { editBody, initialEditValues } from './EditPanel';
+import type { Requisition } from './Sections';
+
+const r = {
+  id: 'r1',
+  status: 'SUBMITTED',
+  version: 4,
+  patient: { id: 'p1', firstName: 'Ada', lastName: 'Lovelace', mrn: 'MRN-1', birthSex: 'FEMALE' },
+  tumorSpecimen: { diagnosis: 'LUNG', specimenId: 'S-1', icd10Codes: 'C34.90' },
+} as unknown as Requisition;
+
+describe('summary Edit', () => {
+  it('starts from the stored values', () => {
+    const v = initialEditValues(r);
+    expect(v.patient).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', mrn: 'MRN-1', email: '' });
+    expect(v.tumorSpecimen).toMatchObject({ specimenId: 'S-1', icd10Codes: 'C34.90', drugName: '' });
+  });
+
+  it('sends each block merged over the stored one, empty text as null, with the version', () => {
+    const v = initialEditValues(r);
+    v.patient.mrn = ' MRN-2 ';
+    v.patient.firstName = '';
+    const body = editBody(r, v);
+    expect(body.version).toBe(4);
+    expect(body.patient).toMatchObject({ id: 'p1', birthSex: 'FEMALE', mrn: 'MRN-2', firstName: null });
+    expect(body.tumorSpecimen).toMatchObject({ diagnosis: 'LUNG', specimenId: 'S-1' });
+  });
+});
