@@ -54,7 +54,8 @@ describe('orders list, order summary and home dashboard (real backend, chromium)
   let trf = '';
 
   beforeAll(async () => {
-    h = await startConsole({ WORKERS: 'true' });
+    // NEXT_DX initial orders offer the one-click subsequent order in this run
+    h = await startConsole({ WORKERS: 'true', SUBSEQUENT_ORDER_TEST_TYPE: 'NEXT_DX' });
     npi = await h.user('ROLE_NPI', { account: ACCOUNT, physicianId: 'phy-A' } as never);
     admin = await h.user('ROLE_ADMINISTRATOR', { account: ACCOUNT } as never);
     observer = await h.user('ROLE_OBSERVER', { account: ACCOUNT } as never);
@@ -155,6 +156,23 @@ describe('orders list, order summary and home dashboard (real backend, chromium)
       submittedId,
     );
   }, 240_000);
+
+  it('summary: Confirm Subsequent Order with a collection mode opens the new order', async () => {
+    const page = await h.newPage();
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, `/order/${submittedId}/summary/tests`);
+    await clickButton(page, 'Subsequent Order');
+    await waitForText(page, 'Confirm Subsequent Order');
+    await clickWhenReady(page, '.MuiDialog-root [role="combobox"]');
+    await clickWhenReady(page, 'li[data-value="COLLECT_IN_CLINIC"]');
+    await h.shot(page, 'orders-subsequent-order');
+    await clickButton(page, 'Yes', true);
+    await page.waitForFunction(
+      (id) => /^\/order\/[^/]+/.test(location.pathname) && !location.pathname.includes(id),
+      {},
+      submittedId,
+    );
+  }, 120_000);
 
   it('admin: Delete column, Deleted included and the delete rule; observer cannot start an order', async () => {
     const page = await h.newPage();
