@@ -1,3 +1,5 @@
+import { LinearProgress } from '@mui/material';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Admin, CustomRoutes, Resource, localStorageStore, usePermissions } from 'react-admin';
 import { Navigate, Route } from 'react-router-dom';
 import { ToastNotification } from './components/Toast';
@@ -6,7 +8,6 @@ import { MaintenanceProvider } from './layout/MaintenanceContext';
 import { MENU } from './layout/menu';
 import { ShellLayout } from './layout/ShellLayout';
 import { ForgotPasswordPage } from './pages/ForgotPasswordPage';
-import { HomePage } from './pages/HomePage';
 import { LoginPage } from './pages/LoginPage';
 import { Placeholder } from './pages/Placeholder';
 import { PlaygroundPage } from './pages/PlaygroundPage';
@@ -16,6 +17,22 @@ import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
 import { usersResource } from './resources';
 import { theme } from './theme';
+
+/** A screen loaded on first use (its own chunk: the first load stays small), a thin progress bar meanwhile. */
+function screen(load: () => Promise<{ default: ComponentType }>) {
+  const Lazy = lazy(load);
+  return function Screen() {
+    return (
+      <Suspense fallback={<LinearProgress sx={{ m: 2 }} />}>
+        <Lazy />
+      </Suspense>
+    );
+  };
+}
+const HomePage = screen(() => import('./pages/home'));
+const OrdersListPage = screen(() => import('./resources/orders/list'));
+const OrderWizardPage = screen(() => import('./resources/orders/wizard'));
+const OrderSummaryPage = screen(() => import('./resources/orders/summary'));
 
 /** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
 const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
@@ -41,13 +58,13 @@ function Root() {
 /** The screens inside the shell (spec 3 section 2.1), each shown only with VIEW_{NAME}_PAGE. */
 const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode }> = [
   { path: '/home', permission: 'VIEW_HOME_PAGE', element: <HomePage /> },
-  { path: '/orders', permission: 'VIEW_ORDERS_PAGE', element: <Placeholder menu="orders" /> },
+  { path: '/orders', permission: 'VIEW_ORDERS_PAGE', element: <OrdersListPage /> },
   { path: '/kits', permission: 'VIEW_KITS_PAGE', element: <Placeholder menu="kits" /> },
-  {
-    path: '/order/:id',
-    permission: 'VIEW_ORDER_PAGE',
-    element: <Placeholder menu="orders" detail="order" />,
-  },
+  // one route for /order/new and /order/{id}: the wizard stays mounted when a new draft gets its id, and opens
+  // the summary itself when the requisition is not a draft (the summary sends a draft back here)
+  { path: '/order/:id', permission: 'VIEW_ORDER_PAGE', element: <OrderWizardPage /> },
+  { path: '/order/:id/summary', permission: 'VIEW_ORDER_PAGE', element: <OrderSummaryPage /> },
+  { path: '/order/:id/summary/:tab', permission: 'VIEW_ORDER_PAGE', element: <OrderSummaryPage /> },
   { path: '/tests', permission: 'VIEW_TESTS_PAGE', element: <Placeholder menu="tests" /> },
   { path: '/billing', permission: 'VIEW_BILLING_PAGE', element: <Placeholder menu="billing" /> },
   { path: '/box', permission: 'VIEW_BOX_PAGE', element: <Placeholder menu="box" /> },

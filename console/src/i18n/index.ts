@@ -6,6 +6,9 @@ import { appEn } from './en';
 import { appZh } from './zh';
 import { raZh } from './ra.zh';
 import { listsEn, listsZh } from './lists';
+import { homeEn, homeZh } from '../pages/home/i18n';
+import { ordersEn, ordersZh } from '../resources/orders/list/i18n';
+import { wizardEn, wizardZh } from '../resources/orders/wizard/i18n';
 
 /** Supported languages (spec 3 section 9.1): English and Simplified Chinese, English the fallback. */
 export const LOCALES = [
@@ -26,9 +29,22 @@ function merge(...sources: Messages[]): Messages {
 }
 
 export const messages: Record<Locale, Messages> = {
-  en: merge(englishMessages, appEn, listsEn),
+  en: merge(englishMessages, appEn, listsEn, homeEn, ordersEn, wizardEn),
   // every key the Chinese texts lack falls back to its English text
-  'zh-CN': merge(englishMessages, appEn, listsEn, raZh, appZh, listsZh),
+  'zh-CN': merge(
+    englishMessages,
+    appEn,
+    listsEn,
+    homeEn,
+    ordersEn,
+    wizardEn,
+    raZh,
+    appZh,
+    listsZh,
+    homeZh,
+    ordersZh,
+    wizardZh,
+  ),
 };
 
 /** The language kept in local storage, else the browser's, else English. */
