@@ -104,9 +104,9 @@ describe('console screens in English and Chinese (browser)', () => {
       await h.shot(page, `users-${tag}`);
 
       await clickWhenReady(page, '[data-menu="orders"]');
-      await page.waitForSelector('[data-testid="placeholder-orders"]');
+      await page.waitForSelector('[data-testid="tab-draft"]'); // the orders list (resources/orders/list)
       await noRawKeys(page);
-      await h.shot(page, `orders-placeholder-${tag}`);
+      await h.shot(page, `orders-${tag}`);
 
       await clickWhenReady(page, '[data-testid="help-button"]');
       await waitForText(page, zh ? '客户服务时间' : 'Client-services hours: Monday-Friday 9 AM-5 PM PST');
