@@ -26,7 +26,7 @@ import {
 } from '@onco/domain';
 import { createEvent, outboxForInsert, withOutbox } from '@onco/events';
 import { nextSequence, type RequisitionDoc, type RequisitionModels } from './models';
-import { requisitionScope } from './resource';
+import { inRequisitionScope } from './resource';
 
 /** Checks a user's own login password (counts toward the account's lockout); wired by the server. */
 export type SignatureVerifier = (userId: string, password: string) => Promise<boolean>;
@@ -167,10 +167,10 @@ export class RequisitionService {
 
   /** A requisition the user may see (404 otherwise, so another account's ids reveal nothing). */
   async get(user: SessionUser, id: string, opts: { includeDeleted?: boolean } = {}): Promise<RequisitionDoc> {
-    const doc = await this.Requisition.findOne({ $and: [{ _id: id }, requisitionScope(user)] })
-      .lean<RequisitionDoc>()
-      .exec();
-    if (!doc) throw notFound(MSG_NOT_FOUND);
+    // by id alone (FerretDB pushes an _id lookup down; combined with the scope's $or it scans the collection),
+    // then the same scope rule in code
+    const doc = await this.Requisition.findById(id).lean<RequisitionDoc>().exec();
+    if (!doc || !inRequisitionScope(user, doc)) throw notFound(MSG_NOT_FOUND);
     if (doc.deleted && !(opts.includeDeleted && can(user, 'CAN_DELETE_TRF'))) throw notFound(MSG_NOT_FOUND);
     return doc;
   }

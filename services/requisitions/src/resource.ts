@@ -77,6 +77,25 @@ export function requisitionScope(user: SessionUser): Record<string, unknown> {
   return scopeFilter(user, { account: 'account.id', physician: 'physician.id', owner: 'createdBy' });
 }
 
+/** The same rule as requisitionScope, for one requisition already read (by id). */
+export function inRequisitionScope(
+  user: SessionUser,
+  doc: {
+    account?: { id?: string | null } | null;
+    physician?: { id?: string | null } | null;
+    createdBy?: string | null;
+  },
+): boolean {
+  if (user.allAccounts) return true;
+  const account = doc.account?.id ?? null;
+  const physician = doc.physician?.id ?? null;
+  return (
+    (account !== null && user.accountIds.includes(account)) ||
+    (physician !== null && user.physicianIds.includes(physician)) ||
+    doc.createdBy === user.id
+  );
+}
+
 /** The list's scope: deleted requisitions only when asked, and only for users holding CAN_DELETE_TRF. */
 export function requisitionListScope(user: SessionUser, query: ListQuery): Record<string, unknown> {
   if (query.includeDeleted && !can(user, 'CAN_DELETE_TRF')) {

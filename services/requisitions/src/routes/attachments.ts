@@ -1,3 +1,4 @@
+import { inRequisitionScope } from '../resource';
 import { Readable } from 'node:stream';
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
@@ -236,22 +237,20 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
   /** the requisition the user may see, or 404 */
   async function visibleRequisition(user: SessionUser, id: string): Promise<RequisitionDoc> {
     if (!ID_RE.test(id)) throw notFound('Requisition not found');
-    const doc = await Requisition.findOne(
-      { _id: id, deleted: false, ...requisitionScope(user) },
-      { outbox: 0 },
-    )
-      .lean<RequisitionDoc>()
-      .exec();
-    if (!doc) throw notFound('Requisition not found');
+    // by id alone, then the scope in code: FerretDB pushes an _id lookup down, but not one combined with $or
+    const doc = await Requisition.findById(id, { outbox: 0 }).lean<RequisitionDoc>().exec();
+    if (!doc || doc.deleted || !inRequisitionScope(user, doc)) throw notFound('Requisition not found');
     return doc;
   }
 
   /** the attachment the user may see (not deleted), or 404 */
   async function visibleAttachment(user: SessionUser, id: string): Promise<AttachmentDoc> {
-    const doc = await Attachment.findOne({ _id: id, deleted: false, ...attachmentScope(user) })
-      .lean<AttachmentDoc>()
-      .exec();
-    if (!doc) throw notFound('Attachment not found');
+    const doc = await Attachment.findById(id).lean<AttachmentDoc>().exec();
+    if (!doc || doc.deleted) throw notFound('Attachment not found');
+    const visible =
+      inRequisitionScope(user, { account: doc.account, physician: doc.physician, createdBy: null }) ||
+      doc.attachedBy?.id === user.id;
+    if (!visible) throw notFound('Attachment not found');
     return doc;
   }
 

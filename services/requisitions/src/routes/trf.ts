@@ -1,10 +1,11 @@
+import { inRequisitionScope } from '../resource';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { can, errorReplies, idParams, notFound, requireUser, typed } from '@onco/platform';
 import type { RequisitionDoc } from '../models/requisition';
 import type { RequisitionModels } from '../models';
 import type { TrfQueue } from '../workers/trf-queue';
-import { requisitionScope, sendBlob } from './attachments';
+import { sendBlob } from './attachments';
 
 /** The PDF viewer's empty text (spec 1 section 2, spec 2 section 2.4). */
 export const MSG_NO_PDF = 'No PDF File Available.';
@@ -33,16 +34,20 @@ export async function trfPrintRoutes(
     },
     async (req, reply) => {
       const user = requireUser(req);
-      const trf = await Requisition.findOne(
-        {
-          _id: req.params.id,
-          ...(can(user, 'CAN_DELETE_TRF') ? {} : { deleted: false }),
-          ...requisitionScope(user),
-        },
-        { _id: 1 },
-      )
-        .lean<Pick<RequisitionDoc, '_id'>>()
+      // by id alone, then the scope in code (FerretDB does not push an _id lookup combined with $or down)
+      const found = await Requisition.findById(req.params.id, {
+        _id: 1,
+        deleted: 1,
+        account: 1,
+        physician: 1,
+        createdBy: 1,
+      })
+        .lean<Pick<RequisitionDoc, '_id' | 'deleted' | 'account' | 'physician' | 'createdBy'>>()
         .exec();
+      const trf =
+        found && inRequisitionScope(user, found) && (!found.deleted || can(user, 'CAN_DELETE_TRF'))
+          ? found
+          : null;
       if (!trf) throw notFound('Requisition not found');
       const doc = await opts.trf.latest(trf._id);
       if (!doc) throw notFound(MSG_NO_PDF);

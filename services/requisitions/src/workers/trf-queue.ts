@@ -55,6 +55,8 @@ export interface TrfJobResult {
   blobId?: string | null;
   size?: number;
   renderMs?: number | null;
+  /** where the job's time went (reads, render, file store, attachment insert, requisition link), in ms */
+  timings?: Record<string, number>;
 }
 
 export const submissionKeyOf = (submittedOn: string | Date): string => {
@@ -128,6 +130,7 @@ export function defineTrfQueue(
     const { requisitionId, submissionKey, submittedOn } = job.data;
     const _id = trfAttachmentId(requisitionId, submissionKey);
     maybeFail(job, 'start');
+    const t0 = Date.now();
 
     const trf = await Requisition.findById(requisitionId, { outbox: 0 }).lean<RequisitionDoc>().exec();
     const skip = (reason: TrfJobResult['reason']): TrfJobResult => {
@@ -153,15 +156,19 @@ export function defineTrfQueue(
       );
       await Attachment.deleteOne({ _id, blobId: existing.blobId }).exec();
     }
-    const others = await Attachment.find(
-      { 'testOrderForm.id': requisitionId, type: 'TRF', deleted: false },
-      { submissionKey: 1 },
-    )
-      .lean<Pick<AttachmentDoc, '_id' | 'submissionKey'>[]>()
-      .exec();
-    if (others.some((o) => Number(o.submissionKey ?? 0) > Number(submissionKey))) return skip('stale');
+    // a later submission's TRF already on the requisition's own list (ids carry the submission key): this job
+    // is stale. The list is on the document just read, so no scan of the attachments collection is needed.
+    const prefix = trfAttachmentId(requisitionId, '');
+    const later = (trf.attachments ?? []).some(
+      (a) =>
+        a.type === 'TRF' &&
+        a.id.startsWith(prefix) &&
+        Number(a.id.slice(prefix.length)) > Number(submissionKey),
+    );
+    if (later) return skip('stale');
 
     const started = Date.now();
+    const readMs = started - t0;
     const pdf = await getRenderer().render(
       trfFormHtml(trf, { submittedOn: new Date(submittedOn), formVersion: TRF_FORM_VERSION }),
     );
@@ -169,10 +176,12 @@ export function defineTrfQueue(
     maybeFail(job, 'rendered');
 
     const stored = await ctx.blobs.put(Readable.from([pdf]));
+    const storeMs = Date.now() - started - renderMs;
+    const insertedOn = new Date();
     let inserted = false;
     try {
       maybeFail(job, 'stored');
-      const now = new Date();
+      const now = insertedOn;
       try {
         await Attachment.create({
           _id,
@@ -214,15 +223,30 @@ export function defineTrfQueue(
       .catch(() => undefined);
     maybeFail(job, 'inserted');
 
-    const doc = (await Attachment.findById(_id).lean<AttachmentDoc>().exec())!;
+    const doc = {
+      _id,
+      name: trfFileName(trf.testRequisitionId),
+      type: 'TRF',
+      size: stored.size,
+      contentType: 'application/pdf',
+      createdOn: insertedOn,
+    } as unknown as AttachmentDoc;
+    const t1 = Date.now();
     const linked = await linkAttachment(Requisition, lock, requisitionId, doc, 'system');
+    const timings = {
+      readMs,
+      renderMs,
+      storeMs,
+      insertMs: t1 - insertedOn.getTime(),
+      linkMs: Date.now() - t1,
+    };
     if (!linked)
       ctx.logger.warn({ requisitionId, attachmentId: _id }, 'requisition deleted while its TRF rendered');
     ctx.logger.info(
-      { requisitionId, attachmentId: _id, size: stored.size, renderMs, attempt: job.attemptsMade + 1 },
+      { requisitionId, attachmentId: _id, size: stored.size, ...timings, attempt: job.attemptsMade + 1 },
       'TRF PDF generated',
     );
-    return { attachmentId: _id, outcome: 'created', blobId: stored.id, size: stored.size, renderMs };
+    return { attachmentId: _id, outcome: 'created', blobId: stored.id, size: stored.size, renderMs, timings };
   }
 
   const handle = ctx.queues.define<TrfJobData>({

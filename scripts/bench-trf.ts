@@ -1,0 +1,215 @@
+/**
+ * Benchmark: TRF PDFs.
+ *  1. submit-to-TRF-available: a signed requisition is submitted (createPdf=true) through the HTTP API, then
+ *     Print (GET /testOrderForms/{id}/trf) is polled until the PDF is there. The whole path: outbox relay ->
+ *     Kafka -> consumer -> BullMQ job -> chromium -> file store -> attachment. Prints p50/p95.
+ *  2. TRF PDFs per minute: a burst of submissions through the same path, against a bare puppeteer `page.pdf`
+ *     of the same HTML at the same concurrency (target: the pipeline at least 0.8x the bare rate).
+ *
+ *   npm run bench:trf -- [--latency 10] [--burst 20]
+ *
+ * Uses its own database (oncotrf_bench_trf) and topic/queue prefixes; needs `npm run infra:up`. Not a test.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import pino from 'pino';
+import puppeteer from 'puppeteer-core';
+import { loadConfig } from '@onco/platform';
+import { CHROMIUM_ARGS } from '../services/requisitions/src/pdf/render';
+import { trfFormHtml } from '../services/requisitions/src/pdf/trf-form';
+import {
+  submissionKeyOf,
+  TRF_CONCURRENCY,
+  TRF_QUEUE,
+  trfJobId,
+} from '../services/requisitions/src/workers/trf-queue';
+import { completeForm } from '../services/requisitions/src/test/fixtures';
+import { buildSystem } from '../services/server/src/system';
+import { createUser, login, TEST_PASSWORD } from '../services/server/src/test-helper';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+async function main() {
+  const latencyRuns = Number(arg('latency', '10'));
+  const burst = Number(arg('burst', '20'));
+  const run = randomBytes(3).toString('hex');
+  const base = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf';
+  const config = loadConfig({
+    ...process.env,
+    MONGO_URL: base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_bench_trf$1`),
+    QUEUE_PREFIX: `bench_${run}`,
+    TOPIC_PREFIX: `bench_${run}.`,
+    FILE_STORE_DIR: `.data/bench-files-${run}`,
+    WORKERS: 'true',
+    SERVE_CONSOLE: 'false',
+    DEMO_MODE: 'false',
+  });
+  const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
+  await system.app.ready();
+  const app = system.app;
+  try {
+    const u = await createUser(system, 'ROLE_NPI', {
+      account: { id: 'acc-bench', name: 'Bench Oncology' },
+      physicianId: 'phy-bench',
+    });
+    const auth = { authorization: (await login(system, u.loginId)).authorization };
+    const API = '/portal/api/v1/testOrderForms';
+    const form = completeForm({ accountId: 'acc-bench', physicianId: 'phy-bench' });
+
+    async function submitOne(createPdf = true): Promise<string> {
+      const d = (await app.inject({ method: 'POST', url: API, headers: auth, payload: form })).json();
+      await app.inject({
+        method: 'POST',
+        url: `${API}/${d.id}/sign`,
+        headers: auth,
+        payload: { password: TEST_PASSWORD },
+      });
+      const res = await app.inject({
+        method: 'POST',
+        url: `${API}/submit?createPdf=${createPdf}`,
+        headers: auth,
+        payload: { id: d.id },
+      });
+      if (res.statusCode !== 200) throw new Error(`submit failed: ${res.statusCode} ${res.body}`);
+      return d.id;
+    }
+    async function untilTrf(id: string, timeoutMs = 180_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const r = await app.inject({ method: 'GET', url: `${API}/${id}/trf`, headers: auth });
+        if (r.statusCode === 200) return;
+        if (Date.now() > deadline) throw new Error(`no TRF for ${id} after ${timeoutMs} ms`);
+        await sleep(50);
+      }
+    }
+
+    // warm-up: consumers joined, chromium launched
+    console.log('[bench:trf] warming up (consumers joining, chromium starting)...');
+    await untilTrf(await submitOne(), 240_000);
+
+    const latencies: number[] = [];
+    for (let i = 0; i < latencyRuns; i++) {
+      const id = await submitOne();
+      const t = performance.now();
+      await untilTrf(id);
+      latencies.push(performance.now() - t);
+      process.stdout.write(`\r[bench:trf] submit-to-TRF ${i + 1}/${latencyRuns}`);
+    }
+    console.log(
+      `\n[bench:trf] submit-to-TRF-available: p50 ${pct(latencies, 50).toFixed(0)} ms, p95 ${pct(latencies, 95).toFixed(0)} ms (${latencyRuns} sequential submissions)`,
+    );
+
+    // burst through the whole pipeline (submit -> relay -> Kafka -> consumer -> worker)
+    const t0 = performance.now();
+    const pipelineIds = [];
+    for (let i = 0; i < burst; i++) pipelineIds.push(await submitOne());
+    await Promise.all(pipelineIds.map((id) => untilTrf(id, 600_000)));
+    const pipelineRate = (burst / (performance.now() - t0)) * 60_000;
+
+    // the worker alone: submitted requisitions (no PDF asked), then their TRF jobs added at once
+    const ids: string[] = [];
+    for (let i = 0; i < burst; i++) ids.push(await submitOne(false));
+    const queue = new Queue(TRF_QUEUE, {
+      connection: system.ctx.redis.duplicate(),
+      prefix: config.QUEUE_PREFIX,
+    });
+    const docs = await system.ctx.mongo
+      .collection('test_order_forms')
+      .find({ _id: { $in: ids as never[] } })
+      .toArray();
+    const t2 = performance.now();
+    await Promise.all(
+      docs.map((d) => {
+        const submittedOn = new Date(d.updatedOn).toISOString();
+        const submissionKey = submissionKeyOf(submittedOn);
+        return queue.add(
+          'trf',
+          { requisitionId: String(d._id), submissionKey, submittedOn, eventId: randomUUID() },
+          {
+            jobId: trfJobId(String(d._id), submissionKey),
+            attempts: 5,
+            backoff: { type: 'exponential', delay: 2000 },
+          },
+        );
+      }),
+    );
+    await Promise.all(ids.map((id) => untilTrf(id, 600_000)));
+    const workerRate = (burst / (performance.now() - t2)) * 60_000;
+    // where a job's time goes: chromium's render vs the rest (reads, file store, attachment, requisition)
+    const jobs = (await queue.getJobs(['completed'], 0, 10_000)).filter((j) =>
+      ids.includes(j.data.requisitionId),
+    );
+    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const renderAvg = avg(jobs.map((j) => Number(j.returnvalue?.renderMs ?? 0)));
+    const jobAvg = avg(jobs.map((j) => (j.finishedOn ?? 0) - (j.processedOn ?? 0)));
+    const steps = ['readMs', 'renderMs', 'storeMs', 'insertMs', 'linkMs']
+      .map(
+        (k) =>
+          `${k.replace('Ms', '')} ${avg(jobs.map((j) => Number(j.returnvalue?.timings?.[k] ?? 0))).toFixed(0)}`,
+      )
+      .join(', ');
+    await queue.close();
+
+    // the same HTML with bare puppeteer, same concurrency as the worker
+    const doc = await system.ctx.mongo.collection('test_order_forms').findOne({ _id: ids[0] as never });
+    const html = trfFormHtml(doc as never, { submittedOn: new Date() });
+    void pipelineIds;
+    const browser = await puppeteer.launch({
+      executablePath: config.CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
+    });
+    try {
+      const warm = await browser.newPage();
+      await warm.setContent(html);
+      await warm.pdf({ format: 'letter', printBackground: true });
+      await warm.close();
+      let next = 0;
+      const t1 = performance.now();
+      await Promise.all(
+        Array.from({ length: TRF_CONCURRENCY }, async () => {
+          while (next < burst) {
+            next++;
+            const page = await browser.newPage();
+            await page.setContent(html, { waitUntil: 'load' });
+            await page.pdf({ format: 'letter', printBackground: true });
+            await page.close();
+          }
+        }),
+      );
+      const bareRate = (burst / (performance.now() - t1)) * 60_000;
+      console.log(
+        `[bench:trf] ${burst} TRFs, end to end (sequential submits included): ${pipelineRate.toFixed(1)} PDFs/min`,
+      );
+      console.log(
+        `[bench:trf] ${burst} TRF jobs, the worker (render, store, attach): ${workerRate.toFixed(1)} PDFs/min`,
+      );
+      console.log(
+        `[bench:trf] bare puppeteer page.pdf, concurrency ${TRF_CONCURRENCY}: ${bareRate.toFixed(1)} PDFs/min`,
+      );
+      console.log(
+        `[bench:trf] ratio worker/bare: ${(workerRate / bareRate).toFixed(2)}x (target: at least 0.8x)`,
+      );
+      console.log(
+        `[bench:trf] per job: ${jobAvg.toFixed(0)} ms, of which the render ${renderAvg.toFixed(0)} ms (${jobs.length} jobs; ms per step: ${steps})`,
+      );
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await system.ctx.mongo.dropDatabase().catch(() => undefined);
+    await system.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
