@@ -143,7 +143,7 @@ describe('console maintenance (browser)', () => {
     const page = await h.newPage();
     await loginAs(page, h, user.loginId);
     await page.goto(h.base + '/orders', { waitUntil: 'domcontentloaded' });
-    await page.waitForSelector('[data-testid="placeholder-orders"]');
+    await page.waitForSelector('[data-testid="tab-draft"]');
     await schedule(5_000, 30 * MIN);
     // fetched every 15 seconds; the window begins 5 seconds from now
     await page.waitForSelector('[data-testid="maintenance-screen"]', { timeout: 40_000 });
