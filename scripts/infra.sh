@@ -602,6 +602,8 @@ chromium_missing_pkgs() {
   if have dpkg-query; then
     dpkg_installed fonts-liberation || missing+=(fonts-liberation)
     dpkg_installed fonts-dejavu-core || missing+=(fonts-dejavu-core)
+    # Simplified Chinese for the console in Chinese (browser tests, screenshots) and Chinese names on PDFs
+    dpkg_installed fonts-wqy-microhei || missing+=(fonts-wqy-microhei)
   fi
   echo "${missing[*]:-}"
 }
