@@ -1,6 +1,7 @@
 import { ConfigError, createLogger, loadConfig } from '@onco/platform';
 import { buildSystem } from './system';
 import { seedDemo } from './seed';
+import { seedDemoOrders } from './demo-orders';
 
 /** The default single process: every API area, the workers and the built console on one port. */
 async function main() {
@@ -19,6 +20,12 @@ async function main() {
   if (config.DEMO_MODE) await seedDemo(system.ctx);
   await system.app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT, services: config.SERVICES, workers: config.WORKERS }, 'oncotrf is up');
+  // demo orders go through the API (and so the events, the lab and the TRF worker), once the server is up
+  if (config.DEMO_MODE && config.SERVICES === 'all') {
+    await seedDemoOrders(system.app, system.ctx, config).catch((err: Error) =>
+      logger.warn({ err: err.message }, 'demo orders not seeded'),
+    );
+  }
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config, PlatformContext } from '@onco/platform';
+import { demoLogin } from './seed';
+
+const DIAGNOSES: Array<[string, string]> = [
+  ['LUNG', 'C34.90'],
+  ['BREAST', 'C50.911'],
+  ['COLORECTAL', 'C18.9'],
+  ['MELANOMA', 'C43.9'],
+  ['PROSTATE', 'C61'],
+];
+
+const isoDaysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Demo requisitions for a newcomer's first look (DEMO_MODE only, once: when there are none yet): the demo
+ * provider (`npi`) starts, signs and submits orders for the demo patients THROUGH THE API, so the lab's test
+ * orders, the events and the TRF PDFs come from the real flow; a few more stay drafts.
+ */
+export async function seedDemoOrders(
+  app: FastifyInstance,
+  ctx: PlatformContext,
+  config: Config,
+  opts: { submitted?: number; drafts?: number } = {},
+): Promise<{ submitted: number; drafts: number }> {
+  if (!config.DEMO_MODE) return { submitted: 0, drafts: 0 };
+  if ((await ctx.mongo.collection('test_order_forms').estimatedDocumentCount()) > 0) {
+    return { submitted: 0, drafts: 0 };
+  }
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  const auth = await app.inject({
+    method: 'POST',
+    url: '/uam/api/v1/authenticate',
+    payload: { username: b64(demoLogin('ROLE_NPI')), password: b64(config.DEMO_PASSWORD) },
+  });
+  if (auth.statusCode !== 200) {
+    ctx.logger.warn({ status: auth.statusCode }, 'demo orders skipped: the demo provider cannot sign in');
+    return { submitted: 0, drafts: 0 };
+  }
+  const headers = { authorization: `Bearer ${auth.json().token}` };
+  const session = (await app.inject({ method: 'GET', url: '/uam/api/v1/session', headers })).json();
+  const physicianId: string | undefined = session.physicianIds?.[0];
+  const accountId: string | undefined = session.accountIds?.[0];
+  const db = ctx.mongo;
+  const physician = physicianId
+    ? await db.collection('physicians').findOne({ _id: physicianId as never })
+    : null;
+  const account = accountId ? await db.collection('accounts').findOne({ _id: accountId as never }) : null;
+  if (!physician || !account) {
+    ctx.logger.warn('demo orders skipped: the demo provider has no physician or account');
+    return { submitted: 0, drafts: 0 };
+  }
+  const location = await db.collection('hospital_locations').findOne({ 'account.id': account._id });
+  const patients = await db.collection('patients').find({ accountIds: account._id }).limit(10).toArray();
+  const wanted = { submitted: opts.submitted ?? 5, drafts: opts.drafts ?? 2 };
+  let submitted = 0;
+  let drafts = 0;
+  if (!patients.length) return { submitted: 0, drafts: 0 };
+  // the first ones stay drafts; a patient may have several orders
+  for (let i = 0; i < wanted.drafts + wanted.submitted; i++) {
+    const p = patients[i % patients.length];
+    const [diagnosis, icd] = DIAGNOSES[i % DIAGNOSES.length];
+    const personal = i % 3 === 2;
+    const form = {
+      orderInformation: {
+        nextDx: !personal,
+        nextPersonalDx: personal,
+        orderType: personal ? 'INITIAL_ORDER' : null,
+      },
+      patient: {
+        id: p._id,
+        userId: p.userId,
+        firstName: p.firstName,
+        lastName: p.lastName,
+        name: p.name,
+        dateOfBirth: p.dateOfBirth,
+        birthSex: p.birthSex ?? 'FEMALE',
+        mrn: p.mrn ?? null,
+        phone: p.phone ?? null,
+        address: p.address?.street
+          ? p.address
+          : { street: '100 Demo Way', city: 'San Diego', state: 'CA', postalCode: '92101', country: 'US' },
+      },
+      physician: {
+        id: physician._id,
+        userId: physician.userId,
+        firstName: physician.firstName,
+        lastName: physician.lastName,
+        name: physician.name,
+        email: physician.email ?? `${String(physician._id)}@demo.oncotrf.example.org`,
+      },
+      account: { id: account._id, accountId: account.accountId, name: account.name },
+      hospitalLocation: location
+        ? {
+            id: location._id,
+            name: location.name,
+            hospitalLocationId: location.hospitalLocationId,
+            address: location.address,
+          }
+        : null,
+      tumorSpecimen: {
+        diagnosis,
+        icd10Codes: icd,
+        specimenType: 'FFPE_SLIDES',
+        collectionDate: isoDaysAgo(20 + i),
+        stage: 'II',
+      },
+      normalSpecimen: {
+        specimenType: 'BLOOD',
+        collectionMode: 'COLLECT_IN_CLINIC',
+        collectionDate: isoDaysAgo(3),
+      },
+      billings: [{ billingType: 'SELF', preference: 'PRIMARY' }],
+      consent: true,
+    };
+    const draft = await app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/testOrderForms',
+      headers,
+      payload: form,
+    });
+    if (draft.statusCode !== 200) {
+      ctx.logger.warn({ status: draft.statusCode, body: draft.body }, 'demo order not created');
+      continue;
+    }
+    const id = draft.json().id;
+    if (i < wanted.drafts) {
+      drafts++;
+      continue;
+    }
+    await app.inject({
+      method: 'POST',
+      url: `/portal/api/v1/testOrderForms/${id}/sign`,
+      headers,
+      payload: { password: config.DEMO_PASSWORD },
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/testOrderForms/submit?createPdf=true',
+      headers,
+      payload: { id },
+    });
+    if (res.statusCode === 200) submitted++;
+    else ctx.logger.warn({ status: res.statusCode, body: res.body }, 'demo order not submitted');
+  }
+  ctx.logger.info({ submitted, drafts }, 'demo orders ready');
+  return { submitted, drafts };
+}
