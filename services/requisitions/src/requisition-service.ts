@@ -14,6 +14,11 @@ import {
 } from '@onco/platform';
 import {
   copyForm,
+  dateWindows,
+  formatDisplayDate,
+  icd10List,
+  parseIsoDate,
+  REQ_MSG,
   normalizeForSave,
   plannedTestOrders,
   requisitionActions,
@@ -80,17 +85,10 @@ export function formatProblems(form: RequisitionForm, ctx: RuleContext): Record<
   return out;
 }
 
-function icd10List(doc: Pick<RequisitionDoc, 'tumorSpecimen'>): string[] {
-  const raw = doc.tumorSpecimen?.icd10Codes ?? '';
-  return [
-    ...new Set(
-      raw
-        .split(',')
-        .map((c) => c.trim().toUpperCase())
-        .filter(Boolean),
-    ),
-  ];
-}
+/** The requisition's ICD-10 codes (the domain's parsing; upper-cased and distinct for the event). */
+const icd10Codes = (doc: Pick<RequisitionDoc, 'tumorSpecimen'>): string[] => [
+  ...new Set(icd10List(doc.tumorSpecimen?.icd10Codes).map((c) => c.toUpperCase())),
+];
 
 const pad = (n: number) => String(n).padStart(6, '0');
 export const formatRequisitionNumber = (seq: number) => `TRF-${pad(seq)}`;
@@ -373,7 +371,7 @@ export class RequisitionService {
     if (!form.patient?.id && !form.patient?.lastName) add('patient', 'patient.lastName');
     if (!form.physician?.id) add('provider', 'physician.id');
     if (!form.account?.id) add('account', 'account.id');
-    const bad = icd10List(form as any).filter((c) => !ICD10.test(c));
+    const bad = icd10Codes(form as any).filter((c) => !ICD10.test(c));
     if (bad.length)
       problems.icd10 = {
         ...(problems.icd10 ?? {}),
@@ -419,7 +417,7 @@ export class RequisitionService {
             status: t.status,
           })),
           clinicalReviewStatus: doc.clinicalReviewStatus ?? null,
-          icd10Codes: icd10List(doc),
+          icd10Codes: icd10Codes(doc),
         },
       },
       {},
@@ -548,15 +546,12 @@ export class RequisitionService {
       throw conflict('A subsequent order cannot be created from this requisition.');
     }
     if (opts.collectionDate) {
-      const d = new Date(`${opts.collectionDate}T00:00:00Z`);
-      const now = new Date();
-      const min = new Date(now);
-      min.setUTCMonth(min.getUTCMonth() - 3);
-      const max = new Date(now);
-      max.setUTCMonth(max.getUTCMonth() + 3);
-      if (Number.isNaN(d.getTime())) throw badRequest('Invalid date', { field: 'collectionDate' });
-      if (d < new Date(todayOf(min))) throw badRequest(`Date must be no earlier than ${todayOf(min)}`);
-      if (d > new Date(todayOf(max))) throw badRequest(`Date must be no later than ${todayOf(max)}`);
+      // the dialog's window (3 months back to 3 months ahead) is the domain's, shared with the console
+      const window = dateWindows(todayOf()).subsequentOrderCollection;
+      const d = parseIsoDate(opts.collectionDate);
+      if (!d) throw badRequest(REQ_MSG.invalidDate, { field: 'collectionDate' });
+      if (d < window.min) throw badRequest(REQ_MSG.noEarlierThan(formatDisplayDate(window.min)));
+      if (d > window.max) throw badRequest(REQ_MSG.noLaterThan(formatDisplayDate(window.max)));
     }
     const now = new Date();
     const orderInformation = {
