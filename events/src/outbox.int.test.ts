@@ -178,8 +178,9 @@ describe('OutboxRelay', () => {
         what: 'outbox drained after nudge',
       });
       expect(Date.now() - started).toBeLessThan(8_000);
+      // the relay's speed is asserted above; the test's own collector may be mid-rebalance on a busy machine
       await waitFor(() => events.every((e) => ofEvent(e.id).length === 1), {
-        timeoutMs: 30_000,
+        timeoutMs: 75_000,
         what: 'events at collector',
       });
       expect(collector.messages.filter((m) => m.key === 'to-c').map((m) => m.headers['event-id'])).toEqual(
@@ -189,7 +190,7 @@ describe('OutboxRelay', () => {
       await relay.stop();
     }
     expect(relay.isRunning).toBe(false);
-  }, 90_000);
+  }, 150_000);
 
   it('with the write lock, concurrent state changes racing the relay lose neither a change nor an event', async () => {
     const { Redis } = await import('ioredis');
