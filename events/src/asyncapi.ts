@@ -17,6 +17,7 @@ import { DEFAULT_PARTITIONS, DEFAULT_REPLICATION_FACTOR, topicFor } from './topi
 /** Message / schema names per family, as used in the document. */
 export const MESSAGE_NAMES = {
   'requisition-submitted': 'RequisitionSubmitted',
+  'requisition-changed': 'RequisitionChanged',
   'test-status': 'TestStatusChanged',
   sample: 'SampleChanged',
   'billing-case': 'BillingCaseChanged',
@@ -24,6 +25,7 @@ export const MESSAGE_NAMES = {
 
 const CHANNEL_IDS = {
   'requisition-submitted': 'requisitionSubmitted',
+  'requisition-changed': 'requisitionChanged',
   'test-status': 'testStatus',
   sample: 'sample',
   'billing-case': 'billingCase',
@@ -32,6 +34,8 @@ const CHANNEL_IDS = {
 const SUMMARIES: Record<EventFamily, string> = {
   'requisition-submitted':
     'A requisition (test requisition form) was submitted. The lab creates test orders from it; billing and analytics track intake.',
+  'requisition-changed':
+    'A submitted requisition was deleted, became INVALID (merged), had its clinical review status changed or its parties edited. Carries the state after the change and a version: apply only newer versions. The lab deletes the test orders of a deleted requisition and removes their due dates when the review becomes DISQUALIFIED.',
   'test-status':
     'A test order was created or changed status (including due date changes carried with a status event).',
   sample: 'A sample (tumor, normal or plasma) was created, updated or copied from another requisition.',
@@ -74,7 +78,7 @@ export interface AsyncApiOptions {
   servers?: Record<string, { host: string; protocol: 'kafka' | 'kafka-secure'; description?: string }>;
 }
 
-/** Build the AsyncAPI 3.0 document for the four event families. */
+/** Build the AsyncAPI 3.0 document for the event families. */
 export function buildAsyncApiDocument(options: AsyncApiOptions = {}): Json {
   const schemas: Json = {};
   const messages: Json = {};

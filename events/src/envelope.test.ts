@@ -54,6 +54,7 @@ describe('createEvent', () => {
     expect(event.traceId).toBe('trace-1');
     const subjectByFamily = {
       'requisition-submitted': EXAMPLE_DATA['requisition-submitted'].requisitionId,
+      'requisition-changed': EXAMPLE_DATA['requisition-changed'].requisitionId,
       'test-status': EXAMPLE_DATA['test-status'].testOrderId,
       sample: EXAMPLE_DATA.sample.sampleId,
       'billing-case': EXAMPLE_DATA['billing-case'].billingCaseId,

@@ -16,6 +16,7 @@ import {
 /** `type` of the envelope per family. */
 export const EVENT_TYPES = {
   'requisition-submitted': 'requisition.submitted',
+  'requisition-changed': 'requisition.changed',
   'test-status': 'test.status-changed',
   sample: 'sample.changed',
   'billing-case': 'billing-case.changed',
@@ -25,6 +26,7 @@ export type EventType = (typeof EVENT_TYPES)[EventFamily];
 /** Default `source` per family (the producing service and resource). */
 export const EVENT_SOURCES = {
   'requisition-submitted': '/portal/requisitions',
+  'requisition-changed': '/portal/requisitions',
   'test-status': '/lab/test-orders',
   sample: '/lab/samples',
   'billing-case': '/billing/cases',
@@ -56,7 +58,7 @@ export type EnvelopeBase = z.infer<typeof EnvelopeBase>;
 export type EventEnvelope<F extends EventFamily = EventFamily> = {
   [K in F]: Omit<EnvelopeBase, 'type' | 'data'> & { type: (typeof EVENT_TYPES)[K]; data: EventData<K> };
 }[F];
-/** Any event of the four families (a union discriminated by `type`). */
+/** Any event of the families (a union discriminated by `type`). */
 export type AnyEvent = EventEnvelope<EventFamily>;
 
 /** The zod schema of a family's envelope at its current schemaVersion (used for docs/AsyncAPI). */

@@ -32,6 +32,7 @@ describe('topics', () => {
     expect(topicFor('billing-case', '')).toBe('oncotrf.billing-case.v1');
     expect(allTopics()).toEqual([
       'oncotrf.requisition-submitted.v1',
+      'oncotrf.requisition-changed.v1',
       'oncotrf.test-status.v1',
       'oncotrf.sample.v1',
       'oncotrf.billing-case.v1',

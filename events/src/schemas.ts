@@ -14,6 +14,7 @@ import {
   BILLING_CASE_STATUSES,
   CLINICAL_REVIEW_STATUSES,
   ORDER_TYPES,
+  REQUISITION_STATUSES,
   SAMPLE_STATUSES,
   SPECIMEN_TYPES as SAMPLE_TYPES,
   TEST_STATUSES,
@@ -24,6 +25,7 @@ export {
   BILLING_CASE_STATUSES,
   CLINICAL_REVIEW_STATUSES,
   ORDER_TYPES,
+  REQUISITION_STATUSES,
   SAMPLE_STATUSES,
   SAMPLE_TYPES,
   TEST_STATUSES,
@@ -45,6 +47,9 @@ export type TestStatus = z.infer<typeof TestStatus>;
 
 export const ClinicalReviewStatus = z.enum(CLINICAL_REVIEW_STATUSES);
 export type ClinicalReviewStatus = z.infer<typeof ClinicalReviewStatus>;
+
+export const RequisitionStatus = z.enum(REQUISITION_STATUSES);
+export type RequisitionStatus = z.infer<typeof RequisitionStatus>;
 
 export const SampleType = z.enum(SAMPLE_TYPES);
 export type SampleType = z.infer<typeof SampleType>;
@@ -111,7 +116,108 @@ export const RequisitionSubmittedDataV1 = z
     icd10Codes: z.array(Icd10Code).describe('Distinct ICD-10 codes of the tumor specimen, in entry order'),
   })
   .describe('A requisition was submitted (DRAFT -> SUBMITTED)');
-export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV1>;
+
+/** A display name as shown in lists at the time of the event; null when the requisition has none. */
+const displayName = (description: string) => z.string().max(300).nullable().optional().describe(description);
+
+/**
+ * The display names the lab's lists show (spec 2 section 2.4 "Tests list": patient, account, location,
+ * physician), added in schemaVersion 2. Optional and nullable: events of schemaVersion 1 have none of them.
+ */
+export const RequisitionNames = {
+  accountName: displayName('Ordering account name (schemaVersion 2; absent in 1, null when unknown)'),
+  physicianName: displayName('Ordering physician display name (schemaVersion 2; absent in 1, null when unknown)'),
+  hospitalLocationId: z
+    .string()
+    .max(200)
+    .nullable()
+    .optional()
+    .describe('Hospital location id (schemaVersion 2; absent in 1, null when none)'),
+  hospitalLocationName: displayName('Hospital location name (schemaVersion 2; absent in 1, null when none)'),
+  patientName: displayName(
+    'Patient display name "First Last" as on the requisition (schemaVersion 2; absent in 1, null when unknown)',
+  ),
+  patientNumber: displayName(
+    'Patient number (PAT #, the patient userId) (schemaVersion 2; absent in 1, null when none)',
+  ),
+};
+
+/** schemaVersion 2: V1 plus the display names of the parties (additive, all optional). */
+export const RequisitionSubmittedDataV2 = RequisitionSubmittedDataV1.extend(RequisitionNames).describe(
+  'A requisition was submitted (DRAFT -> SUBMITTED)',
+);
+export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV2>;
+
+// ---------------------------------------------------------------------------
+// requisition-changed
+// ---------------------------------------------------------------------------
+
+/**
+ * What a requisition-changed event reports (one or more per event, in this order):
+ * - `deleted`: the requisition was soft-deleted (its test orders are deleted with it)
+ * - `clinical-review-changed`: its clinical review status changed (DISQUALIFIED removes the due dates of its
+ *   test orders)
+ * - `invalidated`: it became INVALID (merged into another requisition)
+ * - `parties-changed`: an edit changed its account, physician, location or patient (ids or names)
+ */
+export const REQUISITION_CHANGES = [
+  'deleted',
+  'clinical-review-changed',
+  'invalidated',
+  'parties-changed',
+] as const;
+export const RequisitionChange = z.enum(REQUISITION_CHANGES);
+export type RequisitionChange = z.infer<typeof RequisitionChange>;
+
+export const RequisitionChangedDataV1 = z
+  .object({
+    requisitionId: id('Requisition (test order form) entity id; also the event subject'),
+    testRequisitionId: id('Human-readable TRF number'),
+    requisitionVersion: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'Version of the requisition after this change; grows with every change. Apply an event only when it is newer than the last one applied.',
+      ),
+    changes: z
+      .array(RequisitionChange)
+      .min(1)
+      .describe('What changed in this write (the state fields below are the state AFTER the change)'),
+    status: RequisitionStatus.describe('Requisition status after the change: SUBMITTED or INVALID'),
+    deleted: z.boolean().describe('Whether the requisition is (soft) deleted after the change'),
+    clinicalReviewStatus: ClinicalReviewStatus.nullable().describe(
+      'Clinical review status after the change, null if none',
+    ),
+    previousClinicalReviewStatus: ClinicalReviewStatus.nullable().describe(
+      'Clinical review status before the change, null if none',
+    ),
+    accountId: id('Ordering account id (after the change)'),
+    physicianId: id('Ordering physician id (after the change)'),
+    patientId: id('Patient id (after the change)'),
+    accountName: z.string().max(300).nullable().describe('Ordering account name, null when unknown'),
+    physicianName: z.string().max(300).nullable().describe('Ordering physician display name, null when unknown'),
+    hospitalLocationId: z.string().max(200).nullable().describe('Hospital location id, null when none'),
+    hospitalLocationName: z.string().max(300).nullable().describe('Hospital location name, null when none'),
+    patientName: z
+      .string()
+      .max(300)
+      .nullable()
+      .describe('Patient display name "First Last" as on the requisition, null when unknown'),
+    patientNumber: z.string().max(300).nullable().describe('Patient number (PAT #), null when none'),
+    testOrders: z
+      .array(
+        z.object({
+          id: id('Test order entity id'),
+          testOrderId: id('Human-readable test id'),
+        }),
+      )
+      .describe('The test orders of the requisition (ids only; their statuses travel on test-status)'),
+    changedBy: Actor,
+    changedOn: instant('When the change was committed'),
+  })
+  .describe('A submitted requisition was deleted, invalidated, re-reviewed or had its parties edited');
+export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV1>;
 
 // ---------------------------------------------------------------------------
 // test-status
@@ -184,12 +290,19 @@ export type BillingCaseData = z.infer<typeof BillingCaseDataV1>;
 // Registry
 // ---------------------------------------------------------------------------
 
-export const EVENT_FAMILIES = ['requisition-submitted', 'test-status', 'sample', 'billing-case'] as const;
+export const EVENT_FAMILIES = [
+  'requisition-submitted',
+  'requisition-changed',
+  'test-status',
+  'sample',
+  'billing-case',
+] as const;
 export type EventFamily = (typeof EVENT_FAMILIES)[number];
 
 /** Data types per family (the latest schemaVersion). */
 export interface EventDataMap {
   'requisition-submitted': RequisitionSubmittedData;
+  'requisition-changed': RequisitionChangedData;
   'test-status': TestStatusData;
   sample: SampleData;
   'billing-case': BillingCaseData;
@@ -202,14 +315,16 @@ export type EventData<F extends EventFamily> = EventDataMap[F];
  * is <= the event's schemaVersion (so older events still parse, and newer, additive ones too).
  */
 export const DATA_SCHEMAS = {
-  'requisition-submitted': { 1: RequisitionSubmittedDataV1 },
+  'requisition-submitted': { 1: RequisitionSubmittedDataV1, 2: RequisitionSubmittedDataV2 },
+  'requisition-changed': { 1: RequisitionChangedDataV1 },
   'test-status': { 1: TestStatusDataV1 },
   sample: { 1: SampleDataV1 },
   'billing-case': { 1: BillingCaseDataV1 },
 } as const satisfies Record<EventFamily, Record<number, z.ZodType>>;
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
-  'requisition-submitted': 1,
+  'requisition-submitted': 2,
+  'requisition-changed': 1,
   'test-status': 1,
   sample: 1,
   'billing-case': 1,
@@ -232,6 +347,7 @@ export function dataSchemaFor<F extends EventFamily>(
 /** The field that holds the entity id (the event subject / partition key) per family. */
 export const SUBJECT_FIELD = {
   'requisition-submitted': 'requisitionId',
+  'requisition-changed': 'requisitionId',
   'test-status': 'testOrderId',
   sample: 'sampleId',
   'billing-case': 'billingCaseId',

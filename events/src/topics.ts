@@ -8,6 +8,7 @@ import { EVENT_FAMILIES, type EventFamily } from './schemas';
 /** Topic per family (major version in the name: a breaking change gets `.v2`). */
 export const TOPICS = {
   'requisition-submitted': 'oncotrf.requisition-submitted.v1',
+  'requisition-changed': 'oncotrf.requisition-changed.v1',
   'test-status': 'oncotrf.test-status.v1',
   sample: 'oncotrf.sample.v1',
   'billing-case': 'oncotrf.billing-case.v1',
@@ -30,7 +31,7 @@ export function topicFor(family: EventFamily, prefix?: string): string {
   return withPrefix(TOPICS[family], prefix);
 }
 
-/** All four topics, with an optional prefix. */
+/** All the families' topics, with an optional prefix. */
 export function allTopics(prefix?: string): string[] {
   return EVENT_FAMILIES.map((f) => topicFor(f, prefix));
 }

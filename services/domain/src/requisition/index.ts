@@ -7,3 +7,4 @@ export * from './normalize';
 export * from './wizard';
 export * from './actions';
 export * from './submit';
+export * from './lifecycle';
