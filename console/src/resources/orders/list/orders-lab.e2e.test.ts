@@ -1,0 +1,156 @@
+/**
+ * Browser test: lab staff (an accessioner, who sees every account) narrow the Submitted orders list with two facet
+ * filters (Account, Physician) and a search, and get exactly the right rows. Real backend, headless chromium.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import {
+  clickWhenReady,
+  fill,
+  login,
+  loginAs,
+  open,
+  startConsole,
+  TEST_PASSWORD,
+  waitForText,
+  type ConsoleHarness,
+} from '../../../../test/harness';
+import { completeForm } from '../../../../../services/requisitions/src/test/fixtures';
+
+const API = '/portal/api/v1/testOrderForms';
+
+interface Order {
+  key: string;
+  account: { id: string; name: string };
+  physician: { id: string; first: string; last: string };
+  patient: { first: string; last: string };
+}
+
+const ALPHA = { id: 'acc-lab-alpha', name: 'Alpha Oncology' };
+const BETA = { id: 'acc-lab-beta', name: 'Beta Cancer Center' };
+const HOPPER = { id: 'phy-hopper', first: 'Grace', last: 'Hopper' };
+const TURING = { id: 'phy-turing', first: 'Alan', last: 'Turing' };
+
+// Alpha + Hopper + "Lovelace" → match (twice); each other row misses exactly one of the three conditions
+const ORDERS: Order[] = [
+  { key: 'match-1', account: ALPHA, physician: HOPPER, patient: { first: 'Ada', last: 'Lovelace' } },
+  { key: 'match-2', account: ALPHA, physician: HOPPER, patient: { first: 'Byron', last: 'Lovelace' } },
+  { key: 'other-patient', account: ALPHA, physician: HOPPER, patient: { first: 'Ada', last: 'Byron' } },
+  { key: 'other-account', account: BETA, physician: HOPPER, patient: { first: 'Ada', last: 'Lovelace' } },
+  { key: 'other-physician', account: ALPHA, physician: TURING, patient: { first: 'Ada', last: 'Lovelace' } },
+];
+
+/** The TRF numbers shown in the list's rows, in order. */
+async function shownTrfs(page: Page): Promise<string[]> {
+  return page.$$eval('[data-testid^="row-"]', (rows) =>
+    rows.map((r) => /TRF-\d+/.exec(r.textContent ?? '')?.[0] ?? '').filter(Boolean),
+  );
+}
+
+async function waitForRows(page: Page, expected: string[]) {
+  const want = [...expected].sort().join(',');
+  await page
+    .waitForFunction(
+      (w) => {
+        const got = [...document.querySelectorAll('[data-testid^="row-"]')]
+          .map((r) => /TRF-\d+/.exec(r.textContent ?? '')?.[0] ?? '')
+          .filter(Boolean)
+          .sort()
+          .join(',');
+        return got === w;
+      },
+      { timeout: 30_000 },
+      want,
+    )
+    .catch(async () => {
+      throw new Error(`rows ${JSON.stringify(await shownTrfs(page))}, expected ${want}`);
+    });
+}
+
+async function applyFacet(page: Page, label: string, item: string) {
+  await clickWhenReady(page, `[data-testid="facet-${label}"]`);
+  await page.waitForFunction(
+    (t) => [...document.querySelectorAll('.MuiPopover-paper li, .MuiPopover-paper [role="button"]')].some(
+      (e) => e.textContent?.includes(t),
+    ),
+    {},
+    item,
+  );
+  await page.evaluate((t) => {
+    const el = [...document.querySelectorAll('.MuiPopover-paper [role="button"]')].find((e) =>
+      e.textContent?.includes(t),
+    ) as HTMLElement;
+    el.click();
+  }, item);
+  await page.evaluate(() => {
+    const b = [...document.querySelectorAll('.MuiPopover-paper button')].find(
+      (x) => x.textContent?.trim() === 'Apply',
+    ) as HTMLButtonElement;
+    b.click();
+  });
+  await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper'));
+}
+
+describe('orders list for lab staff: two facets and a search (real backend, chromium)', () => {
+  let h: ConsoleHarness;
+  let lab: { loginId: string };
+  const trf: Record<string, string> = {};
+
+  beforeAll(async () => {
+    h = await startConsole();
+    lab = await h.user('ROLE_ACCESSIONER');
+    const auth = (await login(h.sys, lab.loginId)).authorization;
+    for (const o of ORDERS) {
+      const base = completeForm({ accountId: o.account.id, physicianId: o.physician.id, patientId: null });
+      const form = {
+        ...base,
+        account: { ...base.account, name: o.account.name },
+        physician: {
+          ...base.physician,
+          firstName: o.physician.first,
+          lastName: o.physician.last,
+          name: `${o.physician.first} ${o.physician.last}`,
+        },
+        patient: {
+          ...base.patient,
+          firstName: o.patient.first,
+          lastName: o.patient.last,
+          name: `${o.patient.first} ${o.patient.last}`,
+        },
+      };
+      const d = await h.api(auth, 'POST', API, form);
+      expect(d.status, JSON.stringify(d.body)).toBe(200);
+      const s = await h.api(auth, 'POST', `${API}/${d.body.id}/sign`, { password: TEST_PASSWORD });
+      expect(s.status, JSON.stringify(s.body)).toBe(200);
+      const sub = await h.api(auth, 'POST', `${API}/submit`, { ...form, id: d.body.id });
+      expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+      trf[o.key] = sub.body.testRequisitionId;
+    }
+  }, 240_000);
+  afterAll(async () => h?.stop());
+
+  it('Account + Physician facets and a patient search leave exactly the matching requisitions', async () => {
+    const page = await h.newPage();
+    await loginAs(page, h, lab.loginId);
+    await open(page, h, '/orders');
+    await clickWhenReady(page, '[data-testid="tab-submitted"]');
+    await waitForRows(page, Object.values(trf));
+
+    await applyFacet(page, 'Account', ALPHA.name);
+    await waitForRows(page, [trf['match-1'], trf['match-2'], trf['other-patient'], trf['other-physician']]);
+
+    await applyFacet(page, 'Physician', 'Grace Hopper');
+    await waitForRows(page, [trf['match-1'], trf['match-2'], trf['other-patient']]);
+
+    await fill(page, '[data-testid="list-search"]', 'Lovelace');
+    await waitForRows(page, [trf['match-1'], trf['match-2']]);
+    await waitForText(page, 'Ada Lovelace');
+    await h.shot(page, 'orders-list-lab-filtered');
+
+    // the applied filters and search are remembered (list preference): after a reload the list opens on Draft
+    // (spec 2 §2.2) and the Submitted tab shows the same rows again
+    await page.reload();
+    await clickWhenReady(page, '[data-testid="tab-submitted"]');
+    await waitForRows(page, [trf['match-1'], trf['match-2']]);
+  }, 180_000);
+});
