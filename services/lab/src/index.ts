@@ -6,4 +6,9 @@ export {
   startLabConsumers,
   LAB_REQUISITION_GROUP,
 } from './consumers/requisition-submitted';
+export {
+  applyRequisitionState,
+  recordRequisitionChange,
+  LAB_REQUISITION_CHANGED_GROUP,
+} from './consumers/requisition-changed';
 export { labDashboard, RECENT_PER_PAGE, DASHBOARD_TEST_STATUSES } from './dashboard';

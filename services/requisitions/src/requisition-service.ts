@@ -13,8 +13,11 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import {
+  approvalsAfterSave,
   copyForm,
   dateWindows,
+  displayNameOf,
+  SIGNED_BLOCKS,
   formatDisplayDate,
   icd10List,
   parseIsoDate,
@@ -29,7 +32,7 @@ import {
   type RequisitionForm,
   type RuleContext,
 } from '@onco/domain';
-import { createEvent, outboxForInsert, withOutbox } from '@onco/events';
+import { createEvent, outboxForInsert, withOutbox, type RequisitionChange } from '@onco/events';
 import { nextSequence, type RequisitionDoc, type RequisitionModels } from './models';
 import { inRequisitionScope } from './resource';
 
@@ -96,6 +99,30 @@ export const formatTestOrderId = (testType: string, seq: number) =>
   `${testType === 'NEXT_DX' ? 'NDX' : 'NPD'}-${pad(seq)}`;
 
 type Billing = RequisitionDoc['billings'][number];
+
+/** The parties' display names the downstream lists show (requisition events, schemaVersion 2 of submitted). */
+export function partyNames(doc: Pick<RequisitionDoc, 'account' | 'physician' | 'hospitalLocation' | 'patient'>) {
+  return {
+    accountName: doc.account?.name ?? null,
+    physicianName: displayNameOf(doc.physician),
+    hospitalLocationId: doc.hospitalLocation?.id ?? null,
+    hospitalLocationName: doc.hospitalLocation?.name ?? null,
+    patientName: displayNameOf(doc.patient),
+    patientNumber: doc.patient?.userId ?? null,
+  };
+}
+
+/** The parties of a requisition (ids and names) as requisition events carry them. */
+const partiesOf = (doc: RequisitionDoc) => ({
+  accountId: doc.account?.id ?? null,
+  physicianId: doc.physician?.id ?? null,
+  patientId: doc.patient?.id ?? null,
+  ...partyNames(doc),
+});
+const sameParties = (a: RequisitionDoc, b: RequisitionDoc) =>
+  JSON.stringify(partiesOf(a)) === JSON.stringify(partiesOf(b));
+
+const actorOf = (user: SessionUser) => ({ id: user.id, name: `${user.firstName} ${user.lastName}`.trim() });
 
 /** Billings as stored: each gets an id and audit fields; an existing billing keeps its id, creation and version. */
 function storedBillings(
@@ -269,14 +296,23 @@ export class RequisitionService {
       if (doc.status === 'DRAFT' && !sameOrderInfo(doc.orderInformation, merged.orderInformation)) {
         set.testOrders = draftTestOrders(merged.orderInformation);
       }
+      // a signed draft whose signed content changes loses its approvals: the user signs again
+      if (doc.status === 'DRAFT' && doc.approvals?.length) {
+        const approvals = this.approvalsAfter(doc, merged);
+        if (approvals.length !== doc.approvals.length) set.approvals = approvals;
+      }
+      const after = { ...doc, ...set } as RequisitionDoc;
+      const event = this.changedEvent(doc, after, this.editChanges(doc, after), user, now);
+      const update = { $set: { ...set, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
       const res = await this.Requisition.findOneAndUpdate(
         { _id: id, version: doc.version },
-        { $set: { ...set, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
+        event ? withOutbox(update, event) : update,
         { returnDocument: 'after' },
       )
         .lean<RequisitionDoc>()
         .exec();
       if (!res) throw conflict(MSG_STALE);
+      if (event) this.deps.ctx.nudgeOutbox();
       return res;
     });
   }
@@ -321,15 +357,82 @@ export class RequisitionService {
         );
       }
       const now = new Date();
+      const update = { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
+      // a submitted requisition is known downstream (the lab holds its tests): tell them, in the same write
+      const event = this.changedEvent(doc, { ...doc, deleted: true }, ['deleted'], user, now);
       const res = await this.Requisition.findOneAndUpdate(
         { _id: id },
-        { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
+        event ? withOutbox(update, event) : update,
         { returnDocument: 'after' },
       )
         .lean<RequisitionDoc>()
         .exec();
+      if (event) this.deps.ctx.nudgeOutbox();
       return res!;
     });
+  }
+
+  /**
+   * The requisition-changed event of a write from `before` to `after` (the state after, version before + 1), or
+   * null when there is nothing to tell: a draft was never published (downstream does not know it), and a write
+   * that changes none of `changes` is not an event. Requisition events carry the state after the change, so a
+   * consumer applies the newest version it has seen.
+   */
+  private changedEvent(
+    before: RequisitionDoc,
+    after: RequisitionDoc,
+    changes: RequisitionChange[],
+    user: SessionUser,
+    now: Date,
+  ) {
+    if (before.status === 'DRAFT' || !before.testRequisitionId || !changes.length) return null;
+    const parties = partiesOf(after);
+    if (!parties.accountId || !parties.physicianId || !parties.patientId) return null;
+    return createEvent('requisition-changed', {
+      data: {
+        requisitionId: before._id,
+        testRequisitionId: before.testRequisitionId,
+        requisitionVersion: (before.version ?? 0) + 1,
+        changes,
+        status: after.status,
+        deleted: Boolean(after.deleted),
+        clinicalReviewStatus: after.clinicalReviewStatus ?? null,
+        previousClinicalReviewStatus: before.clinicalReviewStatus ?? null,
+        ...parties,
+        accountId: parties.accountId,
+        physicianId: parties.physicianId,
+        patientId: parties.patientId,
+        testOrders: after.testOrders
+          .filter((t) => t.testOrderId)
+          .map((t) => ({ id: t.id, testOrderId: t.testOrderId! })),
+        changedBy: actorOf(user),
+        changedOn: now.toISOString(),
+      },
+    });
+  }
+
+  /** What a save of a submitted requisition changes that downstream must know (clinical review, parties). */
+  private editChanges(before: RequisitionDoc, after: RequisitionDoc): RequisitionChange[] {
+    const changes: RequisitionChange[] = [];
+    if ((before.clinicalReviewStatus ?? null) !== (after.clinicalReviewStatus ?? null))
+      changes.push('clinical-review-changed');
+    if (!sameParties(before, after)) changes.push('parties-changed');
+    return changes;
+  }
+
+  /**
+   * The approvals a draft keeps after a save or a submit body: all of them when nothing the signature covers
+   * changed, none otherwise (the domain's rule; values are compared after the model's casting, so '40' typed
+   * for a stored 40 or a field the model does not keep is no change).
+   */
+  private approvalsAfter(doc: RequisitionDoc, merged: RequisitionForm): RequisitionDoc['approvals'] {
+    if (!doc.approvals?.length) return doc.approvals ?? [];
+    const cast = (form: Record<string, unknown>) => {
+      const picked: Record<string, unknown> = {};
+      for (const k of SIGNED_BLOCKS) picked[k] = form[k];
+      return new this.Requisition(picked).toObject() as Record<string, unknown>;
+    };
+    return approvalsAfterSave(doc.approvals, cast(formOf(doc) as any), cast(merged as any));
   }
 
   /** Sign: the signer's own login password, then an approval (one per signer; a new signature replaces theirs). */
@@ -406,7 +509,8 @@ export class RequisitionService {
           accountId: doc.account!.id!,
           physicianId: doc.physician!.id!,
           patientId: doc.patient!.id!,
-          submittedBy: { id: user.id, name: `${user.firstName} ${user.lastName}`.trim() },
+          ...partyNames(doc),
+          submittedBy: actorOf(user),
           submittedOn: now.toISOString(),
           createPdf,
           testOrders: doc.testOrders.map((t) => ({
@@ -443,7 +547,9 @@ export class RequisitionService {
       this.checkOwnership(user, input);
       const now = new Date();
       const set = this.editable(normalizeForSave({ ...formOf(doc), ...input }), doc, user, now);
-      const merged = { ...formOf(doc), ...set, approvals: doc.approvals } as RequisitionForm;
+      const merged = { ...formOf(doc), ...set } as RequisitionForm;
+      // the signature covers what is submitted: a body that changes signed content needs a new signature
+      merged.approvals = this.approvalsAfter(doc, merged) as RequisitionForm['approvals'];
       this.checkFormat(merged, user);
       const problems = this.submissionProblems(merged, user);
       if (Object.keys(problems).length) {
@@ -635,20 +741,19 @@ export class RequisitionService {
         .lean<RequisitionDoc>()
         .exec();
     });
-    await this.deps.ctx.locks.run('test_order_forms', sourceId, () =>
-      this.Requisition.updateOne(
-        { _id: sourceId },
-        {
-          $set: {
-            status: 'INVALID',
-            comment: `Merged into ${target.testRequisitionId}`,
-            updatedOn: now,
-            updatedBy: user.id,
-          },
-          $inc: { version: 1 },
-        },
-      ).exec(),
-    );
+    await this.deps.ctx.locks.run('test_order_forms', sourceId, async () => {
+      const s = await this.get(user, sourceId);
+      const $set = {
+        status: 'INVALID' as const,
+        comment: `Merged into ${target.testRequisitionId}`,
+        updatedOn: now,
+        updatedBy: user.id,
+      };
+      const event = this.changedEvent(s, { ...s, ...$set }, ['invalidated'], user, now);
+      const update = { $set, $inc: { version: 1 } };
+      await this.Requisition.updateOne({ _id: sourceId }, event ? withOutbox(update, event) : update).exec();
+      if (event) this.deps.ctx.nudgeOutbox();
+    });
     return merged!;
   }
 }

@@ -9,6 +9,11 @@ import {
 } from '@onco/events';
 import type { PlatformContext } from '@onco/platform';
 import type { LabModels, TestOrderDoc } from '../models';
+import {
+  applyRequisitionState,
+  LAB_REQUISITION_CHANGED_GROUP,
+  recordRequisitionChange,
+} from './requisition-changed';
 
 /** The lab's consumer group for requisition-submitted (prefixed like the topics: one group per environment). */
 export const LAB_REQUISITION_GROUP = 'lab.requisition-submitted';
@@ -63,12 +68,15 @@ export async function createTestOrdersFromSubmission(
       testOrderForm: {
         id: d.requisitionId,
         testRequisitionId: d.testRequisitionId,
-        // the event carries ids only (no names): enough for the data scope and the filters
-        account: { id: d.accountId, name: null },
-        physician: { id: d.physicianId, name: null },
-        hospitalLocation: null,
-        patient: { id: d.patientId, name: null, userId: null },
+        // ids for the data scope and the filters; the names the lists show from schemaVersion 2 (null before)
+        account: { id: d.accountId, name: d.accountName ?? null },
+        physician: { id: d.physicianId, name: d.physicianName ?? null },
+        hospitalLocation: d.hospitalLocationId
+          ? { id: d.hospitalLocationId, name: d.hospitalLocationName ?? null }
+          : null,
+        patient: { id: d.patientId, name: d.patientName ?? null, userId: d.patientNumber ?? null },
         reviewStatus: d.clinicalReviewStatus,
+        requisitionVersion: null,
       },
       createdOn: at,
       createdBy: d.submittedBy.id,
@@ -86,8 +94,30 @@ export async function createTestOrdersFromSubmission(
   return created;
 }
 
-/** Start the lab's consumers: requisition-submitted → test orders (+ their test-status events). */
+/**
+ * Start the lab's consumers: requisition-submitted → test orders (+ their test-status events), then the
+ * requisition's latest changed state if it came first; requisition-changed → the state recorded and applied to
+ * the requisition's test orders (deleted, due dates, review status, names).
+ */
 export async function startLabConsumers(ctx: PlatformContext, models: LabModels) {
+  const lock = ctx.locks.run.bind(ctx.locks);
+  const changed = await runConsumer({
+    kafka: ctx.kafka,
+    db: ctx.mongo,
+    groupId: withPrefix(LAB_REQUISITION_CHANGED_GROUP, ctx.config.TOPIC_PREFIX),
+    topics: ['requisition-changed'],
+    topicPrefix: ctx.config.TOPIC_PREFIX,
+    logger: ctx.logger,
+    handler: async (event: AnyEvent) => {
+      if (!isEventOf(event, 'requisition-changed')) return;
+      await recordRequisitionChange(models, lock, event);
+      const applied = await applyRequisitionState(models, lock, event.data.requisitionId);
+      ctx.logger.info(
+        { requisitionId: event.data.requisitionId, changes: event.data.changes, applied: applied.length },
+        'requisition change applied to its test orders',
+      );
+    },
+  });
   const consumer = await runConsumer({
     kafka: ctx.kafka,
     db: ctx.mongo,
@@ -99,11 +129,17 @@ export async function startLabConsumers(ctx: PlatformContext, models: LabModels)
       if (!isEventOf(event, 'requisition-submitted')) return;
       const created = await createTestOrdersFromSubmission(models, event);
       if (created.length) ctx.nudgeOutbox();
+      // a change of the requisition consumed before its submission (another topic: no ordering between them)
+      await applyRequisitionState(models, lock, event.data.requisitionId);
       ctx.logger.info(
         { requisitionId: event.data.requisitionId, created: created.length },
         'test orders created from requisition-submitted',
       );
     },
   });
-  return { stop: () => consumer.stop() };
+  return {
+    stop: async () => {
+      await Promise.all([consumer.stop(), changed.stop()]);
+    },
+  };
 }

@@ -48,6 +48,8 @@ export interface TestOrderDoc {
     patient: { id: string | null; name: string | null; userId: string | null } | null;
     /** the requisition's clinical review status, as the tests list shows it */
     reviewStatus: ClinicalReviewStatus | null;
+    /** the requisition version of the last requisition-changed state applied (null: only the submission) */
+    requisitionVersion?: number | null;
   };
   outbox: OutboxEntry[];
   createdOn: Date;
@@ -91,6 +93,7 @@ export const testOrderSchema = auditedSchema(
         hospitalLocation: { type: idName(), default: null },
         patient: { type: sub({ id: str, name: str, userId: str }), default: null },
         reviewStatus: { type: String, enum: CLINICAL_REVIEW_STATUSES, default: null },
+        requisitionVersion: { type: Number, default: null },
       }),
       required: true,
     },
