@@ -1,19 +1,54 @@
 import type { Model } from 'mongoose';
 import type { FastifyReply } from 'fastify';
-import { buildMatch, type Facet, type ListQuery, type ListResource, type ListResult } from './list-query';
+import {
+  buildMatch,
+  type Facet,
+  type FacetDef,
+  type Filter,
+  type ListQuery,
+  type ListResource,
+  type ListResult,
+} from './list-query';
 import { toApi } from './records';
 
-/** Run a parsed list query against a model: rows, total and the asked-for facets (one $group each, in parallel). */
+export interface RunListOptions<T> {
+  projection?: Record<string, 0 | 1>;
+  map?: (doc: any) => T;
+  /**
+   * A slim read model of `model` (same `_id`s and the same paths for every filter, sort, search and facet
+   * field): the one scan reads it; the page's rows are still read from `model` by `_id`.
+   */
+  scanModel?: Model<any>;
+}
+
+/**
+ * Run a parsed list query against a model: rows, total and the asked-for facets.
+ *
+ * With facets (or a slim scan model) the whole answer comes from ONE scan (see `scanList`): FerretDB v1 on
+ * SQLite pushes down only an `_id` equality, so every other find, count or aggregate decodes every document of
+ * the collection; one scan instead of 2 + one per facet is what keeps a large list answering in seconds.
+ * Without facets it is the page and the count, in parallel.
+ */
 export async function runList<T = Record<string, unknown>>(
   model: Model<any>,
   resource: ListResource,
   query: ListQuery,
   scope: Record<string, unknown>,
-  opts: { projection?: Record<string, 0 | 1>; map?: (doc: any) => T } = {},
+  opts: RunListOptions<T> = {},
 ): Promise<ListResult<T>> {
+  const map = opts.map ?? ((d: any) => toApi(d) as T);
+  if (query.facets.length || opts.scanModel) {
+    const scan = await scanList(opts.scanModel ?? model, resource, query, scope, query.facets, true);
+    const rows = await readByIds(model, scan.pageIds, opts.projection ?? { outbox: 0 });
+    return {
+      content: rows.map(map),
+      totalElements: scan.total,
+      ...(query.facets.length ? { facets: scan.facets } : {}),
+    };
+  }
   const match = buildMatch(resource, query, scope);
   const dir = query.sort.order === 'asc' ? 1 : -1;
-  const [rows, total, facets] = await Promise.all([
+  const [rows, total] = await Promise.all([
     model
       .find(match, opts.projection ?? { outbox: 0 })
       .sort({ [query.sort.path]: dir, _id: dir })
@@ -22,36 +57,231 @@ export async function runList<T = Record<string, unknown>>(
       .lean()
       .exec(),
     model.countDocuments(match).exec(),
-    runFacets(model, resource, query, scope, query.facets),
   ]);
-  const map = opts.map ?? ((d: any) => toApi(d) as T);
-  return { content: rows.map(map), totalElements: total, ...(query.facets.length ? { facets } : {}) };
+  return { content: rows.map(map), totalElements: total };
 }
 
+/** The named facets of a list query (one scan for all of them). */
 export async function runFacets(
   model: Model<any>,
   resource: ListResource,
   query: ListQuery,
   scope: Record<string, unknown>,
   names: string[],
+  opts: { scanModel?: Model<any> } = {},
 ): Promise<Facet[]> {
-  const defs = (resource.facets ?? []).filter((f) => names.includes(f.name));
-  return Promise.all(
-    defs.map(async (def) => {
-      const field = resource.fields[def.field];
-      const path = def.path ?? field?.path ?? def.field;
-      const pipeline: any[] = [{ $match: buildMatch(resource, query, scope, def.field) }];
-      if (def.unwind) pipeline.push({ $unwind: `$${def.unwind}` });
-      pipeline.push({ $group: { _id: `$${path}`, count: { $sum: 1 } } }, { $sort: { count: -1, _id: 1 } });
-      const groups: Array<{ _id: unknown; count: number }> = await model.aggregate(pipeline).exec();
-      return {
-        name: def.name,
-        items: groups
-          .filter((g) => g._id !== null && g._id !== undefined && g._id !== '')
-          .map((g) => ({ value: g._id, count: g.count })),
-      };
-    }),
-  );
+  return (await scanList(opts.scanModel ?? model, resource, query, scope, names, false)).facets;
+}
+
+/** Read documents by `_id` one by one (each an `_id` equality, which FerretDB's SQLite backend pushes down), in order. */
+async function readByIds(model: Model<any>, ids: unknown[], projection: Record<string, 0 | 1>) {
+  const docs = await Promise.all(ids.map((id) => model.findOne({ _id: id }, projection).lean().exec()));
+  return docs.filter((d) => d !== null && d !== undefined);
+}
+
+/**
+ * The list in one scan. The database applies the scope, the soft-delete rule, the search and every filter that
+ * no asked-for facet narrows; only the fields the rest needs come back. Node then applies the facet fields'
+ * filters (the same eq/in/!in/between as `buildMatch`, with MongoDB's array semantics), so that
+ *  - the total and the page count the rows passing every filter,
+ *  - each facet counts the rows passing every filter but its own (multi-select), grouped by its path after
+ *    the unwind, largest first then by value, without null/empty values,
+ * which is exactly what the page + count + one `$group` per facet returned.
+ */
+export async function scanList(
+  model: Model<any>,
+  resource: ListResource,
+  query: ListQuery,
+  scope: Record<string, unknown>,
+  facetNames: string[],
+  withPage: boolean,
+): Promise<{ total: number; pageIds: unknown[]; facets: Facet[] }> {
+  const defs = (resource.facets ?? []).filter((f) => facetNames.includes(f.name));
+  const facetFields = new Set(defs.map((d) => d.field));
+  const late = query.filters.filter((f) => facetFields.has(f.field));
+  const match = buildMatch(resource, { ...query, filters: query.filters.filter((f) => !late.includes(f)) }, scope);
+
+  const groupPaths = defs.map((d) => d.path ?? resource.fields[d.field]?.path ?? d.field);
+  const paths = ['_id', ...late.map((f) => f.path), ...groupPaths, ...defs.flatMap((d) => d.unwind ?? [])];
+  if (withPage) paths.push(query.sort.path);
+  const projection: Record<string, 1> = {};
+  for (const p of paths) projection[p.split('.')[0]] = 1;
+
+  const docs: any[] = await model.find(match, projection).lean().exec();
+
+  // which late filters each row passes
+  const failing = docs.map((doc) => late.filter((f) => !matchesFilter(doc, f)));
+  const passAll = (i: number) => failing[i].length === 0;
+  const passExcept = (i: number, field: string) => failing[i].every((f) => f.field === field);
+
+  const facets = defs.map((def, k) => facetOf(def, groupPaths[k], docs, (i) => passExcept(i, def.field)));
+
+  let total = 0;
+  const rows: any[] = [];
+  for (let i = 0; i < docs.length; i++) {
+    if (!passAll(i)) continue;
+    total++;
+    if (withPage) rows.push(docs[i]);
+  }
+  let pageIds: unknown[] = [];
+  if (withPage) {
+    const dir = query.sort.order === 'asc' ? 1 : -1;
+    const keyed = rows.map((d) => ({ key: sortKey(valuesAt(d, query.sort.path), dir), id: d._id }));
+    keyed.sort((a, b) => dir * (compareBson(a.key, b.key) || compareBson(a.id, b.id)));
+    const start = query.page * query.perPage;
+    pageIds = keyed.slice(start, start + query.perPage).map((r) => r.id);
+  }
+  return { total, pageIds, facets };
+}
+
+function facetOf(def: FacetDef, path: string, docs: any[], counts: (i: number) => boolean): Facet {
+  const groups = new Map<string, { value: unknown; count: number }>();
+  const add = (v: unknown) => {
+    const value = v === undefined ? null : v;
+    const k = groupKey(value);
+    const g = groups.get(k);
+    if (g) g.count++;
+    else groups.set(k, { value, count: 1 });
+  };
+  for (let i = 0; i < docs.length; i++) {
+    if (!counts(i)) continue;
+    const doc = docs[i];
+    if (!def.unwind) {
+      add(valueAt(doc, path));
+      continue;
+    }
+    const arr = valueAt(doc, def.unwind);
+    if (arr === null || arr === undefined) continue;
+    const elements = Array.isArray(arr) ? arr : [arr];
+    const rest = path === def.unwind ? '' : path.startsWith(`${def.unwind}.`) ? path.slice(def.unwind.length + 1) : null;
+    for (const el of elements) add(rest === null ? valueAt(doc, path) : rest === '' ? el : valueAt(el, rest));
+  }
+  return {
+    name: def.name,
+    items: [...groups.values()]
+      .filter((g) => g.value !== null && g.value !== '')
+      .sort((a, b) => b.count - a.count || compareBson(a.value, b.value))
+      .map((g) => ({ value: g.value, count: g.count })),
+  };
+}
+
+/** `$group`'s key: the value with its type (a date and a string never fall into one group). */
+function groupKey(v: unknown): string {
+  if (v instanceof Date) return `d:${v.getTime()}`;
+  if (v !== null && typeof v === 'object') return `o:${JSON.stringify(v)}`;
+  return `${typeof v}:${String(v)}`;
+}
+
+/** The value at a dotted path, not descending into arrays (what `$group: {_id: '$a.b'}` sees for objects). */
+function valueAt(doc: any, path: string): unknown {
+  let v = doc;
+  for (const k of path.split('.')) {
+    if (v === null || v === undefined) return undefined;
+    if (Array.isArray(v)) return v.map((e) => (e === null || typeof e !== 'object' ? undefined : e[k]));
+    v = v[k];
+  }
+  return v;
+}
+
+/**
+ * Every value a query on a dotted path compares with (MongoDB semantics): arrays on the way are descended into,
+ * and an array at the end gives its elements (and itself). A missing value is `undefined`.
+ */
+export function valuesAt(doc: unknown, path: string): unknown[] {
+  const out: unknown[] = [];
+  const walk = (v: any, keys: string[]) => {
+    if (keys.length === 0) {
+      if (Array.isArray(v)) out.push(...v, v);
+      else out.push(v);
+      return;
+    }
+    if (Array.isArray(v)) {
+      const objects = v.filter((e) => e !== null && typeof e === 'object' && !Array.isArray(e));
+      if (objects.length === 0) out.push(undefined);
+      for (const e of objects) walk(e, keys);
+      return;
+    }
+    if (v === null || v === undefined || typeof v !== 'object') {
+      out.push(undefined);
+      return;
+    }
+    walk(v[keys[0]], keys.slice(1));
+  };
+  walk(doc, path.split('.'));
+  return out;
+}
+
+function equalsValue(a: unknown, b: unknown): boolean {
+  if (b === null) return a === null || a === undefined;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return a === b;
+}
+
+/** One list filter (eq, in, !in, between: see list-query's filterToMongo) applied to a document in Node. */
+export function matchesFilter(doc: unknown, f: Filter): boolean {
+  const vs = valuesAt(doc, f.path);
+  switch (f.op) {
+    case 'eq':
+      return vs.some((v) => equalsValue(v, f.values[0]));
+    case 'in':
+      return vs.some((v) => f.values.some((x) => equalsValue(v, x)));
+    case 'nin':
+      return !vs.some((v) => f.values.some((x) => equalsValue(v, x)));
+    case 'between':
+      return vs.some(
+        (v) =>
+          v !== undefined &&
+          rank(v) === rank(f.values[0]) &&
+          rank(v) === rank(f.values[1]) &&
+          compareBson(v, f.values[0]) >= 0 &&
+          compareBson(v, f.values[1]) <= 0,
+      );
+  }
+}
+
+/** A sort key as MongoDB takes it: an array sorts by its smallest element ascending, its largest descending. */
+function sortKey(values: unknown[], dir: 1 | -1): unknown {
+  const scalars = values.filter((v) => !Array.isArray(v));
+  if (scalars.length <= 1) return scalars[0] ?? null;
+  return scalars.reduce((best, v) => (dir * compareBson(v, best) < 0 ? v : best));
+}
+
+/** BSON comparison order: null (and missing) < numbers < strings < objects < ObjectId < booleans < dates. */
+function rank(v: unknown): number {
+  if (v === null || v === undefined) return 1;
+  if (typeof v === 'number' || typeof v === 'bigint') return 2;
+  if (typeof v === 'string') return 3;
+  if (typeof v === 'boolean') return 8;
+  if (v instanceof Date) return 9;
+  if ((v as any)?._bsontype === 'ObjectId') return 7;
+  if (Array.isArray(v)) return 5;
+  return 4;
+}
+
+export function compareBson(a: unknown, b: unknown): number {
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  switch (ra) {
+    case 1:
+      return 0;
+    case 2:
+      return Number(a) - Number(b);
+    case 3:
+      return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
+    case 8:
+      return Number(a) - Number(b);
+    case 9:
+      return (a as Date).getTime() - (b as Date).getTime();
+    case 7: {
+      const [x, y] = [String(a), String(b)];
+      return x === y ? 0 : x < y ? -1 : 1;
+    }
+    default: {
+      const [x, y] = [JSON.stringify(a), JSON.stringify(b)];
+      return x === y ? 0 : x < y ? -1 : 1;
+    }
+  }
 }
 
 /** Reply in the dialect the client spoke: {content,totalElements,facets} or ra-data-simple-rest's array + Content-Range. */

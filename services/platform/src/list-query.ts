@@ -263,7 +263,8 @@ function filterToMongo(f: Filter): Record<string, unknown> {
     case 'in':
       return { [f.path]: { $in: f.values } };
     case 'nin':
-      return { [f.path]: { $nin: f.values } };
+      // not `$nin`: FerretDB v1 lets `{'a.b': {$nin: [x]}}` match when ANY element of array a has b != x
+      return { $nor: [{ [f.path]: { $in: f.values } }] };
     case 'between':
       return { [f.path]: { $gte: f.values[0], $lte: f.values[1] } };
   }
