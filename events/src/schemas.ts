@@ -126,7 +126,9 @@ const displayName = (description: string) => z.string().max(300).nullable().opti
  */
 export const RequisitionNames = {
   accountName: displayName('Ordering account name (schemaVersion 2; absent in 1, null when unknown)'),
-  physicianName: displayName('Ordering physician display name (schemaVersion 2; absent in 1, null when unknown)'),
+  physicianName: displayName(
+    'Ordering physician display name (schemaVersion 2; absent in 1, null when unknown)',
+  ),
   hospitalLocationId: z
     .string()
     .max(200)
@@ -196,7 +198,11 @@ export const RequisitionChangedDataV1 = z
     physicianId: id('Ordering physician id (after the change)'),
     patientId: id('Patient id (after the change)'),
     accountName: z.string().max(300).nullable().describe('Ordering account name, null when unknown'),
-    physicianName: z.string().max(300).nullable().describe('Ordering physician display name, null when unknown'),
+    physicianName: z
+      .string()
+      .max(300)
+      .nullable()
+      .describe('Ordering physician display name, null when unknown'),
     hospitalLocationId: z.string().max(200).nullable().describe('Hospital location id, null when none'),
     hospitalLocationName: z.string().max(300).nullable().describe('Hospital location name, null when none'),
     patientName: z

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Producer } from 'kafkajs';
 import {
   PROCESSED_EVENTS_COLLECTION,
-  createEvent,
   ensureTopics,
   safeParseEventJson,
   topicFor,
@@ -11,6 +10,7 @@ import {
   type EventEnvelope,
 } from '@onco/events';
 import { createTestSystem } from '../../server/src/test-helper';
+import { submittedEvent } from './test/events';
 import { collectMessages, kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
 import {
   createLabModule,
@@ -20,41 +20,6 @@ import {
 } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
-/** A requisition-submitted event as the requisitions service emits it (deterministic test order ids). */
-export function submittedEvent(over: { requisitionId?: string; accountId?: string } = {}) {
-  const requisitionId = over.requisitionId ?? randomUUID();
-  return createEvent('requisition-submitted', {
-    data: {
-      requisitionId,
-      testRequisitionId: 'TRF-000123',
-      accountId: over.accountId ?? 'acc-A',
-      physicianId: 'phy-1',
-      patientId: 'pat-1',
-      submittedBy: { id: 'user-1', name: 'Dr. One' },
-      submittedOn: new Date().toISOString(),
-      createPdf: false,
-      testOrders: [
-        {
-          id: `${requisitionId}-t1`,
-          testOrderId: 'TO-1001',
-          testType: 'NEXT_DX',
-          orderType: 'INITIAL_ORDER',
-          status: 'TEST_ORDERED',
-        },
-        {
-          id: `${requisitionId}-t2`,
-          testOrderId: 'TO-1002',
-          testType: 'NEXT_PERSONAL_DX',
-          orderType: 'INITIAL_ORDER',
-          status: 'TEST_ORDERED',
-        },
-      ],
-      clinicalReviewStatus: 'NEEDS_REVIEW',
-      icd10Codes: ['C34.90'],
-    },
-  });
-}
 
 describe('lab: requisition-submitted consumer (real Kafka and FerretDB)', () => {
   let sys: Sys;

@@ -17,7 +17,12 @@ describe('approval invalidated when a signed draft changes (real FerretDB, Redis
   let auth: { authorization: string };
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-    sys.app.inject({ method, url, headers: auth, ...(payload === undefined ? {} : { payload: payload as any }) });
+    sys.app.inject({
+      method,
+      url,
+      headers: auth,
+      ...(payload === undefined ? {} : { payload: payload as any }),
+    });
   async function signedDraft() {
     const d = await call('POST', API, completeForm(A));
     expect(d.statusCode, d.body).toBe(200);
@@ -29,7 +34,10 @@ describe('approval invalidated when a signed draft changes (real FerretDB, Redis
 
   beforeAll(async () => {
     sys = await createTestSystem();
-    const u = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' }, physicianId: 'phy-A' });
+    const u = await createUser(sys, 'ROLE_NPI', {
+      account: { id: 'acc-A', name: 'Alpha Oncology' },
+      physicianId: 'phy-A',
+    });
     auth = { authorization: (await login(sys, u.loginId)).authorization };
   });
   afterAll(async () => sys?.close());

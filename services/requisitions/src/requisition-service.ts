@@ -101,7 +101,9 @@ export const formatTestOrderId = (testType: string, seq: number) =>
 type Billing = RequisitionDoc['billings'][number];
 
 /** The parties' display names the downstream lists show (requisition events, schemaVersion 2 of submitted). */
-export function partyNames(doc: Pick<RequisitionDoc, 'account' | 'physician' | 'hospitalLocation' | 'patient'>) {
+export function partyNames(
+  doc: Pick<RequisitionDoc, 'account' | 'physician' | 'hospitalLocation' | 'patient'>,
+) {
   return {
     accountName: doc.account?.name ?? null,
     physicianName: displayNameOf(doc.physician),
@@ -430,7 +432,7 @@ export class RequisitionService {
     const cast = (form: Record<string, unknown>) => {
       const picked: Record<string, unknown> = {};
       for (const k of SIGNED_BLOCKS) picked[k] = form[k];
-      return new this.Requisition(picked).toObject() as Record<string, unknown>;
+      return new this.Requisition(picked).toObject() as unknown as Record<string, unknown>;
     };
     return approvalsAfterSave(doc.approvals, cast(formOf(doc) as any), cast(merged as any));
   }

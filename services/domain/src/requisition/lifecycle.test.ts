@@ -65,7 +65,7 @@ describe('approval invalidation: what a signature covers', () => {
 
   it('blocks outside the signature (review status, attachments, approvals, progress) never count', () => {
     const form = completeForm() as Record<string, unknown>;
-    const after = {
+    const after: Record<string, unknown> = {
       ...form,
       clinicalReviewStatus: 'DISQUALIFIED',
       attachments: [{ id: 'a1' }],

@@ -28,7 +28,9 @@ export async function recordRequisitionChange(
       clinicalReviewStatus: d.clinicalReviewStatus,
       account: { id: d.accountId, name: d.accountName },
       physician: { id: d.physicianId, name: d.physicianName },
-      hospitalLocation: d.hospitalLocationId ? { id: d.hospitalLocationId, name: d.hospitalLocationName } : null,
+      hospitalLocation: d.hospitalLocationId
+        ? { id: d.hospitalLocationId, name: d.hospitalLocationName }
+        : null,
       patient: { id: d.patientId, name: d.patientName, userId: d.patientNumber },
       changedOn: new Date(d.changedOn),
       changedBy: d.changedBy.id,
@@ -55,7 +57,9 @@ export async function applyRequisitionState(
   const state = await models.LabRequisition.findById(requisitionId).lean<LabRequisitionDoc>().exec();
   if (!state) return [];
   const ids = (
-    await models.TestOrder.find({ 'testOrderForm.id': requisitionId }, { _id: 1 }).lean<{ _id: string }[]>().exec()
+    await models.TestOrder.find({ 'testOrderForm.id': requisitionId }, { _id: 1 })
+      .lean<{ _id: string }[]>()
+      .exec()
   ).map((t) => t._id);
   const changed: string[] = [];
   for (const id of ids) {
