@@ -20,7 +20,8 @@ export interface ListRoutesOptions {
   noun: string;
   /** the list route's summary, when more than the noun is worth saying */
   summary?: string;
-  map?: (doc: any) => unknown;
+  /** how one row reads in the reply (default toApi); gets the signed-in user for per-row actions */
+  map?: (doc: any, user: SessionUser) => unknown;
   /** the reply schema of one row (default: any record with an id; its other fields pass through) */
   row?: z.ZodTypeAny;
 }
@@ -50,7 +51,7 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
         o.resource,
         query,
         o.scope(user, query),
-        o.map ? { map: o.map } : {},
+        o.map ? { map: (doc: any) => o.map!(doc, user) } : {},
       );
       return sendList(reply, o.resource, query, result);
     },

@@ -343,6 +343,15 @@ describe('requisition API: drafts, signature, submit, rules, scope (real FerretD
     const sub = await call('POST', `${API}/submit`, 'npi', { id: s.id });
     expect(sub.statusCode, sub.body).toBe(200);
     expect(sub.json().actions.subsequentOrder).toBe(true);
+    // the list rows carry the same per-user actions (the orders list offers the Order button from them)
+    const listed = (
+      await call('GET', `${API}?filter=${encodeURIComponent('{"status":"eq(SUBMITTED)"}')}&size=100`, 'npi')
+    ).json();
+    expect(listed.content.find((r: any) => r.id === s.id).actions).toEqual(sub.json().actions);
+    const observed = (
+      await call('GET', `${API}?filter=${encodeURIComponent('{"status":"eq(SUBMITTED)"}')}&size=100`, 'admin')
+    ).json();
+    expect(observed.content.find((r: any) => r.id === s.id).actions.delete).toBe(false); // a test is ordered
     const res = await call('POST', `${API}/${s.id}/subsequentOrder`, 'npi', {
       collectionDate: isoDaysAgo(-7),
       collectionMode: 'MOBILE_PHLEBOTOMY',

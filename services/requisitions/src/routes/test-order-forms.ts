@@ -75,7 +75,8 @@ export async function testOrderFormRoutes(
     tag: 'requisitions',
     noun: 'requisitions',
     summary:
-      'List requisitions (Draft and Submitted; deleted only with filter deleted=true and CAN_DELETE_TRF)',
+      'List requisitions (Draft and Submitted; deleted only with filter deleted=true and CAN_DELETE_TRF); each row carries the actions this user may take on it',
+    map: (doc, user) => present(service, user, doc),
   });
 
   r.get(

@@ -5,6 +5,7 @@ import {
   Chip,
   FormControlLabel,
   IconButton,
+  Link,
   Switch,
   ToggleButton,
   ToggleButtonGroup,
@@ -21,6 +22,7 @@ import {
   ConfirmDialog,
   DateText,
   ListPage,
+  PdfViewerDialog,
   Truncate,
   useToast,
   type Column,
@@ -48,6 +50,8 @@ import {
   type RequisitionRow,
 } from './logic';
 import { useEnumLabel, useOrdersT } from './useOrdersT';
+import { loadTrfPdf } from '../summary/api';
+import { SubsequentOrderDialog } from '../summary/SubsequentOrderDialog';
 
 export { ordersEn, ordersZh } from './i18n';
 
@@ -83,6 +87,8 @@ export function OrdersListPage() {
   const [includeDeleted, setIncludeDeleted] = useState(false);
   const [reviewStatus, setReviewStatus] = useState<string | null>(navState.reviewStatus ?? null);
   const [toDelete, setToDelete] = useState<RequisitionRow | null>(null);
+  const [pdfOf, setPdfOf] = useState<RequisitionRow | null>(null);
+  const [subsequentOf, setSubsequentOf] = useState<RequisitionRow | null>(null);
   const [downloading, setDownloading] = useState<'blank' | 'csv' | null>(null);
 
   const showDelete = deleteColumnShown(tab, permissions);
@@ -185,7 +191,27 @@ export function OrdersListPage() {
     {
       source: 'attachments',
       label: t('orders.col.attachments'),
-      render: (r) => <Truncate text={trfAttachments(r).join(', ')} />,
+      render: (r) => {
+        const names = trfAttachments(r);
+        if (!names.length) return '';
+        // the latest TRF opens in the PDF viewer (the same file Print serves on the summary)
+        return rowActions(r, permissions).print ? (
+          <Link
+            component="button"
+            variant="body2"
+            title={t('orders.openTrf')}
+            data-testid={`trf-${r.id}`}
+            onClick={(e: React.MouseEvent) => {
+              e.stopPropagation();
+              setPdfOf(r);
+            }}
+          >
+            <Truncate text={names[0]} />
+          </Link>
+        ) : (
+          <Truncate text={names.join(', ')} />
+        );
+      },
     },
     {
       source: 'createdOn',
@@ -200,6 +226,28 @@ export function OrdersListPage() {
       render: (r) => <DateText value={r.updatedOn} />,
     },
   ];
+  if (tab === 'SUBMITTED') {
+    // the one-click subsequent order (spec 1 section 4's rule, decided by the server for each row)
+    columns.push({
+      source: 'subsequent',
+      label: t('orders.col.subsequent'),
+      align: 'center',
+      render: (r) =>
+        rowActions(r, permissions).subsequentOrder ? (
+          <Button
+            size="small"
+            variant="outlined"
+            data-testid={`subsequent-${r.id}`}
+            onClick={(e) => {
+              e.stopPropagation();
+              setSubsequentOf(r);
+            }}
+          >
+            {t('orders.orderButton')}
+          </Button>
+        ) : null,
+    });
+  }
   if (showDelete) {
     columns.push({
       source: 'delete',
@@ -357,25 +405,46 @@ export function OrdersListPage() {
       )}
     >
       {(ctx) => (
-        <ConfirmDialog
-          open={Boolean(toDelete)}
-          kind="warning"
-          title={t('orders.confirmDeleteTitle')}
-          message={t('orders.confirmDeleteMessage', { trf: toDelete?.testRequisitionId ?? '' })}
-          onClose={() => setToDelete(null)}
-          onConfirm={async () => {
-            if (!toDelete) return;
-            try {
-              await dataProvider.delete('testOrderForms', { id: toDelete.id, previousData: toDelete });
-              toast('success', t('orders.deletedToast'));
-              setToDelete(null);
-              ctx.refresh();
-            } catch (e) {
-              toast('error', (e as Error).message || t('orders.deleteFailed'));
-              setToDelete(null);
-            }
-          }}
-        />
+        <>
+          <PdfViewerDialog
+            open={Boolean(pdfOf)}
+            title={t('orders.summary.pdfTitle')}
+            load={() => loadTrfPdf(pdfOf!.id)}
+            onClose={() => setPdfOf(null)}
+          />
+          {subsequentOf ? (
+            <SubsequentOrderDialog
+              open
+              requisitionId={subsequentOf.id}
+              patientNumber={subsequentOf.patient?.userId ?? ''}
+              onClose={() => setSubsequentOf(null)}
+              onCreated={(newId) => {
+                setSubsequentOf(null);
+                rememberActiveMenu('orders');
+                navigate(`/order/${encodeURIComponent(newId)}`, { state: { from: 'orders' } });
+              }}
+            />
+          ) : null}
+          <ConfirmDialog
+            open={Boolean(toDelete)}
+            kind="warning"
+            title={t('orders.confirmDeleteTitle')}
+            message={t('orders.confirmDeleteMessage', { trf: toDelete?.testRequisitionId ?? '' })}
+            onClose={() => setToDelete(null)}
+            onConfirm={async () => {
+              if (!toDelete) return;
+              try {
+                await dataProvider.delete('testOrderForms', { id: toDelete.id, previousData: toDelete });
+                toast('success', t('orders.deletedToast'));
+                setToDelete(null);
+                ctx.refresh();
+              } catch (e) {
+                toast('error', (e as Error).message || t('orders.deleteFailed'));
+                setToDelete(null);
+              }
+            }}
+          />
+        </>
       )}
     </ListPage>
   );

@@ -61,6 +61,8 @@ export interface RequisitionRow {
   parentTestOrderForm?: { id?: string | null; testRequisitionId?: string | null } | null;
   createdOn?: string | null;
   updatedOn?: string | null;
+  /** the actions this user may take on the row, as the server decided them (list and GET by id carry them) */
+  actions?: RequisitionActions;
 }
 
 /** Navigation state a screen may pass to /orders (home's clinical review counters). */
@@ -117,10 +119,12 @@ export function todayIso(now = new Date()): string {
 }
 
 /**
- * The summary actions of a list row, by the domain's rule (the same one the server applies). The list rows do
- * not carry the subsequent-order configuration, so that action is not offered from here.
+ * The actions of a list row: the server's (each row carries them, with the subsequent-order configuration the
+ * console does not know); for a row without them, the domain's rule (the same one the server applies) without
+ * the subsequent order.
  */
 export function rowActions(row: RequisitionRow, permissions: readonly string[]): RequisitionActions {
+  if (row.actions) return row.actions;
   const first = row.testOrders?.[0];
   return requisitionActions(
     {

@@ -174,6 +174,35 @@ describe('orders list, order summary and home dashboard (real backend, chromium)
     );
   }, 120_000);
 
+  it("list: the TRF cell opens the PDF viewer; each row's Order button makes a subsequent order", async () => {
+    const page = await h.newPage();
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, '/orders');
+    await clickWhenReady(page, '[data-testid="tab-submitted"]');
+    await waitForText(page, trf);
+    await clickWhenReady(page, `[data-testid="trf-${submittedId}"]`);
+    await page.waitForSelector('.MuiDialog-root iframe, .MuiDialog-root object, .MuiDialog-root embed', {
+      timeout: 30_000,
+    });
+    expect(new URL(page.url()).pathname).toBe('/orders'); // the link did not open the row
+    await h.shot(page, 'orders-list-trf-viewer');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('.MuiDialog-root'));
+    await clickWhenReady(page, `[data-testid="subsequent-${submittedId}"]`);
+    await waitForText(page, 'Confirm Subsequent Order');
+    await clickButton(page, 'Yes', true);
+    await page.waitForFunction(
+      (id) => /^\/order\/[^/]+/.test(location.pathname) && !location.pathname.includes(id),
+      {},
+      submittedId,
+    );
+    const newId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+    const auth = (await login(h.sys, npi.loginId)).authorization;
+    const made = await h.api(auth, 'GET', `${API}/${newId}`);
+    expect(made.status).toBe(200);
+    expect(made.body.parentTestOrderForm?.id).toBe(submittedId);
+  }, 180_000);
+
   it('admin: Delete column, Deleted included and the delete rule; observer cannot start an order', async () => {
     const page = await h.newPage();
     await loginAs(page, h, admin.loginId);
