@@ -70,9 +70,10 @@ async function waitForRows(page: Page, expected: string[]) {
 async function applyFacet(page: Page, label: string, item: string) {
   await clickWhenReady(page, `[data-testid="facet-${label}"]`);
   await page.waitForFunction(
-    (t) => [...document.querySelectorAll('.MuiPopover-paper li, .MuiPopover-paper [role="button"]')].some(
-      (e) => e.textContent?.includes(t),
-    ),
+    (t) =>
+      [...document.querySelectorAll('.MuiPopover-paper li, .MuiPopover-paper [role="button"]')].some((e) =>
+        e.textContent?.includes(t),
+      ),
     {},
     item,
   );
