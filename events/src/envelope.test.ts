@@ -232,6 +232,39 @@ describe('parsing envelopes', () => {
     expect('newField' in parsed.data).toBe(false);
   });
 
+  it('requisition-submitted schemaVersion 2 adds the names; a schemaVersion 1 event without them still parses', () => {
+    const v2 = JSON.parse(JSON.stringify(example('requisition-submitted')));
+    expect(v2.schemaVersion).toBe(2);
+    expect(parseEvent(v2).data).toMatchObject({
+      accountName: 'Pacific Oncology Associates',
+      patientNumber: 'PAT-000123',
+    });
+    const v1 = structuredClone(v2);
+    v1.schemaVersion = 1;
+    for (const k of [
+      'accountName',
+      'physicianName',
+      'hospitalLocationId',
+      'hospitalLocationName',
+      'patientName',
+      'patientNumber',
+    ])
+      delete v1.data[k];
+    const parsed = parseEvent(v1);
+    expect(parsed.schemaVersion).toBe(1);
+    expect('accountName' in parsed.data).toBe(false);
+    // a v1 consumer (the v1 schema) reading a v2 event drops the names and keeps the rest
+    const asV1 = parseEvent({ ...v2, schemaVersion: 1 });
+    expect('patientName' in asV1.data).toBe(false);
+  });
+
+  it('requisition-changed needs at least one change and a known change kind', () => {
+    const e = JSON.parse(JSON.stringify(example('requisition-changed')));
+    expect(parseEvent(e).data).toMatchObject({ changes: ['clinical-review-changed'], requisitionVersion: 7 });
+    expect(safeParseEvent({ ...e, data: { ...e.data, changes: [] } }).ok).toBe(false);
+    expect(safeParseEvent({ ...e, data: { ...e.data, changes: ['renamed'] } }).ok).toBe(false);
+  });
+
   it('narrows by family', () => {
     const e = parseEvent(JSON.parse(JSON.stringify(example('test-status'))));
     expect(familyOfType(e.type)).toBe('test-status');

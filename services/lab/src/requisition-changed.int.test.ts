@@ -189,6 +189,17 @@ describe('lab: requisition-changed (real Kafka, FerretDB, Redis)', () => {
     expect(raw).toMatchObject({ deleted: true });
   });
 
+  it('a merge tells the lab the duplicate became INVALID', async () => {
+    const [dup, primary] = [await submitThroughApi(), await submitThroughApi()];
+    const res = await call('POST', `${API}/merge?sourceTrfId=${dup.id}&targetTrfId=${primary.id}`, 'admin');
+    expect(res.statusCode, res.body).toBe(200);
+    const state = await waitFor(
+      () => sys.ctx.mongo.collection('lab_requisitions').findOne({ _id: dup.id } as never),
+      { what: 'the invalidated state at the lab', timeoutMs: 45_000 },
+    );
+    expect(state).toMatchObject({ status: 'INVALID', deleted: false });
+  });
+
   it('a draft that is deleted tells nobody (it was never published)', async () => {
     const d = await call('POST', API, 'npi', completeForm({ accountId: 'acc-A', physicianId: 'phy-A' }));
     const id = d.json().id;
