@@ -21,6 +21,7 @@ import {
   submissionKeyOf,
   TRF_CONCURRENCY,
   TRF_QUEUE,
+  TRF_RENDER_PAGES,
   trfJobId,
 } from '../services/requisitions/src/workers/trf-queue';
 import { completeForm } from '../services/requisitions/src/test/fixtures';
@@ -150,7 +151,7 @@ async function main() {
     const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     const renderAvg = avg(jobs.map((j) => Number(j.returnvalue?.renderMs ?? 0)));
     const jobAvg = avg(jobs.map((j) => (j.finishedOn ?? 0) - (j.processedOn ?? 0)));
-    const steps = ['readMs', 'renderMs', 'storeMs', 'insertMs', 'linkMs']
+    const steps = ['readMs', 'pageWaitMs', 'renderMs', 'storeMs', 'insertMs', 'linkMs']
       .map(
         (k) =>
           `${k.replace('Ms', '')} ${avg(jobs.map((j) => Number(j.returnvalue?.timings?.[k] ?? 0))).toFixed(0)}`,
@@ -174,7 +175,7 @@ async function main() {
       let next = 0;
       const t1 = performance.now();
       await Promise.all(
-        Array.from({ length: TRF_CONCURRENCY }, async () => {
+        Array.from({ length: TRF_RENDER_PAGES }, async () => {
           while (next < burst) {
             next++;
             const page = await browser.newPage();
@@ -189,10 +190,10 @@ async function main() {
         `[bench:trf] ${burst} TRFs, end to end (sequential submits included): ${pipelineRate.toFixed(1)} PDFs/min`,
       );
       console.log(
-        `[bench:trf] ${burst} TRF jobs, the worker (render, store, attach): ${workerRate.toFixed(1)} PDFs/min`,
+        `[bench:trf] ${burst} TRF jobs, the worker (render, store, attach; ${TRF_CONCURRENCY} jobs at once, ${TRF_RENDER_PAGES} pages): ${workerRate.toFixed(1)} PDFs/min`,
       );
       console.log(
-        `[bench:trf] bare puppeteer page.pdf, concurrency ${TRF_CONCURRENCY}: ${bareRate.toFixed(1)} PDFs/min`,
+        `[bench:trf] bare puppeteer page.pdf, concurrency ${TRF_RENDER_PAGES}: ${bareRate.toFixed(1)} PDFs/min`,
       );
       console.log(
         `[bench:trf] ratio worker/bare: ${(workerRate / bareRate).toFixed(2)}x (target: at least 0.8x)`,

@@ -10,8 +10,12 @@ import type { Logger } from 'pino';
  * and reused for every render (a launch costs ~0.5-1 s, a page ~50-200 ms); if chromium crashes or is killed,
  * the next render launches a new one. Every page is closed after its render, even when it fails. Pages run
  * offline: every request except the document itself and data: URLs is aborted, so a template can never
- * reach the network (the templates also carry a `default-src 'none'` CSP).
+ * reach the network (the templates also carry a `default-src 'none'` CSP). At most `maxPages` pages render at
+ * once (default RENDER_PAGES); further renders wait their turn, so workers may run more jobs at once than
+ * chromium has pages (their database work overlaps the renders) without overloading the browser.
  */
+export const RENDER_PAGES = 2;
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-dev-shm-usage',
@@ -31,11 +35,13 @@ export interface PdfRendererOptions {
   idleCloseMs?: number;
   /** per-render limit for loading the content and printing; default 30 s */
   timeoutMs?: number;
+  /** pages rendering at once (the others wait); default RENDER_PAGES */
+  maxPages?: number;
 }
 
 export interface PdfRenderer {
-  /** Render self-contained HTML to a Letter-size PDF. */
-  render(html: string): Promise<Buffer>;
+  /** Render self-contained HTML to a Letter-size PDF (`onPage`: called once a page is free and the render starts). */
+  render(html: string, hooks?: { onPage?: () => void }): Promise<Buffer>;
   /** Wait for renders in progress (up to 10 s), then close the browser. Later renders fail. */
   close(): Promise<void>;
   /** how many browsers were launched so far (a relaunch after a crash counts) */
@@ -59,6 +65,18 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
   let closed = false;
   let idleTimer: NodeJS.Timeout | null = null;
   const idleWaiters: Array<() => void> = [];
+  const maxPages = Math.max(1, opts.maxPages ?? RENDER_PAGES);
+  let rendering = 0;
+  const pageWaiters: Array<() => void> = [];
+  const acquirePage = async () => {
+    if (rendering < maxPages) rendering += 1;
+    else await new Promise<void>((resolve) => pageWaiters.push(resolve)); // the releaser hands its slot over
+  };
+  const releasePage = () => {
+    const next = pageWaiters.shift();
+    if (next) next();
+    else rendering -= 1;
+  };
 
   let profileDir: string | null = null;
   const removals = new Set<Promise<void>>();
@@ -163,52 +181,59 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
       };
     },
 
-    async render(html: string): Promise<Buffer> {
+    async render(html: string, hooks?: { onPage?: () => void }): Promise<Buffer> {
       if (closed) throw new Error('PDF renderer is closed');
       active += 1;
       if (idleTimer) clearTimeout(idleTimer);
       try {
-        const b = await getBrowser();
-        const page = await b.newPage();
-        let timer: NodeJS.Timeout | undefined;
+        await acquirePage();
         try {
-          const work = (async () => {
-            page.setDefaultTimeout(timeout);
-            // templates are static HTML: no script ever runs (setContent itself works from an isolated world)
-            await page.setJavaScriptEnabled(false);
-            await page.setRequestInterception(true);
-            page.on('request', (req: HTTPRequest) => {
-              const url = req.url();
-              if (url.startsWith('data:') || url === 'about:blank') void req.continue();
-              else void req.abort('blockedbyclient');
+          if (closed) throw new Error('PDF renderer is closed');
+          hooks?.onPage?.();
+          const b = await getBrowser();
+          const page = await b.newPage();
+          let timer: NodeJS.Timeout | undefined;
+          try {
+            const work = (async () => {
+              page.setDefaultTimeout(timeout);
+              // templates are static HTML: no script ever runs (setContent itself works from an isolated world)
+              await page.setJavaScriptEnabled(false);
+              await page.setRequestInterception(true);
+              page.on('request', (req: HTTPRequest) => {
+                const url = req.url();
+                if (url.startsWith('data:') || url === 'about:blank') void req.continue();
+                else void req.abort('blockedbyclient');
+              });
+              await page.setContent(html, { waitUntil: 'load', timeout });
+              return Buffer.from(await page.pdf({ format: 'Letter', printBackground: true, timeout }));
+            })();
+            work.catch(() => undefined);
+            // a hard deadline over the whole render, in case chromium stops answering altogether
+            const deadline = new Promise<never>((_, reject) => {
+              timer = setTimeout(
+                () => reject(new Error(`PDF render did not finish within ${timeout + 5000} ms`)),
+                timeout + 5000,
+              );
             });
-            await page.setContent(html, { waitUntil: 'load', timeout });
-            return Buffer.from(await page.pdf({ format: 'Letter', printBackground: true, timeout }));
-          })();
-          work.catch(() => undefined);
-          // a hard deadline over the whole render, in case chromium stops answering altogether
-          const deadline = new Promise<never>((_, reject) => {
-            timer = setTimeout(
-              () => reject(new Error(`PDF render did not finish within ${timeout + 5000} ms`)),
-              timeout + 5000,
-            );
-          });
-          return await Promise.race([work, deadline]);
-        } finally {
-          clearTimeout(timer);
-          const pageClosed = await Promise.race([
-            page.close().then(
-              () => true,
-              () => true,
-            ),
-            new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
-          ]);
-          if (!pageClosed) {
-            // a page that cannot even be closed means a wedged browser: kill it, the next render relaunches
-            opts.logger?.error('chromium page did not close; killing the browser');
-            if (browser) browser = null;
-            b.process()?.kill('SIGKILL');
+            return await Promise.race([work, deadline]);
+          } finally {
+            clearTimeout(timer);
+            const pageClosed = await Promise.race([
+              page.close().then(
+                () => true,
+                () => true,
+              ),
+              new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+            ]);
+            if (!pageClosed) {
+              // a page that cannot even be closed means a wedged browser: kill it, the next render relaunches
+              opts.logger?.error('chromium page did not close; killing the browser');
+              if (browser) browser = null;
+              b.process()?.kill('SIGKILL');
+            }
           }
+        } finally {
+          releasePage();
         }
       } finally {
         active -= 1;

@@ -41,15 +41,19 @@ export async function trfPrintRoutes(
         account: 1,
         physician: 1,
         createdBy: 1,
+        attachments: 1,
       })
-        .lean<Pick<RequisitionDoc, '_id' | 'deleted' | 'account' | 'physician' | 'createdBy'>>()
+        .lean<
+          Pick<RequisitionDoc, '_id' | 'deleted' | 'account' | 'physician' | 'createdBy' | 'attachments'>
+        >()
         .exec();
       const trf =
         found && inRequisitionScope(user, found) && (!found.deleted || can(user, 'CAN_DELETE_TRF'))
           ? found
           : null;
       if (!trf) throw notFound('Requisition not found');
-      const doc = await opts.trf.latest(trf._id);
+      // from the requisition's list just read: the TRF record is then one _id lookup
+      const doc = await opts.trf.latest(trf._id, trf.attachments ?? []);
       if (!doc) throw notFound(MSG_NO_PDF);
       return sendBlob(app.platform, reply, doc, 'inline');
     },

@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import type { Job, JobsOptions, Queue } from 'bullmq';
 import type { PlatformContext } from '@onco/platform';
 import { linkAttachment, type AttachmentDoc } from '../models/attachment';
-import type { RequisitionDoc } from '../models/requisition';
+import type { AttachmentRef, RequisitionDoc } from '../models/requisition';
 import type { RequisitionModels } from '../models';
-import { createPdfRenderer, type PdfRenderer } from '../pdf/render';
+import { createPdfRenderer, RENDER_PAGES, type PdfRenderer } from '../pdf/render';
 import { TRF_FORM_VERSION, trfFormHtml } from '../pdf/trf-form';
 
 /**
@@ -23,6 +23,10 @@ import { TRF_FORM_VERSION, trfFormHtml } from '../pdf/trf-form';
  * `exec` re-reads the requisition and stops (completes without rendering) when it is gone, deleted or not
  * SUBMITTED, or when a TRF of a later submission already exists (stale job).
  *
+ * Throughput: up to TRF_CONCURRENCY jobs run at once, while the shared renderer lets only RENDER_PAGES pages
+ * render at once, so one job's database work (reads, attachment insert, requisition list) overlaps another's
+ * render. The two reads run together; the list update is one conditional write (linkAttachment).
+ *
  * Retries: 5 attempts, exponential backoff from 2 s. Test-only fault injection (NODE_ENV=test): `failTimes`
  * makes the first n attempts throw at the stage `failAt` (before rendering, after rendering, after storing
  * the blob, or after inserting the attachment).
@@ -30,7 +34,9 @@ import { TRF_FORM_VERSION, trfFormHtml } from '../pdf/trf-form';
 export const TRF_QUEUE = 'trf-pdf';
 export const TRF_ATTEMPTS = 5;
 export const TRF_BACKOFF_MS = 2000;
-export const TRF_CONCURRENCY = 2;
+/** jobs at once; chromium renders at most TRF_RENDER_PAGES of them at a time (pdf/render.ts) */
+export const TRF_CONCURRENCY = 4;
+export const TRF_RENDER_PAGES = RENDER_PAGES;
 
 export type TrfFailStage = 'start' | 'rendered' | 'stored' | 'inserted';
 
@@ -77,8 +83,11 @@ export interface TrfQueue {
   /** add the job of one submission under its deterministic id (opts may override attempts/backoff in tests) */
   add(data: TrfJobData, opts?: JobsOptions): Promise<Job<TrfJobData>>;
   exec(job: Job<TrfJobData>): Promise<TrfJobResult>;
-  /** the newest non-deleted TRF attachment of a requisition whose file exists */
-  latest(requisitionId: string): Promise<AttachmentDoc | null>;
+  /**
+   * the newest non-deleted TRF attachment on a requisition's list whose file exists (`listed`: the list, when
+   * the caller has already read the requisition)
+   */
+  latest(requisitionId: string, listed?: AttachmentRef[]): Promise<AttachmentDoc | null>;
   close(): Promise<void>;
 }
 
@@ -107,13 +116,30 @@ export function defineTrfQueue(
     }
   }
 
-  async function latest(requisitionId: string): Promise<AttachmentDoc | null> {
-    const docs = await Attachment.find({ 'testOrderForm.id': requisitionId, type: 'TRF', deleted: false })
-      .sort({ createdOn: -1, _id: -1 })
-      .limit(5)
-      .lean<AttachmentDoc[]>()
-      .exec();
-    for (const d of docs) if (await blobExists(d.blobId)) return d;
+  // From the requisition's own list (every TRF is linked there, and a deleted one is taken off it), then the
+  // record by _id: FerretDB v1 pushes only an _id equality down to SQLite, so a query on testOrderForm.id
+  // would decode every attachment of the collection on each Print.
+  async function latest(requisitionId: string, listed?: AttachmentRef[]): Promise<AttachmentDoc | null> {
+    const list =
+      listed ??
+      (
+        await Requisition.findById(requisitionId, { attachments: 1 })
+          .lean<Pick<RequisitionDoc, 'attachments'>>()
+          .exec()
+      )?.attachments ??
+      [];
+    const refs = list
+      .filter((a) => a.type === 'TRF')
+      .sort(
+        (a, b) =>
+          new Date(b.createdOn).getTime() - new Date(a.createdOn).getTime() ||
+          (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+      )
+      .slice(0, 5);
+    for (const ref of refs) {
+      const d = await Attachment.findById(ref.id).lean<AttachmentDoc>().exec();
+      if (d && !d.deleted && d.type === 'TRF' && (await blobExists(d.blobId))) return d;
+    }
     return null;
   }
 
@@ -132,7 +158,11 @@ export function defineTrfQueue(
     maybeFail(job, 'start');
     const t0 = Date.now();
 
-    const trf = await Requisition.findById(requisitionId, { outbox: 0 }).lean<RequisitionDoc>().exec();
+    // both reads at once: the requisition, and this submission's TRF if an earlier attempt or job made it
+    const [trf, existing] = await Promise.all([
+      Requisition.findById(requisitionId, { outbox: 0 }).lean<RequisitionDoc>().exec(),
+      Attachment.findById(_id).lean<AttachmentDoc>().exec(),
+    ]);
     const skip = (reason: TrfJobResult['reason']): TrfJobResult => {
       ctx.logger.info({ requisitionId, submissionKey, reason }, 'TRF PDF job skipped');
       return { attachmentId: _id, outcome: 'skipped', reason };
@@ -142,7 +172,6 @@ export function defineTrfQueue(
     if (trf.status !== 'SUBMITTED') return skip('not-submitted');
 
     // done before (a retry, a redelivered event, or another worker): stop here
-    const existing = await Attachment.findById(_id).lean<AttachmentDoc>().exec();
     if (existing) {
       if (existing.deleted) return skip('removed-by-user');
       if (await blobExists(existing.blobId)) {
@@ -167,11 +196,15 @@ export function defineTrfQueue(
     );
     if (later) return skip('stale');
 
-    const started = Date.now();
-    const readMs = started - t0;
+    const queued = Date.now();
+    const readMs = queued - t0;
+    let started = queued;
     const pdf = await getRenderer().render(
       trfFormHtml(trf, { submittedOn: new Date(submittedOn), formVersion: TRF_FORM_VERSION }),
+      { onPage: () => (started = Date.now()) },
     );
+    // the wait for a free chromium page (other jobs rendering), then the render itself
+    const pageWaitMs = started - queued;
     const renderMs = Date.now() - started;
     maybeFail(job, 'rendered');
 
@@ -235,6 +268,7 @@ export function defineTrfQueue(
     const linked = await linkAttachment(Requisition, lock, requisitionId, doc, 'system');
     const timings = {
       readMs,
+      pageWaitMs,
       renderMs,
       storeMs,
       insertMs: t1 - insertedOn.getTime(),
