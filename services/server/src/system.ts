@@ -223,7 +223,15 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
 
   const consoleDir = path.resolve(process.cwd(), 'console/dist');
   if (config.SERVE_CONSOLE && existsSync(path.join(consoleDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: consoleDir, serve: false, decorateReply: true });
+    // preCompressed: the build writes .br/.gz next to each asset (console/vite.config.ts), sent when accepted
+    await app.register(fastifyStatic, {
+      root: consoleDir,
+      serve: false,
+      decorateReply: true,
+      preCompressed: true,
+      // set per file below (the plugin's own header would be lost when it falls back from a missing .br/.gz)
+      cacheControl: false,
+    });
     // deep links (/order/123) load the app; API paths keep their JSON 404s
     app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
       const p = req.url.split('?')[0];
@@ -236,8 +244,13 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
         });
       }
       const file = path.join(consoleDir, p);
-      if (p !== '/' && file.startsWith(consoleDir) && existsSync(file)) return reply.sendFile(p.slice(1));
-      return reply.sendFile('index.html');
+      if (p !== '/' && file.startsWith(consoleDir) && existsSync(file)) {
+        // content-hashed bundle files never change under their name: cached for a year; the rest revalidates
+        const hashed = p.startsWith('/assets/');
+        reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        return reply.sendFile(p.slice(1));
+      }
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     });
   }
 

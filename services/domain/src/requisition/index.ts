@@ -1,6 +1,7 @@
 export * from './messages';
 export * from './dates';
 export * from './schema';
+export * from './form-keys';
 export * from './options';
 export * from './validate';
 export * from './normalize';

@@ -3,7 +3,7 @@
  * progress kept per requisition, and the rule context for @onco/domain. Every RULE comes from @onco/domain.
  */
 import {
-  RequisitionFormSchema,
+  REQUISITION_FORM_KEYS,
   STEP_KEYS,
   WIZARD_STEPS,
   isBlank,
@@ -24,8 +24,8 @@ export type LoadedRequisition = RequisitionForm & {
   [key: string]: unknown;
 };
 
-/** The form keys the API accepts (RequisitionFormSchema's); everything else is server-owned. */
-const FORM_KEYS = Object.keys(RequisitionFormSchema.shape) as (keyof RequisitionForm)[];
+/** The form keys the API accepts (RequisitionFormSchema's, without loading zod); the rest is server-owned. */
+const FORM_KEYS: readonly (keyof RequisitionForm)[] = REQUISITION_FORM_KEYS;
 
 /**
  * The save/create body: only the form's own keys, without approvals (the server takes them only from its
