@@ -1,11 +1,13 @@
 /**
  * A large, realistic data set for benchmarks: `npm run seed:scale -- --requisitions 100000`.
  * Uses the demo reference data (seeded first when the database is empty) and inserts requisitions with their
- * test orders in batches, printing progress. Rows are marked `scaleSeed: true`; `--reset` removes earlier ones.
+ * test orders in batches (insertMany, `--batch 2000`), with the orders list's read-model rows, printing progress.
+ * Rows are marked `scaleSeed: true`; `--reset` removes earlier ones.
  */
 import { randomUUID } from 'node:crypto';
 import { ConfigError, connectMongo, createLogger, loadConfig, type PlatformContext } from '@onco/platform';
 import { requisitionModels } from '@onco/requisitions';
+import { LIST_ROWS_COLLECTION, listRowOf } from '../services/requisitions/src/list-rows';
 import { labModels } from '@onco/lab';
 import { seedDemo } from '../services/server/src/seed';
 
@@ -39,7 +41,7 @@ async function main() {
     console.error('--requisitions must be a positive integer');
     process.exit(2);
   }
-  const batch = Number(arg('batch', '1000'));
+  const batch = Number(arg('batch', '2000'));
   const logger = createLogger('warn');
   const mongo = await connectMongo(config.MONGO_URL);
   await seedDemo({ config, logger, mongo } as unknown as PlatformContext);
@@ -49,6 +51,7 @@ async function main() {
   await TestOrder.init();
   if (process.argv.includes('--reset')) {
     await Requisition.collection.deleteMany({ scaleSeed: true });
+    await mongo.collection(LIST_ROWS_COLLECTION).deleteMany({ createdBy: 'seed:scale' });
     await TestOrder.collection.deleteMany({ scaleSeed: true });
   }
 
@@ -238,11 +241,16 @@ async function main() {
         scaleSeed: true,
       });
     }
+    // raw inserts skip the model's middleware: the orders list's rows are written alongside
     await Requisition.collection.insertMany(reqs, { ordered: false });
+    await mongo.collection(LIST_ROWS_COLLECTION).insertMany(reqs.map(listRowOf), { ordered: false });
     await TestOrder.collection.insertMany(tests, { ordered: false });
     done += n;
     const secs = (Date.now() - start) / 1000;
-    process.stdout.write(`\r[seed:scale] ${done}/${total} requisitions (${Math.round(done / secs)}/s)   `);
+    const eta = Math.round(((total - done) * secs) / done);
+    process.stdout.write(
+      `\r[seed:scale] ${done}/${total} requisitions (${Math.round(done / secs)}/s, ${Math.round(secs)} s, ~${eta} s to go)   `,
+    );
   }
   process.stdout.write('\n');
   console.log(`[seed:scale] done in ${((Date.now() - start) / 1000).toFixed(1)} s`);

@@ -79,6 +79,31 @@ async function readByIds(model: Model<any>, ids: unknown[], projection: Record<s
   return docs.filter((d) => d !== null && d !== undefined);
 }
 
+/** What the one scan asks the database: the match without the asked-for facets' filters, and the fields. */
+export function scanPlan(
+  resource: ListResource,
+  query: ListQuery,
+  scope: Record<string, unknown>,
+  facetNames: string[],
+  withPage: boolean,
+) {
+  const defs = (resource.facets ?? []).filter((f) => facetNames.includes(f.name));
+  const facetFields = new Set(defs.map((d) => d.field));
+  const late = query.filters.filter((f) => facetFields.has(f.field));
+  const match = buildMatch(
+    resource,
+    { ...query, filters: query.filters.filter((f) => !late.includes(f)) },
+    scope,
+  );
+  const groupPaths = defs.map((d) => d.path ?? resource.fields[d.field]?.path ?? d.field);
+  const paths = ['_id', ...late.map((f) => f.path), ...groupPaths, ...defs.flatMap((d) => d.unwind ?? [])];
+  if (withPage) paths.push(query.sort.path);
+  // whole top-level fields: a dotted projection through arrays is where FerretDB v1 and MongoDB differ
+  const projection: Record<string, 1> = {};
+  for (const p of paths) projection[p.split('.')[0]] = 1;
+  return { defs, late, groupPaths, match, projection };
+}
+
 /**
  * The list in one scan. The database applies the scope, the soft-delete rule, the search and every filter that
  * no asked-for facet narrows; only the fields the rest needs come back. Node then applies the facet fields'
@@ -96,17 +121,13 @@ export async function scanList(
   facetNames: string[],
   withPage: boolean,
 ): Promise<{ total: number; pageIds: unknown[]; facets: Facet[] }> {
-  const defs = (resource.facets ?? []).filter((f) => facetNames.includes(f.name));
-  const facetFields = new Set(defs.map((d) => d.field));
-  const late = query.filters.filter((f) => facetFields.has(f.field));
-  const match = buildMatch(resource, { ...query, filters: query.filters.filter((f) => !late.includes(f)) }, scope);
-
-  const groupPaths = defs.map((d) => d.path ?? resource.fields[d.field]?.path ?? d.field);
-  const paths = ['_id', ...late.map((f) => f.path), ...groupPaths, ...defs.flatMap((d) => d.unwind ?? [])];
-  if (withPage) paths.push(query.sort.path);
-  const projection: Record<string, 1> = {};
-  for (const p of paths) projection[p.split('.')[0]] = 1;
-
+  const { defs, late, groupPaths, match, projection } = scanPlan(
+    resource,
+    query,
+    scope,
+    facetNames,
+    withPage,
+  );
   const docs: any[] = await model.find(match, projection).lean().exec();
 
   // which late filters each row passes
@@ -153,7 +174,8 @@ function facetOf(def: FacetDef, path: string, docs: any[], counts: (i: number) =
     const arr = valueAt(doc, def.unwind);
     if (arr === null || arr === undefined) continue;
     const elements = Array.isArray(arr) ? arr : [arr];
-    const rest = path === def.unwind ? '' : path.startsWith(`${def.unwind}.`) ? path.slice(def.unwind.length + 1) : null;
+    const rest =
+      path === def.unwind ? '' : path.startsWith(`${def.unwind}.`) ? path.slice(def.unwind.length + 1) : null;
     for (const el of elements) add(rest === null ? valueAt(doc, path) : rest === '' ? el : valueAt(el, rest));
   }
   return {

@@ -74,8 +74,12 @@ export const requisitionsResource: ListResource = {
  * not have an account yet: it is started on the patient step). Lab and billing staff see every account.
  */
 export function requisitionScope(user: SessionUser): Record<string, unknown> {
-  return scopeFilter(user, { account: 'account.id', physician: 'physician.id', owner: 'createdBy' });
+  return scopeFilter(user, REQUISITION_SCOPE);
 }
+
+/** The paths the data scope reads (the list's read model keeps them). */
+const REQUISITION_SCOPE = { account: 'account.id', physician: 'physician.id', owner: 'createdBy' } as const;
+export const REQUISITION_SCOPE_PATHS: readonly string[] = Object.values(REQUISITION_SCOPE);
 
 /** The same rule as requisitionScope, for one requisition already read (by id). */
 export function inRequisitionScope(

@@ -33,6 +33,7 @@ import {
 } from '@onco/domain';
 import type { OutboxEntry } from '@onco/events';
 import { bool, calendarDate, idName, outboxField, str, sub } from './common';
+import { keepListRows } from '../list-rows';
 
 /**
  * The requisition (test order form, TRF): spec 1 section 3 "Requisition" and spec 2 section 3
@@ -464,6 +465,9 @@ requisitionSchema.index({ 'testOrders.testType': 1 });
 requisitionSchema.index({ sampleStatuses: 1 });
 // orders list: order_type_facet and the testOrders.orderType filter
 requisitionSchema.index({ 'testOrders.orderType': 1 });
+
+// the orders list's read model follows every write (list-rows.ts)
+requisitionSchema.plugin(keepListRows);
 
 export function requisitionModel(conn: Connection): Model<RequisitionDoc> {
   return (

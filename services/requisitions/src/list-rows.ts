@@ -1,0 +1,192 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import { requisitionsResource, REQUISITION_SCOPE_PATHS } from './resource';
+
+/**
+ * The orders list's read model: collection `test_order_form_list_rows`, one small document per requisition
+ * (same `_id`) holding only what the list filters, searches, sorts, scopes and facets on, at the same paths as
+ * the requisition. FerretDB v1 on SQLite decodes every document of a collection for any query other than an
+ * `_id` equality, and the cost grows with the document's size: the list and its facets scan these rows, and the
+ * page's 15 requisitions are then read whole by `_id` (so the rows the API returns are unchanged).
+ *
+ * Kept in step by the requisition schema's own middleware (`keepListRows`): after every create, update or
+ * delete of a requisition through its model, its row is rewritten from the stored requisition. A row missing
+ * (data written before this model existed, or by a raw driver write) is filled in on the first list read of
+ * the process (`ensureListRows`).
+ */
+export const LIST_ROWS_COLLECTION = 'test_order_form_list_rows';
+
+/** Every path the list reads, from the list's own definition (fields, search, facets, soft delete, scope). */
+export const LIST_ROW_PATHS: readonly string[] = [
+  ...new Set(
+    [
+      '_id',
+      ...Object.entries(requisitionsResource.fields).map(([name, f]) => f.path ?? name),
+      ...requisitionsResource.search,
+      ...(requisitionsResource.facets ?? []).flatMap((f) => (f.path ? [f.path] : [])),
+      ...(requisitionsResource.deletedField ? [requisitionsResource.deletedField] : []),
+      ...REQUISITION_SCOPE_PATHS,
+    ].sort(),
+  ),
+];
+
+function copyPath(src: any, keys: string[], dst: any) {
+  const [k, ...rest] = keys;
+  if (src === null || typeof src !== 'object' || !(k in src) || src[k] === undefined) return;
+  const v = src[k];
+  if (rest.length === 0 || v === null || typeof v !== 'object' || v instanceof Date) {
+    dst[k] = v;
+    return;
+  }
+  if (Array.isArray(v)) {
+    const out: any[] = Array.isArray(dst[k])
+      ? dst[k]
+      : (dst[k] = v.map((e) => (e !== null && typeof e === 'object' ? {} : e)));
+    v.forEach((e, i) => {
+      if (e !== null && typeof e === 'object') copyPath(e, rest, out[i]);
+    });
+    return;
+  }
+  if (dst[k] === null || typeof dst[k] !== 'object') dst[k] = {};
+  copyPath(v, rest, dst[k]);
+}
+
+/** The list row of a requisition: the list's paths only, with the requisition's structure. */
+export function listRowOf(doc: Record<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const p of LIST_ROW_PATHS) copyPath(doc, p.split('.'), row);
+  return row;
+}
+
+const rowSchema = new Schema(
+  { _id: String },
+  { strict: false, versionKey: false, collection: LIST_ROWS_COLLECTION },
+);
+
+export function listRowModel(conn: Connection): Model<any> {
+  return (conn.models.RequisitionListRow as Model<any>) ?? conn.model('RequisitionListRow', rowSchema);
+}
+
+/** Rewrite the rows of these requisitions from what is stored (a requisition gone: its row goes too). */
+export async function syncListRows(conn: Connection, ids: unknown[]): Promise<void> {
+  const rows = conn.collection(LIST_ROWS_COLLECTION);
+  const source = conn.collection('test_order_forms');
+  await Promise.all(
+    [...new Set(ids.map(String))].map(async (id) => {
+      // `{_id}` alone: the one filter FerretDB's SQLite backend answers without a scan
+      const doc = await source.findOne({ _id: id as any });
+      if (doc) await rows.replaceOne({ _id: id as any }, listRowOf(doc), { upsert: true });
+      else await rows.deleteOne({ _id: id as any });
+    }),
+  );
+}
+
+const filled = new WeakMap<Connection, Promise<void>>();
+
+async function collectionCount(conn: Connection, name: string): Promise<number> {
+  // collStats counts from SQLite's page statistics; count/countDocuments would decode every document
+  const res = await conn.db!.command({ collStats: name }).catch(() => ({ count: 0 }));
+  return Number(res.count ?? 0);
+}
+
+/**
+ * Fill in missing rows (and drop orphans) when the row count differs from the requisition count: once per
+ * connection and process, before the first list read. The first time on a large database this reads every
+ * requisition once.
+ */
+export function ensureListRows(conn: Connection): Promise<void> {
+  let p = filled.get(conn);
+  if (!p) {
+    p = (async () => {
+      const [want, have] = await Promise.all([
+        collectionCount(conn, 'test_order_forms'),
+        collectionCount(conn, LIST_ROWS_COLLECTION),
+      ]);
+      if (want === have) return;
+      const rows = conn.collection(LIST_ROWS_COLLECTION);
+      const known = new Set(
+        (await rows.find({}, { projection: { _id: 1 } }).toArray()).map((r) => String(r._id)),
+      );
+      const projection = Object.fromEntries(LIST_ROW_PATHS.map((p) => [p.split('.')[0], 1]));
+      const seen = new Set<string>();
+      let batch: any[] = [];
+      for await (const doc of conn.collection('test_order_forms').find({}, { projection })) {
+        seen.add(String(doc._id));
+        if (known.has(String(doc._id))) continue;
+        batch.push(listRowOf(doc));
+        if (batch.length >= 1000) {
+          await rows.insertMany(batch, { ordered: false }).catch(() => undefined);
+          batch = [];
+        }
+      }
+      if (batch.length) await rows.insertMany(batch, { ordered: false }).catch(() => undefined);
+      const orphans = [...known].filter((id) => !seen.has(id));
+      for (const id of orphans) await rows.deleteOne({ _id: id as any });
+    })();
+    filled.set(conn, p);
+    p.catch(() => filled.delete(conn));
+  }
+  return p;
+}
+
+/** The rows model for a list read: rows filled in first (once per process). */
+export async function listRowsFor(conn: Connection): Promise<Model<any>> {
+  await ensureListRows(conn);
+  return listRowModel(conn);
+}
+
+function idsOf(filter: Record<string, any> | undefined, result: unknown): unknown[] {
+  const id = filter?._id;
+  if (typeof id === 'string') return [id];
+  if (id && Array.isArray(id.$in)) return id.$in;
+  const docs = Array.isArray(result) ? result : [result];
+  return docs.flatMap((d: any) => (d && d._id !== undefined ? [d._id] : []));
+}
+
+/**
+ * Mongoose plugin for the requisition schema: after each write through the model, rewrite the written
+ * requisitions' list rows (awaited, so a caller holding the requisition's lock also covers its row).
+ */
+export function keepListRows(schema: Schema) {
+  schema.post('save', async function (doc: any) {
+    await syncListRows(doc.constructor.db, [doc._id]);
+  });
+  schema.post('insertMany', async function (this: Model<any>, docs: any[]) {
+    await syncListRows(
+      this.db,
+      docs.map((d) => d._id),
+    );
+  });
+  for (const op of [
+    'updateOne',
+    'updateMany',
+    'findOneAndUpdate',
+    'findOneAndReplace',
+    'replaceOne',
+    'findOneAndDelete',
+    'deleteOne',
+    'deleteMany',
+  ] as const) {
+    schema.post(op, async function (this: any, result: unknown) {
+      if (typeof this?.getFilter !== 'function') return; // document-level deleteOne/updateOne: see 'save'
+      const conn: Connection = this.model.db;
+      let ids = idsOf(this.getFilter(), result);
+      if (!ids.length && (op === 'updateMany' || op === 'deleteMany')) {
+        // a write by a filter other than _id: refresh every row it could have touched (rare; scans)
+        ids = (
+          await conn
+            .collection('test_order_forms')
+            .find(this.getFilter(), { projection: { _id: 1 } })
+            .toArray()
+        ).map((d) => d._id);
+        if (op === 'deleteMany') {
+          const stale = await conn
+            .collection(LIST_ROWS_COLLECTION)
+            .find(this.getFilter(), { projection: { _id: 1 } })
+            .toArray();
+          ids.push(...stale.map((d) => d._id));
+        }
+      }
+      if (ids.length) await syncListRows(conn, ids);
+    });
+  }
+}
