@@ -4,9 +4,28 @@ import type { Requisition } from './Sections';
 
 /** The fields the summary's Edit offers, by block (the server applies the Edit rule and checks every value). */
 export const EDIT_FIELDS = {
-  patient: ['firstName', 'middleName', 'lastName', 'mrn', 'phone', 'email'],
-  tumorSpecimen: ['specimenId', 'icd10Codes', 'drugName'],
+  patient: [
+    'firstName',
+    'middleName',
+    'lastName',
+    'dateOfBirth',
+    'mrn',
+    'phone',
+    'email',
+    'trialName',
+    'studyPatientId',
+  ],
+  tumorSpecimen: ['specimenId', 'collectionDate', 'dateOfDiagnosis', 'icd10Codes', 'drugName'],
+  normalSpecimen: ['collectionDate'],
 } as const;
+
+/** Fields edited as calendar dates (yyyy-MM-dd on the wire; the server checks each date's window). */
+const DATE_FIELDS = new Set<string>(['dateOfBirth', 'collectionDate', 'dateOfDiagnosis']);
+const SECTION: Record<EditBlock, string> = {
+  patient: 'orders.summary.section.patient',
+  tumorSpecimen: 'orders.summary.section.tumor',
+  normalSpecimen: 'orders.summary.section.normal',
+};
 export type EditBlock = keyof typeof EDIT_FIELDS;
 export type EditValues = Record<EditBlock, Record<string, string>>;
 
@@ -14,7 +33,12 @@ export function initialEditValues(r: Requisition): EditValues {
   const out = {} as EditValues;
   for (const block of Object.keys(EDIT_FIELDS) as EditBlock[]) {
     const src = (r[block] ?? {}) as Record<string, unknown>;
-    out[block] = Object.fromEntries(EDIT_FIELDS[block].map((f) => [f, src[f] == null ? '' : String(src[f])]));
+    out[block] = Object.fromEntries(
+      EDIT_FIELDS[block].map((f) => [
+        f,
+        src[f] == null ? '' : DATE_FIELDS.has(f) ? String(src[f]).slice(0, 10) : String(src[f]),
+      ]),
+    );
   }
   return out;
 }
@@ -42,7 +66,7 @@ const LABELS: Record<string, string> = {
   drugName: 'drugName',
 };
 
-/** Edit mode of the summary: the editable fields of the patient and the tumor specimen. */
+/** Edit mode of the summary: the editable fields of the patient and the tumor and normal specimens. */
 export function EditPanel({ values, onChange }: { values: EditValues; onChange: (v: EditValues) => void }) {
   const t = useOrdersT();
   const label = (f: string) =>
@@ -50,8 +74,8 @@ export function EditPanel({ values, onChange }: { values: EditValues; onChange: 
       ? t('orders.summary.icd10')
       : f === 'mrn'
         ? t('orders.summary.mrn')
-        : f === 'middleName'
-          ? t('orders.summary.field.middleName')
+        : f === 'dateOfBirth'
+          ? t('orders.summary.dateOfBirth')
           : t(`orders.summary.field.${LABELS[f] ?? f}`);
   return (
     <Paper
@@ -62,7 +86,7 @@ export function EditPanel({ values, onChange }: { values: EditValues; onChange: 
       {(Object.keys(EDIT_FIELDS) as EditBlock[]).map((block) => (
         <Box key={block} sx={{ mb: 2 }}>
           <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 1, color: 'primary.dark' }}>
-            {t(block === 'patient' ? 'orders.summary.section.patient' : 'orders.summary.section.tumor')}
+            {t(SECTION[block])}
           </Typography>
           <Box
             sx={{
@@ -75,10 +99,14 @@ export function EditPanel({ values, onChange }: { values: EditValues; onChange: 
               <TextField
                 key={f}
                 size="small"
+                type={DATE_FIELDS.has(f) ? 'date' : 'text'}
                 label={label(f)}
                 value={values[block][f] ?? ''}
                 onChange={(e) => onChange({ ...values, [block]: { ...values[block], [f]: e.target.value } })}
-                slotProps={{ htmlInput: { 'data-testid': `edit-${block}-${f}`, maxLength: 200 } }}
+                slotProps={{
+                  ...(DATE_FIELDS.has(f) ? { inputLabel: { shrink: true } } : {}),
+                  htmlInput: { 'data-testid': `edit-${block}-${f}`, maxLength: 200 },
+                }}
               />
             ))}
           </Box>

@@ -7,7 +7,12 @@ const r = {
   status: 'SUBMITTED',
   version: 4,
   patient: { id: 'p1', firstName: 'Ada', lastName: 'Lovelace', mrn: 'MRN-1', birthSex: 'FEMALE' },
-  tumorSpecimen: { diagnosis: 'LUNG', specimenId: 'S-1', icd10Codes: 'C34.90' },
+  tumorSpecimen: { diagnosis: 'LUNG', specimenId: 'S-1', icd10Codes: 'C34.90', collectionDate: '2026-10-01' },
+  normalSpecimen: {
+    specimenType: 'BLOOD',
+    collectionMode: 'COLLECT_IN_CLINIC',
+    collectionDate: '2026-11-01',
+  },
 } as unknown as Requisition;
 
 describe('summary Edit', () => {
@@ -15,6 +20,18 @@ describe('summary Edit', () => {
     const v = initialEditValues(r);
     expect(v.patient).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', mrn: 'MRN-1', email: '' });
     expect(v.tumorSpecimen).toMatchObject({ specimenId: 'S-1', icd10Codes: 'C34.90', drugName: '' });
+    expect(v.tumorSpecimen.collectionDate).toBe('2026-10-01');
+    expect(v.normalSpecimen).toEqual({ collectionDate: '2026-11-01' });
+  });
+
+  it('a changed blood collection date keeps the rest of the normal specimen', () => {
+    const v = initialEditValues(r);
+    v.normalSpecimen.collectionDate = '2026-11-05';
+    expect(editBody(r, v).normalSpecimen).toEqual({
+      specimenType: 'BLOOD',
+      collectionMode: 'COLLECT_IN_CLINIC',
+      collectionDate: '2026-11-05',
+    });
   });
 
   it('sends each block merged over the stored one, empty text as null, with the version', () => {
