@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createTestSystem } from '../../server/src/test-helper';
+import { requisitionModels, type RequisitionModels } from './models';
+import { ensureListRows, LIST_ROW_PATHS, LIST_ROWS_COLLECTION, listRowOf } from './list-rows';
+
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+
+describe("the orders list's read model", () => {
+  let sys: Sys;
+  let models: RequisitionModels;
+  const row = (id: string) => sys.ctx.mongo.collection(LIST_ROWS_COLLECTION).findOne({ _id: id as any });
+
+  beforeAll(async () => {
+    sys = await createTestSystem();
+    models = requisitionModels(sys.ctx.mongo);
+  });
+  afterAll(async () => {
+    await sys?.close();
+  });
+
+  it("holds every path the list filters, searches, scopes and facets on, and nothing else of the form's", () => {
+    for (const p of [
+      '_id',
+      'status',
+      'deleted',
+      'createdBy',
+      'account.id',
+      'physician.id',
+      'patient.mrn',
+      'testOrders.status',
+      'sampleStatuses',
+      'updatedOn',
+    ])
+      expect(LIST_ROW_PATHS).toContain(p);
+    const r = listRowOf({
+      _id: 'x',
+      status: 'SUBMITTED',
+      patient: { id: 'p', name: 'Ada L', firstName: 'Ada', address: { city: 'Menlo' } },
+      testOrders: [
+        { id: 't', status: 'IN_PROGRESS', testType: 'NEXT_DX', orderType: 'INITIAL_ORDER', dueOn: 'x' },
+      ],
+      sampleStatuses: ['PROCEED'],
+      billings: [{ id: 'b' }],
+      updatedOn: new Date(5),
+    });
+    expect(r).toEqual({
+      _id: 'x',
+      status: 'SUBMITTED',
+      patient: { id: 'p', name: 'Ada L' },
+      testOrders: [{ id: 't', status: 'IN_PROGRESS', testType: 'NEXT_DX', orderType: 'INITIAL_ORDER' }],
+      sampleStatuses: ['PROCEED'],
+      updatedOn: new Date(5),
+    });
+  });
+
+  it('follows create, update and delete through the model', async () => {
+    const created = await models.Requisition.create({
+      status: 'DRAFT',
+      patient: { id: 'pat-1', firstName: 'Ada', lastName: 'Lovelace', name: 'Ada Lovelace' },
+      account: { id: 'acc-1', name: 'Menlo Oncology' },
+      createdBy: 'u1',
+    });
+    const id = String(created._id);
+    expect(await row(id)).toMatchObject({
+      status: 'DRAFT',
+      account: { id: 'acc-1', name: 'Menlo Oncology' },
+    });
+
+    await models.Requisition.findOneAndUpdate(
+      { _id: id },
+      { $set: { status: 'SUBMITTED', sampleStatuses: ['ON_HOLD'] } },
+      { returnDocument: 'after' },
+    ).exec();
+    expect(await row(id)).toMatchObject({ status: 'SUBMITTED', sampleStatuses: ['ON_HOLD'] });
+
+    await models.Requisition.updateOne({ _id: id }, { $set: { 'account.name': 'Renamed' } }).exec();
+    expect((await row(id))?.account).toEqual({ id: 'acc-1', name: 'Renamed' });
+
+    await models.Requisition.deleteOne({ _id: id }).exec();
+    expect(await row(id)).toBeNull();
+  });
+
+  it('fills in rows missing after raw writes, and drops orphans, on the first list read', async () => {
+    const [id, id2] = [randomUUID(), randomUUID()];
+    await models.Requisition.collection.insertMany([
+      { _id: id as any, status: 'SUBMITTED', account: { id: 'acc-2', name: 'Raw' }, updatedOn: new Date() },
+      { _id: id2 as any, status: 'DRAFT', updatedOn: new Date() },
+    ]);
+    await sys.ctx.mongo.collection(LIST_ROWS_COLLECTION).insertOne({ _id: 'orphan' as any, status: 'DRAFT' });
+    expect(await row(id)).toBeNull();
+    await ensureListRows(sys.ctx.mongo);
+    expect(await row(id)).toMatchObject({ status: 'SUBMITTED', account: { id: 'acc-2', name: 'Raw' } });
+    expect(await row(id2)).toMatchObject({ status: 'DRAFT' });
+    expect(await row('orphan')).toBeNull();
+  });
+});
