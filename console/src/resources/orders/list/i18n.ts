@@ -364,6 +364,9 @@ export const ordersZh = {
       loadFailed: '无法加载评论。',
     },
     enum: {
+      FFPE_SLIDES: 'FFPE 切片',
+      FFPE_BLOCK: 'FFPE 蜡块',
+      NED: '无疾病证据（NED）',
       DRAFT: '草稿',
       SUBMITTED: '已提交',
       INVALID: '无效',
