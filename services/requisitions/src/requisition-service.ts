@@ -183,6 +183,15 @@ export interface RequisitionServiceDeps {
  * merge and delete. Every read-modify-write runs under the document's write lock (FerretDB v1 updates are not
  * atomic), and a state change is committed with its events in one single-document write (the outbox).
  */
+/** The blocks a clinical reviewer (CAN_REVIEW_DIAGNOSIS without Edit) may save on a submitted requisition. */
+export const REVIEWER_BLOCKS = ['tumorSpecimen', 'normalSpecimen', 'clinicalReviewStatus'] as const;
+
+function reviewerInput<T extends Record<string, any>>(input: T): T {
+  const out: Record<string, unknown> = { version: input.version };
+  for (const k of REVIEWER_BLOCKS) if (input[k] !== undefined) out[k] = input[k];
+  return out as T;
+}
+
 export class RequisitionService {
   private readonly Requisition: Model<RequisitionDoc>;
   private readonly config: Config;
@@ -282,11 +291,15 @@ export class RequisitionService {
       if (doc.status !== 'DRAFT') {
         if (asDraft) throw conflict(MSG_ALREADY_SUBMITTED);
         const actions = this.actionsFor(user, doc);
-        if (!actions.edit) {
+        // a clinical reviewer without the Edit action (spec 2 section 8: CAN_REVIEW_DIAGNOSIS edits the specimen
+        // of a non-draft form) saves the specimens and the review status, nothing else
+        const reviewOnly = !actions.edit && can(user, 'CAN_REVIEW_DIAGNOSIS') && !doc.deleted;
+        if (!actions.edit && !reviewOnly) {
           throw forbidden(
             'This requisition cannot be edited: it needs CAN_EDIT_TRF and at least one test that is neither complete nor cancelled.',
           );
         }
+        if (reviewOnly) input = reviewerInput(input);
       } else if (!can(user, 'CAN_CREATE_TRF') && !can(user, 'CAN_EDIT_TRF')) {
         throw forbidden();
       }

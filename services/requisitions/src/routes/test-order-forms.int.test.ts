@@ -52,6 +52,7 @@ describe('requisition API: drafts, signature, submit, rules, scope (real FerretD
     await user('admin', 'ROLE_ADMINISTRATOR', 'acc-A', null);
     await user('accessioner', 'ROLE_ACCESSIONER', 'acc-A', null);
     await user('observer', 'ROLE_OBSERVER', 'acc-A', null);
+    await user('pathologist', 'ROLE_PATHOLOGIST', 'acc-A', null);
     await user('other', 'ROLE_NPI', 'acc-B', 'phy-B');
   });
   afterAll(async () => sys?.close());
@@ -237,6 +238,37 @@ describe('requisition API: drafts, signature, submit, rules, scope (real FerretD
     const s = await signed('npi', body);
     const res = await call('POST', `${API}/submit`, 'npi', { id: s.id });
     expect(res.json().clinicalReviewStatus).toBe('NEEDS_REVIEW');
+  });
+
+  it('a clinical reviewer without Edit saves only the specimens and the review status of a submitted one', async () => {
+    const s = await signed('npi');
+    const sub = (await call('POST', `${API}/submit`, 'npi', { id: s.id })).json();
+    expect(sub.actions.edit).toBe(true);
+    const asReviewer = (await call('GET', `${API}/${s.id}`, 'pathologist')).json();
+    expect(asReviewer.actions.edit).toBe(false);
+    const res = await call('PUT', `${API}/${s.id}`, 'pathologist', {
+      ...completeForm(A),
+      clinicalReviewStatus: 'DISQUALIFIED',
+      tumorSpecimen: { ...completeForm(A).tumorSpecimen, specimenId: 'BLK-2026_99' },
+      patient: { ...completeForm(A).patient, lastName: 'Changed' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = res.json();
+    expect(after.clinicalReviewStatus).toBe('DISQUALIFIED');
+    expect(after.tumorSpecimen.specimenId).toBe('BLK-2026_99');
+    expect(after.patient.lastName).toBe('Lovelace'); // not the reviewer's to change
+    expect(after.testOrders.every((t: any) => t.dueOn == null)).toBe(true);
+    // a draft is not a reviewer's to save, nor is anything an observer's
+    const d = await draft('npi');
+    expect(
+      (await call('PUT', `${API}/${d.id}`, 'pathologist', { ...completeForm(A), status: 'DRAFT' }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call('PUT', `${API}/${s.id}`, 'observer', { clinicalReviewStatus: 'REVIEW_COMPLETE' }))
+        .statusCode,
+    ).toBe(403);
+    expect((await rawDoc(s.id))!.clinicalReviewStatus).toBe('DISQUALIFIED');
   });
 
   it('concurrent submits never share a requisition number', async () => {

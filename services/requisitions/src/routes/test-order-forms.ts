@@ -214,11 +214,11 @@ export async function testOrderFormRoutes(
   r.put(
     '/testOrderForms/:id',
     {
-      config: { permission: ['CAN_CREATE_TRF', 'CAN_EDIT_TRF', 'CAN_DELETE_TRF'] },
+      config: { permission: ['CAN_CREATE_TRF', 'CAN_EDIT_TRF', 'CAN_DELETE_TRF', 'CAN_REVIEW_DIAGNOSIS'] },
       schema: {
         tags,
         summary:
-          'Save a requisition: status DRAFT for a draft save (never changes a submitted one); deleted=true deletes',
+          'Save a requisition: status DRAFT for a draft save (never changes a submitted one); deleted=true deletes; a clinical reviewer without Edit saves only the specimens and clinicalReviewStatus of a submitted one',
         params: idParams,
         body: saveBody,
         response: replies,
