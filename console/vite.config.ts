@@ -81,7 +81,21 @@ export default defineConfig({
     proxy: Object.fromEntries(api.map((p) => [p, { target: backend, changeOrigin: false }])),
   },
   // the manifest maps each route's lazy module to its chunks (scripts/bench-bundle.ts reads it)
-  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 2500, manifest: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    chunkSizeWarningLimit: 2500,
+    manifest: true,
+    rollupOptions: {
+      // MUI and react-query mark modules "use client" (a React Server Components hint, meaningless here)
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        // zod's comments Rollup cannot place (zod is parsed, then tree-shaken out of the console entirely)
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+        warn(warning);
+      },
+    },
+  },
   define: {
     __BUILD_VERSION__: JSON.stringify(pkg.version),
     __BUILD_TIME__: JSON.stringify(new Date().toISOString()),
