@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
+import { completeForm } from '../../services/requisitions/src/test/fixtures';
 import {
   bodyText,
   clickWhenReady,
+  login,
   loginAs,
   open,
   profileMenu,
@@ -130,4 +132,28 @@ describe('console screens in English and Chinese (browser)', () => {
       await h.shot(page, `change-password-${tag}`);
     });
   }
+
+  it('the order wizard in Chinese: option labels and the consent text', async () => {
+    const account = { id: 'acc-screens', name: 'Alpha Oncology' };
+    const npi = await h.user('ROLE_NPI', { account, physicianId: 'phy-screens' } as never);
+    const auth = (await login(h.sys, npi.loginId)).authorization;
+    const d = await h.api(auth, 'POST', '/portal/api/v1/testOrderForms', {
+      ...completeForm({ accountId: account.id, physicianId: 'phy-screens' }),
+      currentStep: undefined,
+    });
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+    const page = await h.newPage({ locale: 'zh-CN' });
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, `/order/${d.body.id}`);
+    await waitForText(page, '检测申请单');
+    await clickWhenReady(page, '[data-step="specimen"]:not([disabled])');
+    await waitForText(page, '肿瘤标本');
+    const specimen = await bodyText(page);
+    for (const s of ['肺', '乳腺', 'FFPE 蜡块', '诊所采集']) expect(specimen, s).toContain(s);
+    expect(specimen).not.toMatch(/\bwizard\.[a-zA-Z]+\.[a-zA-Z_.]+/);
+    await h.shot(page, 'wizard-specimen-zh');
+    await clickWhenReady(page, '[data-step="authorization"]:not([disabled])');
+    await waitForText(page, '签署本申请单即表示本人证明');
+    await h.shot(page, 'wizard-authorization-zh');
+  });
 });

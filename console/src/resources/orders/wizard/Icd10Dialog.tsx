@@ -16,7 +16,7 @@ import {
 import AddCircleOutline from '@mui/icons-material/AddCircleOutline';
 import RemoveCircleOutline from '@mui/icons-material/RemoveCircleOutline';
 import { useEffect, useState } from 'react';
-import { REQ_MSG, canAddIcd10Code, icd10List, searchTermApplies } from '@onco/domain';
+import { canAddIcd10Code, icd10List, searchTermApplies } from '@onco/domain';
 import { useDebounced } from '../../../components';
 import { useWizardApi } from './api';
 import { useWizardT } from './useWizardT';
@@ -115,7 +115,7 @@ export function Icd10Dialog({
           value={q}
           onChange={(e) => setQ(e.target.value)}
           error={tooShort}
-          helperText={tooShort ? REQ_MSG.icdSearchMinimum : ' '}
+          helperText={tooShort ? t('wizard.rules.icdSearchMinimum') : ' '}
           sx={{ mt: 1 }}
         />
         {loading && <LinearProgress />}

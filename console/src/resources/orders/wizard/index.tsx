@@ -48,6 +48,7 @@ import { SpecimenStep } from './steps/SpecimenStep';
 import { SummaryStep } from './steps/SummaryStep';
 import { WizardSteps } from './WizardSteps';
 import { useWizardT } from './useWizardT';
+import { ruleText } from './ruleText';
 
 export { wizardEn, wizardZh } from './i18n';
 
@@ -198,16 +199,16 @@ export function OrderWizardPage() {
 
   const errorFor = useCallback(
     (path: string): string | undefined => {
-      if (serverErrors[path]) return serverErrors[path];
+      if (serverErrors[path]) return ruleText(serverErrors[path], t);
       const message = errors[path];
       if (!message) return undefined;
       const step = stepOfPath(path);
       const shown =
         (step && progress.passed.includes(step)) ||
         touched.some((p) => p === path || path.startsWith(`${p}.`) || p.startsWith(`${path}.`));
-      return shown ? message : undefined;
+      return shown ? ruleText(message, t) : undefined;
     },
-    [errors, serverErrors, progress.passed, touched],
+    [errors, serverErrors, progress.passed, touched, t],
   );
 
   const goTo = useCallback((step: StepKey) => setProgress((p) => moveTo(p, step)), []);

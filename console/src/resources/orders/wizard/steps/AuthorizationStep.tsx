@@ -67,10 +67,11 @@ export function AuthorizationStep({ onSigned }: { onSigned: (approvals: unknown[
             }}
           >
             {t('wizard.consentText')
-              .split('. ')
+              .split(/(?<=[.。])\s*/)
+              .filter((s) => s.trim())
               .map((s, i) => (
                 <Typography key={i} variant="body2" paragraph>
-                  {s.endsWith('.') ? s : `${s}.`}
+                  {s}
                 </Typography>
               ))}
           </Box>

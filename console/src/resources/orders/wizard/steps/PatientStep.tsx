@@ -2,7 +2,6 @@ import { Alert, Checkbox, FormControlLabel, FormHelperText, Grid, Radio, RadioGr
 import {
   BIRTH_SEXES,
   ORDER_TYPES,
-  REQ_MSG,
   orderTypeEnabled,
   requiresTumorAndNormal,
   type PatientForm,
@@ -90,7 +89,7 @@ export function TestSelection() {
       )}
       {requiresTumorAndNormal(info) && (
         <Grid size={12}>
-          <Alert severity="info">{REQ_MSG.tumorAndNormalRequired}</Alert>
+          <Alert severity="info">{t('wizard.rules.tumorAndNormalRequired')}</Alert>
         </Grid>
       )}
     </Section>

@@ -5,7 +5,6 @@ import {
   BLOOD_COLLECTION_MODES,
   DIAGNOSES,
   DISEASE_STATUSES,
-  REQ_MSG,
   SPECIMEN_REQUEST_TYPES,
   STAGES,
   TISSUE_OBTAIN_METHODS,
@@ -147,7 +146,7 @@ export function SpecimenStep() {
           label="wizard.fields.content"
           type="number"
           transform={(v) => (v === '' ? null : Number(v))}
-          helperText={REQ_MSG.minimumTumorContent}
+          helperText={t('wizard.rules.minimumTumorContent')}
         />
         <CheckF path="tumorSpecimen.doNotExhaust" label="wizard.fields.doNotExhaust" cols={4} />
         {can('CAN_REVIEW_DIAGNOSIS') && (
@@ -181,7 +180,7 @@ export function SpecimenStep() {
         <Grid size={12}>
           <Alert severity="warning">
             <Typography variant="body2">
-              {t('wizard.sections.testSelection')}: {REQ_MSG.required}
+              {t('wizard.sections.testSelection')}: {t('wizard.rules.required')}
             </Typography>
           </Alert>
         </Grid>
