@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, connectMongo, createLogger, loadConfig, type PlatformContext } from '@onco/platform';
 import { requisitionModels } from '@onco/requisitions';
-import { LIST_ROWS_COLLECTION, listRowOf } from '../services/requisitions/src/list-rows';
+import { LIST_ROWS_COLLECTION, storedRowOf } from '../services/requisitions/src/list-rows';
 import { labModels } from '@onco/lab';
 import { seedDemo } from '../services/server/src/seed';
 
@@ -51,7 +51,7 @@ async function main() {
   await TestOrder.init();
   if (process.argv.includes('--reset')) {
     await Requisition.collection.deleteMany({ scaleSeed: true });
-    await mongo.collection(LIST_ROWS_COLLECTION).deleteMany({ createdBy: 'seed:scale' });
+    await mongo.collection(LIST_ROWS_COLLECTION).deleteMany({ _id: /^scale-/ as any });
     await TestOrder.collection.deleteMany({ scaleSeed: true });
   }
 
@@ -103,7 +103,7 @@ async function main() {
         ['both', 2],
       ]);
       const orderType = kind === 'pdx' && rand() < 0.5 ? 'SUBSEQUENT_ORDER' : 'INITIAL_ORDER';
-      const id = randomUUID();
+      const id = `scale-${randomUUID()}`;
       const testRequisitionId = status === 'SUBMITTED' ? `TRF-${String(seq).padStart(7, '0')}` : null;
       const types =
         kind === 'both' ? ['NEXT_DX', 'NEXT_PERSONAL_DX'] : [kind === 'dx' ? 'NEXT_DX' : 'NEXT_PERSONAL_DX'];
@@ -243,7 +243,7 @@ async function main() {
     }
     // raw inserts skip the model's middleware: the orders list's rows are written alongside
     await Requisition.collection.insertMany(reqs, { ordered: false });
-    await mongo.collection(LIST_ROWS_COLLECTION).insertMany(reqs.map(listRowOf), { ordered: false });
+    await mongo.collection(LIST_ROWS_COLLECTION).insertMany(reqs.map(storedRowOf), { ordered: false });
     await TestOrder.collection.insertMany(tests, { ordered: false });
     done += n;
     const secs = (Date.now() - start) / 1000;

@@ -19,7 +19,14 @@ export interface RunListOptions<T> {
    * field): the one scan reads it; the page's rows are still read from `model` by `_id`.
    */
   scanModel?: Model<any>;
+  /**
+   * Or every row of such a read model, already decoded: the whole match (scope, soft delete, filters, search)
+   * is then applied in Node (`matchesQuery`), for read models the database cannot look into.
+   */
+  scanRows?: () => Promise<Array<Record<string, any>>>;
 }
+
+type ScanSource = Model<any> | (() => Promise<Array<Record<string, any>>>);
 
 /**
  * Run a parsed list query against a model: rows, total and the asked-for facets.
@@ -37,8 +44,9 @@ export async function runList<T = Record<string, unknown>>(
   opts: RunListOptions<T> = {},
 ): Promise<ListResult<T>> {
   const map = opts.map ?? ((d: any) => toApi(d) as T);
-  if (query.facets.length || opts.scanModel) {
-    const scan = await scanList(opts.scanModel ?? model, resource, query, scope, query.facets, true);
+  if (query.facets.length || opts.scanModel || opts.scanRows) {
+    const source = opts.scanRows ?? opts.scanModel ?? model;
+    const scan = await scanList(source, resource, query, scope, query.facets, true);
     const rows = await readByIds(model, scan.pageIds, opts.projection ?? { outbox: 0 });
     return {
       content: rows.map(map),
@@ -68,9 +76,10 @@ export async function runFacets(
   query: ListQuery,
   scope: Record<string, unknown>,
   names: string[],
-  opts: { scanModel?: Model<any> } = {},
+  opts: Pick<RunListOptions<unknown>, 'scanModel' | 'scanRows'> = {},
 ): Promise<Facet[]> {
-  return (await scanList(opts.scanModel ?? model, resource, query, scope, names, false)).facets;
+  const source = opts.scanRows ?? opts.scanModel ?? model;
+  return (await scanList(source, resource, query, scope, names, false)).facets;
 }
 
 /** Read documents by `_id` one by one (each an `_id` equality, which FerretDB's SQLite backend pushes down), in order. */
@@ -114,7 +123,7 @@ export function scanPlan(
  * which is exactly what the page + count + one `$group` per facet returned.
  */
 export async function scanList(
-  model: Model<any>,
+  source: ScanSource,
   resource: ListResource,
   query: ListQuery,
   scope: Record<string, unknown>,
@@ -128,7 +137,10 @@ export async function scanList(
     facetNames,
     withPage,
   );
-  const docs: any[] = await model.find(match, projection).lean().exec();
+  const docs: any[] =
+    typeof source === 'function' && !('find' in source)
+      ? (await source()).filter((d) => matchesQuery(d, match))
+      : await (source as Model<any>).find(match, projection).lean().exec();
 
   // which late filters each row passes
   const failing = docs.map((doc) => late.filter((f) => !matchesFilter(doc, f)));
@@ -259,6 +271,79 @@ export function matchesFilter(doc: unknown, f: Filter): boolean {
           compareBson(v, f.values[1]) <= 0,
       );
   }
+}
+
+/**
+ * A MongoDB query document (what `buildMatch` and `scopeFilter` produce: $and, $or, $nor, equality, $eq, $ne,
+ * $in, $nin, $gt, $gte, $lt, $lte, $exists, regular expressions) applied to a document in Node, with the same
+ * array semantics as `matchesFilter`. Any other operator is a programming error and throws.
+ */
+export function matchesQuery(doc: unknown, q: Record<string, unknown>): boolean {
+  for (const [key, cond] of Object.entries(q)) {
+    if (key === '$and') {
+      if (!(cond as any[]).every((c) => matchesQuery(doc, c))) return false;
+    } else if (key === '$or') {
+      if (!(cond as any[]).some((c) => matchesQuery(doc, c))) return false;
+    } else if (key === '$nor') {
+      if ((cond as any[]).some((c) => matchesQuery(doc, c))) return false;
+    } else if (key.startsWith('$')) {
+      throw new Error(`matchesQuery: unsupported operator ${key}`);
+    } else if (!matchesCondition(valuesAt(doc, key), cond)) return false;
+  }
+  return true;
+}
+
+function matchesCondition(vs: unknown[], cond: unknown): boolean {
+  if (cond instanceof RegExp) return vs.some((v) => typeof v === 'string' && cond.test(v));
+  const isOps =
+    cond !== null &&
+    typeof cond === 'object' &&
+    !(cond instanceof Date) &&
+    !Array.isArray(cond) &&
+    Object.keys(cond).length > 0 &&
+    Object.keys(cond).every((k) => k.startsWith('$'));
+  if (!isOps) return vs.some((v) => equalsValue(v, cond));
+  const inRange = (v: unknown, x: unknown) => v !== undefined && rank(v) === rank(x);
+  for (const [op, x] of Object.entries(cond as Record<string, unknown>)) {
+    let ok: boolean;
+    switch (op) {
+      case '$eq':
+        ok = vs.some((v) => equalsValue(v, x));
+        break;
+      case '$ne':
+        ok = !vs.some((v) => equalsValue(v, x));
+        break;
+      case '$in':
+        ok = vs.some((v) =>
+          (x as unknown[]).some((y) =>
+            y instanceof RegExp ? typeof v === 'string' && y.test(v) : equalsValue(v, y),
+          ),
+        );
+        break;
+      case '$nin':
+        ok = !vs.some((v) => (x as unknown[]).some((y) => equalsValue(v, y)));
+        break;
+      case '$gt':
+        ok = vs.some((v) => inRange(v, x) && compareBson(v, x) > 0);
+        break;
+      case '$gte':
+        ok = vs.some((v) => inRange(v, x) && compareBson(v, x) >= 0);
+        break;
+      case '$lt':
+        ok = vs.some((v) => inRange(v, x) && compareBson(v, x) < 0);
+        break;
+      case '$lte':
+        ok = vs.some((v) => inRange(v, x) && compareBson(v, x) <= 0);
+        break;
+      case '$exists':
+        ok = vs.some((v) => v !== undefined) === Boolean(x);
+        break;
+      default:
+        throw new Error(`matchesQuery: unsupported operator ${op}`);
+    }
+    if (!ok) return false;
+  }
+  return true;
 }
 
 /** A sort key as MongoDB takes it: an array sorts by its smallest element ascending, its largest descending. */

@@ -22,8 +22,8 @@ export interface ListRoutesOptions {
   summary?: string;
   /** how one row reads in the reply (default toApi); gets the signed-in user for per-row actions */
   map?: (doc: any, user: SessionUser) => unknown;
-  /** a slim read model the list and facets scan instead of `model` (see runList); rows still come from `model` */
-  scanModel?: () => Model<any> | Promise<Model<any>>;
+  /** every row of a slim read model, which the list and facets scan instead of `model` (see runList) */
+  scanRows?: () => Promise<Array<Record<string, any>>>;
   /** the reply schema of one row (default: any record with an id; its other fields pass through) */
   row?: z.ZodTypeAny;
 }
@@ -50,7 +50,7 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
       const query = parseListQuery(o.resource, req.query as Record<string, unknown>);
       const result = await runList(o.model, o.resource, query, o.scope(user, query), {
         ...(o.map ? { map: (doc: any) => o.map!(doc, user) } : {}),
-        ...(o.scanModel ? { scanModel: await o.scanModel() } : {}),
+        ...(o.scanRows ? { scanRows: o.scanRows } : {}),
       });
       return sendList(reply, o.resource, query, result);
     },
@@ -71,10 +71,9 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
       const user = requireUser(req);
       const qs = req.query as Record<string, unknown>;
       const query = parseListQuery(o.resource, { ...qs, facets: qs.facets ?? 'true' });
-      const scanModel = o.scanModel ? await o.scanModel() : undefined;
       return {
         content: await runFacets(o.model, o.resource, query, o.scope(user, query), query.facets, {
-          scanModel,
+          scanRows: o.scanRows,
         }),
       };
     },

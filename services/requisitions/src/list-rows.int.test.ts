@@ -2,14 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestSystem } from '../../server/src/test-helper';
 import { requisitionModels, type RequisitionModels } from './models';
-import { ensureListRows, LIST_ROW_PATHS, LIST_ROWS_COLLECTION, listRowOf } from './list-rows';
+import {
+  ensureListRows,
+  LIST_ROW_PATHS,
+  LIST_ROWS_COLLECTION,
+  listRowOf,
+  readListRows,
+  storedRowOf,
+} from './list-rows';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
 describe("the orders list's read model", () => {
   let sys: Sys;
   let models: RequisitionModels;
-  const row = (id: string) => sys.ctx.mongo.collection(LIST_ROWS_COLLECTION).findOne({ _id: id as any });
+  const row = async (id: string) => (await readListRows(sys.ctx.mongo)).find((r) => r._id === id) ?? null;
 
   beforeAll(async () => {
     sys = await createTestSystem();
@@ -87,11 +94,15 @@ describe("the orders list's read model", () => {
       { _id: id as any, status: 'SUBMITTED', account: { id: 'acc-2', name: 'Raw' }, updatedOn: new Date() },
       { _id: id2 as any, status: 'DRAFT', updatedOn: new Date() },
     ]);
-    await sys.ctx.mongo.collection(LIST_ROWS_COLLECTION).insertOne({ _id: 'orphan' as any, status: 'DRAFT' });
+    await sys.ctx.mongo
+      .collection(LIST_ROWS_COLLECTION)
+      .insertOne(storedRowOf({ _id: 'orphan', status: 'DRAFT' }) as any);
     expect(await row(id)).toBeNull();
     await ensureListRows(sys.ctx.mongo);
     expect(await row(id)).toMatchObject({ status: 'SUBMITTED', account: { id: 'acc-2', name: 'Raw' } });
     expect(await row(id2)).toMatchObject({ status: 'DRAFT' });
     expect(await row('orphan')).toBeNull();
+    // dates come back as dates
+    expect((await row(id))?.updatedOn).toBeInstanceOf(Date);
   });
 });
