@@ -102,7 +102,7 @@ describe('order wizard (real backend, chromium)', () => {
   let physicianLast = '';
 
   beforeAll(async () => {
-    h = await startConsole();
+    h = await startConsole({ WORKERS: 'true' }); // the TRF PDF worker makes the TRF that Print shows
     const seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
     const account = { id: seed.accounts[0].id, name: seed.accounts[0].name };
     const physician = seed.physicians.find((p) => p.accountIds.includes(account.id))!;
@@ -272,6 +272,37 @@ describe('order wizard (real backend, chromium)', () => {
     await page.waitForFunction(() => /\/summary\/patient$/.test(location.pathname));
     await waitForText(page, 'Marie');
     await h.shot(page, 'order-summary-en');
+
+    // Print: the TRF the worker generated from this submission, in the PDF viewer
+    await waitForText(page, 'Print', 120_000);
+    await clickButton(page, 'Print');
+    await page.waitForSelector('.MuiDialog-root iframe', { timeout: 60_000 });
+    const orderId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+    const auth = (await login(h.sys, provider.loginId)).authorization;
+    const pdf = await h.sys.app.inject({
+      method: 'GET',
+      url: `/portal/api/v1/testOrderForms/${orderId}/trf`,
+      headers: { authorization: auth },
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('.MuiDialog-root'));
+
+    // Copy: a new draft of the same order
+    await clickButton(page, 'Copy');
+    await waitForText(page, 'Are you sure you want to copy the Test Requisition Form for Patient#');
+    await clickButton(page, 'Yes', true);
+    await page.waitForFunction(
+      (id) => /^\/order\/[^/]+$/.test(location.pathname) && !location.pathname.includes(id),
+      {},
+      orderId,
+    );
+    const copyId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+    const copy = await h.api(auth, 'GET', `/portal/api/v1/testOrderForms/${copyId}`);
+    expect(copy.body).toMatchObject({ status: 'DRAFT', parentTestOrderForm: { id: orderId } });
+    expect(copy.body.patient.lastName).toBe('Curie');
 
     await open(page, h, '/home');
     await waitForText(page, 'Welcome Back!');
