@@ -2,13 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer, { type Browser, type HTTPRequest } from 'puppeteer-core';
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
 import type { Logger } from 'pino';
 
 /**
  * HTML to PDF with Debian's chromium through puppeteer-core. One browser per process is launched on first use
  * and reused for every render (a launch costs ~0.5-1 s, a page ~50-200 ms); if chromium crashes or is killed,
- * the next render launches a new one. Every page is closed after its render, even when it fails. Pages run
+ * the next render launches a new one. A page that rendered is kept for the next render (at most `maxPages` of
+ * them, set up once: no JavaScript, requests intercepted; `setContent` replaces the whole document); a page
+ * whose render failed is closed, and the kept pages go with their browser. Pages run
  * offline: every request except the document itself and data: URLs is aborted, so a template can never
  * reach the network (the templates also carry a `default-src 'none'` CSP). At most `maxPages` pages render at
  * once (default RENDER_PAGES); further renders wait their turn, so workers may run more jobs at once than
@@ -72,6 +74,45 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
     if (rendering < maxPages) rendering += 1;
     else await new Promise<void>((resolve) => pageWaiters.push(resolve)); // the releaser hands its slot over
   };
+  // rendered pages kept for the next render, with the browser they belong to
+  const idlePages: Array<{ page: Page; browser: Browser }> = [];
+  async function takePage(b: Browser): Promise<Page> {
+    for (let kept = idlePages.pop(); kept; kept = idlePages.pop()) {
+      if (kept.browser === b && b.connected && !kept.page.isClosed()) return kept.page;
+      kept.page.close().catch(() => undefined);
+    }
+    const page = await b.newPage();
+    try {
+      page.setDefaultTimeout(timeout);
+      // templates are static HTML: no script ever runs (setContent itself works from an isolated world)
+      await page.setJavaScriptEnabled(false);
+      await page.setRequestInterception(true);
+      page.on('request', (req: HTTPRequest) => {
+        const url = req.url();
+        if (url.startsWith('data:') || url === 'about:blank') void req.continue();
+        else void req.abort('blockedbyclient');
+      });
+    } catch (err) {
+      await page.close().catch(() => undefined);
+      throw err;
+    }
+    return page;
+  }
+  /** close a page; one that cannot even be closed means a wedged browser: kill it, the next render relaunches */
+  async function closePage(page: Page, b: Browser) {
+    const pageClosed = await Promise.race([
+      page.close().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+    ]);
+    if (!pageClosed) {
+      opts.logger?.error('chromium page did not close; killing the browser');
+      if (browser) browser = null;
+      b.process()?.kill('SIGKILL');
+    }
+  }
   const releasePage = () => {
     const next = pageWaiters.shift();
     if (next) next();
@@ -157,6 +198,7 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
       const current = browser;
       if (active > 0 || !current) return;
       browser = null;
+      idlePages.length = 0;
       current.then((b) => b.close()).catch(() => undefined);
       opts.logger?.debug('chromium closed after idle time');
     }, idleCloseMs);
@@ -191,19 +233,11 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
           if (closed) throw new Error('PDF renderer is closed');
           hooks?.onPage?.();
           const b = await getBrowser();
-          const page = await b.newPage();
+          const page = await takePage(b);
           let timer: NodeJS.Timeout | undefined;
+          let ok = false;
           try {
             const work = (async () => {
-              page.setDefaultTimeout(timeout);
-              // templates are static HTML: no script ever runs (setContent itself works from an isolated world)
-              await page.setJavaScriptEnabled(false);
-              await page.setRequestInterception(true);
-              page.on('request', (req: HTTPRequest) => {
-                const url = req.url();
-                if (url.startsWith('data:') || url === 'about:blank') void req.continue();
-                else void req.abort('blockedbyclient');
-              });
               await page.setContent(html, { waitUntil: 'load', timeout });
               return Buffer.from(await page.pdf({ format: 'Letter', printBackground: true, timeout }));
             })();
@@ -215,21 +249,15 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
                 timeout + 5000,
               );
             });
-            return await Promise.race([work, deadline]);
+            const pdf = await Promise.race([work, deadline]);
+            ok = true;
+            return pdf;
           } finally {
             clearTimeout(timer);
-            const pageClosed = await Promise.race([
-              page.close().then(
-                () => true,
-                () => true,
-              ),
-              new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
-            ]);
-            if (!pageClosed) {
-              // a page that cannot even be closed means a wedged browser: kill it, the next render relaunches
-              opts.logger?.error('chromium page did not close; killing the browser');
-              if (browser) browser = null;
-              b.process()?.kill('SIGKILL');
+            if (ok && !closed && b.connected && idlePages.length < maxPages) {
+              idlePages.push({ page, browser: b });
+            } else {
+              await closePage(page, b);
             }
           }
         } finally {
@@ -255,6 +283,7 @@ export function createPdfRenderer(opts: PdfRendererOptions): PdfRenderer {
       }
       const current = browser;
       browser = null;
+      idlePages.length = 0;
       if (current) await current.then((b) => b.close()).catch(() => undefined);
       await Promise.all([...removals]);
     },

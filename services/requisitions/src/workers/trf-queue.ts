@@ -35,7 +35,7 @@ export const TRF_QUEUE = 'trf-pdf';
 export const TRF_ATTEMPTS = 5;
 export const TRF_BACKOFF_MS = 2000;
 /** jobs at once; chromium renders at most TRF_RENDER_PAGES of them at a time (pdf/render.ts) */
-export const TRF_CONCURRENCY = 4;
+export const TRF_CONCURRENCY = 8;
 export const TRF_RENDER_PAGES = RENDER_PAGES;
 
 export type TrfFailStage = 'start' | 'rendered' | 'stored' | 'inserted';
@@ -265,7 +265,18 @@ export function defineTrfQueue(
       createdOn: insertedOn,
     } as unknown as AttachmentDoc;
     const t1 = Date.now();
-    const linked = await linkAttachment(Requisition, lock, requisitionId, doc, 'system');
+    let locked = t1;
+    const linked = await linkAttachment(
+      Requisition,
+      (collection, id, fn) =>
+        lock(collection, id, () => {
+          locked = Date.now();
+          return fn();
+        }),
+      requisitionId,
+      doc,
+      'system',
+    );
     const timings = {
       readMs,
       pageWaitMs,
@@ -273,6 +284,8 @@ export function defineTrfQueue(
       storeMs,
       insertMs: t1 - insertedOn.getTime(),
       linkMs: Date.now() - t1,
+      // of which waiting for the requisition's write lock
+      linkLockMs: locked - t1,
     };
     if (!linked)
       ctx.logger.warn({ requisitionId, attachmentId: _id }, 'requisition deleted while its TRF rendered');
