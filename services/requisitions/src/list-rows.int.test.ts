@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { connectMongo } from '@onco/platform';
 import { createTestSystem } from '../../server/src/test-helper';
 import { requisitionModels, type RequisitionModels } from './models';
 import {
   ensureListRows,
+  currentListRows,
   LIST_ROW_PATHS,
   LIST_ROWS_COLLECTION,
   listRowOf,
@@ -86,6 +88,23 @@ describe("the orders list's read model", () => {
 
     await models.Requisition.deleteOne({ _id: id }).exec();
     expect(await row(id)).toBeNull();
+  });
+
+  it("a process's cached rows follow the writes of another process", async () => {
+    const other = await connectMongo(sys.config.MONGO_URL);
+    try {
+      const ids = async () => (await currentListRows(other)).map((r) => String(r._id));
+      await ids(); // the first call reads every row; the next ones follow the change log
+      const created = await models.Requisition.create({ status: 'DRAFT', createdBy: 'u2' });
+      const id = String(created._id);
+      expect(await ids()).toContain(id);
+      await models.Requisition.updateOne({ _id: id }, { $set: { status: 'SUBMITTED' } }).exec();
+      expect((await currentListRows(other)).find((r) => r._id === id)?.status).toBe('SUBMITTED');
+      await models.Requisition.deleteOne({ _id: id }).exec();
+      expect(await ids()).not.toContain(id);
+    } finally {
+      await other.close();
+    }
   });
 
   it('fills in rows missing after raw writes, and drops orphans, on the first list read', async () => {

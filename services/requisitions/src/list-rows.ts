@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
 import { matchesQuery } from '@onco/platform';
 import { requisitionsResource, REQUISITION_SCOPE_PATHS } from './resource';
@@ -88,6 +89,93 @@ export async function syncListRows(conn: Connection, ids: unknown[]): Promise<vo
       else await rows.deleteOne({ _id: id as any });
     }),
   );
+  await noteChanges(conn, [...new Set(ids.map(String))]);
+}
+
+/**
+ * The change log the processes' row caches follow (`currentListRows`): one small entry per row written, kept
+ * for twice the full-read interval. An entry without a row asks every cache for a full read (after a backfill).
+ */
+export const LIST_ROW_CHANGES_COLLECTION = 'test_order_form_list_changes';
+/** changes are re-read from this long before a cache's last refresh (a slow writer's entry lands late) */
+const CHANGE_OVERLAP_MS = 60_000;
+/** a cache reads every row at least this often */
+const FULL_READ_MS = 30 * 60_000;
+
+async function noteChanges(conn: Connection, ids: Array<string | null>) {
+  if (!ids.length) return;
+  const at = new Date();
+  await conn
+    .collection(LIST_ROW_CHANGES_COLLECTION)
+    .insertMany(ids.map((row) => ({ _id: randomUUID() as any, row, at })));
+}
+
+interface RowCache {
+  rows: Map<string, Record<string, any>>;
+  syncedAt: number;
+  fullAt: number;
+  prunedAt: number;
+  pending?: { promise: Promise<void>; startedAt: number };
+}
+const caches = new WeakMap<Connection, RowCache>();
+
+async function refresh(conn: Connection, c: RowCache): Promise<void> {
+  const started = Date.now();
+  const log = conn.collection(LIST_ROW_CHANGES_COLLECTION);
+  if (c.fullAt && started - c.fullAt < FULL_READ_MS) {
+    const changes = await log.find({ at: { $gte: new Date(c.syncedAt - CHANGE_OVERLAP_MS) } }).toArray();
+    if (!changes.some((ch) => ch.row === null)) {
+      const ids = [...new Set(changes.map((ch) => String(ch.row)))];
+      const rows = conn.collection(LIST_ROWS_COLLECTION);
+      await Promise.all(
+        ids.map(async (id) => {
+          const d: any = await rows.findOne({ _id: id as any });
+          if (d?.r) c.rows.set(id, BSON.deserialize(d.r.buffer));
+          else c.rows.delete(id);
+        }),
+      );
+      c.syncedAt = started;
+      if (started - c.prunedAt > 60_000) {
+        c.prunedAt = started;
+        await log.deleteMany({ at: { $lt: new Date(started - 2 * FULL_READ_MS) } });
+      }
+      return;
+    }
+  }
+  const all = await readListRows(conn);
+  c.rows = new Map(all.map((r) => [String(r._id), r]));
+  c.syncedAt = c.fullAt = started;
+}
+
+/**
+ * Every row as of now, from this process's cache of the decoded rows: the first call (and one every
+ * FULL_READ_MS) reads them all; later calls re-read only the rows the change log names. A call waits for a
+ * refresh that started after it was made, so a list read after a write (from any process) sees that write.
+ */
+export async function currentListRows(conn: Connection): Promise<Array<Record<string, any>>> {
+  await ensureListRows(conn);
+  let c = caches.get(conn);
+  if (!c) caches.set(conn, (c = { rows: new Map(), syncedAt: 0, fullAt: 0, prunedAt: 0 }));
+  const asked = Date.now();
+  for (;;) {
+    if (c.pending) {
+      const { promise, startedAt } = c.pending;
+      if (startedAt >= asked) {
+        await promise;
+        break;
+      }
+      await promise.catch(() => undefined);
+      continue;
+    }
+    const pending = { promise: refresh(conn, c), startedAt: Date.now() };
+    c.pending = pending;
+    pending.promise
+      .finally(() => {
+        if (c.pending === pending) c.pending = undefined;
+      })
+      .catch(() => undefined);
+  }
+  return [...c.rows.values()];
 }
 
 const filled = new WeakMap<Connection, Promise<void>>();
@@ -134,6 +222,7 @@ export function ensureListRows(conn: Connection): Promise<void> {
       if (batch.length) await rows.insertMany(batch, { ordered: false }).catch(() => undefined);
       const orphans = [...known].filter((id) => !seen.has(id));
       for (const id of orphans) await rows.deleteOne({ _id: id as any });
+      await noteChanges(conn, [null]); // every process's cache reads all rows again
     })();
     filled.set(conn, p);
     p.catch(() => filled.delete(conn));
@@ -141,12 +230,9 @@ export function ensureListRows(conn: Connection): Promise<void> {
   return p;
 }
 
-/** The list's row source: every row, decoded, filled in first (once per process). */
+/** The list's row source: every row as of now (see currentListRows). */
 export function listRowsOf(conn: Connection): () => Promise<Array<Record<string, any>>> {
-  return async () => {
-    await ensureListRows(conn);
-    return readListRows(conn);
-  };
+  return () => currentListRows(conn);
 }
 
 function idsOf(filter: Record<string, any> | undefined, result: unknown): unknown[] {
