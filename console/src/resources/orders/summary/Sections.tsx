@@ -11,7 +11,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { formatDisplayDate } from '@onco/domain';
+import { formatDisplayDate, icd10List } from '@onco/domain';
 import { useDataProvider } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { DateText, formatPhone, useToast } from '../../../components';
@@ -144,7 +144,7 @@ export function PatientTab({ r }: { r: Requisition }) {
         entries={[
           [t('orders.summary.diagnosis'), tu.diagnosis ? label(tu.diagnosis) : ''],
           [f('otherDiagnosis'), tu.otherDiagnosis],
-          [t('orders.summary.icd10'), tu.icd10Codes],
+          [t('orders.summary.icd10'), icd10List(tu.icd10Codes).join(', ')],
           [f('stage'), tu.stage === 'OTHER' ? tu.otherStage : tu.stage],
           [f('dateOfDiagnosis'), calendar(tu.dateOfDiagnosis)],
           [f('diseaseStatus'), label(tu.diseaseStatus)],

@@ -6,7 +6,7 @@ import SaveOutlinedIcon from '@mui/icons-material/SaveOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import PrintOutlinedIcon from '@mui/icons-material/PrintOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
-import { formatDisplayDate } from '@onco/domain';
+import { formatDisplayDate, icd10List } from '@onco/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useDataProvider, usePermissions } from 'react-admin';
 import { Link as RouterLink, Navigate, useNavigate, useParams } from 'react-router-dom';
@@ -295,7 +295,9 @@ export function OrderSummaryPage() {
             <HeaderField label={t('orders.summary.diagnosis')}>
               {diagnosisText(r.tumorSpecimen, label)}
             </HeaderField>
-            <HeaderField label={t('orders.summary.icd10')}>{r.tumorSpecimen?.icd10Codes}</HeaderField>
+            <HeaderField label={t('orders.summary.icd10')}>
+              {icd10List(r.tumorSpecimen?.icd10Codes).join(', ')}
+            </HeaderField>
             <HeaderField label={t('orders.summary.initialTrf')}>
               {r.parentTestOrderForm?.testRequisitionId}
             </HeaderField>
