@@ -3,14 +3,20 @@
  *  1. submit-to-TRF-available: a signed requisition is submitted (createPdf=true) through the HTTP API, then
  *     Print (GET /testOrderForms/{id}/trf) is polled until the PDF is there. The whole path: outbox relay ->
  *     Kafka -> consumer -> BullMQ job -> chromium -> file store -> attachment. Prints p50/p95.
- *  2. TRF PDFs per minute: a burst of submissions through the same path, against a bare puppeteer `page.pdf`
- *     of the same HTML at the same concurrency (target: the pipeline at least 0.8x the bare rate).
+ *  2. TRF PDFs per minute: a burst of submissions through the same path (end to end, sequential submits
+ *     included), then the worker alone: `burst` submitted requisitions whose TRF jobs are added at once, timed
+ *     from the adds to the last job's completion (BullMQ finishedOn; a completed job's TRF is stored and listed,
+ *     and Print is then checked for each). Against a bare puppeteer `page.pdf` of the same HTML with as many
+ *     pages at once as the worker's renderer (TRF_RENDER_PAGES): a new page per PDF (the target's baseline: the
+ *     worker at least 0.8x), and pages reused (the strongest baseline).
  *
  *   npm run bench:trf -- [--latency 10] [--burst 20]
  *
- * Uses its own database (oncotrf_bench_trf) and topic/queue prefixes; needs `npm run infra:up`. Not a test.
+ * Uses its own database (oncotrf_bench_trf_<run>) and topic/queue prefixes; needs `npm run infra:up`. Not a
+ * test.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { Queue } from 'bullmq';
 import pino from 'pino';
 import puppeteer from 'puppeteer-core';
@@ -45,7 +51,7 @@ async function main() {
   const base = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf';
   const config = loadConfig({
     ...process.env,
-    MONGO_URL: base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_bench_trf$1`),
+    MONGO_URL: base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_bench_trf_${run}$1`),
     QUEUE_PREFIX: `bench_${run}`,
     TOPIC_PREFIX: `bench_${run}.`,
     FILE_STORE_DIR: `.data/bench-files-${run}`,
@@ -270,6 +276,7 @@ async function main() {
   } finally {
     await system.ctx.mongo.dropDatabase().catch(() => undefined);
     await system.close();
+    await rm(config.FILE_STORE_DIR, { recursive: true, force: true });
   }
 }
 

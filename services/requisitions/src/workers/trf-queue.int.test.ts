@@ -10,7 +10,7 @@ import {
 } from '@onco/events';
 import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../../server/src/test-helper';
 import { completeForm } from '../test/fixtures';
-import { requisitionModels, type RequisitionModels } from '../models';
+import { linkAttachment, requisitionModels, type RequisitionModels } from '../models';
 import { blobFiles } from '../test/blobs';
 import { pdfText } from '../test/pdf';
 import { TRF_CONSUMER_GROUP } from '../consumers/requisition-submitted';
@@ -379,6 +379,29 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
     expect(added).toEqual([list[0].blobId]);
     const requisition = await models.Requisition.findById(s.id).lean().exec();
     expect(requisition!.attachments.map((x) => x.id)).toEqual([list[0]._id]);
+  });
+
+  it("links an attachment to the requisition's list once, however often, next to other entries (one write)", async () => {
+    const s = await submitted({ event: false });
+    const lock = sys.ctx.locks.run.bind(sys.ctx.locks);
+    const ref = (id: string) => ({
+      _id: id,
+      name: `${id}.pdf`,
+      type: 'NOTE' as const,
+      size: 10,
+      contentType: 'application/pdf',
+      createdOn: new Date(),
+    });
+    // FerretDB v1 matched {'attachments.id': {$ne: id}} on lists of two or more entries: a second copy
+    for (const id of ['one', 'two', 'one', 'three', 'two', 'three', 'one'])
+      expect(await linkAttachment(models.Requisition, lock, s.id, ref(`${s.id}-${id}`), 'system')).toBe(true);
+    const requisition = await models.Requisition.findById(s.id).lean().exec();
+    expect(requisition!.attachments.map((a) => a.id)).toEqual(
+      ['one', 'two', 'three'].map((id) => `${s.id}-${id}`),
+    );
+    await models.Requisition.updateOne({ _id: s.id }, { $set: { deleted: true } }).exec();
+    expect(await linkAttachment(models.Requisition, lock, s.id, ref(`${s.id}-four`), 'system')).toBe(false);
+    expect(await linkAttachment(models.Requisition, lock, randomUUID(), ref('x'), 'system')).toBe(false);
   });
 
   it('stops without rendering when the requisition is not submitted, deleted, or the job is stale', async () => {
