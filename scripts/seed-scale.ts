@@ -243,7 +243,9 @@ async function main() {
     }
     // raw inserts skip the model's middleware: the orders list's rows are written alongside
     await Requisition.collection.insertMany(reqs, { ordered: false });
-    await mongo.collection(LIST_ROWS_COLLECTION).insertMany(reqs.map(storedRowOf), { ordered: false });
+    await mongo
+      .collection(LIST_ROWS_COLLECTION)
+      .insertMany(reqs.map(storedRowOf) as any[], { ordered: false });
     await TestOrder.collection.insertMany(tests, { ordered: false });
     done += n;
     const secs = (Date.now() - start) / 1000;

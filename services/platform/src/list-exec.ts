@@ -159,8 +159,28 @@ export async function scanList(
   let pageIds: unknown[] = [];
   if (withPage) {
     const dir = query.sort.order === 'asc' ? 1 : -1;
-    const keyed = rows.map((d) => ({ key: sortKey(valuesAt(d, query.sort.path), dir), id: d._id }));
-    keyed.sort((a, b) => dir * (compareBson(a.key, b.key) || compareBson(a.id, b.id)));
+    // the first start + perPage rows in order, without sorting them all
+    const want = query.page * query.perPage + query.perPage;
+    const order = (a: { key: unknown; id: unknown }, b: { key: unknown; id: unknown }) =>
+      dir * (compareBson(a.key, b.key) || compareBson(a.id, b.id));
+    let keyed: Array<{ key: unknown; id: unknown }> = [];
+    if (want > 1000) {
+      keyed = rows.map((d) => ({ key: sortKey(valuesAt(d, query.sort.path), dir), id: d._id }));
+      keyed.sort(order);
+    } else
+      for (const d of rows) {
+        const r = { key: sortKey(valuesAt(d, query.sort.path), dir), id: d._id };
+        if (keyed.length === want && order(r, keyed[want - 1]) >= 0) continue;
+        let lo = 0;
+        let hi = keyed.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (order(keyed[mid], r) <= 0) lo = mid + 1;
+          else hi = mid;
+        }
+        keyed.splice(lo, 0, r);
+        if (keyed.length > want) keyed.pop();
+      }
     const start = query.page * query.perPage;
     pageIds = keyed.slice(start, start + query.perPage).map((r) => r.id);
   }
@@ -209,7 +229,7 @@ function groupKey(v: unknown): string {
 /** The value at a dotted path, not descending into arrays (what `$group: {_id: '$a.b'}` sees for objects). */
 function valueAt(doc: any, path: string): unknown {
   let v = doc;
-  for (const k of path.split('.')) {
+  for (const k of splitPath(path)) {
     if (v === null || v === undefined) return undefined;
     if (Array.isArray(v)) return v.map((e) => (e === null || typeof e !== 'object' ? undefined : e[k]));
     v = v[k];
@@ -223,26 +243,42 @@ function valueAt(doc: any, path: string): unknown {
  */
 export function valuesAt(doc: unknown, path: string): unknown[] {
   const out: unknown[] = [];
-  const walk = (v: any, keys: string[]) => {
-    if (keys.length === 0) {
+  const keys = splitPath(path);
+  const walk = (v: any, at: number) => {
+    if (at === keys.length) {
       if (Array.isArray(v)) out.push(...v, v);
       else out.push(v);
       return;
     }
     if (Array.isArray(v)) {
-      const objects = v.filter((e) => e !== null && typeof e === 'object' && !Array.isArray(e));
-      if (objects.length === 0) out.push(undefined);
-      for (const e of objects) walk(e, keys);
+      let objects = 0;
+      for (const e of v) {
+        if (e !== null && typeof e === 'object' && !Array.isArray(e)) {
+          objects++;
+          walk(e, at);
+        }
+      }
+      if (objects === 0) out.push(undefined);
       return;
     }
     if (v === null || v === undefined || typeof v !== 'object') {
       out.push(undefined);
       return;
     }
-    walk(v[keys[0]], keys.slice(1));
+    walk(v[keys[at]], at + 1);
   };
-  walk(doc, path.split('.'));
+  walk(doc, 0);
   return out;
+}
+
+const splitCache = new Map<string, string[]>();
+function splitPath(path: string): string[] {
+  let keys = splitCache.get(path);
+  if (!keys) {
+    keys = path.split('.');
+    if (splitCache.size < 10_000) splitCache.set(path, keys);
+  }
+  return keys;
 }
 
 function equalsValue(a: unknown, b: unknown): boolean {

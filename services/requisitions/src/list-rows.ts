@@ -230,8 +230,12 @@ export function ensureListRows(conn: Connection): Promise<void> {
   return p;
 }
 
-/** The list's row source: every row as of now (see currentListRows). */
+/**
+ * The list's row source: every row as of now (see currentListRows). Made when the routes are registered, so
+ * the process starts reading the rows then, not on the first list request.
+ */
 export function listRowsOf(conn: Connection): () => Promise<Array<Record<string, any>>> {
+  setImmediate(() => void currentListRows(conn).catch(() => undefined));
   return () => currentListRows(conn);
 }
 
@@ -251,10 +255,10 @@ export function keepListRows(schema: Schema) {
   schema.post('save', async function (doc: any) {
     await syncListRows(doc.constructor.db, [doc._id]);
   });
-  schema.post('insertMany', async function (this: Model<any>, docs: any[]) {
+  schema.post('insertMany', async function (this: Model<any>, docs: any) {
     await syncListRows(
       this.db,
-      docs.map((d) => d._id),
+      (docs as any[]).map((d) => d._id),
     );
   });
   for (const op of [
