@@ -226,3 +226,28 @@ export async function bodyText(page: Page): Promise<string> {
 export async function waitForText(page: Page, text: string, timeout = 30_000) {
   await page.waitForFunction((t) => document.body.innerText.includes(t), { timeout }, text);
 }
+
+/** Click the enabled button whose text is exactly `text` (inside an open dialog when `inDialog`), once it exists. */
+export async function clickButton(page: Page, text: string, inDialog = false) {
+  const selector = inDialog ? '.MuiDialog-root button' : 'button';
+  await page.waitForFunction(
+    (t, sel) =>
+      [...document.querySelectorAll(sel)].some(
+        (b) => b.textContent?.trim() === t && !(b as HTMLButtonElement).disabled,
+      ),
+    {},
+    text,
+    selector,
+  );
+  await new Promise((r) => setTimeout(r, 250)); // let an opening dialog's transition settle
+  await page.evaluate(
+    (t, sel) => {
+      const b = [...document.querySelectorAll(sel)].find(
+        (x) => x.textContent?.trim() === t && !(x as HTMLButtonElement).disabled,
+      );
+      (b as HTMLButtonElement).click();
+    },
+    text,
+    selector,
+  );
+}

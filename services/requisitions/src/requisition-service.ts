@@ -18,6 +18,7 @@ import {
   dateWindows,
   displayNameOf,
   SIGNED_BLOCKS,
+  FORM_BLOCKS,
   formatDisplayDate,
   icd10List,
   parseIsoDate,
@@ -45,27 +46,6 @@ export const MSG_ALREADY_SUBMITTED =
   'This requisition has already been submitted; a draft save cannot change it. Reload it to see its current state.';
 export const MSG_STALE =
   'This requisition was changed by someone else since you opened it. Reload it and make your change again.';
-export const MSG_SUBSEQUENT_COMMENT = 'Subsequent order created via the one-click order button';
-
-/** The blocks a client edits; everything else on a requisition is owned by the server. */
-const EDITABLE = [
-  'patient',
-  'physician',
-  'account',
-  'hospitalLocation',
-  'pathologist',
-  'pathologistLocation',
-  'additionalPhysician',
-  'additionalPhysicianLocation',
-  'orderInformation',
-  'tumorSpecimen',
-  'normalSpecimen',
-  'billings',
-  'consent',
-  'comment',
-  'kitId',
-  'isNYState',
-] as const;
 
 const ICD10 = /^[A-Z][0-9][0-9A-Z](\.?[0-9A-Z]{1,4})?$/;
 
@@ -234,7 +214,7 @@ export class RequisitionService {
     now: Date,
   ) {
     const set: Record<string, unknown> = {};
-    for (const key of EDITABLE) {
+    for (const key of FORM_BLOCKS) {
       if (key in form && (form as any)[key] !== undefined) set[key] = (form as any)[key];
     }
     if ('billings' in set)
@@ -705,7 +685,7 @@ export class RequisitionService {
         testRequisitionId: source.testRequisitionId,
         limsProjectIds: source.limsProjectIds ?? [],
       },
-      comment: MSG_SUBSEQUENT_COMMENT,
+      comment: REQ_MSG.subsequentOrderComment,
       clinicalReviewStatus: null,
       createdBy: user.id,
       updatedBy: user.id,

@@ -5,12 +5,10 @@
  */
 
 /**
- * The blocks a signature (approval) covers: every block of the form the user fills in. Not covered: the
- * approvals themselves, attachments (uploaded by their own call), the clinical review status (the reviewers'),
- * the server's bookkeeping (ids, number, planned tests, audit fields, version) and the wizard's navigation and
- * progress (kept by the console, never stored on the requisition).
+ * The blocks of a requisition a client fills in and may save; everything else on a requisition (numbers, tests,
+ * approvals, attachments, the clinical review status, audit fields) is owned by the server or by its own call.
  */
-export const SIGNED_BLOCKS = [
+export const FORM_BLOCKS = [
   'patient',
   'physician',
   'account',
@@ -28,6 +26,13 @@ export const SIGNED_BLOCKS = [
   'kitId',
   'isNYState',
 ] as const;
+
+/**
+ * The blocks a signature (approval) covers: every block of the form the user fills in (FORM_BLOCKS). Not covered:
+ * the approvals themselves, attachments (uploaded by their own call), the clinical review status (the reviewers'),
+ * the server's bookkeeping and the wizard's navigation and progress (kept by the console, never stored).
+ */
+export const SIGNED_BLOCKS = FORM_BLOCKS;
 export type SignedBlock = (typeof SIGNED_BLOCKS)[number];
 
 /** Fields of a stored billing that the server sets (not what the user typed). */

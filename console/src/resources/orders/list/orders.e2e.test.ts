@@ -4,9 +4,9 @@
  * Real backend with workers (the TRF PDF is made by the trf-pdf worker after submit), headless chromium.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'puppeteer-core';
 import {
   bodyText,
+  clickButton,
   clickWhenReady,
   fill,
   login,
@@ -21,29 +21,6 @@ import { completeForm } from '../../../../../services/requisitions/src/test/fixt
 
 const API = '/portal/api/v1/testOrderForms';
 const ACCOUNT = { id: 'acc-orders-e2e', name: 'Alpha Oncology' };
-
-async function clickButton(page: Page, text: string, inDialog = false) {
-  await page.waitForFunction(
-    (t, d) =>
-      [...document.querySelectorAll(d ? '.MuiDialog-root button' : 'button')].some(
-        (b) => b.textContent?.trim() === t && !(b as HTMLButtonElement).disabled,
-      ),
-    {},
-    text,
-    inDialog,
-  );
-  await new Promise((r) => setTimeout(r, 250));
-  await page.evaluate(
-    (t, d) => {
-      const b = [...document.querySelectorAll(d ? '.MuiDialog-root button' : 'button')].find(
-        (x) => x.textContent?.trim() === t && !(x as HTMLButtonElement).disabled,
-      );
-      (b as HTMLButtonElement).click();
-    },
-    text,
-    inDialog,
-  );
-}
 
 describe('orders list, order summary and home dashboard (real backend, chromium)', () => {
   let h: ConsoleHarness;

@@ -13,6 +13,7 @@ import type { ElementHandle, Page } from 'puppeteer-core';
 import { createReferenceModule } from '@onco/reference';
 import {
   bodyText,
+  clickButton,
   clickWhenReady,
   fill,
   login,
@@ -25,26 +26,6 @@ import {
 } from '../../../../test/harness';
 
 /** Click the enabled button whose text is `text` (in the open dialog when `inDialog`). */
-async function clickButton(page: Page, text: string, inDialog = false) {
-  const find = (t: string, d: boolean) =>
-    [...document.querySelectorAll(d ? '.MuiDialog-root button' : 'button')].find(
-      (b) => b.textContent?.trim() === t && !(b as HTMLButtonElement).disabled,
-    ) as HTMLButtonElement | undefined;
-  await page.waitForFunction(
-    (t, d, f) => !!new Function(`return ${f}`)()(t, d),
-    {},
-    text,
-    inDialog,
-    find.toString(),
-  );
-  await new Promise((r) => setTimeout(r, 250));
-  await page.evaluate(
-    (t, d, f) => new Function(`return ${f}`)()(t, d).click(),
-    text,
-    inDialog,
-    find.toString(),
-  );
-}
 
 const buttonEnabled = (page: Page, text: string) =>
   page.evaluate((t) => {
