@@ -450,6 +450,29 @@ start_kafka() {
 FERRETDB_DIR="$DATA/ferretdb"
 FERRETDB_LOG="$LOGS/ferretdb.log"
 FERRETDB_BIN=""
+# Our build's directory suffix; bumped when patch_ferretdb changes, so an older build is rebuilt.
+FERRETDB_BUILD_TAG="-idfix1"
+
+# FerretDB v1.24.2's SQLite backend looks documents up by `_id` (find, update, delete, findAndModify by
+# `_id`) with `WHERE _ferretdb_sjson->'$._id' = ?`, while the unique `_id` index it creates is on
+# `_ferretdb_sjson->"_id"`. SQLite only uses an index on an expression for the same expression as written,
+# so every such lookup scanned the whole table and parsed each document's JSON: ~1-2 s per lookup at
+# 100,000 requisitions, and every write of one requisition paid it too (EXPLAIN QUERY PLAN: SCAN versus
+# SEARCH ... USING INDEX ..._id_). The patch writes the lookup the way the index is written; both select the
+# same JSON value, so results are unchanged. Checked by services/platform/src/ferretdb-id-index.int.test.ts.
+patch_ferretdb() { # source dir -> 0 when patched
+  local f="$1/internal/backends/sqlite/metadata/metadata.go"
+  local old="IDColumn = DefaultColumn + \"->'\$._id'\""
+  local new='IDColumn = DefaultColumn + `->"_id"`'
+  grep -qF -- "$old" "$f" || {
+    err "ferretdb: $f does not have the expected IDColumn line; cannot apply the _id index fix"
+    return 1
+  }
+  local content
+  content="$(<"$f")"
+  printf '%s\n' "${content//"$old"/"$new"}" >"$f"
+  grep -qF -- "$new" "$f"
+}
 
 ferretdb_version_ok() { # binary -> 0 when it runs and reports the pinned minor version
   local want="${FERRETDB_VERSION%.*}" # v1.24
@@ -460,10 +483,9 @@ ferretdb_version_ok() { # binary -> 0 when it runs and reports the pinned minor 
 }
 
 find_ferretdb() { # sets FERRETDB_BIN to a usable binary, if any
-  local gobin="$HOME/go/bin"
-  if have go; then gobin="$(go env GOBIN 2>/dev/null || true)"; [[ -n "$gobin" ]] || gobin="$(go env GOPATH 2>/dev/null | cut -d: -f1)/bin"; fi
   local c
-  for c in "${FERRETDB_BINARY:-}" "$gobin/ferretdb" "$HOME/go/bin/ferretdb" "$TOOLS/ferretdb-$FERRETDB_VERSION/ferretdb"; do
+  # Only our own build carries the `_id` index fix (patch_ferretdb); another binary only when forced.
+  for c in "${FERRETDB_BINARY:-}" "$TOOLS/ferretdb-$FERRETDB_VERSION$FERRETDB_BUILD_TAG/ferretdb"; do
     [[ -n "$c" ]] || continue
     if ferretdb_version_ok "$c"; then
       FERRETDB_BIN="$c"
@@ -489,7 +511,7 @@ find_ferretdb() { # sets FERRETDB_BIN to a usable binary, if any
 build_ferretdb() {
   ensure_go || return 1
   local logf="$LOGS/install-ferretdb.log" t0=$SECONDS
-  local dest="$TOOLS/ferretdb-$FERRETDB_VERSION"
+  local dest="$TOOLS/ferretdb-$FERRETDB_VERSION$FERRETDB_BUILD_TAG"
   local src="$dest/src"
   : >"$logf"
   log "ferretdb: building FerretDB $FERRETDB_VERSION from source with $("$GO_BIN" env GOVERSION) (first time, ~2 min; output in $(rel "$logf"))..."
@@ -519,6 +541,7 @@ build_ferretdb() {
   echo "$FERRETDB_VERSION" >"$src/build/version/version.txt"
   [[ -n "$commit" ]] && echo "$commit" >"$src/build/version/commit.txt"
   echo "source-build" >"$src/build/version/package.txt"
+  patch_ferretdb "$src" || return 1
   # CGO off: FerretDB's SQLite driver (modernc.org/sqlite) is pure Go, and no C compiler is needed.
   if ! (cd "$src" && CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false" GOTOOLCHAIN=local \
     "$GO_BIN" build -trimpath -o "$dest/ferretdb.tmp" ./cmd/ferretdb) >>"$logf" 2>&1; then
