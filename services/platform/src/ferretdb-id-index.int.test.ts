@@ -53,7 +53,12 @@ describe('lookups by _id', () => {
   });
 
   it('find, update, replace and delete exactly the document named, for every kind of _id', async () => {
-    const docs = mongo.collection<any>('docs');
+    const docs = mongo.collection<{
+      _id: string | number | InstanceType<typeof ObjectId>;
+      n: number;
+      tags?: string[];
+      seen?: boolean;
+    }>('docs');
     expect(await docs.findOne({ _id: 'doc-7' })).toMatchObject({ _id: 'doc-7', n: 7 });
     expect(await docs.findOne({ _id: oid })).toMatchObject({ n: -1 });
     expect(await docs.findOne({ _id: 42 })).toMatchObject({ n: -2 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { connectMongo } from './connections';
-import { runFacets, runList } from './list-exec';
+import { runFacets, runList, scanList } from './list-exec';
 import { buildMatch, parseListQuery, type ListQuery, type ListResource } from './list-query';
 
 /**
@@ -166,6 +166,40 @@ describe('the one-scan list', () => {
       }
     },
   );
+
+  it('reuses an answer only for the same row snapshot and the same question', async () => {
+    const rows = await Row.find({}).lean<Array<Record<string, any>>>().exec();
+    const snapshot = async () => rows;
+    const ask = (qs: Record<string, unknown>, scope: Record<string, unknown> = {}, source = snapshot) => {
+      const query = parseListQuery(resource, { ...qs, facets: 'true' });
+      return scanList(source, resource, query, scope, query.facets, true);
+    };
+    const first = await ask({ q: 'stone' });
+    expect(await ask({ q: 'stone' })).toBe(first); // computed once
+    // questions that differ only in a regular expression, a date, a scope or the page get their own answers
+    const questions: Array<[Record<string, unknown>, Record<string, unknown>?]> = [
+      [{ q: 'dora' }],
+      [{ q: 'stone' }, { 'account.id': { $in: ['a1'] } }],
+      [{ q: 'stone', page: '1' }],
+      [{ filter: JSON.stringify({ updatedOn: `between(${Date.UTC(2024, 0, 3)},${Date.UTC(2024, 0, 8)})` }) }],
+      [{ filter: JSON.stringify({ updatedOn: `between(${Date.UTC(2024, 0, 4)},${Date.UTC(2024, 0, 8)})` }) }],
+    ];
+    for (const [qs, scope = {}] of questions) {
+      const query = parseListQuery(resource, { ...qs, facets: 'true' });
+      const want = await reference(query, scope);
+      const got = await ask(qs, scope);
+      expect(got).not.toBe(first);
+      expect(got.total).toBe(want.total);
+      expect(got.pageIds).toEqual(want.ids);
+      expect(got.facets).toEqual(want.facets);
+    }
+    // a new snapshot (a row changed) is answered afresh
+    const fewer = rows.filter((r) => r.name !== 'Bob Stone');
+    const again = await ask({ q: 'stone' }, {}, async () => fewer);
+    expect(again).not.toBe(first);
+    expect(again.total).toBe(fewer.filter((r) => /stone/i.test(`${r.name} ${r.account?.name}`)).length);
+    expect(again.total).toBeLessThan(first.total);
+  });
 
   it('reads the scan from a slim model and the rows from the full one', async () => {
     const Slim = mongo.model(

@@ -137,11 +137,60 @@ export async function scanList(
     facetNames,
     withPage,
   );
-  const docs: any[] =
-    typeof source === 'function' && !('find' in source)
-      ? (await source()).filter((d) => matchesQuery(d, match))
-      : await (source as Model<any>).find(match, projection).lean().exec();
+  if (typeof source === 'function' && !('find' in source)) {
+    const rows = await source();
+    // the same rows (the same array object: no row changed since) and the same question: the same answer
+    let results = resultCache.get(rows);
+    if (!results) resultCache.set(rows, (results = new Map()));
+    const key = cacheKey([
+      match,
+      late,
+      defs.map((d) => d.name),
+      withPage && query.sort,
+      withPage && query.page,
+      query.perPage,
+    ]);
+    const hit = results.get(key);
+    if (hit) return hit;
+    const answer = answerFrom(
+      rows.filter((d) => matchesQuery(d, match)),
+      query,
+      withPage,
+      defs,
+      late,
+      groupPaths,
+    );
+    if (results.size >= RESULT_CACHE_SIZE) results.delete(results.keys().next().value!);
+    results.set(key, answer);
+    return answer;
+  }
+  const docs: any[] = await (source as Model<any>).find(match, projection).lean().exec();
+  return answerFrom(docs, query, withPage, defs, late, groupPaths);
+}
 
+/** Answers per row snapshot (see RunListOptions.scanRows), at most this many queries each, oldest dropped. */
+const RESULT_CACHE_SIZE = 500;
+const resultCache = new WeakMap<object, Map<string, ScanAnswer>>();
+type ScanAnswer = { total: number; pageIds: unknown[]; facets: Facet[] };
+
+/** A query's identity: JSON with dates and regular expressions told apart from strings. */
+function cacheKey(v: unknown): string {
+  return JSON.stringify(v, function (this: any, k: string, x: unknown) {
+    const raw = this[k];
+    if (raw instanceof Date) return { $date: raw.getTime() };
+    if (raw instanceof RegExp) return { $regex: raw.source, $flags: raw.flags };
+    return x;
+  });
+}
+
+function answerFrom(
+  docs: any[],
+  query: ListQuery,
+  withPage: boolean,
+  defs: FacetDef[],
+  late: Filter[],
+  groupPaths: string[],
+): ScanAnswer {
   // which late filters each row passes
   const failing = docs.map((doc) => late.filter((f) => !matchesFilter(doc, f)));
   const passAll = (i: number) => failing[i].length === 0;

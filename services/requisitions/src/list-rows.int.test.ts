@@ -9,6 +9,7 @@ import {
   LIST_ROW_PATHS,
   LIST_ROWS_COLLECTION,
   listRowOf,
+  listRowTiming,
   readListRows,
   storedRowOf,
 } from './list-rows';
@@ -103,6 +104,41 @@ describe("the orders list's read model", () => {
       await models.Requisition.deleteOne({ _id: id }).exec();
       expect(await ids()).not.toContain(id);
     } finally {
+      await other.close();
+    }
+  });
+
+  it('hands out the same rows until one changes, and a periodic full read catches what the change log missed', async () => {
+    const other = await connectMongo(sys.config.MONGO_URL);
+    const fullReadMs = listRowTiming.fullReadMs;
+    try {
+      await currentListRows(other); // the first read: every row
+      const a = await currentListRows(other);
+      expect(await currentListRows(other)).toBe(a); // nothing changed: the same snapshot (list answers reused)
+      const created = await models.Requisition.create({ status: 'DRAFT', createdBy: 'u3' });
+      const b = await currentListRows(other);
+      expect(b).not.toBe(a);
+      expect(b.map((r) => r._id)).toContain(String(created._id));
+      // a change already applied, read again within the overlap window, does not make a new snapshot
+      expect(await currentListRows(other)).toBe(b);
+
+      // a row written around the model (no change entry) reaches the cache only through a full read, which
+      // runs beside the requests and is swapped in by a later refresh
+      const raw = randomUUID();
+      await sys.ctx.mongo
+        .collection(LIST_ROWS_COLLECTION)
+        .insertOne(storedRowOf({ _id: raw, status: 'DRAFT', createdBy: 'raw' }) as any);
+      expect((await currentListRows(other)).map((r) => r._id)).not.toContain(raw);
+      listRowTiming.fullReadMs = 0;
+      let seen = false;
+      for (let i = 0; i < 100 && !seen; i++) {
+        seen = (await currentListRows(other)).some((r) => r._id === raw);
+        if (!seen) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(seen).toBe(true);
+      await sys.ctx.mongo.collection(LIST_ROWS_COLLECTION).deleteOne({ _id: raw as any });
+    } finally {
+      listRowTiming.fullReadMs = fullReadMs;
       await other.close();
     }
   });

@@ -94,13 +94,13 @@ export async function syncListRows(conn: Connection, ids: unknown[]): Promise<vo
 
 /**
  * The change log the processes' row caches follow (`currentListRows`): one small entry per row written, kept
- * for twice the full-read interval. An entry without a row asks every cache for a full read (after a backfill).
+ * for twice the full-read interval (`listRowTiming`). An entry without a row asks every cache for a full read (after a backfill).
  */
 export const LIST_ROW_CHANGES_COLLECTION = 'test_order_form_list_changes';
 /** changes are re-read from this long before a cache's last refresh (a slow writer's entry lands late) */
 const CHANGE_OVERLAP_MS = 60_000;
-/** a cache reads every row at least this often */
-const FULL_READ_MS = 30 * 60_000;
+/** a cache reads every row at least this often (in the background); tests shorten it */
+export const listRowTiming = { fullReadMs: 30 * 60_000 };
 
 async function noteChanges(conn: Connection, ids: Array<string | null>) {
   if (!ids.length) return;
@@ -112,20 +112,46 @@ async function noteChanges(conn: Connection, ids: Array<string | null>) {
 
 interface RowCache {
   rows: Map<string, Record<string, any>>;
+  /** the rows as one array, the same object until a row changes (list results are cached per snapshot) */
+  snapshot?: Array<Record<string, any>>;
   syncedAt: number;
   fullAt: number;
   prunedAt: number;
+  /** change entries already applied (within the overlap window): re-reading them changes nothing */
+  seen: Map<string, number>;
   pending?: { promise: Promise<void>; startedAt: number };
+  /** the periodic full read, running beside the requests; swapped in by the next refresh */
+  background?: Promise<{ rows: Map<string, Record<string, any>>; startedAt: number } | undefined>;
 }
 const caches = new WeakMap<Connection, RowCache>();
+
+async function readAll(conn: Connection) {
+  const all = await readListRows(conn);
+  return new Map(all.map((r) => [String(r._id), r]));
+}
 
 async function refresh(conn: Connection, c: RowCache): Promise<void> {
   const started = Date.now();
   const log = conn.collection(LIST_ROW_CHANGES_COLLECTION);
-  if (c.fullAt && started - c.fullAt < FULL_READ_MS) {
+  if (c.background) {
+    // a finished periodic full read replaces the rows; the changes since it started are applied below again
+    const done = await Promise.race([c.background, Promise.resolve(null)]);
+    if (done !== null) {
+      c.background = undefined;
+      if (done) {
+        c.rows = done.rows;
+        c.snapshot = undefined;
+        c.fullAt = done.startedAt;
+        c.syncedAt = Math.min(c.syncedAt, done.startedAt);
+        c.seen.clear();
+      }
+    }
+  }
+  if (c.fullAt) {
     const changes = await log.find({ at: { $gte: new Date(c.syncedAt - CHANGE_OVERLAP_MS) } }).toArray();
-    if (!changes.some((ch) => ch.row === null)) {
-      const ids = [...new Set(changes.map((ch) => String(ch.row)))];
+    const fresh = changes.filter((ch) => !c.seen.has(String(ch._id)));
+    if (!fresh.some((ch) => ch.row === null)) {
+      const ids = [...new Set(fresh.map((ch) => String(ch.row)))];
       const rows = conn.collection(LIST_ROWS_COLLECTION);
       await Promise.all(
         ids.map(async (id) => {
@@ -134,28 +160,46 @@ async function refresh(conn: Connection, c: RowCache): Promise<void> {
           else c.rows.delete(id);
         }),
       );
+      if (ids.length) c.snapshot = undefined;
+      for (const ch of fresh) c.seen.set(String(ch._id), new Date(ch.at).getTime());
+      for (const [id, at] of c.seen) if (at < started - 2 * CHANGE_OVERLAP_MS) c.seen.delete(id);
       c.syncedAt = started;
       if (started - c.prunedAt > 60_000) {
         c.prunedAt = started;
-        await log.deleteMany({ at: { $lt: new Date(started - 2 * FULL_READ_MS) } });
+        await log.deleteMany({ at: { $lt: new Date(started - 2 * listRowTiming.fullReadMs) } });
+      }
+      if (started - c.fullAt >= listRowTiming.fullReadMs && !c.background) {
+        // the safety net against a missed change: a full read now and then, without holding up requests
+        c.background = readAll(conn).then(
+          (rows) => ({ rows, startedAt: started }),
+          () => undefined,
+        );
       }
       return;
     }
   }
-  const all = await readListRows(conn);
-  c.rows = new Map(all.map((r) => [String(r._id), r]));
+  // the first read of this process, or after a backfill (a change entry without a row): every row, now.
+  // The change entries already logged are covered by it (each is written after its row), so they count as seen.
+  const covered = await log.find({ at: { $gte: new Date(started - CHANGE_OVERLAP_MS) } }).toArray();
+  c.rows = await readAll(conn);
+  c.snapshot = undefined;
   c.syncedAt = c.fullAt = started;
+  c.seen.clear();
+  for (const ch of covered) c.seen.set(String(ch._id), new Date(ch.at).getTime());
+  c.background = undefined;
 }
 
 /**
- * Every row as of now, from this process's cache of the decoded rows: the first call (and one every
- * FULL_READ_MS) reads them all; later calls re-read only the rows the change log names. A call waits for a
- * refresh that started after it was made, so a list read after a write (from any process) sees that write.
+ * Every row as of now, from this process's cache of the decoded rows: the first call reads them all (and a
+ * full read runs in the background every `listRowTiming.fullReadMs`); later calls re-read only the rows the change log
+ * names. A call waits for a refresh that started after it was made, so a list read after a write (from any
+ * process) sees that write. The array returned is the same object as long as no row changed (a list result
+ * computed from it can be reused for the same query: `scanList`).
  */
 export async function currentListRows(conn: Connection): Promise<Array<Record<string, any>>> {
   await ensureListRows(conn);
   let c = caches.get(conn);
-  if (!c) caches.set(conn, (c = { rows: new Map(), syncedAt: 0, fullAt: 0, prunedAt: 0 }));
+  if (!c) caches.set(conn, (c = { rows: new Map(), syncedAt: 0, fullAt: 0, prunedAt: 0, seen: new Map() }));
   const asked = Date.now();
   for (;;) {
     if (c.pending) {
@@ -175,7 +219,7 @@ export async function currentListRows(conn: Connection): Promise<Array<Record<st
       })
       .catch(() => undefined);
   }
-  return [...c.rows.values()];
+  return (c.snapshot ??= [...c.rows.values()]);
 }
 
 const filled = new WeakMap<Connection, Promise<void>>();
