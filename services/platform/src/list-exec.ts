@@ -137,41 +137,53 @@ export async function scanList(
     facetNames,
     withPage,
   );
+  const want = withPage ? query.page * query.perPage + query.perPage : 0;
+  let answer: ScanAnswer;
   if (typeof source === 'function' && !('find' in source)) {
     const rows = await source();
-    // the same rows (the same array object: no row changed since) and the same question: the same answer
+    // the same rows (the same array object: no row changed since) and the same question: the same answer.
+    // The page is not part of the question: an answer keeps the first ORDERED_DEPTH rows in order (more when
+    // a later page was asked), so paging through a list costs one scan.
     let results = resultCache.get(rows);
     if (!results) resultCache.set(rows, (results = new Map()));
-    const key = cacheKey([
-      match,
-      late,
-      defs.map((d) => d.name),
-      withPage && query.sort,
-      withPage && query.page,
-      query.perPage,
-    ]);
+    const key = cacheKey([match, late, defs.map((d) => d.name), withPage && query.sort]);
     const hit = results.get(key);
-    if (hit) return hit;
-    const answer = answerFrom(
-      rows.filter((d) => matchesQuery(d, match)),
-      query,
-      withPage,
-      defs,
-      late,
-      groupPaths,
-    );
-    if (results.size >= RESULT_CACHE_SIZE) results.delete(results.keys().next().value!);
-    results.set(key, answer);
-    return answer;
+    if (hit && (hit.ordered.length >= want || hit.ordered.length >= hit.total)) answer = hit;
+    else {
+      listScanStats.rowScans++;
+      answer = answerFrom(
+        rows.filter((d) => matchesQuery(d, match)),
+        query,
+        withPage ? Math.max(want, ORDERED_DEPTH) : 0,
+        defs,
+        late,
+        groupPaths,
+      );
+      results.delete(key);
+      if (results.size >= RESULT_CACHE_SIZE) results.delete(results.keys().next().value!);
+      results.set(key, answer);
+    }
+  } else {
+    const docs: any[] = await (source as Model<any>).find(match, projection).lean().exec();
+    answer = answerFrom(docs, query, want, defs, late, groupPaths);
   }
-  const docs: any[] = await (source as Model<any>).find(match, projection).lean().exec();
-  return answerFrom(docs, query, withPage, defs, late, groupPaths);
+  const start = query.page * query.perPage;
+  return {
+    total: answer.total,
+    facets: answer.facets,
+    pageIds: withPage ? answer.ordered.slice(start, start + query.perPage) : [],
+  };
 }
 
-/** Answers per row snapshot (see RunListOptions.scanRows), at most this many queries each, oldest dropped. */
+/** How many scans of decoded rows (`scanRows`) this process made: answers not reused (benchmarks, tests). */
+export const listScanStats = { rowScans: 0 };
+/** Answers per row snapshot (see RunListOptions.scanRows), at most this many questions each, oldest dropped. */
 const RESULT_CACHE_SIZE = 500;
+/** how many rows of a list an answer keeps in order (66 pages of 15) */
+const ORDERED_DEPTH = 1000;
+/** the total, the facets and the first `ordered` row ids in list order */
+type ScanAnswer = { total: number; ordered: unknown[]; facets: Facet[] };
 const resultCache = new WeakMap<object, Map<string, ScanAnswer>>();
-type ScanAnswer = { total: number; pageIds: unknown[]; facets: Facet[] };
 
 /** A query's identity: JSON with dates and regular expressions told apart from strings. */
 function cacheKey(v: unknown): string {
@@ -183,33 +195,42 @@ function cacheKey(v: unknown): string {
   });
 }
 
+/** The answer from the rows the database matched: `want` first rows in order (0: no page asked). */
 function answerFrom(
   docs: any[],
   query: ListQuery,
-  withPage: boolean,
+  want: number,
   defs: FacetDef[],
   late: Filter[],
   groupPaths: string[],
 ): ScanAnswer {
-  // which late filters each row passes
-  const failing = docs.map((doc) => late.filter((f) => !matchesFilter(doc, f)));
-  const passAll = (i: number) => failing[i].length === 0;
-  const passExcept = (i: number, field: string) => failing[i].every((f) => f.field === field);
+  // which late filters each row fails, as bits by field (a facet counts the rows failing none but its own)
+  const fields = [...new Set(late.map((f) => f.field))];
+  const bitOf = late.map((f) => 2 ** fields.indexOf(f.field));
+  const failing = new Float64Array(docs.length);
+  if (late.length)
+    for (let i = 0; i < docs.length; i++) {
+      let bits = 0;
+      for (let j = 0; j < late.length; j++) if (!matchesFilter(docs[i], late[j])) bits |= bitOf[j];
+      failing[i] = bits;
+    }
 
-  const facets = defs.map((def, k) => facetOf(def, groupPaths[k], docs, (i) => passExcept(i, def.field)));
+  const facets = defs.map((def, k) => {
+    const own = fields.includes(def.field) ? 2 ** fields.indexOf(def.field) : 0;
+    return facetOf(def, groupPaths[k], docs, failing, own);
+  });
 
   let total = 0;
   const rows: any[] = [];
   for (let i = 0; i < docs.length; i++) {
-    if (!passAll(i)) continue;
+    if (failing[i] !== 0) continue;
     total++;
-    if (withPage) rows.push(docs[i]);
+    if (want) rows.push(docs[i]);
   }
-  let pageIds: unknown[] = [];
-  if (withPage) {
+  let ordered: unknown[] = [];
+  if (want) {
     const dir = query.sort.order === 'asc' ? 1 : -1;
-    // the first start + perPage rows in order, without sorting them all
-    const want = query.page * query.perPage + query.perPage;
+    // the first `want` rows in order, without sorting them all
     const order = (a: { key: unknown; id: unknown }, b: { key: unknown; id: unknown }) =>
       dir * (compareBson(a.key, b.key) || compareBson(a.id, b.id));
     let keyed: Array<{ key: unknown; id: unknown }> = [];
@@ -230,55 +251,77 @@ function answerFrom(
         keyed.splice(lo, 0, r);
         if (keyed.length > want) keyed.pop();
       }
-    const start = query.page * query.perPage;
-    pageIds = keyed.slice(start, start + query.perPage).map((r) => r.id);
+    ordered = keyed.slice(0, want).map((r) => r.id);
   }
-  return { total, pageIds, facets };
+  return { total, ordered, facets };
 }
 
-function facetOf(def: FacetDef, path: string, docs: any[], counts: (i: number) => boolean): Facet {
-  const groups = new Map<string, { value: unknown; count: number }>();
+/**
+ * One facet's groups over the rows that fail no late filter but the facet's own (`own`: its bit in `failing`).
+ * Groups are keyed by the value itself when it is a string, number or boolean (a Map tells 1 from '1'), by
+ * its type and content otherwise (a date and a string never fall into one group).
+ */
+function facetOf(def: FacetDef, path: string, docs: any[], failing: Float64Array, own: number): Facet {
+  type Group = { value: unknown; count: number };
+  const groups = new Map<unknown, Group>();
+  const byContent = new Map<string, Group>();
   const add = (v: unknown) => {
     const value = v === undefined ? null : v;
-    const k = groupKey(value);
-    const g = groups.get(k);
-    if (g) g.count++;
-    else groups.set(k, { value, count: 1 });
+    let g: Group | undefined;
+    if (value !== null && typeof value === 'object') {
+      const k = groupKey(value);
+      g = byContent.get(k);
+      if (!g) byContent.set(k, (g = { value, count: 0 }));
+    } else {
+      g = groups.get(value);
+      if (!g) groups.set(value, (g = { value, count: 0 }));
+    }
+    g.count++;
   };
+  const rest = !def.unwind
+    ? null
+    : path === def.unwind
+      ? ''
+      : path.startsWith(`${def.unwind}.`)
+        ? path.slice(def.unwind.length + 1)
+        : null;
+  const pathKeys = splitPath(path);
+  const unwindKeys = def.unwind ? splitPath(def.unwind) : [];
+  const restKeys = rest === null ? null : rest === '' ? [] : splitPath(rest);
   for (let i = 0; i < docs.length; i++) {
-    if (!counts(i)) continue;
+    if (failing[i] !== 0 && (failing[i] | own) !== own) continue;
     const doc = docs[i];
     if (!def.unwind) {
-      add(valueAt(doc, path));
+      add(valueAt(doc, pathKeys));
       continue;
     }
-    const arr = valueAt(doc, def.unwind);
+    const arr = valueAt(doc, unwindKeys);
     if (arr === null || arr === undefined) continue;
     const elements = Array.isArray(arr) ? arr : [arr];
-    const rest =
-      path === def.unwind ? '' : path.startsWith(`${def.unwind}.`) ? path.slice(def.unwind.length + 1) : null;
-    for (const el of elements) add(rest === null ? valueAt(doc, path) : rest === '' ? el : valueAt(el, rest));
+    for (const el of elements)
+      add(restKeys === null ? valueAt(doc, pathKeys) : restKeys.length === 0 ? el : valueAt(el, restKeys));
   }
   return {
     name: def.name,
-    items: [...groups.values()]
+    items: [...groups.values(), ...byContent.values()]
       .filter((g) => g.value !== null && g.value !== '')
       .sort((a, b) => b.count - a.count || compareBson(a.value, b.value))
       .map((g) => ({ value: g.value, count: g.count })),
   };
 }
 
-/** `$group`'s key: the value with its type (a date and a string never fall into one group). */
-function groupKey(v: unknown): string {
+/** `$group`'s key of a date or an object: its type and content. */
+function groupKey(v: object): string {
   if (v instanceof Date) return `d:${v.getTime()}`;
-  if (v !== null && typeof v === 'object') return `o:${JSON.stringify(v)}`;
-  return `${typeof v}:${String(v)}`;
+  return `o:${JSON.stringify(v)}`;
 }
 
 /** The value at a dotted path, not descending into arrays (what `$group: {_id: '$a.b'}` sees for objects). */
-function valueAt(doc: any, path: string): unknown {
+function valueAt(doc: any, path: string | string[]): unknown {
+  const keys = typeof path === 'string' ? splitPath(path) : path;
   let v = doc;
-  for (const k of splitPath(path)) {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
     if (v === null || v === undefined) return undefined;
     if (Array.isArray(v)) return v.map((e) => (e === null || typeof e !== 'object' ? undefined : e[k]));
     v = v[k];
@@ -291,33 +334,43 @@ function valueAt(doc: any, path: string): unknown {
  * and an array at the end gives its elements (and itself). A missing value is `undefined`.
  */
 export function valuesAt(doc: unknown, path: string): unknown[] {
-  const out: unknown[] = [];
   const keys = splitPath(path);
-  const walk = (v: any, at: number) => {
-    if (at === keys.length) {
-      if (Array.isArray(v)) out.push(...v, v);
-      else out.push(v);
-      return;
-    }
+  // the common case: no array on the way
+  let v: any = doc;
+  for (let at = 0; at < keys.length; at++) {
     if (Array.isArray(v)) {
-      let objects = 0;
-      for (const e of v) {
-        if (e !== null && typeof e === 'object' && !Array.isArray(e)) {
-          objects++;
-          walk(e, at);
-        }
+      const out: unknown[] = [];
+      walkValues(v, keys, at, out);
+      return out;
+    }
+    if (v === null || v === undefined || typeof v !== 'object') return [undefined];
+    v = v[keys[at]];
+  }
+  return Array.isArray(v) ? [...v, v] : [v];
+}
+
+function walkValues(v: any, keys: string[], at: number, out: unknown[]): void {
+  if (at === keys.length) {
+    if (Array.isArray(v)) out.push(...v, v);
+    else out.push(v);
+    return;
+  }
+  if (Array.isArray(v)) {
+    let objects = 0;
+    for (const e of v) {
+      if (e !== null && typeof e === 'object' && !Array.isArray(e)) {
+        objects++;
+        walkValues(e, keys, at, out);
       }
-      if (objects === 0) out.push(undefined);
-      return;
     }
-    if (v === null || v === undefined || typeof v !== 'object') {
-      out.push(undefined);
-      return;
-    }
-    walk(v[keys[at]], at + 1);
-  };
-  walk(doc, 0);
-  return out;
+    if (objects === 0) out.push(undefined);
+    return;
+  }
+  if (v === null || v === undefined || typeof v !== 'object') {
+    out.push(undefined);
+    return;
+  }
+  walkValues(v[keys[at]], keys, at + 1, out);
 }
 
 const splitCache = new Map<string, string[]>();
@@ -364,65 +417,107 @@ export function matchesFilter(doc: unknown, f: Filter): boolean {
  * array semantics as `matchesFilter`. Any other operator is a programming error and throws.
  */
 export function matchesQuery(doc: unknown, q: Record<string, unknown>): boolean {
-  for (const [key, cond] of Object.entries(q)) {
+  for (const key in q) {
+    const cond = q[key];
     if (key === '$and') {
-      if (!(cond as any[]).every((c) => matchesQuery(doc, c))) return false;
+      for (const c of cond as Array<Record<string, unknown>>) if (!matchesQuery(doc, c)) return false;
     } else if (key === '$or') {
-      if (!(cond as any[]).some((c) => matchesQuery(doc, c))) return false;
+      let any = false;
+      for (const c of cond as Array<Record<string, unknown>>) if ((any = matchesQuery(doc, c))) break;
+      if (!any) return false;
     } else if (key === '$nor') {
-      if ((cond as any[]).some((c) => matchesQuery(doc, c))) return false;
-    } else if (key.startsWith('$')) {
+      for (const c of cond as Array<Record<string, unknown>>) if (matchesQuery(doc, c)) return false;
+    } else if (key.charCodeAt(0) === 36 /* $ */) {
       throw new Error(`matchesQuery: unsupported operator ${key}`);
     } else if (!matchesCondition(valuesAt(doc, key), cond)) return false;
   }
   return true;
 }
 
+function someEqual(vs: unknown[], x: unknown): boolean {
+  for (let i = 0; i < vs.length; i++) if (equalsValue(vs[i], x)) return true;
+  return false;
+}
+
+function someIn(vs: unknown[], xs: unknown[], regexps: boolean): boolean {
+  for (let i = 0; i < vs.length; i++) {
+    const v = vs[i];
+    for (let j = 0; j < xs.length; j++) {
+      const y = xs[j];
+      if (regexps && y instanceof RegExp ? typeof v === 'string' && y.test(v) : equalsValue(v, y))
+        return true;
+    }
+  }
+  return false;
+}
+
+/** Some value of the same BSON type as x compares to it as `accept` wants. */
+function someCompared(vs: unknown[], x: unknown, accept: (c: number) => boolean): boolean {
+  const rx = rank(x);
+  for (let i = 0; i < vs.length; i++) {
+    const v = vs[i];
+    if (v !== undefined && rank(v) === rx && accept(compareBson(v, x))) return true;
+  }
+  return false;
+}
+const GT = (c: number) => c > 0;
+const GTE = (c: number) => c >= 0;
+const LT = (c: number) => c < 0;
+const LTE = (c: number) => c <= 0;
+
+function isOperatorObject(cond: unknown): cond is Record<string, unknown> {
+  if (cond === null || typeof cond !== 'object' || cond instanceof Date || Array.isArray(cond)) return false;
+  let n = 0;
+  for (const k in cond) {
+    if (k.charCodeAt(0) !== 36 /* $ */) return false;
+    n++;
+  }
+  return n > 0;
+}
+
 function matchesCondition(vs: unknown[], cond: unknown): boolean {
-  if (cond instanceof RegExp) return vs.some((v) => typeof v === 'string' && cond.test(v));
-  const isOps =
-    cond !== null &&
-    typeof cond === 'object' &&
-    !(cond instanceof Date) &&
-    !Array.isArray(cond) &&
-    Object.keys(cond).length > 0 &&
-    Object.keys(cond).every((k) => k.startsWith('$'));
-  if (!isOps) return vs.some((v) => equalsValue(v, cond));
-  const inRange = (v: unknown, x: unknown) => v !== undefined && rank(v) === rank(x);
-  for (const [op, x] of Object.entries(cond as Record<string, unknown>)) {
+  if (cond instanceof RegExp) {
+    for (let i = 0; i < vs.length; i++) {
+      const v = vs[i];
+      if (typeof v === 'string' && cond.test(v)) return true;
+    }
+    return false;
+  }
+  if (!isOperatorObject(cond)) return someEqual(vs, cond);
+  for (const op in cond) {
+    const x = cond[op];
     let ok: boolean;
     switch (op) {
       case '$eq':
-        ok = vs.some((v) => equalsValue(v, x));
+        ok = someEqual(vs, x);
         break;
       case '$ne':
-        ok = !vs.some((v) => equalsValue(v, x));
+        ok = !someEqual(vs, x);
         break;
       case '$in':
-        ok = vs.some((v) =>
-          (x as unknown[]).some((y) =>
-            y instanceof RegExp ? typeof v === 'string' && y.test(v) : equalsValue(v, y),
-          ),
-        );
+        ok = someIn(vs, x as unknown[], true);
         break;
       case '$nin':
-        ok = !vs.some((v) => (x as unknown[]).some((y) => equalsValue(v, y)));
+        ok = !someIn(vs, x as unknown[], false);
         break;
       case '$gt':
-        ok = vs.some((v) => inRange(v, x) && compareBson(v, x) > 0);
+        ok = someCompared(vs, x, GT);
         break;
       case '$gte':
-        ok = vs.some((v) => inRange(v, x) && compareBson(v, x) >= 0);
+        ok = someCompared(vs, x, GTE);
         break;
       case '$lt':
-        ok = vs.some((v) => inRange(v, x) && compareBson(v, x) < 0);
+        ok = someCompared(vs, x, LT);
         break;
       case '$lte':
-        ok = vs.some((v) => inRange(v, x) && compareBson(v, x) <= 0);
+        ok = someCompared(vs, x, LTE);
         break;
-      case '$exists':
-        ok = vs.some((v) => v !== undefined) === Boolean(x);
+      case '$exists': {
+        let present = false;
+        for (let i = 0; i < vs.length && !present; i++) present = vs[i] !== undefined;
+        ok = present === Boolean(x);
         break;
+      }
       default:
         throw new Error(`matchesQuery: unsupported operator ${op}`);
     }
