@@ -106,13 +106,13 @@ type AttachmentRefSource = Pick<
 /**
  * Add an attachment to its requisition's `attachments` list, under the requisition's write lock
  * (ctx.locks.run; FerretDB v1 applies an update as a read then a write, so a `$push` racing another writer of the
- * document could be lost). One conditional write, no read first: `$push` only when the requisition is not
- * deleted and the id is not listed yet, so it is idempotent. Only when nothing matched is the requisition read,
- * to tell "already listed" (true) from "gone or deleted" (false). `version` is not bumped: the list is
- * server-owned (uploads, deletes and the TRF worker write it; a draft save must never overwrite it).
+ * document could be lost). Idempotent: the requisition is read (its deleted flag and list only), and `$push`ed to
+ * only when it is not deleted and the id is not listed yet. True when the attachment is listed afterwards.
+ * `version` is not bumped: the list is server-owned (uploads, deletes and the TRF worker write it; a draft save
+ * must never overwrite it).
  *
- * The filter says "not listed" as `$nor: [{'attachments.id': id}]`: FerretDB v1 gets `{'attachments.id': {$ne: id}}`
- * (and `$nin`, `$not`) wrong on lists of more than one entry (measured: it matches when any other entry differs).
+ * Both the read and the write filter on `{_id}` alone: that is the one filter FerretDB's SQLite backend answers
+ * from an index; a conditional filter (`{_id, deleted, $nor: [...]}`) made the write scan every requisition.
  */
 export async function linkAttachment(
   Requisition: Model<RequisitionDoc>,
@@ -122,15 +122,16 @@ export async function linkAttachment(
   by: string | null,
 ): Promise<boolean> {
   return lock('test_order_forms', requisitionId, async () => {
-    const res = await Requisition.updateOne(
-      { _id: requisitionId, deleted: false, $nor: [{ 'attachments.id': doc._id }] },
-      { $push: { attachments: attachmentRef(doc) }, $set: { updatedOn: new Date(), updatedBy: by } },
-    ).exec();
-    if (res.matchedCount > 0) return true;
     const trf = await Requisition.findOne({ _id: requisitionId }, { deleted: 1, attachments: 1 })
       .lean<Pick<RequisitionDoc, '_id' | 'deleted' | 'attachments'>>()
       .exec();
-    return !!trf && !trf.deleted && (trf.attachments ?? []).some((a) => a.id === doc._id);
+    if (!trf || trf.deleted) return false;
+    if ((trf.attachments ?? []).some((a) => a.id === doc._id)) return true;
+    const res = await Requisition.updateOne(
+      { _id: requisitionId },
+      { $push: { attachments: attachmentRef(doc) }, $set: { updatedOn: new Date(), updatedBy: by } },
+    ).exec();
+    return res.matchedCount > 0;
   });
 }
 

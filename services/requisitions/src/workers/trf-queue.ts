@@ -25,7 +25,7 @@ import { TRF_FORM_VERSION, trfFormHtml } from '../pdf/trf-form';
  *
  * Throughput: up to TRF_CONCURRENCY jobs run at once, while the shared renderer lets only RENDER_PAGES pages
  * render at once, so one job's database work (reads, attachment insert, requisition list) overlaps another's
- * render. The two reads run together; the list update is one conditional write (linkAttachment).
+ * render. The two reads run together; the list update is a read and a `$push` by `_id` (linkAttachment).
  *
  * Retries: 5 attempts, exponential backoff from 2 s. Test-only fault injection (NODE_ENV=test): `failTimes`
  * makes the first n attempts throw at the stage `failAt` (before rendering, after rendering, after storing
