@@ -299,8 +299,10 @@ export class RequisitionService {
       const after = { ...doc, ...set } as RequisitionDoc;
       const event = this.changedEvent(doc, after, this.editChanges(doc, after), user, now);
       const update = { $set: { ...set, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
+      // `{_id}` alone: the lock makes `doc` (read inside it) current, so its version was checked above; a filter
+      // with more than `_id` would make FerretDB scan every requisition (docs/decisions.md, "Orders list at scale")
       const res = await this.Requisition.findOneAndUpdate(
-        { _id: id, version: doc.version },
+        { _id: id },
         event ? withOutbox(update, event) : update,
         { returnDocument: 'after' },
       )
@@ -589,8 +591,9 @@ export class RequisitionService {
       } as RequisitionDoc;
       const createPdf = createPdfAsked && can(user, 'CAN_CREATE_TRF_PDF');
       const event = this.submittedEvent(next, user, now, createPdf);
+      // `{_id}` alone: inside the lock the draft status was checked on a current read (see save)
       const res = await this.Requisition.findOneAndUpdate(
-        { _id: id, status: 'DRAFT' },
+        { _id: id },
         withOutbox(
           {
             $set: {
