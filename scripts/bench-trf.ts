@@ -20,7 +20,7 @@ import { rm } from 'node:fs/promises';
 import { Queue } from 'bullmq';
 import pino from 'pino';
 import puppeteer from 'puppeteer-core';
-import { loadConfig } from '@onco/platform';
+import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
 import { CHROMIUM_ARGS } from '../services/requisitions/src/pdf/render';
 import { trfFormHtml } from '../services/requisitions/src/pdf/trf-form';
 import {
@@ -48,10 +48,10 @@ async function main() {
   const latencyRuns = Number(arg('latency', '10'));
   const burst = Number(arg('burst', '20'));
   const run = randomBytes(3).toString('hex');
-  const base = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf';
+  const base = process.env.MONGO_URL ?? LOCAL_MONGO_URL;
   const config = loadConfig({
     ...process.env,
-    MONGO_URL: base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_bench_trf_${run}$1`),
+    MONGO_URL: mongoUrlWithDb(base, `oncotrf_bench_trf_${run}`),
     QUEUE_PREFIX: `bench_${run}`,
     TOPIC_PREFIX: `bench_${run}.`,
     FILE_STORE_DIR: `.data/bench-files-${run}`,

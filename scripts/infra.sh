@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Local infrastructure without Docker: Kafka (KRaft, from Maven Central jars),
-# FerretDB (MongoDB wire protocol on SQLite) and Redis, plus the Chromium that
-# renders PDFs. Installs what is missing on first use, starts every time.
+# the MongoDB-wire store (DocumentDB on PostgreSQL 15, built once per machine from
+# ../shared/vendor) and Redis, plus the Chromium that renders PDFs. Installs what
+# is missing on first use, starts every time.
 #
 #   bash scripts/infra.sh up [svc...]       install if needed, start, wait until ready
 #   bash scripts/infra.sh down [svc...]     stop what `up` started (pid files only)
@@ -12,7 +13,8 @@
 #   bash scripts/infra.sh install [svc...]  install only, start nothing
 #   bash scripts/infra.sh logs <svc> [n]    last n (default 60) lines of the service log
 #
-# Services: kafka, ferretdb (alias mongo), redis; chromium (install/check only).
+# Services: kafka, postgres, documentdb (alias mongo: the wire gateway), redis;
+# chromium (install/check only). `up`/`down` without names handle all of them.
 # State lives under <repo>/.data (git-ignored): data in .data/<svc>, logs in
 # .data/logs/<svc>.log, pid files in .data/pids/<svc>.pid, tools in .data/tools.
 # See infra/README.md.
@@ -31,16 +33,6 @@ KAFKA_CONTROLLER_PORT=9093
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx768m}"
 
-FERRETDB_HOST=127.0.0.1
-FERRETDB_PORT=27017
-FERRETDB_DEBUG_ADDR="${FERRETDB_DEBUG_ADDR:-127.0.0.1:8088}"
-FERRETDB_START_TIMEOUT="${FERRETDB_START_TIMEOUT:-30}"
-# The version is pinned in infra/ferretdb/go.mod (single source of truth).
-FERRETDB_VERSION="$(awk '$1=="require" && $2=="github.com/FerretDB/FerretDB" {print $3}' "$ROOT/infra/ferretdb/go.mod" 2>/dev/null || true)"
-FERRETDB_VERSION="${FERRETDB_VERSION:-v1.24.2}"
-# Go toolchain fetched from the Go module proxy when no Go >= 1.24 is installed
-# (FerretDB v1.24.x declares `go 1.24` / `toolchain go1.24.3`).
-GO_BOOTSTRAP_VERSION="go1.24.3"
 
 REDIS_HOST=127.0.0.1
 REDIS_PORT=6379
@@ -48,7 +40,7 @@ REDIS_START_TIMEOUT="${REDIS_START_TIMEOUT:-15}"
 
 CHROMIUM_BIN="${CHROMIUM_PATH:-/usr/bin/chromium}"
 
-ALL_SERVICES=(redis ferretdb kafka)
+ALL_SERVICES=(redis postgres documentdb kafka)
 
 # ---------------------------------------------------------------------------
 # output helpers
@@ -152,7 +144,8 @@ launch() { # svc logfile cmd...
 pid_signature() {
   case "$1" in
     kafka) echo "kafka.Kafka" ;;
-    ferretdb) echo "ferretdb" ;;
+    postgres) echo "bin/postgres" ;;
+    documentdb) echo "documentdb_gateway" ;;
     redis) echo "redis-server" ;;
   esac
 }
@@ -197,14 +190,16 @@ rotate_log() { # keep one previous run as <svc>.log.1
 env_var_of() {
   case "$1" in
     kafka) echo KAFKA_BROKERS ;;
-    ferretdb) echo MONGO_URL ;;
+    documentdb) echo MONGO_URL ;;
+    postgres) echo MONGO_URL ;;
     redis) echo REDIS_URL ;;
   esac
 }
 local_endpoint() {
   case "$1" in
     kafka) echo "$KAFKA_HOST:$KAFKA_PORT" ;;
-    ferretdb) echo "$FERRETDB_HOST:$FERRETDB_PORT" ;;
+    documentdb) echo "$DOCUMENTDB_HOST:$DOCUMENTDB_PORT" ;;
+    postgres) echo "$PG_HOST:$PG_PORT" ;;
     redis) echo "$REDIS_HOST:$REDIS_PORT" ;;
   esac
 }
@@ -217,7 +212,7 @@ env_endpoint() {
   [[ -n "$val" ]] || return 0
   case "$svc" in
     kafka) defport=9092 ;;
-    ferretdb) defport=27017 ;;
+    documentdb | postgres) defport=27017 ;;
     redis) defport=6379 ;;
   esac
   if [[ "$val" == mongodb+srv://* ]]; then
@@ -248,6 +243,8 @@ is_external() {
   local svc="$1" ep
   ep="$(env_endpoint "$svc")"
   [[ -n "$ep" ]] || return 1
+  # postgres is the local store's own database: external whenever MONGO_URL names another store
+  [[ "$svc" == postgres ]] && svc=documentdb
   [[ "$(normalize_endpoint "$ep")" != "$(local_endpoint "$svc")" ]]
 }
 
@@ -261,7 +258,7 @@ masked_env() { # VAR=value with any password hidden
 }
 
 # ---------------------------------------------------------------------------
-# prerequisites: Java + Maven (Kafka), Go (FerretDB build)
+# prerequisites: Java + Maven (Kafka)
 
 java_major() {
   have java || return 1
@@ -285,63 +282,6 @@ ensure_maven() {
   have mvn && return 0
   log "kafka: Maven not found; installing it with apt..."
   apt_install maven
-}
-
-go_version_ok() { # go binary -> 0 when it is >= 1.24
-  local v
-  v="$("$1" env GOVERSION 2>/dev/null || true)" # e.g. go1.26.8
-  v="${v#go}"
-  [[ "$v" =~ ^([0-9]+)\.([0-9]+) ]] || return 1
-  ((BASH_REMATCH[1] > 1 || (BASH_REMATCH[1] == 1 && BASH_REMATCH[2] >= 24)))
-}
-
-# Sets GO_BIN to a Go >= 1.24. Uses the installed `go` when new enough;
-# otherwise downloads the official toolchain module golang.org/toolchain from
-# the Go module proxy (what `GOTOOLCHAIN=auto` does) into .data/tools/go.
-ensure_go() {
-  GO_BIN=""
-  if have go && go_version_ok go; then
-    GO_BIN="$(command -v go)"
-    return 0
-  fi
-  local gotools="$TOOLS/go-${GO_BOOTSTRAP_VERSION#go}"
-  if [[ -x "$gotools/bin/go" ]] && go_version_ok "$gotools/bin/go"; then
-    GO_BIN="$gotools/bin/go"
-    return 0
-  fi
-  local arch os
-  case "$(uname -m)" in
-    x86_64 | amd64) arch=amd64 ;;
-    aarch64 | arm64) arch=arm64 ;;
-    *) die "ferretdb: unsupported CPU $(uname -m) for the Go toolchain download" ;;
-  esac
-  os="$(uname -s | tr '[:upper:]' '[:lower:]')"
-  local mod="v0.0.1-$GO_BOOTSTRAP_VERSION.$os-$arch"
-  local proxy="${GOPROXY:-https://proxy.golang.org}"
-  proxy="${proxy%%,*}"
-  [[ "$proxy" == http* ]] || proxy="https://proxy.golang.org"
-  local url="$proxy/golang.org/toolchain/@v/$mod.zip"
-  log "ferretdb: no Go >= 1.24 found; downloading $GO_BOOTSTRAP_VERSION from the Go module proxy (~80 MB)..."
-  have curl || apt_install curl ca-certificates || return 1
-  have unzip || apt_install unzip || return 1
-  local tmp="$TOOLS/.go-download"
-  rm -rf "$tmp" && mkdir -p "$tmp"
-  curl -fsSL --retry 3 -o "$tmp/go.zip" "$url" || {
-    err "download failed: $url"
-    return 1
-  }
-  unzip -q "$tmp/go.zip" -d "$tmp/x"
-  rm -rf "$gotools"
-  mv "$tmp/x/golang.org/toolchain@$mod" "$gotools"
-  rm -rf "$tmp"
-  # module zips do not keep file modes
-  chmod -R a+rX "$gotools"
-  chmod a+x "$gotools"/bin/* "$gotools"/pkg/tool/*/* 2>/dev/null || true
-  go_version_ok "$gotools/bin/go" || {
-    err "the downloaded Go toolchain does not run: $gotools/bin/go"
-    return 1
-  }
-  GO_BIN="$gotools/bin/go"
 }
 
 # ---------------------------------------------------------------------------
@@ -445,144 +385,10 @@ start_kafka() {
 }
 
 # ---------------------------------------------------------------------------
-# FerretDB
+# The store: PostgreSQL 15 + DocumentDB + its MongoDB wire gateway (infra/documentdb/store.sh)
 
-FERRETDB_DIR="$DATA/ferretdb"
-FERRETDB_LOG="$LOGS/ferretdb.log"
-FERRETDB_BIN=""
-# Our build's directory suffix; bumped when patch_ferretdb changes, so an older build is rebuilt.
-FERRETDB_BUILD_TAG="-idfix1"
-
-# FerretDB v1.24.2's SQLite backend looks documents up by `_id` (find, update, delete, findAndModify by
-# `_id`) with `WHERE _ferretdb_sjson->'$._id' = ?`, while the unique `_id` index it creates is on
-# `_ferretdb_sjson->"_id"`. SQLite only uses an index on an expression for the same expression as written,
-# so every such lookup scanned the whole table and parsed each document's JSON: ~1-2 s per lookup at
-# 100,000 requisitions, and every write of one requisition paid it too (EXPLAIN QUERY PLAN: SCAN versus
-# SEARCH ... USING INDEX ..._id_). The patch writes the lookup the way the index is written; both select the
-# same JSON value, so results are unchanged. Checked by services/platform/src/ferretdb-id-index.int.test.ts.
-patch_ferretdb() { # source dir -> 0 when patched
-  local f="$1/internal/backends/sqlite/metadata/metadata.go"
-  local old="IDColumn = DefaultColumn + \"->'\$._id'\""
-  local new='IDColumn = DefaultColumn + `->"_id"`'
-  grep -qF -- "$old" "$f" || {
-    err "ferretdb: $f does not have the expected IDColumn line; cannot apply the _id index fix"
-    return 1
-  }
-  local content
-  content="$(<"$f")"
-  printf '%s\n' "${content//"$old"/"$new"}" >"$f"
-  grep -qF -- "$new" "$f"
-}
-
-ferretdb_version_ok() { # binary -> 0 when it runs and reports the pinned minor version
-  local want="${FERRETDB_VERSION%.*}" # v1.24
-  local out
-  [[ -x "$1" ]] || return 1
-  out="$("$1" --version 2>/dev/null)" || return 1 # (no `| grep -q`: with pipefail, SIGPIPE would fail it)
-  grep -qE "^version: ${want//./\\.}\.[0-9]+$" <<<"$out"
-}
-
-find_ferretdb() { # sets FERRETDB_BIN to a usable binary, if any
-  local c
-  # Only our own build carries the `_id` index fix (patch_ferretdb); another binary only when forced.
-  for c in "${FERRETDB_BINARY:-}" "$TOOLS/ferretdb-$FERRETDB_VERSION$FERRETDB_BUILD_TAG/ferretdb"; do
-    [[ -n "$c" ]] || continue
-    if ferretdb_version_ok "$c"; then
-      FERRETDB_BIN="$c"
-      return 0
-    fi
-  done
-  return 1
-}
-
-# Builds FerretDB from the source of the pinned module version.
-#
-# Why not `go install github.com/FerretDB/FerretDB/cmd/ferretdb@v1.24.2`?
-#  1. Behind some proxies it fails before building: the Go proxy answers 403 to
-#     the module's version list, which `go install pkg@version` reads to look
-#     for a deprecation notice ("loading deprecation ... 403 Forbidden").
-#  2. Even where it builds, the binary panics at start-up ("Invalid
-#     build/version/version.txt file content"): FerretDB embeds
-#     build/version/version.txt, which its release tooling generates and which
-#     is not in the published module zip. Building the package from another
-#     module (infra/ferretdb) has the same problem.
-# So: download exactly that module version (checksum-verified by
-# infra/ferretdb/go.sum), copy it to .data/tools, write version.txt, build.
-build_ferretdb() {
-  ensure_go || return 1
-  local logf="$LOGS/install-ferretdb.log" t0=$SECONDS
-  local dest="$TOOLS/ferretdb-$FERRETDB_VERSION$FERRETDB_BUILD_TAG"
-  local src="$dest/src"
-  : >"$logf"
-  log "ferretdb: building FerretDB $FERRETDB_VERSION from source with $("$GO_BIN" env GOVERSION) (first time, ~2 min; output in $(rel "$logf"))..."
-  local json dir commit info
-  if ! json="$(cd "$ROOT/infra/ferretdb" && GOFLAGS=-mod=mod GOTOOLCHAIN=local "$GO_BIN" mod download -json github.com/FerretDB/FerretDB 2>>"$logf")"; then
-    err "ferretdb: could not download github.com/FerretDB/FerretDB@$FERRETDB_VERSION from the Go module proxy"
-    printf '%s\n' "$json" >>"$logf"
-    show_log_tail "$logf" 20
-    return 1
-  fi
-  printf '%s\n' "$json" >>"$logf"
-  dir="$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"$json" | tail -n1)"
-  commit="$(sed -n 's/^[[:space:]]*"Hash": "\([0-9a-f]*\)",\{0,1\}$/\1/p' <<<"$json" | tail -n1)"
-  if [[ -z "$commit" ]]; then # already cached: the commit is in the .info file
-    info="$(sed -n 's/^[[:space:]]*"Info": "\(.*\)",\{0,1\}$/\1/p' <<<"$json" | tail -n1)"
-    [[ -f "$info" ]] && commit="$(grep -o '"Hash":"[0-9a-f]*"' "$info" | tail -n1 | cut -d'"' -f4)"
-  fi
-  [[ -n "$dir" && -d "$dir" ]] || {
-    err "ferretdb: go mod download did not report the source directory"
-    show_log_tail "$logf" 20
-    return 1
-  }
-  rm -rf "$src"
-  mkdir -p "$dest"
-  cp -R "$dir" "$src"
-  chmod -R u+w "$src"
-  echo "$FERRETDB_VERSION" >"$src/build/version/version.txt"
-  [[ -n "$commit" ]] && echo "$commit" >"$src/build/version/commit.txt"
-  echo "source-build" >"$src/build/version/package.txt"
-  patch_ferretdb "$src" || return 1
-  # CGO off: FerretDB's SQLite driver (modernc.org/sqlite) is pure Go, and no C compiler is needed.
-  if ! (cd "$src" && CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false" GOTOOLCHAIN=local \
-    "$GO_BIN" build -trimpath -o "$dest/ferretdb.tmp" ./cmd/ferretdb) >>"$logf" 2>&1; then
-    err "ferretdb: go build failed"
-    show_log_tail "$logf" 30
-    return 1
-  fi
-  mv -f "$dest/ferretdb.tmp" "$dest/ferretdb"
-  rm -rf "$src" # ~3 MB of sources; the module cache keeps the original
-  if ! ferretdb_version_ok "$dest/ferretdb"; then
-    err "ferretdb: the built binary does not report $FERRETDB_VERSION"
-    "$dest/ferretdb" --version >>"$logf" 2>&1 || true
-    show_log_tail "$logf" 20
-    return 1
-  fi
-  FERRETDB_BIN="$dest/ferretdb"
-  log "ferretdb: built $(rel "$FERRETDB_BIN") in $((SECONDS - t0)) s"
-}
-
-install_ferretdb() {
-  find_ferretdb && return 0
-  install_failed_already ferretdb && return 1
-  build_ferretdb
-}
-
-start_ferretdb() {
-  install_ferretdb || return 1
-  mkdir -p "$FERRETDB_DIR/state"
-  rotate_log "$FERRETDB_LOG"
-  log "ferretdb: starting $("$FERRETDB_BIN" --version 2>/dev/null | awk '/^version:/ {print $2}') (SQLite in $(rel "$FERRETDB_DIR")) on $FERRETDB_HOST:$FERRETDB_PORT..."
-  launch ferretdb "$FERRETDB_LOG" "$FERRETDB_BIN" \
-    --handler=sqlite \
-    --sqlite-url="file:$FERRETDB_DIR/" \
-    --state-dir="$FERRETDB_DIR/state" \
-    --listen-addr="$FERRETDB_HOST:$FERRETDB_PORT" \
-    --debug-addr="$FERRETDB_DEBUG_ADDR" \
-    --telemetry=disable \
-    --log-level=info
-}
-
-ferretdb_ready() { tcp_open "$FERRETDB_HOST" "$FERRETDB_PORT"; }
+# shellcheck source=../infra/documentdb/store.sh
+source "$ROOT/infra/documentdb/store.sh"
 
 # ---------------------------------------------------------------------------
 # Redis
@@ -653,14 +459,16 @@ svc_ready() { "${1}_ready"; }
 svc_log() {
   case "$1" in
     kafka) echo "$KAFKA_LOG" ;;
-    ferretdb) echo "$FERRETDB_LOG" ;;
+    postgres) echo "$PG_LOG" ;;
+    documentdb) echo "$DOCUMENTDB_LOG" ;;
     redis) echo "$REDIS_LOG" ;;
   esac
 }
 svc_timeout() {
   case "$1" in
     kafka) echo "$KAFKA_START_TIMEOUT" ;;
-    ferretdb) echo "$FERRETDB_START_TIMEOUT" ;;
+    postgres) echo "$PG_START_TIMEOUT" ;;
+    documentdb) echo "$DOCUMENTDB_START_TIMEOUT" ;;
     redis) echo "$REDIS_START_TIMEOUT" ;;
   esac
 }
@@ -728,7 +536,7 @@ up_one() {
 install_one() {
   local svc="$1"
   case "$svc" in
-    kafka | ferretdb | redis)
+    kafka | postgres | documentdb | redis)
       if is_external "$svc"; then
         log "$svc: external ($(masked_env "$svc")), nothing to install"
         return 0
@@ -738,7 +546,7 @@ install_one() {
   "install_$svc" || return 1
   case "$svc" in
     kafka) log "kafka: installed (Kafka $KAFKA_VERSION, classpath $(rel "$KAFKA_CP_FILE"), java $(java_major))" ;;
-    ferretdb) log "ferretdb: installed ($FERRETDB_BIN, $("$FERRETDB_BIN" --version | awk '/^version:/ {print $2}'))" ;;
+    postgres | documentdb) log "$svc: installed (DocumentDB $DOCUMENTDB_VERSION on PostgreSQL $PG_MAJOR; gateway $STORE_GATEWAY_BIN)" ;;
     redis) log "redis: installed ($(command -v redis-server), $(redis_version))" ;;
     chromium) log "chromium: installed ($CHROMIUM_BIN, $(chromium_version))" ;;
   esac
@@ -758,9 +566,11 @@ stop_one() {
     fi
     return 0
   fi
-  case "$svc" in kafka) grace=45 ;; *) grace=15 ;; esac
-  log "$svc: stopping pid $pid (SIGTERM, up to ${grace} s)..."
-  kill -TERM "$pid" 2>/dev/null || true
+  local sig=TERM
+  case "$svc" in kafka) grace=45 ;; postgres) grace=30 sig=INT ;; *) grace=15 ;; esac
+  # PostgreSQL: SIGINT is its "fast" shutdown (SIGTERM would wait for every client to disconnect)
+  log "$svc: stopping pid $pid (SIG$sig, up to ${grace} s)..."
+  kill -$sig "$pid" 2>/dev/null || true
   for ((i = 0; i < grace * 4; i++)); do
     alive "$pid" || break
     sleep 0.25
@@ -807,10 +617,11 @@ status_one() { # prints one line; returns 1 when down
 normalize_svc() {
   case "$1" in
     kafka) echo kafka ;;
-    ferretdb | ferret | mongo | mongodb) echo ferretdb ;;
+    documentdb | mongo | mongodb | gateway) echo documentdb ;;
+    postgres | postgresql | pg) echo postgres ;;
     redis) echo redis ;;
     chromium | chrome) echo chromium ;;
-    *) die "unknown service '$1' (kafka, ferretdb|mongo, redis, chromium)" ;;
+    *) die "unknown service '$1' (kafka, postgres, documentdb|mongo, redis, chromium)" ;;
   esac
 }
 
@@ -822,7 +633,7 @@ setup_dirs() {
   mkdir -p "$DATA" "$TOOLS" "$LOGS" "$PIDS"
 }
 
-# First-time installs of Kafka (Maven download) and FerretDB (Go download +
+# First-time installs of Kafka (Maven download) and the store (DocumentDB
 # build) are the slow part; when both are needed they run side by side.
 # Prerequisites that may need apt run first, one at a time (dpkg lock).
 INSTALL_FAILED_DIR=""
@@ -836,13 +647,12 @@ parallel_installs() { # svc...
     fi
     case "$svc" in
       kafka) is_external kafka || kafka_installed || need+=(kafka) ;;
-      ferretdb) is_external ferretdb || find_ferretdb || need+=(ferretdb) ;;
+      postgres) is_external postgres || store_installed || need+=(postgres) ;;
     esac
   done
   ((${#need[@]} >= 2)) || return 0
   log "first-time install of ${need[*]}, in parallel (~2-4 min)..."
   ensure_java && ensure_maven || return 0 # the sequential pass reports it
-  ensure_go || return 0
   INSTALL_FAILED_DIR="$(mktemp -d)"
   for svc in "${need[@]}"; do
     ("install_$svc" || touch "$INSTALL_FAILED_DIR/$svc") &
@@ -962,12 +772,12 @@ main() {
   case "$cmd" in
     up) take_lock && cmd_up "${args[@]}" ;;
     start)
-      ((${#args[@]})) || die "usage: infra.sh start <kafka|ferretdb|redis>..."
+      ((${#args[@]})) || die "usage: infra.sh start <kafka|postgres|documentdb|redis>..."
       take_lock && cmd_up "${args[@]}"
       ;;
     down) take_lock && cmd_down "${args[@]}" ;;
     stop)
-      ((${#args[@]})) || die "usage: infra.sh stop <kafka|ferretdb|redis>..."
+      ((${#args[@]})) || die "usage: infra.sh stop <kafka|postgres|documentdb|redis>..."
       take_lock && cmd_down "${args[@]}"
       ;;
     restart)
@@ -977,7 +787,7 @@ main() {
     install) take_lock && cmd_install "${args[@]}" ;;
     status) cmd_status ;;
     logs)
-      ((${#args[@]})) || die "usage: infra.sh logs <kafka|ferretdb|redis> [lines]"
+      ((${#args[@]})) || die "usage: infra.sh logs <kafka|postgres|documentdb|redis> [lines]"
       cmd_logs "${args[0]}" "${lines:-60}"
       ;;
   esac

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm start: install what is missing, start Kafka, FerretDB and Redis, build the console when needed,
+# npm start: install what is missing, start Kafka, the store (DocumentDB on PostgreSQL) and Redis, build the console when needed,
 # then run every API area, the workers and the console in one process on :8080 with demo data.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -18,9 +18,10 @@ import {
   type RunningConsumer,
 } from './index';
 import { kafkaTestLock, runSuffix, waitFor } from './int-test-support';
+import { LOCAL_MONGO_URL, mongoUrlWithDb } from '../../services/platform/src/config';
 
 const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf_test';
+const MONGO_URL = process.env.MONGO_URL ?? mongoUrlWithDb(LOCAL_MONGO_URL, 'oncotrf_test');
 
 const run = runSuffix();
 const prefix = `it-consumer-${run}`;

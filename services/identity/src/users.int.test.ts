@@ -18,8 +18,9 @@ beforeAll(async () => {
   accountA = { id: `acc-a-${sys.suffix}`, name: 'Account A' };
   accountB = { id: `acc-b-${sys.suffix}`, name: 'Account B' };
   await accounts.insertMany([
-    { _id: accountA.id as any, name: accountA.name, deleted: false },
-    { _id: accountB.id as any, name: accountB.name, deleted: false },
+    // accountId is unique (the accounts model's index): every account has its own, as in MongoDB
+    { _id: accountA.id as any, accountId: accountA.id, name: accountA.name, deleted: false },
+    { _id: accountB.id as any, accountId: accountB.id, name: accountB.name, deleted: false },
   ]);
   portalAdmin = (await login(sys, (await createUser(sys, 'ROLE_PORTAL_ADMIN')).loginId)).authorization;
   hospitalAdminA = (

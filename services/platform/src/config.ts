@@ -5,6 +5,18 @@ import { z } from 'zod';
  * Defaults are for local use (the processes started by `npm run infra:up`).
  * The table of variables is documented in docs/configuration.md.
  */
+/**
+ * The local store that `scripts/infra.sh` runs: DocumentDB's MongoDB wire gateway, which authenticates every
+ * connection (SCRAM-SHA-256 against a PostgreSQL role it creates; local use only). Docker users and production
+ * set MONGO_URL instead.
+ */
+export const LOCAL_MONGO_URL = 'mongodb://oncotrf:oncotrf-local@127.0.0.1:27017/oncotrf?authSource=admin';
+
+/** The same server and options as `url`, another database (tests and benchmarks get a database each). */
+export function mongoUrlWithDb(url: string, db: string): string {
+  return url.replace(/\/[^/?]*(\?|$)/, `/${db}$1`);
+}
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -27,7 +39,7 @@ export const configSchema = z.object({
   WORKERS: bool.default(true),
   /** Serve the built console (console/dist) from this process. */
   SERVE_CONSOLE: bool.default(true),
-  MONGO_URL: z.string().url().default('mongodb://127.0.0.1:27017/oncotrf'),
+  MONGO_URL: z.string().url().default(LOCAL_MONGO_URL),
   KAFKA_BROKERS: csv.default(['127.0.0.1:9092']),
   KAFKA_CLIENT_ID: z.string().default('oncotrf'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),

@@ -7,8 +7,6 @@ import type { Config } from './config';
 export async function connectMongo(url: string): Promise<Connection> {
   const conn = mongoose.createConnection(url, {
     serverSelectionTimeoutMS: 5000,
-    // FerretDB v1 has no sessions/transactions; keep the driver from relying on them
-    retryWrites: false,
     autoIndex: true,
     autoCreate: true,
   });

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { Redis } from 'ioredis';
 import { connectMongo, createRedis } from './connections';
+import { LOCAL_MONGO_URL, mongoUrlWithDb } from './config';
 import { DocLocks } from './doc-lock';
 
 const suffix = randomBytes(4).toString('hex');
@@ -12,10 +13,7 @@ let locks: DocLocks;
 
 beforeAll(async () => {
   mongo = await connectMongo(
-    (process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf').replace(
-      /\/[^/?]*(\?|$)/,
-      `/oncotrf_lock_${suffix}$1`,
-    ),
+    mongoUrlWithDb(process.env.MONGO_URL ?? LOCAL_MONGO_URL, `oncotrf_lock_${suffix}`),
   );
   redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   locks = new DocLocks(redis, { prefix: `test_${suffix}` });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { connectMongo } from './connections';
+import { LOCAL_MONGO_URL, mongoUrlWithDb } from './config';
 import { listScanStats, runFacets, runList, scanList } from './list-exec';
 import { buildMatch, parseListQuery, type ListQuery, type ListResource } from './list-query';
 
@@ -47,10 +48,7 @@ const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 
 beforeAll(async () => {
   mongo = await connectMongo(
-    (process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf').replace(
-      /\/[^/?]*(\?|$)/,
-      `/oncotrf_listexec_${suffix}$1`,
-    ),
+    mongoUrlWithDb(process.env.MONGO_URL ?? LOCAL_MONGO_URL, `oncotrf_listexec_${suffix}`),
   );
   Row = mongo.model('Row', new Schema({ _id: String }, { strict: false, versionKey: false }), 'rows');
   const base = Date.UTC(2024, 0, 1);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Role } from '@onco/domain';
-import { loadConfig, loggerOptions, type Config } from '@onco/platform';
+import { LOCAL_MONGO_URL, loadConfig, loggerOptions, mongoUrlWithDb, type Config } from '@onco/platform';
 import { hashPassword, identityModels, type UserDoc } from '@onco/identity';
 import { buildSystem, type System } from './system';
 
@@ -30,8 +30,7 @@ export async function createTestSystem(
   overrides: Partial<Record<keyof Config, string>> = {},
 ): Promise<System & { config: Config; logs: LogCapture; suffix: string }> {
   const suffix = randomBytes(4).toString('hex');
-  const base = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf';
-  const mongoUrl = base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_test_${suffix}$1`);
+  const mongoUrl = mongoUrlWithDb(process.env.MONGO_URL ?? LOCAL_MONGO_URL, `oncotrf_test_${suffix}`);
   const tmp = path.join(os.tmpdir(), `oncotrf-test-${suffix}`);
   const config = loadConfig({
     ...process.env,

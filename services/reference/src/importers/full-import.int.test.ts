@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from 'mongoose';
-import { connectMongo, parseListQuery } from '@onco/platform';
+import { LOCAL_MONGO_URL, connectMongo, mongoUrlWithDb, parseListQuery } from '@onco/platform';
 import { initModels, referenceModels, type ReferenceModels } from '../models';
 import { fullDataFiles } from '../paths';
 import { Icd10Catalog } from '../icd10-catalog';
@@ -14,15 +14,13 @@ import { importOncoTree } from './oncotree';
  * Runs only where that folder exists; the files are not part of the repository. Timings are printed.
  */
 const files = fullDataFiles();
-const base = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf';
+const base = process.env.MONGO_URL ?? LOCAL_MONGO_URL;
 let conn: Connection | undefined;
 let models: ReferenceModels;
 
 beforeAll(async () => {
   if (!files) return;
-  conn = await connectMongo(
-    base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_test_full_${randomBytes(4).toString('hex')}$1`),
-  );
+  conn = await connectMongo(mongoUrlWithDb(base, `oncotrf_test_full_${randomBytes(4).toString('hex')}`));
   models = referenceModels(conn);
   // every model's collection and indexes first: index builds running beside writes can wedge FerretDB v1
   await initModels(models);

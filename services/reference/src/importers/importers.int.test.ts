@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from 'mongoose';
-import { connectMongo } from '@onco/platform';
+import { LOCAL_MONGO_URL, connectMongo, mongoUrlWithDb } from '@onco/platform';
 import { initModels, referenceModels, type ReferenceModels } from '../models';
 import { fixtureFiles, fixturesDir, FIXTURE_FILES } from '../paths';
 import { importIcd10 } from './icd10';
@@ -9,14 +9,12 @@ import { importOncoTree, parseOncoTree } from './oncotree';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const base = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/oncotrf';
+const base = process.env.MONGO_URL ?? LOCAL_MONGO_URL;
 let conn: Connection;
 let models: ReferenceModels;
 
 beforeAll(async () => {
-  conn = await connectMongo(
-    base.replace(/\/[^/?]*(\?|$)/, `/oncotrf_test_import_${randomBytes(4).toString('hex')}$1`),
-  );
+  conn = await connectMongo(mongoUrlWithDb(base, `oncotrf_test_import_${randomBytes(4).toString('hex')}`));
   models = referenceModels(conn);
   // every model's collection and indexes first: index builds running beside writes can wedge FerretDB v1
   await initModels(models);
