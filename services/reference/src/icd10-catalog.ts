@@ -47,10 +47,11 @@ function matches(row: Row, f: Filter): boolean {
 /**
  * The ICD-10-CM codes held in memory for the picker's search (GET /dxs/api/v1/icddx).
  *
- * Why: the full release is 74,719 rows, and FerretDB v1 (our MongoDB-wire server) has no text index and
- * answers every filter except _id with a collection scan: a regex search plus its count took 10-30 s there.
- * The codes change only when an importer runs, so they are read once (~10 MB) and searched in memory
- * (milliseconds); each request reads the data set's revision stamp (by _id, cheap) and reloads after an import.
+ * Why: the picker searches a case-insensitive substring of code or description over 74,719 rows on every
+ * keystroke; no index serves an unanchored substring (on MongoDB or DocumentDB it is a scan of the collection,
+ * plus another for the count). The codes change only when an importer runs, so they are read once (~10 MB) and
+ * searched in memory (milliseconds); each request reads the data set's revision stamp (by _id, cheap) and
+ * reloads after an import. (It was first written because FerretDB v1 scanned for every filter but _id.)
  * The semantics are those of the list engine: filters eq/in/!in/between on code, formattedCode and id; q as a
  * case-insensitive substring of formattedCode, code or description; sort by one field then id; pages.
  */
