@@ -2,22 +2,20 @@
  * Transactional outbox without multi-document transactions.
  *
  * A state change and the events it causes are written in ONE single-document update: the
- * events are appended to the document's own `outbox` array (`$push`). MongoDB (and FerretDB)
- * apply a single-document update atomically, so either both the change and its events are
- * committed or neither is. The OutboxRelay later publishes the entries to Kafka, in array
- * order, and removes exactly the published entries with `$pull` by entry id.
+ * events are appended to the document's own `outbox` array (`$push`). MongoDB applies a
+ * single-document update atomically, so either both the change and its events are committed
+ * or neither is. The OutboxRelay later publishes the entries to Kafka, in array order, and
+ * removes exactly the published entries with `$pull` by entry id: an entry pushed between the
+ * relay's read and its removal stays (the `$pull` and the `$push` are each atomic).
  *
  * Delivery is at-least-once: a crash between the Kafka send and the `$pull` re-sends the
  * entries on the next pass. Consumers de-duplicate by event id (see consumer.ts).
  *
- * Index note: no index is needed for the relay. The scan `{'outbox.0': {$exists: true}}` cannot
- * use an index on FerretDB (plain indexes only, no partial/sparse) and an index on `outbox.id`
- * does not help it either; the relay reads at most `batchSize` documents per collection per
- * pass and documents only carry entries for the short time until they are published, so the
- * scan stays cheap at our sizes. On real MongoDB a partial index
- * `{ 'outbox.0.createdOn': 1 }` with `partialFilterExpression: { 'outbox.0': { $exists: true } }`
- * can be added by the owning service if a collection grows large; it is deliberately not
- * created here so the same code runs on FerretDB.
+ * Index note: the relay creates no index. Its scan `{'outbox.0': {$exists: true}}` reads at
+ * most `batchSize` documents per collection per pass, and documents only carry entries for
+ * the short time until they are published. If a collection grows large, its owning service can
+ * add a partial index `{ 'outbox.0.createdOn': 1 }` with
+ * `partialFilterExpression: { 'outbox.0': { $exists: true } }`, which serves this scan.
  */
 import {
   Partitioners,
@@ -55,7 +53,7 @@ export interface OutboxEntry {
   key: string;
   /** Event type (also the Kafka header `event-type`). */
   type: string;
-  /** The envelope serialized as JSON (a string, not a nested object: stays within FerretDB limits). */
+  /** The envelope serialized as JSON (a string: published as it is stored, byte for byte). */
   value: string;
   createdOn: Date;
   /** Failed publish attempts so far. */
@@ -180,13 +178,6 @@ export interface OutboxRelayOptions {
   producerRetry?: RetryOptions;
   /** Create the four topics (3 partitions) with this prefix before the first send. Default true. */
   ensureTopics?: boolean;
-  /**
-   * The per-document write lock every writer of these collections uses (services/platform doc-lock.ts).
-   * FerretDB v1 does not apply single-document updates atomically, so the relay's removal of published
-   * entries must not interleave with a writer's `$push`. Without it the relay uses plain bulk writes
-   * (correct on MongoDB).
-   */
-  lock?: <T>(collection: string, id: string, fn: () => Promise<T>) => Promise<T>;
 }
 
 export interface RelayPassResult {
@@ -265,10 +256,7 @@ export class OutboxRelay {
   private readonly producerRetry: RetryOptions;
 
   private readonly shouldEnsureTopics: boolean;
-  private readonly lock: OutboxRelayOptions['lock'];
   private topicsEnsured = false;
-  /** Whether the server applies `$pull` with a condition (undefined until seen). */
-  private conditionalPull: boolean | undefined;
   private producer: Producer | null = null;
   private running = false;
   private loopPromise: Promise<void> | null = null;
@@ -282,7 +270,6 @@ export class OutboxRelay {
     this.dbLike = options.db;
     this.collections = [...options.collections];
     this.logger = options.logger ?? silentLogger;
-    this.lock = options.lock;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.batchSize = options.batchSize ?? 100;
     this.maxEntriesPerDocument = options.maxEntriesPerDocument ?? 100;
@@ -517,62 +504,20 @@ export class OutboxRelay {
   }
 
   /**
-   * Remove exactly the published entries; entries pushed meanwhile stay.
-   *
-   * First `$pull: { outbox: { id: { $in: ids } } }` (MongoDB). FerretDB v1 accepts that update
-   * but silently removes nothing (its `$pull` only matches whole values), so when a document was
-   * not modified the published entries are removed with conditional pops instead: the published
-   * entries are the prefix of the array that was read, so for each of them in order
-   * `updateOne({ _id, 'outbox.0.id': id }, { $pop: { outbox: -1 } })` removes it if it is still the
-   * head and does nothing otherwise (already removed by a $pull or another relay). Once the server
-   * is known not to support the $pull form, the relay goes straight to the pops.
+   * Remove exactly the published entries; entries pushed meanwhile stay: one `$pull` by entry id per
+   * document, all in one unordered bulk write.
    */
   private async removePublished(coll: Collection, docs: OutboxDoc[]): Promise<number> {
     const count = docs.reduce((n, d) => n + d.outbox.length, 0);
-    let toPop = docs;
-    if (this.lock) {
-      const lock = this.lock;
-      for (const doc of docs) {
-        await lock(coll.collectionName, String(doc._id), async () => {
-          if (this.conditionalPull !== false) {
-            const r = await coll.updateOne({ _id: doc._id }, {
-              $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } },
-            } as Document);
-            if (r.modifiedCount === 1) {
-              this.conditionalPull = true;
-              return;
-            }
-          }
-          const popped = await this.popPublished(coll, [doc]);
-          if (this.conditionalPull === undefined && popped > 0) this.conditionalPull = false;
-        });
-      }
-      toPop = [];
-    } else if (this.conditionalPull !== false) {
-      const r = await coll.bulkWrite(
-        docs.map((doc) => ({
-          updateOne: {
-            filter: { _id: doc._id },
-            update: { $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } } } as Document,
-          },
-        })),
-        { ordered: false },
-      );
-      if (r.modifiedCount === docs.length) {
-        this.conditionalPull = true;
-        toPop = [];
-      }
-    }
-    if (toPop.length > 0) {
-      const popped = await this.popPublished(coll, toPop);
-      if (this.conditionalPull === undefined && popped > 0) {
-        this.conditionalPull = false;
-        this.logger.info(
-          { collection: coll.collectionName },
-          'server ignores $pull with a condition (FerretDB); removing published outbox entries with conditional $pop',
-        );
-      }
-    }
+    await coll.bulkWrite(
+      docs.map((doc) => ({
+        updateOne: {
+          filter: { _id: doc._id },
+          update: { $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } } } as Document,
+        },
+      })),
+      { ordered: false },
+    );
     this.metrics.published += count;
     this.metrics.lastPublishedOn = new Date();
     this.logger.debug(
@@ -580,25 +525,6 @@ export class OutboxRelay {
       'outbox entries published',
     );
     return count;
-  }
-
-  /** Pop each published entry while it is still the head of its document's outbox. */
-  private async popPublished(coll: Collection, docs: OutboxDoc[]): Promise<number> {
-    let popped = 0;
-    const longest = Math.max(...docs.map((d) => d.outbox.length));
-    for (let i = 0; i < longest; i++) {
-      const ops = docs
-        .filter((d) => d.outbox.length > i)
-        .map((d) => ({
-          updateOne: {
-            filter: { _id: d._id, 'outbox.0.id': d.outbox[i].id },
-            update: { $pop: { outbox: -1 } } as Document,
-          },
-        }));
-      const r = await coll.bulkWrite(ops, { ordered: false });
-      popped += r.modifiedCount;
-    }
-    return popped;
   }
 
   /** Record a failed attempt on each entry (by array position, guarded by the entry id). */
@@ -619,15 +545,7 @@ export class OutboxRelay {
         });
         return { updateOne: { filter, update: { $inc: inc, $set: set } } };
       });
-      if (this.lock) {
-        const lock = this.lock;
-        for (let i = 0; i < docs.length; i++) {
-          const op = ops[i].updateOne;
-          await lock(coll.collectionName, String(docs[i]._id), () => coll.updateOne(op.filter, op.update));
-        }
-      } else {
-        await coll.bulkWrite(ops, { ordered: false });
-      }
+      await coll.bulkWrite(ops, { ordered: false });
     } catch (markErr) {
       this.logger.warn({ err: errorMessage(markErr) }, 'could not record the failed outbox attempt');
     }

@@ -1,14 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { MSG, PASSWORD_HISTORY_SIZE, isStrongPassword, isCompanyEmail, looksLikeEmail } from '@onco/domain';
-import {
-  AppError,
-  badRequest,
-  signToken,
-  unauthorized,
-  type Config,
-  type DocLocks,
-  type Mailer,
-} from '@onco/platform';
+import { AppError, badRequest, signToken, unauthorized, type Config, type Mailer } from '@onco/platform';
 import type { IdentityModels, UserDoc } from './models/user';
 import { hashPassword, verifyPassword } from './password-hash';
 import { buildSession } from './session';
@@ -26,42 +18,55 @@ const authFailed = () => unauthorized(MSG.authFailed, { reason: 'BAD_CREDENTIALS
 
 /**
  * Check a user's own password. A wrong password counts toward the lockout (sign-in and signature alike);
- * reaching the threshold locks the account. Atomic: concurrent failures cannot skip the lock.
+ * reaching the threshold locks the account. Atomic without a lock: each failure is one `$inc` of
+ * `failedLogins`, and the failure that reaches the threshold also sets LOCKED_OUT in the same update, chosen
+ * by the update's filter (below or at/above the threshold, two complementary conditions). Concurrent failures
+ * are therefore each counted and exactly one of them locks the account (identity.int.test.ts).
  */
 export async function checkOwnPassword(
   models: IdentityModels,
   config: Config,
-  locks: DocLocks,
   user: UserDoc,
   password: string,
 ): Promise<boolean> {
   const ok = await verifyPassword(password, user.passwordHash);
-  // under the user's write lock: the count and the lock-out cannot be lost to a concurrent attempt
-  return locks.run('users', user._id, async () => {
-    const current = await models.User.findById(user._id, { failedLogins: 1, status: 1 }).lean().exec();
-    if (!current) return false;
-    if (ok) {
-      if (current.failedLogins > 0)
-        await models.User.updateOne({ _id: user._id }, { $set: { failedLogins: 0 } }).exec();
-      return true;
-    }
-    const failed = (current.failedLogins ?? 0) + 1;
-    const lock = failed >= config.LOCKOUT_THRESHOLD && current.status !== 'LOCKED_OUT';
+  if (ok) {
     await models.User.updateOne(
-      { _id: user._id },
+      { _id: user._id, failedLogins: { $gt: 0 } },
+      { $set: { failedLogins: 0 } },
+    ).exec();
+    return true;
+  }
+  const lockAt = config.LOCKOUT_THRESHOLD - 1; // failures already counted when this one locks the account
+  const now = new Date();
+  for (let attempt = 0; attempt < 10; attempt++) {
+    // this failure locks the account: it is the one that reaches the threshold, and the account is not locked yet
+    const locked = await models.User.updateOne(
+      { _id: user._id, status: { $ne: 'LOCKED_OUT' }, failedLogins: { $gte: lockAt } },
       {
-        $set: { failedLogins: failed, updatedOn: new Date(), ...(lock ? { status: 'LOCKED_OUT' } : {}) },
-        ...(lock ? { $inc: { tokenVersion: 1, version: 1 } } : {}),
+        $inc: { failedLogins: 1, tokenVersion: 1, version: 1 },
+        $set: { status: 'LOCKED_OUT', updatedOn: now },
       },
     ).exec();
-    return false;
-  });
+    if (locked.matchedCount) return false;
+    // otherwise just count it (the complement of the filter above)
+    const counted = await models.User.updateOne(
+      {
+        _id: user._id,
+        $or: [{ status: 'LOCKED_OUT' }, { failedLogins: { $not: { $gte: lockAt } } }],
+      },
+      { $inc: { failedLogins: 1 }, $set: { updatedOn: now } },
+    ).exec();
+    if (counted.matchedCount) return false;
+    // neither matched: the user is gone, or another attempt moved the count between the two updates
+    if (!(await models.User.exists({ _id: user._id }))) return false;
+  }
+  return false;
 }
 
 export async function authenticate(
   models: IdentityModels,
   config: Config,
-  locks: DocLocks,
   username: string,
   password: string,
 ) {
@@ -72,7 +77,7 @@ export async function authenticate(
   if (!user) throw authFailed();
   if (user.status === 'LOCKED_OUT') throw new LockedError();
   if (!['ACTIVE', 'PASSWORD_EXPIRED'].includes(user.status)) throw authFailed();
-  const ok = await checkOwnPassword(models, config, locks, user, password);
+  const ok = await checkOwnPassword(models, config, user, password);
   if (!ok) {
     const now = await models.User.findById(user._id, { status: 1 }).lean().exec();
     if (now?.status === 'LOCKED_OUT') throw new LockedError();
@@ -119,59 +124,54 @@ async function checkNewPassword(user: UserDoc, newPassword: string): Promise<str
 /** Set a new password after checkNewPassword. Bumps tokenVersion, so every other session ends. */
 async function writePassword(
   models: IdentityModels,
-  locks: DocLocks,
   user: UserDoc,
   newPassword: string,
   recent: string[],
   extra: Record<string, unknown>,
 ) {
   const hash = await hashPassword(newPassword);
-  const res = await locks.run('users', user._id, () =>
-    models.User.updateOne(
-      { _id: user._id, version: user.version },
-      {
-        $set: {
-          passwordHash: hash,
-          passwordHistory: [hash, ...recent].slice(0, PASSWORD_HISTORY_SIZE),
-          failedLogins: 0,
-          updatedOn: new Date(),
-          ...extra,
-        },
-        $inc: { tokenVersion: 1, version: 1 },
+  // conditional on the version the history was checked against: a concurrent change is a 409
+  const res = await models.User.updateOne(
+    { _id: user._id, version: user.version },
+    {
+      $set: {
+        passwordHash: hash,
+        passwordHistory: [hash, ...recent].slice(0, PASSWORD_HISTORY_SIZE),
+        failedLogins: 0,
+        updatedOn: new Date(),
+        ...extra,
       },
-    ).exec(),
-  );
+      $inc: { tokenVersion: 1, version: 1 },
+    },
+  ).exec();
   if (res.matchedCount === 0) throw new AppError(409, 'CONFLICT', MSG.conflict);
 }
 
 export async function setPassword(
   models: IdentityModels,
-  locks: DocLocks,
   user: UserDoc,
   newPassword: string,
   extra: Record<string, unknown> = {},
 ) {
   const recent = await checkNewPassword(user, newPassword);
-  await writePassword(models, locks, user, newPassword, recent, extra);
+  await writePassword(models, user, newPassword, recent, extra);
 }
 
 export async function changePassword(
   models: IdentityModels,
   config: Config,
-  locks: DocLocks,
   userId: string,
   oldPassword: string,
   newPassword: string,
 ) {
   const user = (await models.User.findById(userId).lean().exec()) as UserDoc | null;
   if (!user) throw unauthorized();
-  if (!(await checkOwnPassword(models, config, locks, user, oldPassword))) {
+  if (!(await checkOwnPassword(models, config, user, oldPassword))) {
     throw badRequest(MSG.changePasswordFailed, { reason: 'WRONG_OLD_PASSWORD' });
   }
   const fresh = (await models.User.findById(userId).lean().exec()) as UserDoc;
   await setPassword(
     models,
-    locks,
     fresh,
     newPassword,
     fresh.status === 'PASSWORD_EXPIRED' ? { status: 'ACTIVE' } : {},
@@ -229,12 +229,7 @@ export async function forgotPassword(models: IdentityModels, config: Config, mai
   await sendPasswordLink(models, config, mail, user, 'reset');
 }
 
-export async function completeReset(
-  models: IdentityModels,
-  locks: DocLocks,
-  token: string,
-  newPassword: string,
-) {
+export async function completeReset(models: IdentityModels, token: string, newPassword: string) {
   const invalid = () =>
     badRequest('This password link is invalid or has expired. Request a new one from the sign-in page.', {
       reason: 'INVALID_TOKEN',
@@ -245,9 +240,11 @@ export async function completeReset(
   if (!user) throw invalid();
   // check the password first, so a refused password does not use up the link
   const recent = await checkNewPassword(user, newPassword);
-  const claimed = await locks.run('password_reset_tokens', t._id, () =>
-    models.ResetToken.updateOne({ _id: t._id, usedOn: null }, { $set: { usedOn: new Date() } }).exec(),
-  );
+  // the link is claimed by one conditional update: of two uses at once, exactly one matches
+  const claimed = await models.ResetToken.updateOne(
+    { _id: t._id, usedOn: null },
+    { $set: { usedOn: new Date() } },
+  ).exec();
   if (claimed.modifiedCount !== 1) throw invalid();
-  await writePassword(models, locks, user, newPassword, recent, { status: 'ACTIVE' });
+  await writePassword(models, user, newPassword, recent, { status: 'ACTIVE' });
 }

@@ -244,12 +244,17 @@ describe('passwords', () => {
 });
 
 describe('concurrent sign-in failures', () => {
-  it('count every failure and lock the account (no lost update)', async () => {
+  it('count every failure and lock the account exactly once (no lost update, no lock)', async () => {
     const u = await createUser(sys, 'ROLE_NPI');
-    await Promise.all(Array.from({ length: 8 }, () => auth(u.loginId, 'Wrong1234')));
     const { User } = identityModels(sys.ctx.mongo);
+    const before = await User.findById(u._id).lean();
+    const results = await Promise.all(Array.from({ length: 8 }, () => auth(u.loginId, 'Wrong1234')));
+    expect(results.every((r) => r.statusCode === 401)).toBe(true);
     const doc = await User.findById(u._id).lean();
     expect(doc?.failedLogins).toBe(8);
     expect(doc?.status).toBe('LOCKED_OUT');
+    // one lock-out transition: the sessions ended once, the record changed once
+    expect(doc?.tokenVersion).toBe((before?.tokenVersion ?? 0) + 1);
+    expect(doc?.version).toBe((before?.version ?? 0) + 1);
   });
 });

@@ -13,7 +13,13 @@ import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server
 import { kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
 import { completeForm } from '../../requisitions/src/test/fixtures';
 import { submittedEvent } from './test/events';
-import { applyRequisitionState, createLabModule, recordRequisitionChange, type LabModule } from './index';
+import {
+  applyRequisitionState,
+  createLabModule,
+  createTestOrdersFromSubmission,
+  recordRequisitionChange,
+  type LabModule,
+} from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const API = '/portal/api/v1/testOrderForms';
@@ -44,17 +50,16 @@ function changedEvent(
 }
 
 /**
- * Requisition changes reach the lab (requisition-changed, real Kafka, FerretDB, Redis): a deleted requisition's
+ * Requisition changes reach the lab (requisition-changed, real Kafka, DocumentDB, Redis): a deleted requisition's
  * test orders are deleted, DISQUALIFIED removes their due dates, the names the lists show arrive with the
  * submission, and a redelivered or older change is applied once.
  */
-describe('lab: requisition-changed (real Kafka, FerretDB, Redis)', () => {
+describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
   let sys: Sys;
   let lab: LabModule;
   let producer: Producer;
   let release: () => void;
   const h: Record<string, { authorization: string }> = {};
-  const lock = <T>(c: string, id: string, fn: () => Promise<T>) => sys.ctx.locks.run(c, id, fn);
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: string, payload?: object) =>
     sys.app.inject({ method, url, headers: h[who], ...(payload ? { payload } : {}) });
@@ -274,8 +279,33 @@ describe('lab: requisition-changed (real Kafka, FerretDB, Redis)', () => {
     expect(rows.map((o) => o.version)).toEqual(versions);
     expect(rows.every((o) => o.dueOn?.toISOString() === '2030-03-01T00:00:00.000Z' && !o.deleted)).toBe(true);
     // the handler's own steps are idempotent too
-    expect(await recordRequisitionChange(lab.models, lock, disqualified)).toBe(false);
-    expect(await applyRequisitionState(lab.models, lock, id)).toEqual([]);
+    expect(await recordRequisitionChange(lab.models, disqualified)).toBe(false);
+    expect(await applyRequisitionState(lab.models, id)).toEqual([]);
+  });
+
+  it('changes of one requisition recorded and applied at once: the newest version wins, each applied once', async () => {
+    const submitted = submittedEvent();
+    const id = submitted.data.requisitionId;
+    await createTestOrdersFromSubmission(lab.models, submitted);
+    const changes = [3, 7, 5, 9, 4, 8, 6].map((v) =>
+      changedEvent(submitted, {
+        requisitionVersion: v,
+        changes: ['parties-changed'],
+        patientName: `Name v${v}`,
+      }),
+    );
+    // no lock: each record is one conditional upsert, each test order one conditional update
+    const recorded = await Promise.all(changes.map((e) => recordRequisitionChange(lab.models, e)));
+    expect(recorded.filter(Boolean).length).toBeGreaterThanOrEqual(1);
+    const state = await sys.ctx.mongo.collection('lab_requisitions').findOne({ _id: id } as never);
+    expect(state).toMatchObject({ version: 9, patient: { name: 'Name v9' } });
+    const applied = await Promise.all([1, 2, 3].map(() => applyRequisitionState(lab.models, id)));
+    // every test order changed by exactly one of the three
+    expect(applied.flat().sort()).toEqual(submitted.data.testOrders.map((t) => t.id).sort());
+    const rows = await ordersOf(id);
+    expect(
+      rows.map((o) => [o.testOrderForm.requisitionVersion, o.testOrderForm.patient?.name, o.version]),
+    ).toEqual(rows.map(() => [9, 'Name v9', 1]));
   });
 
   it('the requisitions service emits requisition-changed with the state after the change', async () => {

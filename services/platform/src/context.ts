@@ -6,7 +6,6 @@ import type { Config } from './config';
 import type { Mailer } from './mail';
 import type { QueueRegistry } from './queues';
 import type { BlobStore } from './blobs';
-import type { DocLocks } from './doc-lock';
 
 /** What every area plugin gets: typed config and the shared connections. */
 export interface PlatformContext {
@@ -18,8 +17,6 @@ export interface PlatformContext {
   mail: Mailer;
   queues: QueueRegistry;
   blobs: BlobStore;
-  /** per-document write locks: wrap every write that must be atomic (see doc-lock.ts) */
-  locks: DocLocks;
   /** ask the outbox relay for an immediate pass after a write (no-op when the relay runs elsewhere) */
   nudgeOutbox: () => void;
 }

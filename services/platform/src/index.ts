@@ -15,5 +15,5 @@ export * from './blobs';
 export * from './app';
 export * from './routes';
 export * from './module';
-export * from './doc-lock';
+export * from './transaction';
 export * from './list-routes';

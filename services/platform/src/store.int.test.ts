@@ -57,7 +57,7 @@ describe('single-document updates are atomic', () => {
   });
 
   it('30 concurrent $inc and $push on one document all land', async () => {
-    const c = mongo.collection('counters');
+    const c = mongo.db!.collection<{ _id: string; n: number; seen: number[] }>('counters');
     await c.insertOne({ _id: 'c' as any, n: 0, seen: [] });
     await Promise.all(
       Array.from({ length: 30 }, (_, i) =>

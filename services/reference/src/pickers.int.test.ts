@@ -428,9 +428,28 @@ describe('patient billings (saved insurances)', () => {
     const p = seed.patients.filter((x) => x.accountIds.includes(A.id))[2];
     for (let i = 0; i < 4; i++) await call('POST', url(p.id), h.a, { ...insurance, policyNumber: `C${i}` });
     const rows = (await get(url(p.id), h.a)).json().content;
-    await Promise.all(rows.map((r: any) => call('PUT', url(p.id), h.admin, { id: r.id, isDefault: true })));
+    const marks = await Promise.all(
+      rows.map((r: any) => call('PUT', url(p.id), h.admin, { id: r.id, isDefault: true })),
+    );
+    // every mark is applied (a conflicting transaction is run again, never answered with an error)
+    expect(marks.map((m) => m.statusCode)).toEqual(rows.map(() => 200));
     const after = (await get(url(p.id), h.a)).json().content;
     expect(after.filter((r: any) => r.isDefault)).toHaveLength(1);
+    // the patient's reply does not show the counter its billing writes increment
+    const patient = (await get(`${P}/patients/${p.id}`, h.a)).json();
+    expect(patient).not.toHaveProperty('billingsVersion');
+    expect((await models.Patient.findById(p.id).lean())!.billingsVersion).toBe(8);
+  });
+
+  it('the first entries of a patient saved at once: exactly one becomes the default', async () => {
+    const p = seed.patients.filter((x) => x.accountIds.includes(A.id))[3];
+    const created = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((i) => call('POST', url(p.id), h.a, { ...insurance, policyNumber: `F${i}` })),
+    );
+    expect(created.map((c) => c.statusCode)).toEqual([201, 201, 201, 201, 201, 201]);
+    const rows = (await get(url(p.id), h.a)).json().content;
+    expect(rows).toHaveLength(6);
+    expect(rows.filter((r: any) => r.isDefault)).toHaveLength(1);
   });
 });
 

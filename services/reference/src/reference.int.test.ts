@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, createUser, login } from '../../server/src/test-helper';
-import { referenceModels, type ReferenceModels } from './models';
+import { nextSequence, referenceModels, type ReferenceModels } from './models';
 import { createReferenceModule, type ReferenceModule } from './index';
 import type { SeedResult } from './seed';
 
@@ -276,7 +276,49 @@ describe('accounts and hospital locations', () => {
   });
 });
 
-describe('concurrent writes (FerretDB v1 applies conditional updates non-atomically; the writes take locks)', () => {
+describe('concurrent writes (each one conditional update: the database decides the winner, no lock)', () => {
+  it('30 edits of one patient at the same version: exactly one 200, the rest 409, the version up by one', async () => {
+    const p = seed.patients.find((x) => x.accountIds.includes(A.id))!;
+    const url = `/portal/api/v1/patients/${p.id}`;
+    const before = (await get(url, h.a)).json();
+    const results = await Promise.all(
+      [...Array(30)].map((_, i) =>
+        sys.app.inject({
+          method: 'PUT',
+          url,
+          headers: h.a,
+          payload: { version: before.version, mrn: `MRN-RACE-${i}` },
+        }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(29);
+    const after = (await get(url, h.a)).json();
+    expect(after.version).toBe(before.version + 1);
+    expect(after.mrn).toBe(results.find((r) => r.statusCode === 200)!.json().mrn);
+    // the patient's reply never shows the billing write counter
+    expect(after).not.toHaveProperty('billingsVersion');
+  });
+
+  it('edits without a version at once are each applied (a lost race is made again on the new record)', async () => {
+    const p = seed.patients.filter((x) => x.accountIds.includes(A.id))[1];
+    const url = `/portal/api/v1/patients/${p.id}`;
+    const before = (await get(url, h.a)).json();
+    const results = await Promise.all(
+      [...Array(8)].map((_, i) =>
+        sys.app.inject({ method: 'PUT', url, headers: h.a, payload: { mrn: `MRN-ANY-${i}` } }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    expect((await get(url, h.a)).json().version).toBe(before.version + 8);
+  });
+
+  it('a new sequence asked for at once hands out distinct numbers (concurrent first upserts)', async () => {
+    const values = await Promise.all([...Array(20)].map(() => nextSequence(models, 'race-probe', 0)));
+    expect([...values].sort((a, b) => a - b)).toEqual([...Array(20)].map((_, i) => i + 1));
+  });
+
   it('parallel saves of one preference at the same version: exactly one wins, the others are 409', async () => {
     const put = (payload: unknown) =>
       sys.app.inject({

@@ -14,6 +14,7 @@ import {
 } from '@onco/platform';
 import {
   approvalsAfterSave,
+  COMPLETE_TEST_STATUSES,
   copyForm,
   dateWindows,
   displayNameOf,
@@ -35,7 +36,7 @@ import {
 } from '@onco/domain';
 import { createEvent, outboxForInsert, withOutbox, type RequisitionChange } from '@onco/events';
 import { nextSequence, type RequisitionDoc, type RequisitionModels } from './models';
-import { inRequisitionScope } from './resource';
+import { requisitionByIdFilter } from './resource';
 
 /** Checks a user's own login password (counts toward the account's lockout); wired by the server. */
 export type SignatureVerifier = (userId: string, password: string) => Promise<boolean>;
@@ -158,11 +159,6 @@ export interface RequisitionServiceDeps {
   registerPatient?: PatientRegistrar;
 }
 
-/**
- * The requisition lifecycle (spec 1 section 4): create, save, sign, submit, copy, one-click subsequent order,
- * merge and delete. Every read-modify-write runs under the document's write lock (FerretDB v1 updates are not
- * atomic), and a state change is committed with its events in one single-document write (the outbox).
- */
 /** The blocks a clinical reviewer (CAN_REVIEW_DIAGNOSIS without Edit) may save on a submitted requisition. */
 export const REVIEWER_BLOCKS = ['tumorSpecimen', 'normalSpecimen', 'clinicalReviewStatus'] as const;
 
@@ -172,6 +168,27 @@ function reviewerInput<T extends Record<string, any>>(input: T): T {
   return out as T;
 }
 
+/** Where the Edit action needs a test still running: one that is neither complete nor cancelled (the Edit rule). */
+const A_TEST_RUNNING: Record<string, unknown> = {
+  testOrders: { $elemMatch: { status: { $nin: ['CANCELLED', ...COMPLETE_TEST_STATUSES] } } },
+};
+/** Where a submitted requisition may be deleted: every test cancelled and no sample on hold (the Delete rule). */
+const ALL_TESTS_CANCELLED: Record<string, unknown> = {
+  testOrders: { $not: { $elemMatch: { status: { $ne: 'CANCELLED' } } } },
+  sampleStatuses: { $ne: 'ON_HOLD' },
+};
+
+/**
+ * The requisition lifecycle (spec 1 section 4): create, save, sign, submit, copy, one-click subsequent order,
+ * merge and delete.
+ *
+ * Concurrency: each change is ONE conditional single-document update whose filter carries what the request
+ * checked: the `version` it read (every user-facing write increments it, and the requisition events carry it),
+ * and the facts behind the rule it applied that other writers change without a version (the test statuses the
+ * lab projects, the sample statuses). A state change is committed with its events in that same update (the
+ * outbox). When the update matches nothing, the requisition changed in between: with a version from the client
+ * that is a 409; without one the request is applied again to the new state (see `conditional`).
+ */
 export class RequisitionService {
   private readonly Requisition: Model<RequisitionDoc>;
   private readonly config: Config;
@@ -183,12 +200,28 @@ export class RequisitionService {
 
   /** A requisition the user may see (404 otherwise, so another account's ids reveal nothing). */
   async get(user: SessionUser, id: string, opts: { includeDeleted?: boolean } = {}): Promise<RequisitionDoc> {
-    // by id alone (FerretDB pushes an _id lookup down; combined with the scope's $or it scans the collection),
-    // then the same scope rule in code
-    const doc = await this.Requisition.findById(id).lean<RequisitionDoc>().exec();
-    if (!doc || !inRequisitionScope(user, doc)) throw notFound(MSG_NOT_FOUND);
-    if (doc.deleted && !(opts.includeDeleted && can(user, 'CAN_DELETE_TRF'))) throw notFound(MSG_NOT_FOUND);
+    const includeDeleted = Boolean(opts.includeDeleted && can(user, 'CAN_DELETE_TRF'));
+    const doc = await this.Requisition.findOne(requisitionByIdFilter(user, id, { includeDeleted }))
+      .lean<RequisitionDoc>()
+      .exec();
+    if (!doc) throw notFound(MSG_NOT_FOUND);
     return doc;
+  }
+
+  /**
+   * Run a read-check-write attempt whose write is conditional on what it read; an attempt answers null when its
+   * write matched nothing (the requisition changed since it was read). `strict` (the client sent the version it
+   * had read): a 409 at once. Otherwise the attempt runs again, reading the new state and checking it again, as
+   * the same request would have done a moment later (each round has a winner, so this ends; the bound only
+   * caps a pathological pile-up).
+   */
+  private async conditional<T>(strict: boolean, attempt: () => Promise<T | null>): Promise<T> {
+    for (let i = 0; i < (strict ? 1 : 25); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, Math.random() * 10));
+      const res = await attempt();
+      if (res !== null) return res;
+    }
+    throw conflict(MSG_STALE);
   }
 
   /** The account and physician a user puts on a requisition must be theirs (lab staff: any). */
@@ -263,11 +296,14 @@ export class RequisitionService {
     input: RequisitionForm & { deleted?: boolean; version?: number },
   ): Promise<RequisitionDoc> {
     if (input.deleted === true) return this.remove(user, id);
-    return this.deps.ctx.locks.run('test_order_forms', id, async () => {
+    return this.conditional(typeof input.version === 'number', async () => {
       const doc = await this.get(user, id);
       if (typeof input.version === 'number' && input.version !== doc.version) throw conflict(MSG_STALE);
       const now = new Date();
       const asDraft = input.status === 'DRAFT';
+      let body = input;
+      // what the rule applied below relied on, beyond the version: part of the update's filter
+      let guard: Record<string, unknown> = { status: doc.status };
       if (doc.status !== 'DRAFT') {
         if (asDraft) throw conflict(MSG_ALREADY_SUBMITTED);
         const actions = this.actionsFor(user, doc);
@@ -279,12 +315,13 @@ export class RequisitionService {
             'This requisition cannot be edited: it needs CAN_EDIT_TRF and at least one test that is neither complete nor cancelled.',
           );
         }
-        if (reviewOnly) input = reviewerInput(input);
+        if (reviewOnly) body = reviewerInput(input);
+        else guard = { ...guard, ...A_TEST_RUNNING };
       } else if (!can(user, 'CAN_CREATE_TRF') && !can(user, 'CAN_EDIT_TRF')) {
         throw forbidden();
       }
-      this.checkOwnership(user, input);
-      const set = this.editable(normalizeForSave({ ...formOf(doc), ...input }), doc, user, now);
+      this.checkOwnership(user, body);
+      const set = this.editable(normalizeForSave({ ...formOf(doc), ...body }), doc, user, now);
       const merged = { ...formOf(doc), ...set } as RequisitionForm;
       this.checkFormat(merged, user);
       // a submitted requisition keeps its ordered tests; a draft's planned tests follow its order information
@@ -299,17 +336,14 @@ export class RequisitionService {
       const after = { ...doc, ...set } as RequisitionDoc;
       const event = this.changedEvent(doc, after, this.editChanges(doc, after), user, now);
       const update = { $set: { ...set, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
-      // `{_id}` alone: the lock makes `doc` (read inside it) current, so its version was checked above; a filter
-      // with more than `_id` would make FerretDB scan every requisition (docs/decisions.md, "Orders list at scale")
       const res = await this.Requisition.findOneAndUpdate(
-        { _id: id },
+        { _id: id, version: doc.version, deleted: { $ne: true }, ...guard },
         event ? withOutbox(update, event) : update,
         { returnDocument: 'after' },
       )
         .lean<RequisitionDoc>()
         .exec();
-      if (!res) throw conflict(MSG_STALE);
-      if (event) this.deps.ctx.nudgeOutbox();
+      if (res && event) this.deps.ctx.nudgeOutbox();
       return res;
     });
   }
@@ -342,7 +376,7 @@ export class RequisitionService {
 
   /** Soft delete: the requisition and its tests are marked deleted (the Delete rule of spec 1 section 4). */
   async remove(user: SessionUser, id: string): Promise<RequisitionDoc> {
-    return this.deps.ctx.locks.run('test_order_forms', id, async () => {
+    return this.conditional(false, async () => {
       const doc = await this.get(user, id);
       const draft = doc.status === 'DRAFT';
       const allowed = draft
@@ -358,14 +392,20 @@ export class RequisitionService {
       // a submitted requisition is known downstream (the lab holds its tests): tell them, in the same write
       const event = this.changedEvent(doc, { ...doc, deleted: true }, ['deleted'], user, now);
       const res = await this.Requisition.findOneAndUpdate(
-        { _id: id },
+        {
+          _id: id,
+          version: doc.version,
+          status: doc.status,
+          deleted: { $ne: true },
+          ...(draft ? {} : ALL_TESTS_CANCELLED),
+        },
         event ? withOutbox(update, event) : update,
         { returnDocument: 'after' },
       )
         .lean<RequisitionDoc>()
         .exec();
-      if (event) this.deps.ctx.nudgeOutbox();
-      return res!;
+      if (res && event) this.deps.ctx.nudgeOutbox();
+      return res;
     });
   }
 
@@ -439,7 +479,7 @@ export class RequisitionService {
     if (doc.status !== 'DRAFT') throw conflict(MSG_ALREADY_SUBMITTED);
     const ok = await this.deps.verifySignature(user.id, password);
     if (!ok) throw badRequest(MSG_INCORRECT_PASSWORD, { field: 'password' });
-    return this.deps.ctx.locks.run('test_order_forms', id, async () => {
+    return this.conditional(false, async () => {
       const current = await this.get(user, id);
       if (current.status !== 'DRAFT') throw conflict(MSG_ALREADY_SUBMITTED);
       const approvals = [
@@ -449,14 +489,14 @@ export class RequisitionService {
           createdOn: new Date(),
         },
       ];
-      const res = await this.Requisition.findOneAndUpdate(
-        { _id: id },
+      // the approvals list read, replaced: conditional on the version it was read at
+      return this.Requisition.findOneAndUpdate(
+        { _id: id, version: current.version, status: 'DRAFT', deleted: { $ne: true } },
         { $set: { approvals, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
         { returnDocument: 'after' },
       )
         .lean<RequisitionDoc>()
         .exec();
-      return res!;
     });
   }
 
@@ -480,11 +520,12 @@ export class RequisitionService {
     return problems;
   }
 
-  private async allocateTestOrders(info: RequisitionForm['orderInformation']) {
+  /** The ordered tests with their numbers; `taken`: numbers allocated by an earlier attempt, used first. */
+  private async allocateTestOrders(info: RequisitionForm['orderInformation'], taken: number[] = []) {
     const planned = plannedTestOrders(info ?? {});
     const out = [];
-    for (const t of planned) {
-      const seq = await nextSequence(this.deps.ctx.mongo, 'testOrderId');
+    for (const [i, t] of planned.entries()) {
+      const seq = (taken[i] ??= await nextSequence(this.deps.ctx.mongo, 'testOrderId'));
       out.push({
         id: newId(),
         testOrderId: formatTestOrderId(t.testType, seq),
@@ -529,7 +570,9 @@ export class RequisitionService {
    * Submit (POST /submit?createPdf): the body's blocks are saved and the whole requisition checked; an
    * incomplete or unsigned requisition is refused with its problems per block and nothing changes. On success
    * the requisition gets its number and its ordered tests, and its requisition-submitted event is committed in
-   * the same write.
+   * the same write, conditional on the draft at the version that was checked. Numbers are allocated once per
+   * request and reused when the write is tried again (see `conditional`), so only a submit that finally loses
+   * (another submit of the same draft won, or a concurrent change made it invalid) leaves unused numbers.
    */
   async submit(
     user: SessionUser,
@@ -537,7 +580,8 @@ export class RequisitionService {
     createPdfAsked: boolean,
   ): Promise<RequisitionDoc> {
     const id = input.id ?? (await this.create(user, input))._id;
-    return this.deps.ctx.locks.run('test_order_forms', id, async () => {
+    const numbers: { requisition: number | null; tests: number[] } = { requisition: null, tests: [] };
+    return this.conditional(typeof input.version === 'number', async () => {
       const doc = await this.get(user, id);
       if (doc.status !== 'DRAFT') throw conflict('This requisition has already been submitted.');
       if (typeof input.version === 'number' && input.version !== doc.version) throw conflict(MSG_STALE);
@@ -573,10 +617,9 @@ export class RequisitionService {
           userId: registered.userId ?? merged.patient.userId ?? null,
         };
       }
-      const testRequisitionId = formatRequisitionNumber(
-        await nextSequence(this.deps.ctx.mongo, 'testRequisitionId', id),
-      );
-      const testOrders = await this.allocateTestOrders(merged.orderInformation);
+      numbers.requisition ??= await nextSequence(this.deps.ctx.mongo, 'testRequisitionId', id);
+      const testRequisitionId = formatRequisitionNumber(numbers.requisition);
+      const testOrders = await this.allocateTestOrders(merged.orderInformation, numbers.tests);
       const review =
         merged.tumorSpecimen?.reviewDiagnosis && testOrders.some((t) => t.testType === 'NEXT_DX')
           ? 'NEEDS_REVIEW'
@@ -591,9 +634,8 @@ export class RequisitionService {
       } as RequisitionDoc;
       const createPdf = createPdfAsked && can(user, 'CAN_CREATE_TRF_PDF');
       const event = this.submittedEvent(next, user, now, createPdf);
-      // `{_id}` alone: inside the lock the draft status was checked on a current read (see save)
       const res = await this.Requisition.findOneAndUpdate(
-        { _id: id },
+        { _id: id, version: doc.version, status: 'DRAFT', deleted: { $ne: true } },
         withOutbox(
           {
             $set: {
@@ -613,8 +655,8 @@ export class RequisitionService {
       )
         .lean<RequisitionDoc>()
         .exec();
-      if (!res) throw conflict('This requisition has already been submitted.');
-      this.deps.ctx.nudgeOutbox();
+      // nothing matched: read it again (already submitted by another request: the 409 above)
+      if (res) this.deps.ctx.nudgeOutbox();
       return res;
     });
   }
@@ -723,35 +765,60 @@ export class RequisitionService {
       throw conflict('Only requisitions of the same patient can be merged.');
     }
     const now = new Date();
-    const merged = await this.deps.ctx.locks.run('test_order_forms', targetId, async () => {
+    const patientId = target.patient?.id ?? null;
+    // The target gains the source's attachments it lacks and its LIMS projects: pushed (the list is server-owned
+    // and may grow meanwhile, so it is never written whole), conditional on the target as checked. Done before
+    // the source is invalidated and idempotent, so a merge cut short is completed by repeating it.
+    const merged = await this.conditional(false, async () => {
       const t = await this.get(user, targetId);
-      const ids = new Set(t.attachments.map((a) => a.id));
-      const attachments = [
-        ...t.attachments,
-        ...source.attachments.filter((a) => !ids.has(a.id) && a.type !== 'TRF'),
-      ];
-      const limsProjectIds = [...new Set([...(t.limsProjectIds ?? []), ...(source.limsProjectIds ?? [])])];
+      if (t.status !== 'SUBMITTED') throw conflict('Only submitted requisitions can be merged.');
+      if ((t.patient?.id ?? null) !== patientId)
+        throw conflict('Only requisitions of the same patient can be merged.');
+      const listed = new Set(t.attachments.map((a) => a.id));
+      const missing = source.attachments.filter((a) => !listed.has(a.id) && a.type !== 'TRF');
       return this.Requisition.findOneAndUpdate(
-        { _id: targetId },
-        { $set: { attachments, limsProjectIds, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
+        {
+          _id: targetId,
+          version: t.version,
+          status: 'SUBMITTED',
+          deleted: { $ne: true },
+          'testOrders.status': { $ne: 'CANCELLED' },
+          'attachments.id': { $nin: missing.map((a) => a.id) },
+        },
+        {
+          $push: { attachments: { $each: missing } },
+          $addToSet: { limsProjectIds: { $each: source.limsProjectIds ?? [] } },
+          $set: { updatedOn: now, updatedBy: user.id },
+          $inc: { version: 1 },
+        },
         { returnDocument: 'after' },
       )
         .lean<RequisitionDoc>()
         .exec();
     });
-    await this.deps.ctx.locks.run('test_order_forms', sourceId, async () => {
+    // the source becomes INVALID with its requisition-changed event, at the version its event names
+    const comment = `Merged into ${target.testRequisitionId}`;
+    await this.conditional(false, async () => {
       const s = await this.get(user, sourceId);
-      const $set = {
-        status: 'INVALID' as const,
-        comment: `Merged into ${target.testRequisitionId}`,
-        updatedOn: now,
-        updatedBy: user.id,
-      };
+      if (s.status === 'INVALID' && s.comment === comment) return true;
+      if (s.status !== 'SUBMITTED') throw conflict('Only submitted requisitions can be merged.');
+      const $set = { status: 'INVALID' as const, comment, updatedOn: now, updatedBy: user.id };
       const event = this.changedEvent(s, { ...s, ...$set }, ['invalidated'], user, now);
       const update = { $set, $inc: { version: 1 } };
-      await this.Requisition.updateOne({ _id: sourceId }, event ? withOutbox(update, event) : update).exec();
+      const res = await this.Requisition.updateOne(
+        {
+          _id: sourceId,
+          version: s.version,
+          status: 'SUBMITTED',
+          deleted: { $ne: true },
+          'testOrders.status': { $ne: 'CANCELLED' },
+        },
+        event ? withOutbox(update, event) : update,
+      ).exec();
+      if (!res.matchedCount) return null;
       if (event) this.deps.ctx.nudgeOutbox();
+      return true;
     });
-    return merged!;
+    return merged;
   }
 }

@@ -81,6 +81,22 @@ export function requisitionScope(user: SessionUser): Record<string, unknown> {
 const REQUISITION_SCOPE = { account: 'account.id', physician: 'physician.id', owner: 'createdBy' } as const;
 export const REQUISITION_SCOPE_PATHS: readonly string[] = Object.values(REQUISITION_SCOPE);
 
+/**
+ * One requisition by id as the user may see it: the data scope and (unless `includeDeleted`) the soft delete are
+ * part of the query, so a requisition out of scope reads as not found.
+ */
+export function requisitionByIdFilter(
+  user: SessionUser,
+  id: string,
+  opts: { includeDeleted?: boolean } = {},
+): Record<string, unknown> {
+  const parts: Record<string, unknown>[] = [{ _id: id }];
+  if (!opts.includeDeleted) parts.push({ deleted: { $ne: true } });
+  const scope = requisitionScope(user);
+  if (Object.keys(scope).length) parts.push(scope);
+  return parts.length === 1 ? parts[0] : { $and: parts };
+}
+
 /** The same rule as requisitionScope, for one requisition already read (by id). */
 export function inRequisitionScope(
   user: SessionUser,

@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import {
   AREAS,
-  DocLocks,
   FileBlobStore,
   QueueRegistry,
   checkReadiness,
@@ -84,7 +83,6 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     mail: createMailer(config.MAIL_TRANSPORT, config.MAIL_FROM, config.MAILBOX_DIR),
     queues,
     blobs: new FileBlobStore(config.FILE_STORE_DIR),
-    locks: new DocLocks(redis, { prefix: config.QUEUE_PREFIX }),
     nudgeOutbox: () => relay?.nudge(),
   };
 
@@ -95,7 +93,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     verifySignature: async (userId, password) => {
       const user = await identity.models.User.findById(userId).lean().exec();
       if (!user) return false;
-      const ok = await checkOwnPassword(identity.models, config, ctx.locks, user as any, password);
+      const ok = await checkOwnPassword(identity.models, config, user as any, password);
       if (!ok) identity.resolver.invalidate(userId);
       return ok;
     },
@@ -105,12 +103,10 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
       const id = `patient-of-${owner.requisitionId}`;
       const known = await reference.models.Patient.findById(id, { userId: 1 }).lean().exec();
       if (known) return { id, userId: known.userId };
-      const seq = await nextReferenceSequence(reference.models, 'patient', 100, (c, k, fn) =>
-        ctx.locks.run(c, k, fn),
-      );
+      const seq = await nextReferenceSequence(reference.models, 'patient', 100);
       const userId = `PAT-${String(seq).padStart(6, '0')}`;
       const name = [patient.firstName, patient.middleName, patient.lastName].filter(Boolean).join(' ');
-      await reference.models.Patient.create({
+      const created = await reference.models.Patient.create({
         _id: id,
         userId,
         firstName: patient.firstName,
@@ -133,8 +129,14 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
         physicianIds: owner.physicianId ? [owner.physicianId] : [],
         createdBy: owner.userId,
         updatedBy: owner.userId,
-      } as Record<string, unknown>);
-      return { id, userId };
+      } as Record<string, unknown>).catch(async (err) => {
+        // two submits of one requisition at once: the other registered the patient first (same _id)
+        if (err?.code !== 11000) throw err;
+        const other = await reference.models.Patient.findById(id, { userId: 1 }).lean().exec();
+        if (!other) throw err;
+        return other;
+      });
+      return { id, userId: created.userId };
     },
   });
   const modules: DomainModule[] = [
@@ -145,8 +147,8 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     createMessagesModule(ctx),
   ];
 
-  // Build every model's indexes before serving or writing: on FerretDB v1 an index build racing writes can
-  // deadlock the server (see services/reference/README.md).
+  // Build every model's indexes before serving or writing, so a unique index holds from the first write
+  // (mongoose otherwise builds them in the background).
   for (const model of Object.values(mongo.models)) await model.init();
 
   const app = await createBaseApp(ctx, identity.resolver);
@@ -262,7 +264,6 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
       collections: modules.flatMap((m) => m.outboxCollections ?? []),
       logger,
       topicPrefix: config.TOPIC_PREFIX,
-      lock: (collection, id, fn) => ctx.locks.run(collection, id, fn),
     });
     await relay.start();
     for (const m of modules) if (m.startConsumers) stoppers.push(await m.startConsumers());

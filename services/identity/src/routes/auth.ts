@@ -43,7 +43,7 @@ function decode(field: string, v: string): string {
 export async function authRoutes(app: FastifyInstance, opts: { models: IdentityModels; resolver: Resolver }) {
   const r = typed(app);
   const { models, resolver } = opts;
-  const { config, mail, locks } = app.platform;
+  const { config, mail } = app.platform;
 
   r.post(
     '/authenticate',
@@ -60,7 +60,6 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
       return authenticate(
         models,
         config,
-        locks,
         decode('username', req.body.username),
         decode('password', req.body.password),
       );
@@ -111,7 +110,6 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
       await changePassword(
         models,
         config,
-        locks,
         u.id,
         decode('oldPassword', req.body.oldPassword),
         decode('newPassword', req.body.newPassword),
@@ -150,7 +148,7 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
       },
     },
     async (req) => {
-      await completeReset(models, locks, req.body.token, decode('newPassword', req.body.newPassword));
+      await completeReset(models, req.body.token, decode('newPassword', req.body.newPassword));
       return { message: MSG.changePasswordOk };
     },
   );

@@ -183,7 +183,7 @@ export async function userRoutes(
 ) {
   const r = typed(app);
   const { models, resolver, accounts } = opts;
-  const { config, mail, locks } = app.platform;
+  const { config, mail } = app.platform;
 
   async function load(user: SessionUser, id: string): Promise<UserDoc> {
     const doc = await models.User.findOne({ $and: [{ _id: id, deleted: { $ne: true } }, userScope(user)] })
@@ -335,16 +335,14 @@ export async function userRoutes(
       const account = await resolveAccount(user, body.account);
       if (account !== undefined) set.account = account;
       const version = body.version ?? current.version;
-      const updated = await locks.run('users', current._id, () =>
-        models.User.findOneAndUpdate(
-          { _id: current._id, version },
-          { $set: set, $inc: { version: 1 } },
-          // no projection here: FerretDB v1 does not implement findAndModify's "fields"; publicUser drops secrets
-          { returnDocument: 'after' },
-        )
-          .lean()
-          .exec(),
-      );
+      // one conditional update: the version the client (or this request) read, the user not deleted
+      const updated = await models.User.findOneAndUpdate(
+        { _id: current._id, version, deleted: { $ne: true } },
+        { $set: set, $inc: { version: 1 } },
+        { returnDocument: 'after', projection: userProjection },
+      )
+        .lean()
+        .exec();
       if (!updated) throw conflict();
       resolver.invalidate(current._id);
       return { ...publicUser(updated as unknown as UserDoc), message: MSG.userUpdated };
@@ -389,12 +387,11 @@ export async function userRoutes(
         set.passwordHash = await hashPassword(temporary);
         set.failedLogins = 0;
       }
-      const res = await locks.run('users', current._id, () =>
-        models.User.updateOne(
-          { _id: current._id, version: current.version, status: current.status },
-          { $set: set, $inc: { version: 1, tokenVersion: 1 } },
-        ).exec(),
-      );
+      // conditional on the version and status the action was allowed for: a concurrent change is a 409
+      const res = await models.User.updateOne(
+        { _id: current._id, version: current.version, status: current.status },
+        { $set: set, $inc: { version: 1, tokenVersion: 1 } },
+      ).exec();
       if (res.matchedCount === 0) throw conflict();
       resolver.invalidate(current._id);
       const fresh = (await models.User.findById(current._id).lean().exec()) as UserDoc;

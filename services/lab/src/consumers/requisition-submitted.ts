@@ -25,7 +25,7 @@ const isDuplicateKey = (err: unknown) => (err as { code?: unknown })?.code === 1
  *
  * Each test order is ONE insert whose `_id` is the event's test order id, carrying its `test-status` event in
  * the same document's outbox: the order and its event commit together, and a redelivered event (or a retry
- * after a crash before the consumer's marker) hits the existing `_id` (refused reliably, also on FerretDB) and
+ * after a crash before the consumer's marker) hits the existing `_id` (a duplicate key) and
  * creates nothing and emits nothing. Returns the ids it created.
  */
 export async function createTestOrdersFromSubmission(
@@ -100,7 +100,6 @@ export async function createTestOrdersFromSubmission(
  * the requisition's test orders (deleted, due dates, review status, names).
  */
 export async function startLabConsumers(ctx: PlatformContext, models: LabModels) {
-  const lock = ctx.locks.run.bind(ctx.locks);
   const changed = await runConsumer({
     kafka: ctx.kafka,
     db: ctx.mongo,
@@ -110,8 +109,8 @@ export async function startLabConsumers(ctx: PlatformContext, models: LabModels)
     logger: ctx.logger,
     handler: async (event: AnyEvent) => {
       if (!isEventOf(event, 'requisition-changed')) return;
-      await recordRequisitionChange(models, lock, event);
-      const applied = await applyRequisitionState(models, lock, event.data.requisitionId);
+      await recordRequisitionChange(models, event);
+      const applied = await applyRequisitionState(models, event.data.requisitionId);
       ctx.logger.info(
         { requisitionId: event.data.requisitionId, changes: event.data.changes, applied: applied.length },
         'requisition change applied to its test orders',
@@ -130,7 +129,7 @@ export async function startLabConsumers(ctx: PlatformContext, models: LabModels)
       const created = await createTestOrdersFromSubmission(models, event);
       if (created.length) ctx.nudgeOutbox();
       // a change of the requisition consumed before its submission (another topic: no ordering between them)
-      await applyRequisitionState(models, lock, event.data.requisitionId);
+      await applyRequisitionState(models, event.data.requisitionId);
       ctx.logger.info(
         { requisitionId: event.data.requisitionId, created: created.length },
         'test orders created from requisition-submitted',

@@ -194,11 +194,9 @@ export async function commentRoutes(
         updatedOn: now,
         updatedBy: user.id,
       });
-      if (parent) {
-        await opts.ctx.locks.run('messages', parent._id, () =>
-          Message.updateOne({ _id: parent._id }, { $set: { lastMessageCreatedOn: now } }).exec(),
-        );
-      }
+      // the thread's latest reply time only moves forward ($max: replies landing at once never move it back)
+      if (parent)
+        await Message.updateOne({ _id: parent._id }, { $max: { lastMessageCreatedOn: now } }).exec();
       reply.status(201);
       return toApi(created.toObject());
     },
@@ -222,29 +220,29 @@ export async function commentRoutes(
       const user = requireUser(req);
       if (req.body.deleted !== true) throw badRequest(COMMENT_MSG.onlyDelete, { field: 'deleted' });
       const id = req.params.id;
-      return opts.ctx.locks.run('messages', id, async () => {
-        const msg = await Message.findOne({ _id: id, deleted: { $ne: true } })
-          .lean()
-          .exec();
-        if (!msg) throw notFound(COMMENT_MSG.commentNotFound);
-        if (!msg.comment) throw badRequest(COMMENT_MSG.notAComment);
-        // out of the user's scope reads as not found (docs/decisions.md "Data scope")
-        const rs = msg.testOrderForm?.id
-          ? await RequisitionScope.findById(msg.testOrderForm.id).lean().exec()
-          : null;
-        if (!rs || !inScope(user, rs)) throw notFound(COMMENT_MSG.commentNotFound);
-        const owner = msg.owner?.id ?? msg.createdBy;
-        if (owner !== user.id) throw forbidden(COMMENT_MSG.notOwner);
-        if (msg.actionType) throw forbidden(COMMENT_MSG.hasAction);
-        const updated = await Message.findOneAndUpdate(
-          { _id: id },
-          { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
-          { returnDocument: 'after' },
-        )
-          .lean()
-          .exec();
-        return toApi(updated);
-      });
+      const msg = await Message.findOne({ _id: id, deleted: { $ne: true } })
+        .lean()
+        .exec();
+      if (!msg) throw notFound(COMMENT_MSG.commentNotFound);
+      if (!msg.comment) throw badRequest(COMMENT_MSG.notAComment);
+      // out of the user's scope reads as not found (docs/decisions.md "Data scope")
+      const rs = msg.testOrderForm?.id
+        ? await RequisitionScope.findById(msg.testOrderForm.id).lean().exec()
+        : null;
+      if (!rs || !inScope(user, rs)) throw notFound(COMMENT_MSG.commentNotFound);
+      const owner = msg.owner?.id ?? msg.createdBy;
+      if (owner !== user.id) throw forbidden(COMMENT_MSG.notOwner);
+      if (msg.actionType) throw forbidden(COMMENT_MSG.hasAction);
+      // conditional on what was checked: not deleted yet (a second delete at once is a 404), no action type
+      const updated = await Message.findOneAndUpdate(
+        { _id: id, deleted: { $ne: true }, actionType: msg.actionType ?? null },
+        { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      )
+        .lean()
+        .exec();
+      if (!updated) throw notFound(COMMENT_MSG.commentNotFound);
+      return toApi(updated);
     },
   );
 }

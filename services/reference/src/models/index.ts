@@ -1,5 +1,4 @@
 import type { Connection, Model } from 'mongoose';
-import type { LockFn } from '@onco/platform';
 import { modelOn } from './common';
 import { accountSchema, hospitalLocationSchema, type AccountDoc, type HospitalLocationDoc } from './account';
 import {
@@ -65,33 +64,32 @@ export function referenceModels(conn: Connection): ReferenceModels {
 }
 
 /**
- * Next value of a named sequence (human ids such as HL-1005). The increment runs under the counter's write lock
- * when one is given (FerretDB v1 does not apply $inc atomically under concurrency); the unique index on the
- * human id is the backstop.
+ * Next value of a named sequence (human ids such as HL-1005): one atomic `$inc` of the sequence's counter
+ * document, created by the first call (upsert). Two first calls at once may both try to insert the counter; the
+ * loser's duplicate key is answered by incrementing the winner's. The unique index on the human id is the
+ * backstop.
  */
-export async function nextSequence(
-  models: ReferenceModels,
-  name: string,
-  start = 1000,
-  lock?: LockFn,
-): Promise<number> {
-  const inc = async () => {
-    const doc = await models.Counter.findOneAndUpdate(
-      { _id: name },
-      { $inc: { seq: 1 } },
-      { upsert: true, returnDocument: 'after', setDefaultsOnInsert: false },
-    )
-      .lean()
-      .exec();
-    return start + (doc?.seq ?? 1);
-  };
-  return lock ? lock('reference_counters', name, inc) : inc();
+export async function nextSequence(models: ReferenceModels, name: string, start = 1000): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const doc = await models.Counter.findOneAndUpdate(
+        { _id: name },
+        { $inc: { seq: 1 } },
+        { upsert: true, returnDocument: 'after', setDefaultsOnInsert: false },
+      )
+        .lean()
+        .exec();
+      return start + (doc?.seq ?? 1);
+    } catch (err) {
+      if ((err as { code?: unknown })?.code !== 11000 || attempt >= 2) throw err;
+    }
+  }
 }
 
 /**
  * Create every reference collection and index now (mongoose otherwise builds them in the background when a
- * model is compiled). Writers await this first: on FerretDB v1 an index build running beside writes to the
- * same database can deadlock the server.
+ * model is compiled). Writers await this first, so the unique indexes (human ids, codes) hold from the first
+ * write.
  */
 export async function initModels(models: ReferenceModels): Promise<void> {
   await Promise.all(Object.values(models).map((m: Model<any>) => m.init()));

@@ -95,6 +95,8 @@ export interface PatientDoc extends Audited {
   diagnosis: string | null;
   accountIds: string[];
   physicianIds: string[];
+  /** see the schema: serializes the patient's billing writes */
+  billingsVersion?: number;
 }
 
 export const patientSchema = auditedSchema(
@@ -122,6 +124,11 @@ export const patientSchema = auditedSchema(
     diagnosis: { type: String, default: null },
     accountIds: { type: [String], default: [] },
     physicianIds: { type: [String], default: [] },
+    /**
+     * incremented by every write of the patient's billing entries, inside its transaction, so two of them
+     * conflict and one default per patient holds (routes/patient-billings.ts); not part of the patient's reply
+     */
+    billingsVersion: { type: Number, default: 0 },
   },
   { collection: 'patients' },
 );

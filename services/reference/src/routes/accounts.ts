@@ -225,8 +225,7 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
         .lean()
         .exec();
       if (!account) throw badRequest(`Unknown account: ${accountId}`, { field: 'account' });
-      const locks = app.platform.locks;
-      const seq = await nextSequence(models, 'hospitalLocation', 1000, (c, id, fn) => locks.run(c, id, fn));
+      const seq = await nextSequence(models, 'hospitalLocation', 1000);
       const created = await models.HospitalLocation.create({
         hospitalLocationId: `HL-${seq}`,
         name: b.name,
@@ -256,9 +255,7 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
       const user = requireUser(req);
       const b = req.body;
       return updateScoped({
-        locks: app.platform.locks,
         model: models.Account,
-        collection: 'accounts',
         id: req.params.id,
         scope: accountScope(user),
         version: b.version,
@@ -296,9 +293,7 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
       const user = requireUser(req);
       const b = req.body;
       return updateScoped({
-        locks: app.platform.locks,
         model: models.HospitalLocation,
-        collection: 'hospital_locations',
         id: req.params.id,
         scope: locationScope(user),
         version: b.version,

@@ -140,16 +140,14 @@ export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteD
     },
     async (req) => {
       const user = requireUser(req);
-      // under the document's write lock: FerretDB v1 does not apply a conditional update atomically
-      const doc = await app.platform.locks.run('maintenance_windows', req.params.id, () =>
-        models.MaintenanceWindow.findOneAndUpdate(
-          { _id: req.params.id, deleted: { $ne: true } },
-          { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
-          { returnDocument: 'after' },
-        )
-          .lean()
-          .exec(),
-      );
+      // one conditional update: of two cancellations at once, one matches and the other is a 404
+      const doc = await models.MaintenanceWindow.findOneAndUpdate(
+        { _id: req.params.id, deleted: { $ne: true } },
+        { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      )
+        .lean()
+        .exec();
       if (!doc) throw notFound();
       req.log.info({ maintenanceId: doc._id }, 'maintenance window cancelled');
       return toMaintenanceReply(doc);

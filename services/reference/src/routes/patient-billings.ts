@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
+import type { ClientSession } from 'mongoose';
 import type { Permission } from '@onco/domain';
 import {
   can,
@@ -7,6 +8,7 @@ import {
   errorReplies,
   forbidden,
   idParams,
+  inTransaction,
   notFound,
   requireUser,
   toApi,
@@ -26,6 +28,12 @@ import { auditReply, fieldErrors, loadScoped, str, text, type RouteDeps } from '
  * page's billing menu (VIEW_BILLING_ACTIONS; CAN_EDIT_BILLING for billing staff). Mark Default and Delete are
  * that menu's actions, so they need VIEW_BILLING_ACTIONS or CAN_EDIT_BILLING. The patient's data scope applies
  * to every call: a patient outside it is a 404.
+ *
+ * One default per patient: an invariant over several documents (the patient's entries), so every billing write
+ * runs in a multi-document transaction (services/platform transaction.ts) that first increments the patient's
+ * `billingsVersion`. Two billing writes of one patient therefore write the same document and conflict: one is
+ * run again after the other committed, and sees its result (the first entry is the default, marking one clears
+ * the others). Entries of different patients never wait for each other.
  */
 export const BILLING_WRITERS: Permission[] = [
   'CAN_CREATE_TRF',
@@ -94,7 +102,7 @@ const toReply = (d: Record<string, any>) => ({ ...toApi(d), patientInsuranceId: 
 /** Patient billing routes, mounted in the portal area under /patients/:id/billings. */
 export async function patientBillingRoutes(app: FastifyInstance, { models }: RouteDeps) {
   const r = typed(app);
-  const { PatientBilling } = models;
+  const { PatientBilling, Patient } = models;
 
   const list = async (patientId: string) => {
     const rows = await PatientBilling.find({ patientId, deleted: { $ne: true } })
@@ -105,20 +113,19 @@ export async function patientBillingRoutes(app: FastifyInstance, { models }: Rou
   };
   /** the patient, within the user's scope (404 otherwise) */
   const patientOf = (user: SessionUser, id: string) => loadScoped(models.Patient, id, patientScope(user));
-  /** every billing write of one patient holds the patient's billing lock: one default at a time */
-  const locked = <T>(patientId: string, fn: () => Promise<T>) =>
-    app.platform.locks.run('patient_billings', patientId, fn);
-  const clearOtherDefaults = async (patientId: string, keep: string, userId: string) => {
-    const others = await PatientBilling.find({ patientId, isDefault: true, _id: { $ne: keep } }, { _id: 1 })
-      .lean()
-      .exec();
-    // one update per document (FerretDB v1: no bulk updates, see README)
-    for (const o of others)
-      await PatientBilling.updateOne(
-        { _id: o._id },
-        { $set: { isDefault: false, updatedOn: new Date(), updatedBy: userId }, $inc: { version: 1 } },
-      ).exec();
-  };
+  /** a billing write of one patient: in a transaction that first writes the patient (see above) */
+  const billingWrite = <T>(patientId: string, fn: (session: ClientSession) => Promise<T>) =>
+    inTransaction(PatientBilling.db, async (session) => {
+      await Patient.updateOne({ _id: patientId }, { $inc: { billingsVersion: 1 } }, { session }).exec();
+      return fn(session);
+    });
+  /** every other default of the patient stops being one (one bulk update) */
+  const clearOtherDefaults = (patientId: string, keep: string, userId: string, session: ClientSession) =>
+    PatientBilling.updateMany(
+      { patientId, isDefault: true, _id: { $ne: keep } },
+      { $set: { isDefault: false, updatedOn: new Date(), updatedBy: userId }, $inc: { version: 1 } },
+      { session },
+    ).exec();
 
   r.get(
     '/patients/:id/billings',
@@ -156,23 +163,29 @@ export async function patientBillingRoutes(app: FastifyInstance, { models }: Rou
       if (b.isDefault && !BILLING_MENU.some((p) => can(user, p))) throw forbidden();
       const checked = checkBilling(b, new Date());
       if ('errors' in checked) throw fieldErrors(checked.errors, BILLING_LABELS);
-      const out = await locked(patient.id, async () => {
+      await billingWrite(patient.id, async (session) => {
         // the first entry of a patient becomes the default
         const first =
-          (await PatientBilling.countDocuments({ patientId: patient.id, deleted: { $ne: true } })) === 0;
+          (await PatientBilling.countDocuments({ patientId: patient.id, deleted: { $ne: true } })
+            .session(session)
+            .exec()) === 0;
         const isDefault = first || !!b.isDefault;
-        const created = await PatientBilling.create({
-          ...(checked.value as Record<string, unknown>),
-          patientId: patient.id,
-          isDefault,
-          createdBy: user.id,
-          updatedBy: user.id,
-        });
-        if (isDefault) await clearOtherDefaults(patient.id, String(created._id), user.id);
-        return list(patient.id);
+        const [created] = await PatientBilling.create(
+          [
+            {
+              ...(checked.value as Record<string, unknown>),
+              patientId: patient.id,
+              isDefault,
+              createdBy: user.id,
+              updatedBy: user.id,
+            },
+          ],
+          { session },
+        );
+        if (isDefault) await clearOtherDefaults(patient.id, String(created._id), user.id, session);
       });
       reply.status(201);
-      return out;
+      return list(patient.id);
     },
   );
 
@@ -193,12 +206,13 @@ export async function patientBillingRoutes(app: FastifyInstance, { models }: Rou
       const user = requireUser(req);
       const patient = await patientOf(user, req.params.id);
       const b = req.body;
-      return locked(patient.id, async () => {
+      await billingWrite(patient.id, async (session) => {
         const current = await PatientBilling.findOne({
           _id: b.id,
           patientId: patient.id,
           deleted: { $ne: true },
         })
+          .session(session)
           .lean()
           .exec();
         if (!current) throw notFound();
@@ -208,13 +222,17 @@ export async function patientBillingRoutes(app: FastifyInstance, { models }: Rou
           b.deleted === true || (b.isDefault !== undefined && b.isDefault !== current.isDefault);
         if (menuAction && !BILLING_MENU.some((p) => can(user, p))) throw forbidden();
         const now = { updatedOn: new Date(), updatedBy: user.id };
+        // conditional on the version read (the transaction already keeps other billing writes of the patient out)
+        const filter = { _id: current._id, version: current.version };
         if (b.deleted === true) {
           // a soft delete; a deleted default leaves the patient without one until another is marked
-          await PatientBilling.updateOne(
-            { _id: current._id },
+          const res = await PatientBilling.updateOne(
+            filter,
             { $set: { deleted: true, isDefault: false, ...now }, $inc: { version: 1 } },
+            { session },
           ).exec();
-          return list(patient.id);
+          if (!res.matchedCount) throw conflict();
+          return;
         }
         const merged: BillingForm = {};
         for (const f of FIELD_NAMES)
@@ -222,13 +240,15 @@ export async function patientBillingRoutes(app: FastifyInstance, { models }: Rou
         const checked = checkBilling(merged, new Date());
         if ('errors' in checked) throw fieldErrors(checked.errors, BILLING_LABELS);
         const isDefault = b.isDefault ?? current.isDefault;
-        await PatientBilling.updateOne(
-          { _id: current._id },
+        const res = await PatientBilling.updateOne(
+          filter,
           { $set: { ...checked.value, isDefault, ...now }, $inc: { version: 1 } },
+          { session },
         ).exec();
-        if (isDefault) await clearOtherDefaults(patient.id, current._id, user.id);
-        return list(patient.id);
+        if (!res.matchedCount) throw conflict();
+        if (isDefault) await clearOtherDefaults(patient.id, current._id, user.id, session);
       });
+      return list(patient.id);
     },
   );
 }

@@ -175,9 +175,7 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
       const user = requireUser(req);
       const b = req.body;
       return updateScoped({
-        locks: app.platform.locks,
         model: models.Patient,
-        collection: 'patients',
         id: req.params.id,
         scope: patientScope(user),
         version: b.version,

@@ -200,9 +200,7 @@ export async function providerRoutes(app: FastifyInstance, { models }: RouteDeps
       const user = requireUser(req);
       const b = req.body;
       return updateScoped({
-        locks: app.platform.locks,
         model: models.Physician,
-        collection: 'physicians',
         id: req.params.id,
         scope: physicianScope(user),
         version: b.version,
@@ -246,9 +244,7 @@ export async function providerRoutes(app: FastifyInstance, { models }: RouteDeps
       const user = requireUser(req);
       const b = req.body;
       return updateScoped({
-        locks: app.platform.locks,
         model: models.Pathologist,
-        collection: 'pathologists',
         id: req.params.id,
         scope: pathologistScope(user),
         version: b.version,

@@ -23,19 +23,24 @@ export const auditReply = {
 export const ref = z.object({ id: z.string(), name: z.string().nullish() });
 export const str = z.string().nullish();
 
+/** The filter of one record by id within the data scope and not soft-deleted (plus `extra` conditions). */
+export function scopedById(
+  id: string,
+  scope: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const filter: Record<string, unknown> = { _id: id, deleted: { $ne: true }, ...extra };
+  const clash = Object.keys(scope).some((k) => k in filter);
+  return clash ? { ...filter, $and: [scope] } : { ...filter, ...scope };
+}
+
 /** One record by id within the data scope (and not soft-deleted), or a 404: out-of-scope records do not exist. */
 export async function loadScoped<T>(
   model: Model<T>,
   id: string,
   scope: Record<string, unknown>,
 ): Promise<any> {
-  // _id stays a top-level equality (FerretDB v1 looks that up directly; other filters scan the collection)
-  const filter: Record<string, unknown> = { _id: id, deleted: { $ne: true } };
-  const clash = Object.keys(scope).some((k) => k in filter);
-  const doc = await model
-    .findOne(clash ? { ...filter, $and: [scope] } : { ...filter, ...scope })
-    .lean()
-    .exec();
+  const doc = await model.findOne(scopedById(id, scope)).lean().exec();
   if (!doc) throw notFound();
   return toApi(doc as Record<string, any>);
 }
@@ -48,38 +53,37 @@ export function and(...parts: Array<Record<string, unknown>>): Record<string, un
   return { $and: nonEmpty };
 }
 
-export type LockRunner = { run<T>(collection: string, id: string, fn: () => Promise<T>): Promise<T> };
-
 /**
- * A versioned edit of one record within the data scope: under the document's write lock (FerretDB v1 does not
- * apply conditional updates atomically), read it (out of scope or deleted: 404), refuse a stale `version`
- * (409), then write the change computed from the current record with the audit fields and version + 1.
+ * A versioned edit of one record within the data scope: read it (out of scope or deleted: 404), refuse a stale
+ * `version` (409), then write the change computed from the record read, with the audit fields and version + 1,
+ * in one update conditional on that version (and the scope). When it matches nothing the record changed in
+ * between: with a `version` from the client that is a 409; without one the edit is made again on the new
+ * record (each round has a winner; the bound only caps a pathological pile-up).
  */
 export async function updateScoped<T>(o: {
-  locks: LockRunner;
   model: Model<T>;
-  collection: string;
   id: string;
   scope: Record<string, unknown>;
   version?: number;
   userId: string;
   change: (current: any) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }): Promise<any> {
-  return o.locks.run(o.collection, o.id, async () => {
+  for (let attempt = 0; attempt < (o.version === undefined ? 25 : 1); attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 10));
     const current = await loadScoped(o.model, o.id, o.scope);
     if (o.version !== undefined && o.version !== current.version) throw conflict();
     const set = await o.change(current);
     const updated = await o.model
       .findOneAndUpdate(
-        { _id: o.id, version: current.version } as any,
+        scopedById(o.id, o.scope, { version: current.version }) as any,
         { $set: { ...set, updatedOn: new Date(), updatedBy: o.userId }, $inc: { version: 1 } } as any,
         { returnDocument: 'after' },
       )
       .lean()
       .exec();
-    if (!updated) throw conflict();
-    return toApi(updated as Record<string, any>);
-  });
+    if (updated) return toApi(updated as Record<string, any>);
+  }
+  throw conflict();
 }
 
 /** A 400 naming every field in error (details.errors: field -> the spec's message). */

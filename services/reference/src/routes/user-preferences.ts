@@ -108,32 +108,13 @@ export async function userPreferenceRoutes(app: FastifyInstance, { models }: Rou
       const user = requireUser(req);
       const { name, version } = req.body;
       const content = contentText(req.body.content);
-      // one record per user and name, addressed by an id derived from both (a fast _id look-up, and a second
-      // insert of the same id is refused); the write runs under the document's lock (FerretDB v1 applies a
-      // conditional update non-atomically: see docs/decisions.md)
+      // one record per user and name, addressed by an id derived from both (a second insert of the same id is
+      // refused). A save is one update conditional on the version given (none: the current record, whatever its
+      // version); a record not there yet is inserted.
       const id = stableId('userPreference', `${user.id}\u0000${name}`);
-      return app.platform.locks.run('user_preferences', id, async () => {
-        const current = await models.UserPreference.findOne({ _id: id, userId: user.id }).lean().exec();
-        if (!current) {
-          if (version !== undefined && version !== 0) throw conflict();
-          try {
-            const created = await models.UserPreference.create({
-              _id: id,
-              userId: user.id,
-              name,
-              content,
-              createdBy: user.id,
-              updatedBy: user.id,
-            });
-            return toApi(created.toObject());
-          } catch (err: any) {
-            if (err?.code === 11000) throw conflict();
-            throw err;
-          }
-        }
-        if (version !== undefined && version !== current.version) throw conflict();
-        const updated = await models.UserPreference.findOneAndUpdate(
-          { _id: current._id, version: current.version },
+      const save = () =>
+        models.UserPreference.findOneAndUpdate(
+          { _id: id, userId: user.id, ...(version !== undefined ? { version } : {}) },
           {
             $set: { content, deleted: false, updatedOn: new Date(), updatedBy: user.id },
             $inc: { version: 1 },
@@ -142,9 +123,28 @@ export async function userPreferenceRoutes(app: FastifyInstance, { models }: Rou
         )
           .lean()
           .exec();
-        if (!updated) throw conflict();
-        return toApi(updated);
-      });
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const updated = await save();
+        if (updated) return toApi(updated);
+        // not at the version given (a record asked at version n > 0 that is not there, too): stale
+        if (version !== undefined && version !== 0) throw conflict();
+        try {
+          const created = await models.UserPreference.create({
+            _id: id,
+            userId: user.id,
+            name,
+            content,
+            createdBy: user.id,
+            updatedBy: user.id,
+          });
+          return toApi(created.toObject());
+        } catch (err: any) {
+          if (err?.code !== 11000) throw err;
+          // there already: not at version 0 (a 409), or, without a version, saved over on the next attempt
+          if (version === 0) throw conflict();
+        }
+      }
+      throw conflict();
     },
   );
 }

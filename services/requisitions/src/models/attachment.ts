@@ -97,66 +97,44 @@ export function attachmentRef(
   };
 }
 
-type Lock = <T>(collection: string, id: string, fn: () => Promise<T>) => Promise<T>;
 type AttachmentRefSource = Pick<
   AttachmentDoc,
   '_id' | 'name' | 'type' | 'size' | 'contentType' | 'createdOn'
 >;
 
 /**
- * Add an attachment to its requisition's `attachments` list, under the requisition's write lock
- * (ctx.locks.run; FerretDB v1 applies an update as a read then a write, so a `$push` racing another writer of the
- * document could be lost). Idempotent: the requisition is read (its deleted flag and list only), and `$push`ed to
- * only when it is not deleted and the id is not listed yet. True when the attachment is listed afterwards.
- * `version` is not bumped: the list is server-owned (uploads, deletes and the TRF worker write it; a draft save
- * must never overwrite it).
- *
- * Both the read and the write filter on `{_id}` alone: that is the one filter FerretDB's SQLite backend answers
- * from an index; a conditional filter (`{_id, deleted, $nor: [...]}`) made the write scan every requisition.
+ * Add an attachment to its requisition's `attachments` list: one `$push` whose filter says the requisition is
+ * not deleted and does not list the id yet, so of concurrent links of one attachment exactly one adds it, and
+ * concurrent links of different attachments all land. Idempotent; true when the attachment is listed
+ * afterwards. `version` is not bumped: the list is server-owned (uploads, deletes and the TRF worker write it; a
+ * draft save never overwrites it).
  */
 export async function linkAttachment(
   Requisition: Model<RequisitionDoc>,
-  lock: Lock,
   requisitionId: string,
   doc: AttachmentRefSource,
   by: string | null,
 ): Promise<boolean> {
-  return lock('test_order_forms', requisitionId, async () => {
-    const trf = await Requisition.findOne({ _id: requisitionId }, { deleted: 1, attachments: 1 })
-      .lean<Pick<RequisitionDoc, '_id' | 'deleted' | 'attachments'>>()
-      .exec();
-    if (!trf || trf.deleted) return false;
-    if ((trf.attachments ?? []).some((a) => a.id === doc._id)) return true;
-    const res = await Requisition.updateOne(
-      { _id: requisitionId },
-      { $push: { attachments: attachmentRef(doc) }, $set: { updatedOn: new Date(), updatedBy: by } },
-    ).exec();
-    return res.matchedCount > 0;
-  });
+  const res = await Requisition.updateOne(
+    { _id: requisitionId, deleted: { $ne: true }, 'attachments.id': { $ne: doc._id } },
+    { $push: { attachments: attachmentRef(doc) }, $set: { updatedOn: new Date(), updatedBy: by } },
+  ).exec();
+  if (res.matchedCount > 0) return true;
+  // nothing pushed: listed already (true), or the requisition is deleted or gone (false)
+  return Boolean(
+    await Requisition.exists({ _id: requisitionId, deleted: { $ne: true }, 'attachments.id': doc._id }),
+  );
 }
 
-/** Remove an attachment from its requisition's list (under the requisition's write lock). */
+/** Remove an attachment from its requisition's list (one `$pull` by the attachment's id). */
 export async function unlinkAttachment(
   Requisition: Model<RequisitionDoc>,
-  lock: Lock,
   requisitionId: string,
   attachmentId: string,
   by: string | null,
 ): Promise<void> {
-  await lock('test_order_forms', requisitionId, async () => {
-    const trf = await Requisition.findOne({ _id: requisitionId }, { attachments: 1 })
-      .lean<Pick<RequisitionDoc, '_id' | 'attachments'>>()
-      .exec();
-    if (!trf || !(trf.attachments ?? []).some((a) => a.id === attachmentId)) return;
-    await Requisition.updateOne(
-      { _id: requisitionId },
-      {
-        $set: {
-          attachments: trf.attachments.filter((a) => a.id !== attachmentId),
-          updatedOn: new Date(),
-          updatedBy: by,
-        },
-      },
-    ).exec();
-  });
+  await Requisition.updateOne(
+    { _id: requisitionId, 'attachments.id': attachmentId },
+    { $pull: { attachments: { id: attachmentId } }, $set: { updatedOn: new Date(), updatedBy: by } },
+  ).exec();
 }

@@ -1,13 +1,12 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
- * Sequences for human-readable numbers (testRequisitionId and later others), collection `counters`.
+ * Sequences for human-readable numbers (testRequisitionId, testOrderId), collection `counters`.
  *
  * One document per number handed out, `_id` = `<sequence>:<n>`: a number is taken by INSERTING its document,
- * and the `_id` uniqueness makes that the one race-free step. The obvious `$inc` with upsert on one document
- * per sequence is NOT safe on FerretDB v1 (SQLite backend): concurrent single-document updates there lose
- * updates and several conditional updates can all report a match (measured: 20 parallel `$inc` left 2; 20
- * parallel findOneAndUpdate `$inc` returned duplicates). The documents also record what each number was for.
+ * and the `_id` uniqueness makes that the one race-free step. (A single `$inc` on one document per sequence would
+ * be as safe on MongoDB; these documents are kept because each records what its number was for, for audit, and
+ * the existing numbers live in them.)
  */
 export interface CounterDoc {
   _id: string;

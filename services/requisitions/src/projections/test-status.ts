@@ -10,37 +10,56 @@ export const TEST_STATUS_PROJECTION_GROUP = 'requisitions.test-status';
  * sets the status of that test on the requisition (orders list facets, summary progress, the Edit and Delete
  * rules). Idempotent: applying the same event twice sets the same value. An event older than the change
  * already applied is skipped (events of one test arrive in order on its partition; this guards a replay).
+ *
+ * Each step is one conditional update of that test's entry (never the whole list, which other writers change):
+ * set it in place where its last change is not newer, or push it where the requisition does not list it yet.
+ * When neither matches, the entry is newer (skip) or the requisition is gone, unless another writer added the
+ * entry between the two steps: then the steps run again.
  */
 export async function applyTestStatus(
-  ctx: PlatformContext,
   models: RequisitionModels,
   event: AnyEvent,
 ): Promise<'applied' | 'ignored'> {
   if (!isEventOf(event, 'test-status')) return 'ignored';
   const d = event.data;
-  return ctx.locks.run('test_order_forms', d.requisitionId, async () => {
-    const doc = await models.Requisition.findById(d.requisitionId, { testOrders: 1 }).lean().exec();
-    if (!doc) return 'ignored';
-    const changedOn = new Date(d.changedOn);
-    const testOrders = [...doc.testOrders];
-    const i = testOrders.findIndex((t) => t.id === d.testOrderId);
-    const prior = i >= 0 ? (testOrders[i] as { statusChangedOn?: Date | null }) : null;
+  const changedOn = new Date(d.changedOn);
+  const entry = {
+    id: d.testOrderId,
+    testOrderId: d.testId,
+    testType: d.testType,
+    orderType: d.orderType,
+    status: d.status,
+    dueOn: d.dueOn,
+    statusChangedOn: changedOn,
+  };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const set: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(entry)) set[`testOrders.$.${k}`] = v;
+    const updated = await models.Requisition.updateOne(
+      {
+        _id: d.requisitionId,
+        testOrders: {
+          $elemMatch: {
+            id: d.testOrderId,
+            $or: [{ statusChangedOn: null }, { statusChangedOn: { $lte: changedOn } }],
+          },
+        },
+      },
+      { $set: set },
+    ).exec();
+    if (updated.matchedCount) return 'applied';
+    const pushed = await models.Requisition.updateOne(
+      { _id: d.requisitionId, 'testOrders.id': { $ne: d.testOrderId } },
+      { $push: { testOrders: entry } },
+    ).exec();
+    if (pushed.matchedCount) return 'applied';
+    const listed = await models.Requisition.findById(d.requisitionId, { testOrders: 1 }).lean().exec();
+    const prior = listed?.testOrders.find((t) => t.id === d.testOrderId) as
+      { statusChangedOn?: Date | null } | undefined;
+    if (!listed) return 'ignored';
     if (prior?.statusChangedOn && new Date(prior.statusChangedOn) > changedOn) return 'ignored';
-    const next = {
-      ...(i >= 0 ? testOrders[i] : {}),
-      id: d.testOrderId,
-      testOrderId: d.testId,
-      testType: d.testType,
-      orderType: d.orderType,
-      status: d.status,
-      dueOn: d.dueOn,
-      statusChangedOn: changedOn,
-    };
-    if (i >= 0) testOrders[i] = next as any;
-    else testOrders.push(next as any);
-    await models.Requisition.updateOne({ _id: d.requisitionId }, { $set: { testOrders } }).exec();
-    return 'applied';
-  });
+  }
+  return 'ignored';
 }
 
 /** Start the projection's consumer (only in processes that run workers). */
@@ -56,7 +75,7 @@ export function startTestStatusProjection(
     topicPrefix: ctx.config.TOPIC_PREFIX,
     logger: ctx.logger,
     handler: async (event) => {
-      await applyTestStatus(ctx, models, event);
+      await applyTestStatus(models, event);
     },
   });
 }

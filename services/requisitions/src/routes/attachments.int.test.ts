@@ -218,7 +218,7 @@ describe('attachments API (real FerretDB, Redis, file store)', () => {
     expect(res.json()).toMatchObject({ type: 'NOTE', testOrderForm: { id: trfA }, sha256: sha256(data) });
   });
 
-  it('keeps every upload when several land on one requisition at once (list updated under its lock)', async () => {
+  it('keeps every upload when several land on one requisition at once (one conditional $push each)', async () => {
     const before = (await models.Requisition.findById(trfA).lean().exec())!.attachments.length;
     const results = await Promise.all(
       [1, 2, 3, 4, 5].map((i) =>

@@ -1,4 +1,4 @@
-import { inRequisitionScope } from '../resource';
+import { requisitionByIdFilter } from '../resource';
 import { Readable } from 'node:stream';
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
@@ -237,20 +237,22 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
   /** the requisition the user may see, or 404 */
   async function visibleRequisition(user: SessionUser, id: string): Promise<RequisitionDoc> {
     if (!ID_RE.test(id)) throw notFound('Requisition not found');
-    // by id alone, then the scope in code: FerretDB pushes an _id lookup down, but not one combined with $or
-    const doc = await Requisition.findById(id, { outbox: 0 }).lean<RequisitionDoc>().exec();
-    if (!doc || doc.deleted || !inRequisitionScope(user, doc)) throw notFound('Requisition not found');
+    const doc = await Requisition.findOne(requisitionByIdFilter(user, id), { outbox: 0 })
+      .lean<RequisitionDoc>()
+      .exec();
+    if (!doc) throw notFound('Requisition not found');
     return doc;
   }
 
   /** the attachment the user may see (not deleted), or 404 */
   async function visibleAttachment(user: SessionUser, id: string): Promise<AttachmentDoc> {
-    const doc = await Attachment.findById(id).lean<AttachmentDoc>().exec();
-    if (!doc || doc.deleted) throw notFound('Attachment not found');
-    const visible =
-      inRequisitionScope(user, { account: doc.account, physician: doc.physician, createdBy: null }) ||
-      doc.attachedBy?.id === user.id;
-    if (!visible) throw notFound('Attachment not found');
+    // the scope in the query: its account or physician is the user's, or the user attached it
+    const scope = attachmentScope(user);
+    const filter = { _id: id, deleted: { $ne: true } };
+    const doc = await Attachment.findOne(Object.keys(scope).length ? { $and: [filter, scope] } : filter)
+      .lean<AttachmentDoc>()
+      .exec();
+    if (!doc) throw notFound('Attachment not found');
     return doc;
   }
 
@@ -398,8 +400,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
       try {
         await Attachment.create(doc);
         if (target.requisition) {
-          const lock = ctx.locks.run.bind(ctx.locks);
-          const linked = await linkAttachment(Requisition, lock, target.requisition._id, doc, user.id);
+          const linked = await linkAttachment(Requisition, target.requisition._id, doc, user.id);
           if (!linked) {
             await Attachment.deleteOne({ _id: doc._id }).exec();
             throw notFound('Requisition not found');
@@ -467,18 +468,20 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
           throw new AppError(409, 'CONFLICT', 'Only an attachment with status UPLOADED can be deleted');
       }
       const now = new Date();
-      const updated = await ctx.locks.run('attachments', doc._id, () =>
-        Attachment.findOneAndUpdate(
-          { _id: doc._id, deleted: false },
-          { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
-          { returnDocument: 'after' },
-        )
-          .lean<AttachmentDoc>()
-          .exec(),
-      );
-      if (!updated) throw notFound('Attachment not found');
-      if (requisitionId)
-        await unlinkAttachment(Requisition, ctx.locks.run.bind(ctx.locks), requisitionId, doc._id, user.id);
+      // conditional on what was checked: not deleted yet, and (Attachment Box) still UPLOADED
+      const updated = await Attachment.findOneAndUpdate(
+        { _id: doc._id, deleted: false, ...(requisitionId ? {} : { status: 'UPLOADED' }) },
+        { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      )
+        .lean<AttachmentDoc>()
+        .exec();
+      if (!updated) {
+        if (!requisitionId && (await Attachment.exists({ _id: doc._id, deleted: false })))
+          throw new AppError(409, 'CONFLICT', 'Only an attachment with status UPLOADED can be deleted');
+        throw notFound('Attachment not found');
+      }
+      if (requisitionId) await unlinkAttachment(Requisition, requisitionId, doc._id, user.id);
       req.log.info({ attachmentId: doc._id, requisitionId }, 'attachment deleted');
       return attachmentToApi(updated);
     },

@@ -1,4 +1,4 @@
-import { inRequisitionScope } from '../resource';
+import { requisitionByIdFilter } from '../resource';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { can, errorReplies, idParams, notFound, requireUser, typed } from '@onco/platform';
@@ -34,26 +34,15 @@ export async function trfPrintRoutes(
     },
     async (req, reply) => {
       const user = requireUser(req);
-      // by id alone, then the scope in code (FerretDB does not push an _id lookup combined with $or down)
-      const found = await Requisition.findById(req.params.id, {
-        _id: 1,
-        deleted: 1,
-        account: 1,
-        physician: 1,
-        createdBy: 1,
-        attachments: 1,
-      })
-        .lean<
-          Pick<RequisitionDoc, '_id' | 'deleted' | 'account' | 'physician' | 'createdBy' | 'attachments'>
-        >()
+      // the data scope (and, without CAN_DELETE_TRF, the soft delete) in the query
+      const trf = await Requisition.findOne(
+        requisitionByIdFilter(user, req.params.id, { includeDeleted: can(user, 'CAN_DELETE_TRF') }),
+        { _id: 1 },
+      )
+        .lean<Pick<RequisitionDoc, '_id'>>()
         .exec();
-      const trf =
-        found && inRequisitionScope(user, found) && (!found.deleted || can(user, 'CAN_DELETE_TRF'))
-          ? found
-          : null;
       if (!trf) throw notFound('Requisition not found');
-      // from the requisition's list just read: the TRF record is then one _id lookup
-      const doc = await opts.trf.latest(trf._id, trf.attachments ?? []);
+      const doc = await opts.trf.latest(trf._id);
       if (!doc) throw notFound(MSG_NO_PDF);
       return sendBlob(app.platform, reply, doc, 'inline');
     },

@@ -17,7 +17,6 @@ import {
   createKafka,
   createMailer,
   createRedis,
-  DocLocks,
   FileBlobStore,
   loadConfig,
   QueueRegistry,
@@ -65,7 +64,6 @@ async function main() {
     mail: createMailer(config.MAIL_TRANSPORT, config.MAIL_FROM, config.MAILBOX_DIR),
     queues,
     blobs: new FileBlobStore(config.FILE_STORE_DIR),
-    locks: new DocLocks(redis, { prefix: config.QUEUE_PREFIX }),
     nudgeOutbox: () => undefined,
   };
   const real = createPdfRenderer({ executablePath: config.CHROMIUM_PATH, logger, idleCloseMs: 0 });

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Job, JobsOptions, Queue } from 'bullmq';
 import type { PlatformContext } from '@onco/platform';
 import { linkAttachment, type AttachmentDoc } from '../models/attachment';
-import type { AttachmentRef, RequisitionDoc } from '../models/requisition';
+import type { RequisitionDoc } from '../models/requisition';
 import type { RequisitionModels } from '../models';
 import { createPdfRenderer, RENDER_PAGES, type PdfRenderer } from '../pdf/render';
 import { TRF_FORM_VERSION, trfFormHtml } from '../pdf/trf-form';
@@ -17,15 +17,15 @@ import { TRF_FORM_VERSION, trfFormHtml } from '../pdf/trf-form';
  * a duplicate add (a redelivered event) a no-op while the job is kept; the attachment's `_id` is the same
  * string, inserted (never upserted over), so a retried, duplicated or raced job can never create a second
  * TRF for one submission: `exec` looks for it before rendering, and the loser of an insert race removes its
- * blob. The attachment is then added to the requisition's list (idempotent, under the requisition's lock),
- * which also repairs a crash between the insert and the list update.
+ * blob. The attachment is then added to the requisition's list (idempotent: one conditional `$push`), which
+ * also repairs a crash between the insert and the list update.
  *
  * `exec` re-reads the requisition and stops (completes without rendering) when it is gone, deleted or not
  * SUBMITTED, or when a TRF of a later submission already exists (stale job).
  *
  * Throughput: up to TRF_CONCURRENCY jobs run at once, while the shared renderer lets only RENDER_PAGES pages
  * render at once, so one job's database work (reads, attachment insert, requisition list) overlaps another's
- * render. The two reads run together; the list update is a read and a `$push` by `_id` (linkAttachment).
+ * render. The two reads run together; the list update is one conditional `$push` (linkAttachment).
  *
  * Retries: 5 attempts, exponential backoff from 2 s. Test-only fault injection (NODE_ENV=test): `failTimes`
  * makes the first n attempts throw at the stage `failAt` (before rendering, after rendering, after storing
@@ -83,11 +83,8 @@ export interface TrfQueue {
   /** add the job of one submission under its deterministic id (opts may override attempts/backoff in tests) */
   add(data: TrfJobData, opts?: JobsOptions): Promise<Job<TrfJobData>>;
   exec(job: Job<TrfJobData>): Promise<TrfJobResult>;
-  /**
-   * the newest non-deleted TRF attachment on a requisition's list whose file exists (`listed`: the list, when
-   * the caller has already read the requisition)
-   */
-  latest(requisitionId: string, listed?: AttachmentRef[]): Promise<AttachmentDoc | null>;
+  /** the newest non-deleted TRF attachment of a requisition whose file exists */
+  latest(requisitionId: string): Promise<AttachmentDoc | null>;
   close(): Promise<void>;
 }
 
@@ -104,7 +101,6 @@ export function defineTrfQueue(
   let renderer = opts.renderer ?? null;
   const getRenderer = () =>
     (renderer ??= createPdfRenderer({ executablePath: ctx.config.CHROMIUM_PATH, logger: ctx.logger }));
-  const lock = ctx.locks.run.bind(ctx.locks);
 
   async function blobExists(blobId: string | null): Promise<boolean> {
     if (!blobId) return false;
@@ -116,30 +112,18 @@ export function defineTrfQueue(
     }
   }
 
-  // From the requisition's own list (every TRF is linked there, and a deleted one is taken off it), then the
-  // record by _id: FerretDB v1 pushes only an _id equality down to SQLite, so a query on testOrderForm.id
-  // would decode every attachment of the collection on each Print.
-  async function latest(requisitionId: string, listed?: AttachmentRef[]): Promise<AttachmentDoc | null> {
-    const list =
-      listed ??
-      (
-        await Requisition.findById(requisitionId, { attachments: 1 })
-          .lean<Pick<RequisitionDoc, 'attachments'>>()
-          .exec()
-      )?.attachments ??
-      [];
-    const refs = list
-      .filter((a) => a.type === 'TRF')
-      .sort(
-        (a, b) =>
-          new Date(b.createdOn).getTime() - new Date(a.createdOn).getTime() ||
-          (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
-      )
-      .slice(0, 5);
-    for (const ref of refs) {
-      const d = await Attachment.findById(ref.id).lean<AttachmentDoc>().exec();
-      if (d && !d.deleted && d.type === 'TRF' && (await blobExists(d.blobId))) return d;
-    }
+  // the requisition's TRF records, newest first (index testOrderForm.id); the first whose file exists
+  async function latest(requisitionId: string): Promise<AttachmentDoc | null> {
+    const candidates = await Attachment.find({
+      'testOrderForm.id': requisitionId,
+      type: 'TRF',
+      deleted: { $ne: true },
+    })
+      .sort({ createdOn: -1, _id: -1 })
+      .limit(5)
+      .lean<AttachmentDoc[]>()
+      .exec();
+    for (const d of candidates) if (await blobExists(d.blobId)) return d;
     return null;
   }
 
@@ -175,7 +159,7 @@ export function defineTrfQueue(
     if (existing) {
       if (existing.deleted) return skip('removed-by-user');
       if (await blobExists(existing.blobId)) {
-        await linkAttachment(Requisition, lock, requisitionId, existing, 'system');
+        await linkAttachment(Requisition, requisitionId, existing, 'system');
         return { attachmentId: _id, outcome: 'exists', blobId: existing.blobId, size: existing.size };
       }
       // the record outlived its file (store wiped or restored): render it again
@@ -248,7 +232,7 @@ export function defineTrfQueue(
       // another attempt inserted this submission's TRF first: keep theirs
       await ctx.blobs.remove(stored.id).catch(() => undefined);
       const winner = await Attachment.findById(_id).lean<AttachmentDoc>().exec();
-      if (winner && !winner.deleted) await linkAttachment(Requisition, lock, requisitionId, winner, 'system');
+      if (winner && !winner.deleted) await linkAttachment(Requisition, requisitionId, winner, 'system');
       return { attachmentId: _id, outcome: 'exists', blobId: winner?.blobId ?? null, size: winner?.size };
     }
     await job
@@ -265,18 +249,7 @@ export function defineTrfQueue(
       createdOn: insertedOn,
     } as unknown as AttachmentDoc;
     const t1 = Date.now();
-    let locked = t1;
-    const linked = await linkAttachment(
-      Requisition,
-      (collection, id, fn) =>
-        lock(collection, id, () => {
-          locked = Date.now();
-          return fn();
-        }),
-      requisitionId,
-      doc,
-      'system',
-    );
+    const linked = await linkAttachment(Requisition, requisitionId, doc, 'system');
     const timings = {
       readMs,
       pageWaitMs,
@@ -284,8 +257,6 @@ export function defineTrfQueue(
       storeMs,
       insertMs: t1 - insertedOn.getTime(),
       linkMs: Date.now() - t1,
-      // of which waiting for the requisition's write lock
-      linkLockMs: locked - t1,
     };
     if (!linked)
       ctx.logger.warn({ requisitionId, attachmentId: _id }, 'requisition deleted while its TRF rendered');
