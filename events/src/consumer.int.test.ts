@@ -1,5 +1,5 @@
 /**
- * runConsumer against real Kafka and the MongoDB-wire server (FerretDB here).
+ * runConsumer against real Kafka and the MongoDB-wire server (DocumentDB here, MongoDB under Docker).
  */
 import { Kafka, Partitioners, logLevel, type Producer } from 'kafkajs';
 import mongoose from 'mongoose';

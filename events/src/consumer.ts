@@ -119,7 +119,7 @@ export function mongoProcessedStore(
 
 export type DeadLetterReason = 'unparseable' | 'handler-failed';
 
-/** A document of `dead_letters`. The raw value is kept as a string (safe for FerretDB). */
+/** A document of `dead_letters`. The raw value is kept as a string (as received). */
 export interface DeadLetter {
   /** `${groupId}:${eventId}` for handler failures, `${groupId}:${topic}:${partition}:${offset}` for poison messages. */
   _id: string;

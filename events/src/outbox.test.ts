@@ -120,7 +120,7 @@ describe('outbox fragments', () => {
       [a.id, 'oncotrf.sample.v1', EXAMPLE_DATA.sample.sampleId, 0],
       [b.id, 'oncotrf.sample.v1', EXAMPLE_DATA.sample.sampleId, 0],
     ]);
-    // no nested objects other than Date: FerretDB-safe
+    // no nested objects other than Date
     for (const entry of entries) {
       for (const v of Object.values(entry))
         expect(typeof v === 'object' ? v instanceof Date : true).toBe(true);

@@ -21,7 +21,7 @@ import {
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
-describe('lab: requisition-submitted consumer (real Kafka and FerretDB)', () => {
+describe('lab: requisition-submitted consumer (real Kafka and the store)', () => {
   let sys: Sys;
   let lab: LabModule;
   let producer: Producer;

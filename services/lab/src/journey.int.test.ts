@@ -13,7 +13,7 @@ type Sys = Awaited<ReturnType<typeof createTestSystem>>;
  * submit gave them; the messages service learns the requisition's scope so comments may be added; the dashboard
  * counts the ordered test for its account only.
  */
-describe('submit → test orders, comments and dashboard (real Kafka, FerretDB, Redis)', () => {
+describe('submit → test orders, comments and dashboard (real Kafka, the store, Redis)', () => {
   let sys: Sys;
   let release: () => void;
   const h: Record<string, { authorization: string }> = {};

@@ -26,7 +26,7 @@ const submitted = (requisitionId: string, accountId: string, physicianId: string
     },
   });
 
-describe('messages: comments on a requisition (real Kafka and FerretDB)', () => {
+describe('messages: comments on a requisition (real Kafka and the store)', () => {
   let sys: Sys;
   let app: App;
   let messages: MessagesModule;

@@ -27,7 +27,7 @@ export class BlobTooLargeError extends Error {
 }
 
 /**
- * A checksummed file store (GridFS is unconfirmed on FerretDB v1, see design.md): content is streamed to a
+ * A checksummed file store (the default; GridFS is not exercised by the tests): content is streamed to a
  * temporary file while its SHA-256 and size are computed, fsynced, then renamed into place, so a blob is either
  * complete or absent. Files are sharded by the first two characters of the id.
  */

@@ -68,7 +68,7 @@ export const configSchema = z.object({
   MAILBOX_DIR: z.string().default('.data/mailbox'),
   /** Where attachment binaries go when GridFS is not available: a checksummed file store. */
   FILE_STORE_DIR: z.string().default('.data/files'),
-  /** "gridfs" or "files" (default files: GridFS is unconfirmed on FerretDB v1). */
+  /** "gridfs" or "files" (default files: the checksummed file store; GridFS is not exercised by the tests). */
   BLOB_STORE: z.enum(['gridfs', 'files']).default('files'),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
   /** Demo mode seeds demo data and demo logins when the database is empty. Never in production. */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * A stable UUID (v5-style: SHA-1 of a namespace and a natural key) for records that have a natural key:
  * ICD-10-CM codes, OncoTree codes, demo records. Re-imports and re-seeds then address the same document by
- * _id, which every MongoDB-wire server serves fast (FerretDB v1 scans the whole collection for other filters).
+ * _id, served by the _id index on every MongoDB-wire server.
  */
 export function stableId(namespace: string, key: string): string {
   const h = createHash('sha1').update(`onco:${namespace}:${key}`).digest();

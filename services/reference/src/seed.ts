@@ -60,7 +60,7 @@ export async function seedReference(
   logger?: Logger,
   opts: SeedOptions = {},
 ): Promise<SeedResult> {
-  // collections and indexes exist before the first write (FerretDB v1 can deadlock when index builds run beside writes)
+  // collections and indexes exist before the first write (an index build takes its collection's write lock)
   await initModels(models);
   const hasAccounts = await models.Account.exists({});
   if (hasAccounts) return { created: false, ...(await existing(models)) };

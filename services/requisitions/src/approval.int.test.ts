@@ -12,7 +12,7 @@ const A = { accountId: 'acc-A', physicianId: 'phy-A' };
  * changes signed content removes the approvals and submit then asks for the signature; a save that changes
  * nothing signed (the same form sent back, or only what the signature does not cover) keeps them.
  */
-describe('approval invalidated when a signed draft changes (real FerretDB, Redis)', () => {
+describe('approval invalidated when a signed draft changes (real store, Redis)', () => {
   let sys: Sys;
   let auth: { authorization: string };
 

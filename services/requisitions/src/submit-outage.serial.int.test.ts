@@ -14,7 +14,7 @@ import { completeForm } from './test/fixtures';
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const API = '/portal/api/v1/testOrderForms';
 
-describe('submit while Kafka is stopped (real Kafka, FerretDB, Redis, chromium)', () => {
+describe('submit while Kafka is stopped (real Kafka, the store, Redis, chromium)', () => {
   let sys: Sys;
   let auth: { authorization: string };
   let release: () => void = () => {};

@@ -17,7 +17,7 @@ type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const day = (m: number, d: number, y = 2025) => new Date(Date.UTC(y, m, d));
 const RANGE = `between(${day(0, 1).getTime()}, ${day(11, 31).getTime()})`;
 
-describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing, messages; real FerretDB)', () => {
+describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing, messages; real store)', () => {
   let sys: Sys;
   let app: App;
   let lab: LabModule;

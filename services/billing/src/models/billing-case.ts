@@ -115,7 +115,7 @@ billingCaseSchema.index({ 'assignee.name': 1 });
 billingCaseSchema.index({ 'account.id': 1 });
 // billing list: physicianId filter and the data scope
 billingCaseSchema.index({ 'physician.id': 1 });
-// the consumer's upsert: one case per test order (always set, so a plain unique index works on FerretDB)
+// the consumer's upsert: one case per test order (always set, so a plain unique index)
 billingCaseSchema.index({ testOrderId: 1 }, { unique: true });
 
 export function billingCaseModel(conn: Connection): Model<BillingCaseDoc> {

@@ -143,7 +143,7 @@ export const sampleGroupSchema = auditedSchema(
   { collection: 'sample_groups' },
 );
 
-// a group by its LIMS/human id (always set, so unique works on FerretDB too)
+// a group by its LIMS/human id (always set, so a plain unique index)
 sampleGroupSchema.index({ sampleGroupId: 1 }, { unique: true });
 // samples tab: a requisition's groups
 sampleGroupSchema.index({ 'testOrderForm.id': 1 });

@@ -28,7 +28,7 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /**
    * upsert: one updateOne-upsert by code per row (safe on a populated collection; re-runnable).
-   * insert: insertMany (ordered: false) into an empty collection; much faster on FerretDB.
+   * insert: insertMany (ordered: false) into an empty collection; much faster than upserts.
    * auto (default): insert when the collection is empty, upsert otherwise.
    */
   mode?: 'auto' | 'upsert' | 'insert';
@@ -98,10 +98,9 @@ export function importedAudit(by: string, now: Date) {
  *  - rows that changed are updated one updateOne at a time, by _id (a few per release);
  *  - unchanged rows are not written at all.
  *
- * Why not bulkWrite(updateOne ... upsert): on FerretDB v1.24 (SQLite) a bulk `update` command with many
- * statements that match existing documents wedged the whole server here (every database, even ping) three times
- * out of three; single updates and insertMany are fine. The difference is also cheaper on any server: a
- * re-import of an unchanged release writes nothing.
+ * Why not bulkWrite(updateOne ... upsert) of every row: comparing first is cheaper on any server (a re-import of
+ * an unchanged release writes nothing, and a release changes a few rows). (It also avoided a FerretDB v1 hang on
+ * bulk updates, the store before DocumentDB.)
  */
 export class KeyedWriter<Row extends Record<string, unknown>> {
   private pending: Array<Record<string, unknown>> = [];

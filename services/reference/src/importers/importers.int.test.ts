@@ -16,7 +16,7 @@ let models: ReferenceModels;
 beforeAll(async () => {
   conn = await connectMongo(mongoUrlWithDb(base, `oncotrf_test_import_${randomBytes(4).toString('hex')}`));
   models = referenceModels(conn);
-  // every model's collection and indexes first: index builds running beside writes can wedge FerretDB v1
+  // every model's collection and indexes first: an index build takes its collection's write lock
   await initModels(models);
 });
 

@@ -63,7 +63,7 @@ async function partBytes(dir: string): Promise<number> {
   return n;
 }
 
-describe('attachments API (real FerretDB, Redis, file store)', () => {
+describe('attachments API (real store, Redis, file store)', () => {
   let sys: Sys;
   let models: RequisitionModels;
   let authA: { authorization: string };

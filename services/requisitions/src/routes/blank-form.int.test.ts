@@ -14,7 +14,7 @@ import { pdfInfo, pdfText } from '../test/pdf';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
-describe('GET /portal/api/v1/testOrderForms/downloadBlankForm (real Redis, BullMQ, chromium, FerretDB)', () => {
+describe('GET /portal/api/v1/testOrderForms/downloadBlankForm (real Redis, BullMQ, chromium, the store)', () => {
   let sys: Sys;
   let auth: { authorization: string };
   const url = '/portal/api/v1/testOrderForms/downloadBlankForm';

@@ -19,7 +19,7 @@ type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const fakeJob = (data: PdfJobData, attemptsMade = 0) =>
   ({ id: 'direct', data, attemptsMade, log: async () => 0 }) as unknown as Job<PdfJobData>;
 
-describe('pdf queue (real Redis, BullMQ, chromium, FerretDB)', () => {
+describe('pdf queue (real Redis, BullMQ, chromium, the store)', () => {
   let sys: Sys;
   let pdf: PdfQueue;
   let events: QueueEvents;

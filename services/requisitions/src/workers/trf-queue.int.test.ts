@@ -46,7 +46,7 @@ const SIGNER = { id: 'user-signer', name: 'Dr Grace Hopper' };
 const fakeJob = (data: TrfJobData, attemptsMade = 0) =>
   ({ id: 'direct', data, attemptsMade, log: async () => 0 }) as unknown as Job<TrfJobData>;
 
-describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real Kafka, FerretDB, Redis, chromium)', () => {
+describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real Kafka, the store, Redis, chromium)', () => {
   let sys: Sys;
   let models: RequisitionModels;
   let trf: TrfQueue;
@@ -392,7 +392,7 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
       createdOn: new Date(),
     });
     // the link's filter {'attachments.id': {$ne: id}} must not match a list of two or more entries that holds
-    // the id (FerretDB v1 did, and pushed a second copy)
+    // the id (the store before, FerretDB v1, did, and pushed a second copy)
     for (const id of ['one', 'two', 'one', 'three', 'two', 'three', 'one'])
       expect(await linkAttachment(models.Requisition, s.id, ref(`${s.id}-${id}`), 'system')).toBe(true);
     const requisition = await models.Requisition.findById(s.id).lean().exec();
