@@ -12,9 +12,8 @@
  *     answers within 50 ms (no long task still running);
  *   - submitted: a click on the Submitted tab -> its rows are on screen;
  *   - the list API's own time for the same requests (from the browser's resource timing).
- * The server first reads the list's rows (as a running server has them; the time is printed). Run 1 asks each
- * list question for the first time (one scan each); later runs get the answers the server kept, unless a row
- * changed. Prints p50 / max per measure; not a test. Figures go to the README ("Benchmarks").
+ * Every list request is answered by the database (no answer is kept between requests). Prints p50 / max per
+ * measure; not a test. Figures go to the README ("Benchmarks").
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -23,7 +22,6 @@ import puppeteer, { type Page } from 'puppeteer-core';
 import { loadConfig } from '@onco/platform';
 import { buildSystem } from '../services/server/src/system';
 import { demoLogin } from '../services/server/src/seed';
-import { currentListRows } from '../services/requisitions/src/list-rows';
 import type { Role } from '@onco/domain';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -124,12 +122,6 @@ async function main() {
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--lang=en-US'],
   });
   try {
-    // a running server holds the list's rows (read when the routes are registered); wait for that first
-    const t0 = performance.now();
-    await currentListRows(system.ctx.mongo);
-    console.log(
-      `[console] server start: the list's rows read and decoded in ${((performance.now() - t0) / 1000).toFixed(1)} s (a list request waits for this only right after a start)`,
-    );
     const coll = system.ctx.mongo.collection('test_order_forms');
     const total = await coll.estimatedDocumentCount();
     console.log(

@@ -43,7 +43,7 @@ describe('the spec dialect', () => {
       $and: [
         { deleted: { $ne: true } },
         { status: { $in: ['SUBMITTED', 'DRAFT'] } },
-        { $nor: [{ 'account.id': { $in: ['a1'] } }] },
+        { 'account.id': { $nin: ['a1'] } },
         { createdOn: { $gte: new Date(1700000000000), $lte: new Date(1800000000000) } },
         { count: 3 },
         { $or: [{ 'patient.name': /smith/i }, { testRequisitionId: /smith/i }] },

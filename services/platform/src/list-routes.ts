@@ -22,8 +22,6 @@ export interface ListRoutesOptions {
   summary?: string;
   /** how one row reads in the reply (default toApi); gets the signed-in user for per-row actions */
   map?: (doc: any, user: SessionUser) => unknown;
-  /** every row of a slim read model, which the list and facets scan instead of `model` (see runList) */
-  scanRows?: () => Promise<Array<Record<string, any>>>;
   /** the reply schema of one row (default: any record with an id; its other fields pass through) */
   row?: z.ZodTypeAny;
 }
@@ -48,10 +46,13 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
     async (req, reply) => {
       const user = requireUser(req);
       const query = parseListQuery(o.resource, req.query as Record<string, unknown>);
-      const result = await runList(o.model, o.resource, query, o.scope(user, query), {
-        ...(o.map ? { map: (doc: any) => o.map!(doc, user) } : {}),
-        ...(o.scanRows ? { scanRows: o.scanRows } : {}),
-      });
+      const result = await runList(
+        o.model,
+        o.resource,
+        query,
+        o.scope(user, query),
+        o.map ? { map: (doc: any) => o.map!(doc, user) } : {},
+      );
       return sendList(reply, o.resource, query, result);
     },
   );
@@ -72,9 +73,7 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
       const qs = req.query as Record<string, unknown>;
       const query = parseListQuery(o.resource, { ...qs, facets: qs.facets ?? 'true' });
       return {
-        content: await runFacets(o.model, o.resource, query, o.scope(user, query), query.facets, {
-          scanRows: o.scanRows,
-        }),
+        content: await runFacets(o.model, o.resource, query, o.scope(user, query), query.facets),
       };
     },
   );

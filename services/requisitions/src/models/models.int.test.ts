@@ -33,15 +33,19 @@ describe('requisitions models on FerretDB', () => {
   it('creates every orders-list index on the server', async () => {
     const keys = await keysOf(models.Requisition);
     for (const k of [
-      { status: 1, updatedOn: -1 },
-      { updatedOn: -1 },
-      { 'account.id': 1 },
-      { 'physician.id': 1 },
+      { _id: 1 },
+      { status: 1, updatedOn: -1, _id: -1 },
+      { 'account.id': 1, status: 1, updatedOn: -1, _id: -1 },
+      { 'physician.id': 1, status: 1, updatedOn: -1, _id: -1 },
+      { createdBy: 1, status: 1, updatedOn: -1, _id: -1 },
       { 'patient.id': 1 },
       { testRequisitionId: 1 },
       { 'testOrders.status': 1 },
       { clinicalReviewStatus: 1 },
       { 'billingReview.status': 1 },
+      { 'physician.name': 1 },
+      { 'account.name': 1 },
+      { 'hospitalLocation.name': 1 },
       { 'tumorSpecimen.diagnosis': 1 },
       { 'testOrders.testType': 1 },
       { sampleStatuses: 1 },
@@ -49,6 +53,7 @@ describe('requisitions models on FerretDB', () => {
     ]) {
       expect(keys).toContain(JSON.stringify(k));
     }
+    expect(keys).toHaveLength(17); // nothing else: each index above serves a named query (models/requisition.ts)
     const attachmentKeys = await keysOf(models.Attachment);
     expect(attachmentKeys).toEqual(
       expect.arrayContaining([JSON.stringify({ 'testOrderForm.id': 1 }), JSON.stringify({ updatedOn: -1 })]),

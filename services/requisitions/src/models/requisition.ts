@@ -33,7 +33,6 @@ import {
 } from '@onco/domain';
 import type { OutboxEntry } from '@onco/events';
 import { bool, calendarDate, idName, outboxField, str, sub } from './common';
-import { keepListRows } from '../list-rows';
 
 /**
  * The requisition (test order form, TRF): spec 1 section 3 "Requisition" and spec 2 section 3
@@ -438,36 +437,42 @@ export const requisitionSchema = auditedSchema(
   { collection: 'test_order_forms' },
 );
 
-// orders list: status filter (default view and per-status dashboard counters) with the default sort updatedOn DESC
-requisitionSchema.index({ status: 1, updatedOn: -1 });
-// orders list: default sort updatedOn DESC when no status filter is given
-requisitionSchema.index({ updatedOn: -1 });
-// orders list: data scope and the accountId / accountIds filter
-requisitionSchema.index({ 'account.id': 1 });
-// orders list: data scope and the physicianIds filter
-requisitionSchema.index({ 'physician.id': 1 });
-// orders list: patientId filter (patient detail, "submitted forms of a patient", copy-sample pickers)
+/*
+ * Indexes: each names the query it serves. The orders list (GET /testOrderForms, list-exec.ts) always asks for
+ * a status tab (Draft: status DRAFT; Submitted: status in SUBMITTED, INVALID), not deleted, newest first
+ * (updatedOn DESC, _id DESC), and, for users who do not see every account, within the data scope
+ * `$or [account.id in, physician.id in, createdBy]` (resource.ts). A facet value the user picks adds its filter.
+ * On MongoDB the compound keys give the page in index order (each `$or` branch merged by sort); DocumentDB 0.106
+ * (the local store) searches every key of a compound index on its own and sorts the matched rows, so there they
+ * narrow the rows the page, count and facets read. The search (`q`, an unanchored case-insensitive substring)
+ * cannot use an index: it is applied to the rows of the tab.
+ */
+// orders list, both tabs, newest first, for users who see every account (lab and billing staff, admins);
+// the home dashboard's clinical review counters (status SUBMITTED)
+requisitionSchema.index({ status: 1, updatedOn: -1, _id: -1 });
+// orders list within the data scope, its `account.id in` branch (and the accountId / accountIds filters)
+requisitionSchema.index({ 'account.id': 1, status: 1, updatedOn: -1, _id: -1 });
+// orders list within the data scope, its `physician.id in` branch (and the physicianId / physicianIds filters)
+requisitionSchema.index({ 'physician.id': 1, status: 1, updatedOn: -1, _id: -1 });
+// orders list within the data scope, its `createdBy` branch (a draft started on the patient step has no
+// account yet); without it the scope's `$or` could not be answered from indexes at all
+requisitionSchema.index({ createdBy: 1, status: 1, updatedOn: -1, _id: -1 });
+// orders list: the patientId filter (a patient's requisitions)
 requisitionSchema.index({ 'patient.id': 1 });
-// orders list: TRF number lookup and search. Unique when set, but FerretDB v1 has no partial/sparse indexes and
-// drafts have null, so this is a plain index; uniqueness comes from the `counters` sequence that allocates it.
+// orders list: the testRequisitionId filter (a TRF number). Not unique: drafts have none (null); the number is
+// unique by construction (allocated from the `counters` sequence on first submit)
 requisitionSchema.index({ testRequisitionId: 1 });
-// orders list: test_status_facet and the testOrders.status filter
-requisitionSchema.index({ 'testOrders.status': 1 });
-// orders list: clinical_review_status facet and dashboard clinical review counters
-requisitionSchema.index({ clinicalReviewStatus: 1 });
-// orders list: billing_review_status facet and dashboard billing review counters
-requisitionSchema.index({ 'billingReview.status': 1 });
-// orders list: diagnosis facet and filter
-requisitionSchema.index({ 'tumorSpecimen.diagnosis': 1 });
-// orders list: test_type_facet and the testOrders.testType filter
-requisitionSchema.index({ 'testOrders.testType': 1 });
-// orders list: sample status facet and filter
-requisitionSchema.index({ sampleStatuses: 1 });
-// orders list: order_type_facet and the testOrders.orderType filter
-requisitionSchema.index({ 'testOrders.orderType': 1 });
-
-// the orders list's read model follows every write (list-rows.ts)
-requisitionSchema.plugin(keepListRows);
+// orders list: a facet's value picked (its filter narrows the rows the page, count and other facets read)
+requisitionSchema.index({ 'testOrders.status': 1 }); // testStatus (test_status_facet)
+requisitionSchema.index({ clinicalReviewStatus: 1 }); // clinicalReviewStatus, reviewStatus (clinical_review_facet)
+requisitionSchema.index({ 'billingReview.status': 1 }); // billingReviewStatus (billing_review_facet)
+requisitionSchema.index({ 'physician.name': 1 }); // physicianName (physician_facet)
+requisitionSchema.index({ 'account.name': 1 }); // accountName (account_facet)
+requisitionSchema.index({ 'hospitalLocation.name': 1 }); // locationName (hospital_location_facet)
+requisitionSchema.index({ 'tumorSpecimen.diagnosis': 1 }); // diagnosis (diagnosis_facet)
+requisitionSchema.index({ 'testOrders.testType': 1 }); // testType (test_type_facet)
+requisitionSchema.index({ sampleStatuses: 1 }); // sampleStatus (sample_status_facet)
+requisitionSchema.index({ 'testOrders.orderType': 1 }); // orderType (order_type_facet)
 
 export function requisitionModel(conn: Connection): Model<RequisitionDoc> {
   return (

@@ -16,7 +16,6 @@ import { RequisitionFormSchema } from '@onco/domain';
 import type { RequisitionDoc, RequisitionModels } from '../models';
 import { EXPORT_MAPPING, requisitionListScope, requisitionsResource } from '../resource';
 import { RequisitionService } from '../requisition-service';
-import { listRowsOf } from '../list-rows';
 
 const requisitionReply = z.looseObject({ id: z.string() });
 const replies = { 200: requisitionReply, ...errorReplies, 422: errorReplies[400] };
@@ -73,7 +72,6 @@ export async function testOrderFormRoutes(
     model: models.Requisition,
     permission: 'VIEW_ORDERS_PAGE',
     scope: requisitionListScope,
-    scanRows: listRowsOf(models.Requisition.db),
     tag: 'requisitions',
     noun: 'requisitions',
     summary:
