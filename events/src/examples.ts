@@ -24,6 +24,7 @@ export const EXAMPLE_DATA: EventDataMap = {
     ],
     clinicalReviewStatus: 'NEEDS_REVIEW',
     icd10Codes: ['C34.90', 'C78.01'],
+    diagnosis: 'LUNG',
     accountName: 'Pacific Oncology Associates',
     physicianName: 'Dr. Samuel Lindqvist',
     hospitalLocationId: 'loc-11',
@@ -52,6 +53,7 @@ export const EXAMPLE_DATA: EventDataMap = {
     testOrders: [{ id: '66f1c0a2e4b0a1b2c3d4e5f7', testOrderId: 'T-000456' }],
     changedBy: { id: 'usr-9', name: 'Clinical Reviewer' },
     changedOn: '2025-03-04T10:15:00.000Z',
+    mergedInto: null,
   },
   'test-status': {
     testOrderId: '66f1c0a2e4b0a1b2c3d4e5f7',
@@ -66,6 +68,9 @@ export const EXAMPLE_DATA: EventDataMap = {
     changedBy: { id: 'usr-7', name: 'Lab Admin' },
     changedOn: '2025-03-03T09:30:00.000Z',
     dueOn: '2025-03-20',
+    change: 'status',
+    limsProjectId: 'LP-2025-0042',
+    report: null,
   },
   sample: {
     sampleId: '66f1c0a2e4b0a1b2c3d4e5f8',

@@ -148,7 +148,19 @@ export const RequisitionNames = {
 export const RequisitionSubmittedDataV2 = RequisitionSubmittedDataV1.extend(RequisitionNames).describe(
   'A requisition was submitted (DRAFT -> SUBMITTED)',
 );
-export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV2>;
+
+/**
+ * schemaVersion 3 (additive): the tumor diagnosis, which the lab's sample rules need (a tumor sample of the
+ * configured account may PROCEED only with a diagnosis and a completed clinical review).
+ */
+export const RequisitionSubmittedDataV3 = RequisitionSubmittedDataV2.extend({
+  diagnosis: z
+    .string()
+    .max(200)
+    .nullable()
+    .describe('Tumor diagnosis code (e.g. BREAST, LUNG; OTHER with its text elsewhere), null when not given'),
+}).describe('A requisition was submitted (DRAFT -> SUBMITTED)');
+export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV3>;
 
 // ---------------------------------------------------------------------------
 // requisition-changed
@@ -223,7 +235,23 @@ export const RequisitionChangedDataV1 = z
     changedOn: instant('When the change was committed'),
   })
   .describe('A submitted requisition was deleted, invalidated, re-reviewed or had its parties edited');
-export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV1>;
+
+/**
+ * schemaVersion 2 (additive): `mergedInto` names the primary requisition when this one was merged into it
+ * (change `invalidated` by a TRF merge), so consumers can follow the duplicate to its primary.
+ */
+export const RequisitionChangedDataV2 = RequisitionChangedDataV1.extend({
+  mergedInto: z
+    .object({
+      id: id('Primary requisition entity id'),
+      testRequisitionId: id('Primary requisition TRF number'),
+    })
+    .nullable()
+    .describe('The requisition this one was merged into (a TRF merge), null otherwise'),
+}).describe(
+  'A submitted requisition was deleted, invalidated (merged), re-reviewed or had its parties edited',
+);
+export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV2>;
 
 // ---------------------------------------------------------------------------
 // test-status
@@ -247,7 +275,35 @@ export const TestStatusDataV1 = z
     dueOn: z.iso.date().nullable().describe('Due date (calendar date, YYYY-MM-DD), null when none'),
   })
   .describe('A test order was created or its status changed');
-export type TestStatusData = z.infer<typeof TestStatusDataV1>;
+
+/** What a test-status event (schemaVersion 2) reports about its test order. */
+export const TEST_CHANGES = ['created', 'status', 'report', 'due-date', 'lims-project', 'merged'] as const;
+export const TestChange = z.enum(TEST_CHANGES);
+export type TestChange = z.infer<typeof TestChange>;
+
+/**
+ * schemaVersion 2 (additive): every change of a test order travels on test-status, not only its status, so
+ * `change` says which. `limsProjectId` and `report` carry the current values. A V1 reader still parses it
+ * (the V1 fields are unchanged; a due date or LIMS change repeats the same `status` with `previousStatus`).
+ */
+export const TestStatusDataV2 = TestStatusDataV1.extend({
+  change: TestChange.describe(
+    "What happened: 'created', 'status' (Update Status), 'report' (a report uploaded; status set by it), 'due-date', 'lims-project', 'merged' (moved to another requisition by a TRF merge)",
+  ),
+  limsProjectId: z.string().max(200).nullable().describe('LIMS project id of the test, null when none'),
+  report: z
+    .object({
+      id: id(
+        'Report file id (download with GET /oms/api/v1/testOrders/{testOrderId}/reports/download?version=N)',
+      ),
+      version: z.number().int().min(1).describe('Report version: 1 for the first report, +1 per amendment'),
+      fileName: z.string().max(300).describe('Uploaded file name'),
+      amended: z.boolean().describe('Whether this version amends an earlier report'),
+    })
+    .nullable()
+    .describe('The latest report of the test, null when none'),
+}).describe('A test order was created, or its status, report, due date or LIMS project changed');
+export type TestStatusData = z.infer<typeof TestStatusDataV2>;
 
 // ---------------------------------------------------------------------------
 // sample
@@ -321,17 +377,21 @@ export type EventData<F extends EventFamily> = EventDataMap[F];
  * is <= the event's schemaVersion (so older events still parse, and newer, additive ones too).
  */
 export const DATA_SCHEMAS = {
-  'requisition-submitted': { 1: RequisitionSubmittedDataV1, 2: RequisitionSubmittedDataV2 },
-  'requisition-changed': { 1: RequisitionChangedDataV1 },
-  'test-status': { 1: TestStatusDataV1 },
+  'requisition-submitted': {
+    1: RequisitionSubmittedDataV1,
+    2: RequisitionSubmittedDataV2,
+    3: RequisitionSubmittedDataV3,
+  },
+  'requisition-changed': { 1: RequisitionChangedDataV1, 2: RequisitionChangedDataV2 },
+  'test-status': { 1: TestStatusDataV1, 2: TestStatusDataV2 },
   sample: { 1: SampleDataV1 },
   'billing-case': { 1: BillingCaseDataV1 },
 } as const satisfies Record<EventFamily, Record<number, z.ZodType>>;
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
-  'requisition-submitted': 2,
-  'requisition-changed': 1,
-  'test-status': 1,
+  'requisition-submitted': 3,
+  'requisition-changed': 2,
+  'test-status': 2,
   sample: 1,
   'billing-case': 1,
 };

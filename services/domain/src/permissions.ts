@@ -94,6 +94,7 @@ export const PERMISSIONS = [
   'IS_SPECIMEN_INFO_OPTIONAL',
   // tests, samples, patients, kits (spec 2 section 6)
   'VIEW_TESTORDER_ACTIONS',
+  'VIEW_TESTS_ACTIONS', // (ours) the Tests page Actions menu: portal administrators only (spec 2 section 6)
   'CAN_UPDATE_DUE_DATE',
   'VIEW_TESTORDER_DUEDATE',
   'VIEW_TESTORDER_DURATION',

@@ -23,6 +23,7 @@ const submitted = (requisitionId: string, accountId: string, physicianId: string
       testOrders: [],
       clinicalReviewStatus: null,
       icd10Codes: [],
+      diagnosis: null,
     },
   });
 

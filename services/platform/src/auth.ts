@@ -141,3 +141,8 @@ export function scopeFilter(
   if (or.length === 0) return { _id: { $in: [] } };
   return or.length === 1 ? or[0] : { $or: or };
 }
+
+/** The user as an event's or history entry's actor: `{id, name}` with the display name at the time. */
+export function actorOf(user: SessionUser): { id: string; name: string } {
+  return { id: user.id, name: `${user.firstName} ${user.lastName}`.trim() };
+}

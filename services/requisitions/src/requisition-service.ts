@@ -1,5 +1,6 @@
 import type { Model } from 'mongoose';
 import {
+  actorOf,
   can,
   conflict,
   forbidden,
@@ -104,8 +105,6 @@ const partiesOf = (doc: RequisitionDoc) => ({
 });
 const sameParties = (a: RequisitionDoc, b: RequisitionDoc) =>
   JSON.stringify(partiesOf(a)) === JSON.stringify(partiesOf(b));
-
-const actorOf = (user: SessionUser) => ({ id: user.id, name: `${user.firstName} ${user.lastName}`.trim() });
 
 /** Billings as stored: each gets an id and audit fields; an existing billing keeps its id, creation and version. */
 function storedBillings(
@@ -444,6 +443,12 @@ export class RequisitionService {
           .map((t) => ({ id: t.id, testOrderId: t.testOrderId! })),
         changedBy: actorOf(user),
         changedOn: now.toISOString(),
+        mergedInto: after.mergedInto?.id
+          ? {
+              id: after.mergedInto.id,
+              testRequisitionId: after.mergedInto.testRequisitionId ?? after.mergedInto.id,
+            }
+          : null,
       },
     });
   }
@@ -560,6 +565,7 @@ export class RequisitionService {
           })),
           clinicalReviewStatus: doc.clinicalReviewStatus ?? null,
           icd10Codes: icd10Codes(doc),
+          diagnosis: doc.tumorSpecimen?.diagnosis ?? null,
         },
       },
       {},
@@ -802,7 +808,13 @@ export class RequisitionService {
       const s = await this.get(user, sourceId);
       if (s.status === 'INVALID' && s.comment === comment) return true;
       if (s.status !== 'SUBMITTED') throw conflict('Only submitted requisitions can be merged.');
-      const $set = { status: 'INVALID' as const, comment, updatedOn: now, updatedBy: user.id };
+      const $set = {
+        status: 'INVALID' as const,
+        comment,
+        mergedInto: { id: target._id, testRequisitionId: target.testRequisitionId ?? null },
+        updatedOn: now,
+        updatedBy: user.id,
+      };
       const event = this.changedEvent(s, { ...s, ...$set }, ['invalidated'], user, now);
       const update = { $set, $inc: { version: 1 } };
       const res = await this.Requisition.updateOne(

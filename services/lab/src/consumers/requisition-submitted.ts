@@ -9,6 +9,7 @@ import {
 } from '@onco/events';
 import type { PlatformContext } from '@onco/platform';
 import type { LabModels, TestOrderDoc } from '../models';
+import { markTestsMerged } from '../test-order-service';
 import {
   applyRequisitionState,
   LAB_REQUISITION_CHANGED_GROUP,
@@ -53,6 +54,9 @@ export async function createTestOrdersFromSubmission(
           changedBy: d.submittedBy,
           changedOn: d.submittedOn,
           dueOn: null,
+          change: 'created',
+          limsProjectId: null,
+          report: null,
         },
       },
       { now: () => at },
@@ -76,6 +80,8 @@ export async function createTestOrdersFromSubmission(
           : null,
         patient: { id: d.patientId, name: d.patientName ?? null, userId: d.patientNumber ?? null },
         reviewStatus: d.clinicalReviewStatus,
+        // the sample rules' diagnosis: carried from schemaVersion 3 (null in older events)
+        diagnosis: d.diagnosis ?? null,
         requisitionVersion: null,
       },
       createdOn: at,
@@ -111,6 +117,18 @@ export async function startLabConsumers(ctx: PlatformContext, models: LabModels)
       if (!isEventOf(event, 'requisition-changed')) return;
       await recordRequisitionChange(models, event);
       const applied = await applyRequisitionState(models, event.data.requisitionId);
+      // a TRF merge: the duplicate's tests end as 'merged' (cancelled unless reported), each with its event
+      const into = event.data.mergedInto ?? null;
+      if (event.data.status === 'INVALID' && into) {
+        const merged = await markTestsMerged(
+          models,
+          event.data.requisitionId,
+          into,
+          event.data.changedBy,
+          new Date(event.data.changedOn),
+        );
+        if (merged.length) ctx.nudgeOutbox();
+      }
       ctx.logger.info(
         { requisitionId: event.data.requisitionId, changes: event.data.changes, applied: applied.length },
         'requisition change applied to its test orders',

@@ -10,7 +10,7 @@ import {
   type TestStatus,
   type TestType,
 } from '@onco/domain';
-import type { OutboxEntry } from '@onco/events';
+import { TEST_CHANGES, type OutboxEntry, type TestChange } from '@onco/events';
 import { idName, outboxField, str, sub } from './common';
 
 /**
@@ -23,6 +23,25 @@ export interface TestHistory {
   createdOn: Date;
   updatedOn?: Date | null;
   testResult?: { id: string | null; contentType: string | null } | null;
+  /** what this entry records (null on entries written before it existed: a status change) */
+  change?: TestChange | null;
+  /** who made the change */
+  by?: { id: string | null; name: string | null } | null;
+  /** the value set by a due-date or LIMS-project change, or the report file name */
+  detail?: string | null;
+}
+
+/** One uploaded report of a test; amendments add versions, none is ever removed. */
+export interface ReportVersion {
+  version: number;
+  fileId: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  amended: boolean;
+  tnp: boolean;
+  uploadedOn: Date;
+  uploadedBy: { id: string | null; name: string | null };
 }
 
 export interface TestOrderDoc {
@@ -39,6 +58,8 @@ export interface TestOrderDoc {
   testHistories: TestHistory[];
   testResult: { id: string | null; contentType: string | null; path: string | null } | null;
   report: { path: string | null } | null;
+  /** every report uploaded for this test, oldest first (the last is the current one) */
+  reports: ReportVersion[];
   testOrderForm: {
     id: string;
     testRequisitionId: string | null;
@@ -48,6 +69,8 @@ export interface TestOrderDoc {
     patient: { id: string | null; name: string | null; userId: string | null } | null;
     /** the requisition's clinical review status, as the tests list shows it */
     reviewStatus: ClinicalReviewStatus | null;
+    /** the requisition's diagnosis (tumor specimen), for the sample rules and LIMS info; null when not carried */
+    diagnosis?: string | null;
     /** the requisition version of the last requisition-changed state applied (null: only the submission) */
     requisitionVersion?: number | null;
   };
@@ -68,6 +91,21 @@ const testHistorySchema = sub({
   createdOn: { type: Date, default: () => new Date() },
   updatedOn: { type: Date, default: null },
   testResult: { type: testResultSchema(), default: null },
+  change: { type: String, enum: [...TEST_CHANGES, null], default: null },
+  by: { type: idName(), default: null },
+  detail: str,
+});
+
+const reportVersionSchema = sub({
+  version: { type: Number, required: true },
+  fileId: { type: String, required: true },
+  fileName: { type: String, required: true },
+  contentType: { type: String, required: true },
+  size: { type: Number, required: true },
+  amended: { type: Boolean, default: false },
+  tnp: { type: Boolean, default: false },
+  uploadedOn: { type: Date, required: true },
+  uploadedBy: { type: idName(), required: true },
 });
 
 export const testOrderSchema = auditedSchema(
@@ -84,6 +122,7 @@ export const testOrderSchema = auditedSchema(
     testHistories: { type: [testHistorySchema], default: [] },
     testResult: { type: sub({ id: str, contentType: str, path: str }), default: null },
     report: { type: sub({ path: str }), default: null },
+    reports: { type: [reportVersionSchema], default: [] },
     testOrderForm: {
       type: sub({
         id: { type: String, required: true },
@@ -93,6 +132,7 @@ export const testOrderSchema = auditedSchema(
         hospitalLocation: { type: idName(), default: null },
         patient: { type: sub({ id: str, name: str, userId: str }), default: null },
         reviewStatus: { type: String, enum: CLINICAL_REVIEW_STATUSES, default: null },
+        diagnosis: str,
         requisitionVersion: { type: Number, default: null },
       }),
       required: true,

@@ -1,6 +1,25 @@
 import type { FastifyInstance } from 'fastify';
-import { type ListQuery, type ListResource, listRoutes, scopeFilter, type SessionUser } from '@onco/platform';
+import { z } from 'zod';
+import { TEST_STATUSES } from '@onco/domain';
+import {
+  errorReplies,
+  idParams,
+  type ListQuery,
+  type ListResource,
+  listRoutes,
+  requireUser,
+  scopeFilter,
+  type SessionUser,
+  typed,
+} from '@onco/platform';
 import type { LabModels } from '../models';
+import {
+  findTestOrder,
+  testOrderOut,
+  updateDueDate,
+  updateLimsProjectId,
+  updateTestsStatus,
+} from '../test-order-service';
 
 /** The tests list (spec 2 sections 2.4 and 7 "Test orders"): /oms/api/v1/testOrders. */
 export const testOrdersResource: ListResource = {
@@ -64,7 +83,93 @@ export function testOrdersScope(user: SessionUser, query: ListQuery): Record<str
   return Object.keys(scope).length ? { $and: [scope, hide] } : hide;
 }
 
+/** A test order as the API gives it (the history and report trail embedded; `fileId`s never leave). */
+const testOrderReply = z.looseObject({ id: z.string(), status: z.enum(TEST_STATUSES) });
+
+/** The calendar day of "now" in the lab's time zone (decision: UTC, as every stored date). */
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
 export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabModels }) {
+  const r = typed(app);
+  const { models } = opts;
+
+  r.get(
+    '/testOrders/:id',
+    {
+      config: { permission: ['VIEW_TEST_PAGE', 'VIEW_TESTS_PAGE'] },
+      schema: {
+        tags: ['tests'],
+        summary: 'One test order with its history and report versions (404 when outside the data scope)',
+        params: idParams,
+        response: { 200: testOrderReply, ...errorReplies },
+      },
+    },
+    async (req) => testOrderOut(await findTestOrder(models, requireUser(req), req.params.id)),
+  );
+
+  r.post(
+    '/testOrders/updateTestsStatus',
+    {
+      config: { permission: 'VIEW_TESTORDER_ACTIONS' },
+      schema: {
+        tags: ['tests'],
+        summary: 'Update Status of one or many tests (each gets a history entry and a test-status event)',
+        description:
+          'Every test is checked before any changes: an unknown or out-of-scope id is 404, a refused ' +
+          'transition (TEST_SELECTED, or the same self-disabling status again) is 409, and nothing changes.',
+        body: z.object({
+          uuids: z.array(z.string().min(1).max(64)).min(1).max(500),
+          status: z.enum(TEST_STATUSES),
+        }),
+        response: { 200: z.array(testOrderReply), ...errorReplies },
+      },
+    },
+    async (req) => {
+      const done = await updateTestsStatus(models, requireUser(req), req.body.uuids, req.body.status);
+      app.platform.nudgeOutbox();
+      return done.map(testOrderOut);
+    },
+  );
+
+  r.post(
+    '/testOrders/updateDueDate',
+    {
+      config: { permission: 'CAN_UPDATE_DUE_DATE' },
+      schema: {
+        tags: ['tests'],
+        summary: 'Update Due Date of one test: a calendar day at most 30 days ahead, or null to remove it',
+        body: z.object({
+          uuid: z.string().min(1).max(64),
+          dueOn: z.string().max(10).nullable().describe('YYYY-MM-DD, or null ("Set Due Date to None")'),
+        }),
+        response: { 200: testOrderReply, ...errorReplies },
+      },
+    },
+    async (req) => {
+      const done = await updateDueDate(models, requireUser(req), req.body.uuid, req.body.dueOn, todayUtc());
+      app.platform.nudgeOutbox();
+      return testOrderOut(done);
+    },
+  );
+
+  r.post(
+    '/testOrders/updateLimsProjectId',
+    {
+      config: { permission: 'VIEW_TESTS_ACTIONS' },
+      schema: {
+        tags: ['tests'],
+        summary: 'Add/Edit LIMS Project # of one test (Tests page Actions menu, portal administrators)',
+        body: z.object({ uuid: z.string().min(1).max(64), limsProjectId: z.string().max(200) }),
+        response: { 200: testOrderReply, ...errorReplies },
+      },
+    },
+    async (req) => {
+      const done = await updateLimsProjectId(models, requireUser(req), req.body.uuid, req.body.limsProjectId);
+      app.platform.nudgeOutbox();
+      return testOrderOut(done);
+    },
+  );
+
   listRoutes(app, {
     path: '/testOrders',
     resource: testOrdersResource,

@@ -32,6 +32,7 @@ export function submittedEvent(over: { requisitionId?: string; accountId?: strin
       ],
       clinicalReviewStatus: 'NEEDS_REVIEW',
       icd10Codes: ['C34.90'],
+      diagnosis: 'LUNG',
     },
   });
 }

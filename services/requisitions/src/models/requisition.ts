@@ -211,10 +211,16 @@ export interface RequisitionDoc {
   attachments: AttachmentRef[];
   approvals: Approval[];
   sampleStatuses: SampleStatus[];
+  /** the order's samples as the sample projection keeps them (projections/sample-status.ts) */
+  samples?: Array<{ id: string; type: string; status: SampleStatus | null; changedOn: Date }>;
+  /** bumped by every sample projection step (sampleStatuses is written conditional on it) */
+  samplesVersion?: number;
   consent: boolean | null;
   billingReview: { status: string | null } | null;
   reports: ReportRef[];
   comment: string | null;
+  /** the primary requisition this one was merged into (a TRF merge; status INVALID), null otherwise */
+  mergedInto?: { id: string; testRequisitionId: string | null } | null;
   kitId: string | null;
   trfTemplate: { id: string | null } | null;
   sfdcCaseId: string | null;
@@ -421,6 +427,18 @@ export const requisitionSchema = auditedSchema(
     approvals: { type: [approvalSchema], default: [] },
     /** the distinct statuses of the order's samples (kept by sample events); ON_HOLD blocks deletion */
     sampleStatuses: { type: [{ type: String, enum: SAMPLE_STATUSES }], default: [] },
+    samples: {
+      type: [
+        sub({
+          id: { type: String, required: true },
+          type: str,
+          status: { type: String, enum: [...SAMPLE_STATUSES, null], default: null },
+          changedOn: { type: Date, default: null },
+        }),
+      ],
+      default: [],
+    },
+    samplesVersion: { type: Number, default: 0 },
     /** the patient's consent was obtained (consent step) */
     consent: bool,
     billingReview: {
@@ -429,6 +447,7 @@ export const requisitionSchema = auditedSchema(
     },
     reports: { type: [reportRefSchema], default: [] },
     comment: str,
+    mergedInto: { type: sub({ id: str, testRequisitionId: str }), default: null },
     kitId: str,
     trfTemplate: { type: sub({ id: str }), default: null },
     sfdcCaseId: str,

@@ -84,6 +84,7 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
         ],
         clinicalReviewStatus: null,
         icd10Codes: ICD,
+        diagnosis: null,
       },
     });
     await models.Requisition.create({

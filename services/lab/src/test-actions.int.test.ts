@@ -1,0 +1,279 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeParseEventJson, topicFor } from '@onco/events';
+import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
+import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
+import { completeForm } from '../../requisitions/src/test/fixtures';
+import { createLabModule, type LabModule } from './index';
+
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+
+/**
+ * The lab's test actions on a really submitted order, everything running (relay, consumers): Update Status,
+ * Update Due Date and LIMS Project # each append a history entry and publish a test-status event (schemaVersion
+ * 2) through the outbox; the requisition's test summary and the dashboard follow the event; the rules and the
+ * scope are the server's.
+ */
+describe('test actions: status, due date, LIMS project (real Kafka, the store, Redis)', () => {
+  let sys: Sys;
+  let lab: LabModule;
+  let release: () => void;
+  let collector: Awaited<ReturnType<typeof collectMessages>>;
+  const h: Record<string, { authorization: string }> = {};
+  let requisitionId = '';
+  let testId = '';
+
+  const call = (method: 'GET' | 'POST', url: string, who: string, payload?: object) =>
+    sys.app.inject({ method, url, headers: h[who], ...(payload ? { payload } : {}) });
+  const API = '/oms/api/v1/testOrders';
+  const today = () => new Date().toISOString().slice(0, 10);
+  const addDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  const eventsOf = (id: string) =>
+    collector.messages
+      .filter((m) => m.key === id)
+      .map((m) => safeParseEventJson(m.value))
+      .map((p) => (p.ok ? (p.event as { schemaVersion: number; data: Record<string, any> }) : null))
+      .filter((e) => e !== null);
+
+  beforeAll(async () => {
+    release = await kafkaTestLock('shared');
+    sys = await createTestSystem({ WORKERS: 'true' });
+    lab = createLabModule(sys.ctx);
+    collector = await collectMessages(
+      sys.ctx.kafka,
+      [topicFor('test-status', sys.config.TOPIC_PREFIX)],
+      `collector-${sys.suffix}`,
+    );
+    const users = {
+      npi: await createUser(sys, 'ROLE_NPI', {
+        account: { id: 'acc-A', name: 'Alpha' },
+        physicianId: 'phy-A',
+      }),
+      other: await createUser(sys, 'ROLE_NPI', {
+        account: { id: 'acc-B', name: 'Beta' },
+        physicianId: 'phy-B',
+      }),
+      accessioner: await createUser(sys, 'ROLE_ACCESSIONER'),
+      portal: await createUser(sys, 'ROLE_PORTAL_ADMIN'),
+    };
+    for (const [k, u] of Object.entries(users))
+      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+
+    const RQ = '/portal/api/v1/testOrderForms';
+    const form = completeForm({ accountId: 'acc-A', physicianId: 'phy-A' });
+    const draft = await call('POST', RQ, 'npi', form);
+    requisitionId = draft.json().id;
+    expect(
+      (await call('POST', `${RQ}/${requisitionId}/sign`, 'npi', { password: TEST_PASSWORD })).statusCode,
+    ).toBe(200);
+    const submit = await call('POST', `${RQ}/submit`, 'npi', { ...form, id: requisitionId });
+    expect(submit.statusCode, submit.body).toBe(200);
+    testId = submit.json().testOrders[0].id;
+    await waitFor(() => lab.models.TestOrder.findById(testId).lean(), {
+      what: 'the lab test order',
+      timeoutMs: 45_000,
+    });
+  });
+  afterAll(async () => {
+    await collector?.stop();
+    await sys?.close();
+    release?.();
+  });
+
+  it('shows one test with its history to a provider in scope, 404 outside the scope', async () => {
+    const res = await call('GET', `${API}/${testId}`, 'npi');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: testId,
+      status: 'TEST_ORDERED',
+      testOrderForm: { id: requisitionId },
+    });
+    expect(res.json().testHistories).toHaveLength(1);
+    expect(res.json()).not.toHaveProperty('outbox');
+    expect((await call('GET', `${API}/${testId}`, 'other')).statusCode).toBe(404);
+    expect((await call('GET', `${API}/no-such-test`, 'accessioner')).statusCode).toBe(404);
+  });
+
+  it('refuses the lab actions to a provider (403) and changes nothing', async () => {
+    expect(
+      (await call('POST', `${API}/updateTestsStatus`, 'npi', { uuids: [testId], status: 'IN_PROGRESS' }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call('POST', `${API}/updateDueDate`, 'npi', { uuid: testId, dueOn: today() })).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await call('POST', `${API}/updateLimsProjectId`, 'accessioner', {
+          uuid: testId,
+          limsProjectId: 'LP-1',
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await lab.models.TestOrder.findById(testId).lean())!.testHistories).toHaveLength(1);
+  });
+
+  it('Update Status appends a history entry, publishes test-status v2, and the requisition and dashboard follow', async () => {
+    const res = await call('POST', `${API}/updateTestsStatus`, 'accessioner', {
+      uuids: [testId],
+      status: 'IN_PROGRESS',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()[0]).toMatchObject({ id: testId, status: 'IN_PROGRESS' });
+    const doc = (await lab.models.TestOrder.findById(testId).lean())!;
+    expect(doc.testHistories.map((x) => x.status)).toEqual(['TEST_ORDERED', 'IN_PROGRESS']);
+    expect(doc.testHistories[1]).toMatchObject({ change: 'status', by: { name: expect.any(String) } });
+
+    const event = await waitFor(() => eventsOf(testId).find((e) => e.data.status === 'IN_PROGRESS') ?? null, {
+      what: 'the test-status event',
+      timeoutMs: 45_000,
+    });
+    expect(event.schemaVersion).toBe(2);
+    expect(event.data).toMatchObject({
+      testOrderId: testId,
+      requisitionId,
+      previousStatus: 'TEST_ORDERED',
+      status: 'IN_PROGRESS',
+      change: 'status',
+      accountId: 'acc-A',
+    });
+    // the requisitions service projects it: the order summary and the orders list show the new status
+    await waitFor(
+      async () => {
+        const r = (await call('GET', `/portal/api/v1/testOrderForms/${requisitionId}`, 'npi')).json();
+        return r.testOrders?.find((t: any) => t.id === testId)?.status === 'IN_PROGRESS' ? r : null;
+      },
+      { what: 'the requisition projection', timeoutMs: 30_000 },
+    );
+    const dash = (await call('GET', '/portal/api/v1/dashboard', 'npi')).json();
+    expect(dash.testStatus.IN_PROGRESS).toBe(1);
+    expect(dash.testStatus.TEST_ORDERED).toBe(0);
+  });
+
+  it('refuses the same working status again and TEST_SELECTED, changing nothing', async () => {
+    const again = await call('POST', `${API}/updateTestsStatus`, 'accessioner', {
+      uuids: [testId],
+      status: 'IN_PROGRESS',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toMatch(/already IN_PROGRESS/);
+    const selected = await call('POST', `${API}/updateTestsStatus`, 'accessioner', {
+      uuids: [testId],
+      status: 'TEST_SELECTED',
+    });
+    expect(selected.statusCode).toBe(409);
+    // one unknown id in the selection: 404 and the known one is not changed either
+    const mixed = await call('POST', `${API}/updateTestsStatus`, 'accessioner', {
+      uuids: [testId, 'nope'],
+      status: 'CANCELLED',
+    });
+    expect(mixed.statusCode).toBe(404);
+    expect((await lab.models.TestOrder.findById(testId).lean())!.status).toBe('IN_PROGRESS');
+    expect((await lab.models.TestOrder.findById(testId).lean())!.testHistories).toHaveLength(2);
+  });
+
+  it('Update Due Date: at most 30 days ahead, None removes it; each is a history entry and an event', async () => {
+    const late = await call('POST', `${API}/updateDueDate`, 'accessioner', {
+      uuid: testId,
+      dueOn: addDays(31),
+    });
+    expect(late.statusCode).toBe(400);
+    expect(late.json().message).toBe('The due date can be at most 30 days from today.');
+    const ok = await call('POST', `${API}/updateDueDate`, 'accessioner', {
+      uuid: testId,
+      dueOn: addDays(30),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().dueOn).toBe(addDays(30));
+    await waitFor(
+      () =>
+        eventsOf(testId).find((e) => e.data.change === 'due-date' && e.data.dueOn === addDays(30)) ?? null,
+      { what: 'the due-date event', timeoutMs: 45_000 },
+    );
+    const none = await call('POST', `${API}/updateDueDate`, 'accessioner', { uuid: testId, dueOn: null });
+    expect(none.json().dueOn).toBeNull();
+    const doc = (await lab.models.TestOrder.findById(testId).lean())!;
+    expect(doc.testHistories.filter((x) => x.change === 'due-date').map((x) => x.detail)).toEqual([
+      addDays(30),
+      null,
+    ]);
+    expect(doc.status).toBe('IN_PROGRESS');
+  });
+
+  it('LIMS Project #: portal administrators only, non-empty', async () => {
+    const empty = await call('POST', `${API}/updateLimsProjectId`, 'portal', {
+      uuid: testId,
+      limsProjectId: '  ',
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe('LIMS Project # is required.');
+    const ok = await call('POST', `${API}/updateLimsProjectId`, 'portal', {
+      uuid: testId,
+      limsProjectId: 'LP-2026-7',
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().limsProjectId).toBe('LP-2026-7');
+    await waitFor(
+      () =>
+        eventsOf(testId).find(
+          (e) => e.data.change === 'lims-project' && e.data.limsProjectId === 'LP-2026-7',
+        ) ?? null,
+      { what: 'the lims-project event', timeoutMs: 45_000 },
+    );
+  });
+
+  it('the order timeline lists the submission and every test change in time order, scoped', async () => {
+    const url = `/portal/api/v1/testOrderForms/${requisitionId}/timeline`;
+    const body = await waitFor(
+      async () => {
+        const res = await call('GET', url, 'npi');
+        const kinds = (res.json().content ?? []).map((e: any) => `${e.family}:${e.kind}`);
+        return ['lims-project', 'due-date'].every((k) => kinds.includes(`test-status:${k}`))
+          ? res.json()
+          : null;
+      },
+      { what: 'the timeline entries', timeoutMs: 45_000 },
+    );
+    const mine = body.content.filter((e: any) => e.family !== 'attachment');
+    expect(mine.map((e: any) => `${e.family}:${e.kind}`)).toEqual([
+      'requisition-submitted:submitted',
+      'test-status:created',
+      'test-status:status',
+      'test-status:due-date',
+      'test-status:due-date',
+      'test-status:lims-project',
+    ]);
+    const times = body.content.map((e: any) => +new Date(e.at));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(mine[2]).toMatchObject({
+      testOrderId: testId,
+      data: { previousStatus: 'TEST_ORDERED', status: 'IN_PROGRESS' },
+    });
+    expect((await call('GET', url, 'other')).statusCode).toBe(404);
+  });
+
+  it('two lab users changing the same test at once: no update is lost', async () => {
+    const before = (await lab.models.TestOrder.findById(testId).lean())!.testHistories.length;
+    const statuses = [
+      'REPLACEMENT_AWAITING',
+      'AMENDMENT_AWAITING',
+      'TNP_AWAITING_REPLACEMENT',
+      'CANCELLED',
+    ] as const;
+    const results = await Promise.all(
+      statuses.map((status) =>
+        call('POST', `${API}/updateTestsStatus`, 'accessioner', { uuids: [testId], status }),
+      ),
+    );
+    const ok = results.filter((r) => r.statusCode === 200).length;
+    // each either landed (and is in the history) or got a clear conflict; nothing vanished
+    for (const r of results) expect([200, 409]).toContain(r.statusCode);
+    const doc = (await lab.models.TestOrder.findById(testId).lean())!;
+    expect(doc.testHistories.length).toBe(before + ok);
+    expect(doc.version).toBeGreaterThanOrEqual(ok);
+    expect(doc.status).toBe(doc.testHistories.at(-1)!.status);
+    await waitFor(
+      () => (eventsOf(testId).filter((e) => e.data.change === 'status').length === 1 + ok ? true : null),
+      { what: 'one event per landed change', timeoutMs: 45_000 },
+    );
+  });
+});

@@ -1,0 +1,281 @@
+import {
+  dueDateError,
+  REPORTED_TEST_STATUSES,
+  TEST_RULE_MESSAGES,
+  testStatusChangeError,
+  type TestStatus,
+} from '@onco/domain';
+import { createEvent, withOutbox, type TestChange } from '@onco/events';
+import {
+  actorOf,
+  badRequest,
+  conflict,
+  notFound,
+  scopeFilter,
+  toApi,
+  type SessionUser,
+} from '@onco/platform';
+import type { LabModels, ReportVersion, TestHistory, TestOrderDoc } from './models';
+
+/**
+ * The lab's writes to a test order (spec 2 sections 4, 5, 7 "Test orders"). Every change is ONE conditional
+ * update of the test order document: the new state, a test history entry and the `test-status` event in its
+ * outbox commit together (the relay publishes it when Kafka is up; nothing is sent for a change that did not
+ * commit). The update matches the version read: two lab users changing the same test at once never lose a
+ * write; the loser re-reads and re-decides (and is refused with a clear message if the rule now refuses).
+ */
+
+/** The data scope of test orders: the user's accounts and physicians (lab and billing staff: all). */
+export function testOrderScope(user: SessionUser): Record<string, unknown> {
+  return scopeFilter(user, { account: 'testOrderForm.account.id', physician: 'testOrderForm.physician.id' });
+}
+
+/** One test order in the caller's scope, or 404 (unknown, deleted or out of scope look the same). */
+export async function findTestOrder(models: LabModels, user: SessionUser, id: string): Promise<TestOrderDoc> {
+  const doc = await models.TestOrder.findOne({ _id: id, deleted: false, ...testOrderScope(user) })
+    .lean<TestOrderDoc>()
+    .exec();
+  if (!doc) throw notFound(`Test order ${id} was not found.`);
+  return doc;
+}
+
+/** What a change does to a test order, decided from its current state (throws an AppError to refuse). */
+export interface TestDecision {
+  change: TestChange;
+  status?: TestStatus;
+  dueOn?: Date | null;
+  limsProjectId?: string | null;
+  /** a report version to append (its status comes with `status`) */
+  report?: ReportVersion;
+  /** shown in the history: the due date, LIMS project id or report file name */
+  detail?: string | null;
+}
+
+const day = (d: Date | null | undefined) => (d ? new Date(d).toISOString().slice(0, 10) : null);
+
+/** The `test-status` event (schemaVersion 2) for a test order after a change. */
+export function testStatusEvent(
+  after: TestOrderDoc,
+  previousStatus: TestStatus | null,
+  change: TestChange,
+  by: { id: string; name: string },
+  at: Date,
+) {
+  const report = after.reports?.at(-1);
+  return createEvent(
+    'test-status',
+    {
+      data: {
+        testOrderId: after._id,
+        testId: after.testOrderId ?? after._id,
+        requisitionId: after.testOrderForm.id,
+        testRequisitionId: after.testOrderForm.testRequisitionId ?? after.testOrderForm.id,
+        accountId: after.testOrderForm.account?.id ?? 'unknown',
+        testType: after.testType,
+        orderType: after.orderType,
+        previousStatus,
+        status: after.status,
+        changedBy: by,
+        changedOn: at.toISOString(),
+        dueOn: day(after.dueOn),
+        change,
+        limsProjectId: after.limsProjectId ?? null,
+        report: report
+          ? { id: report.fileId, version: report.version, fileName: report.fileName, amended: report.amended }
+          : null,
+      },
+    },
+    { now: () => at },
+  );
+}
+
+const ATTEMPTS = 5;
+
+/**
+ * Write one decided change on the test order as read: state, history entry and test-status event in ONE update
+ * conditional on the version read. Returns the test order after the change, or null when it changed meanwhile.
+ */
+export async function writeDecision(
+  models: LabModels,
+  doc: TestOrderDoc,
+  d: TestDecision,
+  by: { id: string; name: string },
+  at: Date,
+): Promise<TestOrderDoc | null> {
+  const status = d.status ?? doc.status;
+  const after: TestOrderDoc = {
+    ...doc,
+    status,
+    dueOn: d.dueOn !== undefined ? d.dueOn : doc.dueOn,
+    limsProjectId: d.limsProjectId !== undefined ? d.limsProjectId : doc.limsProjectId,
+    reports: d.report ? [...(doc.reports ?? []), d.report] : (doc.reports ?? []),
+    updatedOn: at,
+    updatedBy: by.id,
+    version: doc.version + 1,
+  };
+  const entry: TestHistory = {
+    status,
+    createdOn: at,
+    updatedOn: at,
+    testResult: d.report ? { id: d.report.fileId, contentType: d.report.contentType } : null,
+    change: d.change,
+    by,
+    detail: d.detail ?? null,
+  };
+  const $set: Record<string, unknown> = {
+    status,
+    dueOn: after.dueOn,
+    limsProjectId: after.limsProjectId,
+    updatedOn: at,
+    updatedBy: by.id,
+  };
+  if (d.report) {
+    $set.testResult = { id: d.report.fileId, contentType: d.report.contentType, path: d.report.fileName };
+    $set.report = { path: d.report.fileName };
+  }
+  // the duration a test took, from ordering to its first report (VIEW_TESTORDER_DURATION), in whole days
+  if (d.report && !doc.reports?.length)
+    $set.testDuration = Math.max(0, Math.round((+at - +new Date(doc.createdOn)) / 86_400_000));
+  const $push: Record<string, unknown> = { testHistories: entry };
+  if (d.report) $push.reports = d.report;
+  const event = testStatusEvent(after, doc.status, d.change, by, at);
+  const res = await models.TestOrder.updateOne(
+    { _id: doc._id, version: doc.version, deleted: false },
+    withOutbox({ $set, $push, $inc: { version: 1 } }, event),
+  ).exec();
+  return res.modifiedCount === 1 ? { ...after, testHistories: [...doc.testHistories, entry] } : null;
+}
+
+/**
+ * A TRF merge made this requisition INVALID (requisition-changed with `mergedInto`): each of its test orders gets
+ * a 'merged' history entry and test-status event; one still open is CANCELLED (the primary carries the order on),
+ * a reported one keeps its status and its reports. Idempotent: a test order with a 'merged' entry is skipped.
+ * Returns the ids changed.
+ */
+export async function markTestsMerged(
+  models: LabModels,
+  requisitionId: string,
+  into: { id: string; testRequisitionId: string },
+  by: { id: string; name: string },
+  at: Date,
+): Promise<string[]> {
+  const changed: string[] = [];
+  const ids = (
+    await models.TestOrder.find({ 'testOrderForm.id': requisitionId, deleted: false }, { _id: 1 })
+      .lean()
+      .exec()
+  ).map((t) => t._id);
+  for (const id of ids) {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const doc = await models.TestOrder.findOne({ _id: id, deleted: false }).lean<TestOrderDoc>().exec();
+      if (!doc || doc.testHistories.some((h) => h.change === 'merged')) break;
+      const done = await writeDecision(
+        models,
+        doc,
+        {
+          change: 'merged',
+          status: REPORTED_TEST_STATUSES.includes(doc.status) ? doc.status : 'CANCELLED',
+          detail: `Merged into ${into.testRequisitionId}`,
+        },
+        by,
+        at,
+      );
+      if (done) {
+        changed.push(id);
+        break;
+      }
+    }
+  }
+  return changed;
+}
+
+/**
+ * Apply one decided change to one test order: read (in scope), decide, write conditionally on the version
+ * read; on a lost race read again and decide again. Returns the test order after the change.
+ */
+export async function changeTestOrder(
+  models: LabModels,
+  user: SessionUser,
+  id: string,
+  decide: (doc: TestOrderDoc) => TestDecision,
+  now: () => Date = () => new Date(),
+): Promise<TestOrderDoc> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const doc = await findTestOrder(models, user, id);
+    const d = decide(doc);
+    const after = await writeDecision(models, doc, d, actorOf(user), now());
+    if (after) return after;
+  }
+  throw conflict('The test was changed by someone else at the same time. Reload it and try again.');
+}
+
+/** Update Status (POST updateTestsStatus): each test of the selection, checked first, then changed. */
+export async function updateTestsStatus(
+  models: LabModels,
+  user: SessionUser,
+  ids: readonly string[],
+  status: TestStatus,
+): Promise<TestOrderDoc[]> {
+  if (!ids.length) throw badRequest(TEST_RULE_MESSAGES.noTests);
+  const unique = [...new Set(ids)];
+  // check every test before changing any: an unknown id or a refused transition changes nothing
+  for (const id of unique) {
+    const doc = await findTestOrder(models, user, id);
+    const err = testStatusChangeError(doc.status, status);
+    if (err) throw conflict(`${doc.testOrderId ?? id}: ${err}`);
+  }
+  const out: TestOrderDoc[] = [];
+  for (const id of unique) {
+    out.push(
+      await changeTestOrder(models, user, id, (doc) => {
+        const err = testStatusChangeError(doc.status, status);
+        if (err) throw conflict(`${doc.testOrderId ?? id}: ${err}`);
+        return { change: 'status', status };
+      }),
+    );
+  }
+  return out;
+}
+
+/** Update Due Date: a calendar day at most 30 days ahead, or null ("Set Due Date to None"). */
+export async function updateDueDate(
+  models: LabModels,
+  user: SessionUser,
+  id: string,
+  dueOn: string | null,
+  today: string,
+): Promise<TestOrderDoc> {
+  const err = dueDateError(dueOn, today);
+  if (err) throw badRequest(err);
+  return changeTestOrder(models, user, id, () => ({
+    change: 'due-date',
+    dueOn: dueOn ? new Date(`${dueOn}T00:00:00.000Z`) : null,
+    detail: dueOn,
+  }));
+}
+
+/** Add/Edit LIMS Project # (POST updateLimsProjectId): must be non-empty (spec 2 section 5). */
+export async function updateLimsProjectId(
+  models: LabModels,
+  user: SessionUser,
+  id: string,
+  limsProjectId: string,
+): Promise<TestOrderDoc> {
+  const value = limsProjectId.trim();
+  if (!value) throw badRequest(TEST_RULE_MESSAGES.limsRequired);
+  return changeTestOrder(models, user, id, () => ({
+    change: 'lims-project',
+    limsProjectId: value,
+    detail: value,
+  }));
+}
+
+/** The API shape of a test order: `id`, histories newest first as the Test History table reads them. */
+export function testOrderOut(doc: TestOrderDoc) {
+  const out = toApi(doc);
+  return {
+    ...out,
+    dueOn: doc.dueOn ? day(doc.dueOn) : null,
+    reports: (doc.reports ?? []).map(({ fileId: _f, ...r }) => r),
+  };
+}
