@@ -12,3 +12,4 @@ export {
   LAB_REQUISITION_CHANGED_GROUP,
 } from './consumers/requisition-changed';
 export { labDashboard, RECENT_PER_PAGE, DASHBOARD_TEST_STATUSES } from './dashboard';
+export { DEFAULT_DOMAIN_PREFERENCES, seedDomainPreferences } from './domain-preferences';

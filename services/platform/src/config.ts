@@ -78,6 +78,11 @@ export const configSchema = z.object({
   SUBSEQUENT_ORDER_EXCLUDED_ACCOUNT: z.string().default(''),
   SUBSEQUENT_ORDER_TEST_TYPE: z.enum(['NEXT_DX', 'NEXT_PERSONAL_DX']).default('NEXT_PERSONAL_DX'),
   SUBSEQUENT_ORDER_ORDER_TYPE: z.enum(['INITIAL_ORDER', 'SUBSEQUENT_ORDER']).default('INITIAL_ORDER'),
+  /**
+   * The one account whose tumor samples need a diagnosis and a completed clinical review before they may be set
+   * to PROCEED (spec 2 section 4, "one specific account"); empty: no account has that rule.
+   */
+  SAMPLE_REVIEW_ACCOUNT: z.string().default(''),
   /** Base URL of the NPI registry (version 2.1 query contract); "local" uses the built-in stand-in. */
   NPI_REGISTRY_URL: z.string().default('local'),
 });

@@ -1,6 +1,7 @@
 import { ROLES, type Role } from '@onco/domain';
 import { hashPassword, identityModels } from '@onco/identity';
 import { createReferenceModule } from '@onco/reference';
+import { labModels, seedDomainPreferences } from '@onco/lab';
 import type { PlatformContext } from '@onco/platform';
 
 /** Demo login for a role: the role name without ROLE_, lower-case, with _ as . (ROLE_PORTAL_ADMIN → portal.admin). */
@@ -67,6 +68,8 @@ export async function seedDemo(ctx: PlatformContext): Promise<{ created: string[
     });
     created.push(u.loginId);
   }
+  // the lab's domain preferences (work order and product data of samples), idempotent by id
+  await seedDomainPreferences(labModels(ctx.mongo));
   ctx.logger.info({ users: created.length }, 'demo data ready');
   return { created };
 }

@@ -6,7 +6,9 @@ import { idName, outboxField, str, sub } from './common';
 
 /**
  * A physical sample (spec 2 section 3 "Sample"): tumor, normal or plasma, tracked in the LIMS. Linked to its
- * requisition (`testOrderForm.id`) and account (data scope). Collection `samples`.
+ * requisition (`testOrderForm.id`); its data scope is its requisition's, checked on the requisition's test
+ * orders (sample-service.ts), `account`/`physician` are copies for display. Written only by sample-service.ts,
+ * each write with its `sample` event in `outbox`. Collection `samples`.
  */
 export interface SampleDoc {
   _id: string;
@@ -44,6 +46,10 @@ export interface SampleDoc {
   } | null;
   testOrderForm: { id: string | null; testRequisitionId: string | null } | null;
   account: { id: string | null; name: string | null } | null;
+  /** the requisition's physician at the sample's last write (informative: the scope is checked on the test orders) */
+  physician: { id: string | null; name: string | null } | null;
+  /** set on a copy: the sample it was copied from and that sample's requisition */
+  copiedFrom: { sampleId: string | null; testOrderFormId: string | null } | null;
   outbox: OutboxEntry[];
   createdOn: Date;
   createdBy: string | null;
@@ -93,6 +99,8 @@ export const sampleSchema = auditedSchema(
     },
     testOrderForm: { type: sub({ id: str, testRequisitionId: str }), default: null },
     account: { type: idName(), default: null },
+    physician: { type: idName(), default: null },
+    copiedFrom: { type: sub({ sampleId: str, testOrderFormId: str }), default: null },
     outbox: outboxField(),
   },
   { collection: 'samples' },
