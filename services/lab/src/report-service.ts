@@ -1,0 +1,229 @@
+import { Transform } from 'node:stream';
+import { reportStatus, reportUploadError } from '@onco/domain';
+import {
+  actorOf,
+  badRequest,
+  conflict,
+  notFound,
+  type BlobStore,
+  type SessionUser,
+  type StoredBlob,
+} from '@onco/platform';
+import type { LabModels, PendingReportDoc, ReportVersion, TestOrderDoc } from './models';
+import { changeTestOrder, findTestOrder } from './test-order-service';
+
+/**
+ * Test reports (spec 2 sections 2.5, 4, 5, 7 "Test orders"). Upload and submit are two steps, as the spec's
+ * client makes them:
+ *
+ * 1. upload streams the PDF to the blob store and records it as a PENDING upload (owner, test, flags, expiry);
+ *    the test order does not change. The answer is `filePath`, the pending record's opaque id.
+ * 2. submit (or updateTestStatusWithReport for TNP) attaches that file to the test order as its next report
+ *    version and sets the status from the flags, in ONE conditional write of the test order (changeTestOrder:
+ *    state + history entry + `test-status` event with `change: 'report'`).
+ *
+ * "Submitted once" is guaranteed by the test order itself: the decision refuses a file already among its
+ * report versions, so two submits of one filePath racing each other attach it once (the loser re-reads and is
+ * refused). The pending record's `submittedOn` only gives the second caller a clear answer sooner.
+ */
+
+/** 50MB (the upload limit of spec 1 section 9, applied to reports too), in bytes */
+export const REPORT_MAX_BYTES = 50 * 1024 * 1024;
+/** spec 2 sections 5 and 8 */
+export const MSG_REPORT_FILE_TYPE = 'Invalid file type. Please select a valid file (.pdf).';
+/** how long an uploaded report waits for its submit (decision: one day) */
+export const PENDING_REPORT_TTL_MS = 24 * 60 * 60 * 1000;
+/** an expired upload is swept only after this grace, so a submit that started just before expiry finishes */
+export const PENDING_REPORT_SWEEP_GRACE_MS = 10 * 60 * 1000;
+
+export const REPORT_MESSAGES = {
+  uploadNotFound: 'The uploaded report was not found. Upload the file again.',
+  uploadExpired: 'The uploaded report has expired. Upload the file again.',
+  alreadySubmitted: 'This uploaded report was already submitted.',
+  noReport: 'No PDF File Available.',
+  versionNotFound: (v: number) => `Report version ${v} was not found for this test.`,
+} as const;
+
+const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
+
+/**
+ * A pass-through that checks the first bytes of a stream are the PDF signature `%PDF-` (content, not the
+ * name) and errors with the spec's 400 otherwise. It holds at most the first few bytes, never the file.
+ */
+export function pdfSignatureCheck(): Transform {
+  let head: Buffer | null = Buffer.alloc(0);
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      if (head === null) return cb(null, chunk);
+      head = head.length ? Buffer.concat([head, chunk]) : chunk;
+      if (head.length < PDF_MAGIC.length) return cb();
+      if (!head.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) return cb(badRequest(MSG_REPORT_FILE_TYPE));
+      const out = head;
+      head = null;
+      cb(null, out);
+    },
+    flush(cb) {
+      // an empty file, or one shorter than the signature
+      cb(head === null ? null : badRequest(MSG_REPORT_FILE_TYPE));
+    },
+  });
+}
+
+/** The test order a report may be uploaded to now: in scope (else 404), not cancelled or not started (409). */
+export async function uploadableTestOrder(
+  models: LabModels,
+  user: SessionUser,
+  id: string,
+): Promise<TestOrderDoc> {
+  const doc = await findTestOrder(models, user, id);
+  const err = reportUploadError(doc.status);
+  if (err) throw conflict(err);
+  return doc;
+}
+
+/** Record a stored upload as pending for its uploader and test. */
+export async function createPendingReport(
+  models: LabModels,
+  user: SessionUser,
+  testOrderId: string,
+  blob: StoredBlob,
+  file: { fileName: string; amended: boolean; tnp: boolean },
+  now: Date = new Date(),
+): Promise<PendingReportDoc> {
+  const doc = await models.PendingReport.create({
+    testOrderId,
+    blobId: blob.id,
+    fileName: file.fileName,
+    contentType: 'application/pdf',
+    size: blob.size,
+    sha256: blob.sha256,
+    amended: file.amended,
+    tnp: file.tnp,
+    uploadedBy: actorOf(user),
+    createdOn: now,
+    expiresOn: new Date(+now + PENDING_REPORT_TTL_MS),
+    submittedOn: null,
+    version: null,
+  });
+  return doc.toObject() as PendingReportDoc;
+}
+
+/** A pending upload of this user for this test, or 404 (someone else's, another test's and unknown look alike). */
+async function ownPendingReport(
+  models: LabModels,
+  user: SessionUser,
+  filePath: string,
+  testOrderId: string | null,
+  now: Date,
+): Promise<PendingReportDoc> {
+  const p = await models.PendingReport.findById(filePath).lean<PendingReportDoc>().exec();
+  if (!p || p.uploadedBy.id !== user.id || (testOrderId !== null && p.testOrderId !== testOrderId))
+    throw notFound(REPORT_MESSAGES.uploadNotFound);
+  if (p.submittedOn) throw conflict(REPORT_MESSAGES.alreadySubmitted);
+  if (p.expiresOn.getTime() <= now.getTime()) throw notFound(REPORT_MESSAGES.uploadExpired);
+  return p;
+}
+
+/**
+ * Submit an uploaded report: attach it to the test order as the next version and set the status from the
+ * flags (given flags win over the ones sent with the upload), as one change of the test order.
+ */
+export async function submitReport(
+  models: LabModels,
+  user: SessionUser,
+  testOrderId: string,
+  filePath: string,
+  flags: { amended?: boolean; tnp?: boolean } = {},
+  now: () => Date = () => new Date(),
+): Promise<{ testOrder: TestOrderDoc; report: ReportVersion }> {
+  const pending = await ownPendingReport(models, user, filePath, testOrderId, now());
+  const amended = flags.amended ?? pending.amended;
+  const tnp = flags.tnp ?? pending.tnp;
+  let report: ReportVersion | null = null;
+  const testOrder = await changeTestOrder(
+    models,
+    user,
+    testOrderId,
+    (doc) => {
+      const err = reportUploadError(doc.status);
+      if (err) throw conflict(err);
+      const reports = doc.reports ?? [];
+      if (reports.some((r) => r.fileId === pending.blobId)) throw conflict(REPORT_MESSAGES.alreadySubmitted);
+      report = {
+        version: reports.reduce((max, r) => Math.max(max, r.version), 0) + 1,
+        fileId: pending.blobId,
+        fileName: pending.fileName,
+        contentType: pending.contentType,
+        size: pending.size,
+        amended,
+        tnp,
+        uploadedOn: pending.createdOn,
+        uploadedBy: { id: pending.uploadedBy.id, name: pending.uploadedBy.name },
+      };
+      return { change: 'report', status: reportStatus({ amended, tnp }), report, detail: pending.fileName };
+    },
+    now,
+  );
+  const attached = report as ReportVersion | null;
+  if (!attached) throw new Error('unreachable: a report change without a report');
+  await models.PendingReport.updateOne(
+    { _id: pending._id, submittedOn: null },
+    { $set: { submittedOn: testOrder.updatedOn, version: attached.version } },
+  ).exec();
+  return { testOrder, report: attached };
+}
+
+/** The pending upload of this user (any test) with its blob, for a preview before submitting. */
+export async function pendingReportFile(
+  models: LabModels,
+  user: SessionUser,
+  filePath: string,
+): Promise<PendingReportDoc> {
+  return ownPendingReport(models, user, filePath, null, new Date());
+}
+
+/** A report version of a test order in the user's scope: `version`, or the latest; 404 when there is none. */
+export async function findReportVersion(
+  models: LabModels,
+  user: SessionUser,
+  testOrderId: string,
+  version?: number,
+): Promise<ReportVersion> {
+  const doc = await findTestOrder(models, user, testOrderId);
+  const reports = doc.reports ?? [];
+  if (!reports.length) throw notFound(REPORT_MESSAGES.noReport);
+  if (version === undefined) return reports.reduce((a, b) => (b.version > a.version ? b : a));
+  const found = reports.find((r) => r.version === version);
+  if (!found) throw notFound(REPORT_MESSAGES.versionNotFound(version));
+  return found;
+}
+
+/**
+ * Remove uploads that expired (plus a grace) without being submitted: their blob, unless the test order holds
+ * it (a submit that committed but crashed before marking the record), then the record. Cheap (an indexed range
+ * that is usually empty); the upload route runs it after each upload.
+ */
+export async function sweepExpiredReportUploads(
+  models: LabModels,
+  blobs: BlobStore,
+  now: Date = new Date(),
+  limit = 50,
+): Promise<number> {
+  const rows = await models.PendingReport.find({
+    expiresOn: { $lt: new Date(+now - PENDING_REPORT_SWEEP_GRACE_MS) },
+  })
+    .sort({ expiresOn: 1 })
+    .limit(limit)
+    .lean<PendingReportDoc[]>()
+    .exec();
+  let removed = 0;
+  for (const p of rows) {
+    const attached =
+      !!p.submittedOn ||
+      !!(await models.TestOrder.exists({ _id: p.testOrderId, 'reports.fileId': p.blobId }).exec());
+    if (!attached) await blobs.remove(p.blobId);
+    const res = await models.PendingReport.deleteOne({ _id: p._id, expiresOn: p.expiresOn }).exec();
+    removed += res.deletedCount;
+  }
+  return removed;
+}
