@@ -1,6 +1,9 @@
 import type { DomainModule, PlatformContext } from '@onco/platform';
 import { labModels, type LabModels } from './models';
 import { testOrderRoutes } from './routes/test-orders';
+import { sampleRoutes } from './routes/samples';
+import { sampleReviewAccount } from './sample-service';
+import { reportRoutes } from './routes/reports';
 import { startLabConsumers } from './consumers/requisition-submitted';
 import { labDashboard } from './dashboard';
 
@@ -22,6 +25,8 @@ export function createLabModule(ctx: PlatformContext): LabModule {
     areas: {
       oms: async (app) => {
         await app.register(testOrderRoutes, { models });
+        await app.register(sampleRoutes, { models, reviewAccountId: sampleReviewAccount(ctx.config) });
+        await app.register(reportRoutes, { models });
       },
     },
   };
