@@ -9,6 +9,8 @@ import { defineTrfQueue, type TrfQueue } from './workers/trf-queue';
 import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';
 import { requisitionsDashboard } from './dashboard';
 import { startTestStatusProjection } from './projections/test-status';
+import { startSampleStatusProjection } from './projections/sample-status';
+import { startTimelineProjection } from './projections/timeline';
 import { omsTestOrderFormRoutes, testOrderFormRoutes } from './routes/test-order-forms';
 import { RequisitionService, type PatientRegistrar, type SignatureVerifier } from './requisition-service';
 
@@ -77,10 +79,14 @@ export function createRequisitionsModule(
     },
     // requisition-submitted -> the TRF PDF job (consumers/requisition-submitted.ts)
     // test-status -> the requisition's summary of its tests (projections/test-status.ts)
+    // sample -> the requisition's summary of its samples and its sampleStatuses (projections/sample-status.ts)
+    // every order event -> the order's timeline (projections/timeline.ts)
     startConsumers: async () => {
       const running = [
         await startRequisitionSubmittedConsumer(ctx, trf),
         await startTestStatusProjection(ctx, models),
+        await startSampleStatusProjection(ctx, models),
+        await startTimelineProjection(ctx, models),
       ];
       return { stop: async () => void (await Promise.all(running.map((c) => c.stop()))) };
     },

@@ -7,6 +7,7 @@ import {
   listQuerystring,
   listRoutes,
   parseListQuery,
+  notFound,
   requireUser,
   toApi,
   typed,
@@ -14,7 +15,12 @@ import {
 } from '@onco/platform';
 import { RequisitionFormSchema } from '@onco/domain';
 import type { RequisitionDoc, RequisitionModels } from '../models';
-import { EXPORT_MAPPING, requisitionListScope, requisitionsResource } from '../resource';
+import {
+  EXPORT_MAPPING,
+  requisitionByIdFilter,
+  requisitionListScope,
+  requisitionsResource,
+} from '../resource';
 import { RequisitionService } from '../requisition-service';
 
 const requisitionReply = z.looseObject({ id: z.string() });
@@ -78,6 +84,70 @@ export async function testOrderFormRoutes(
       'List requisitions (Draft and Submitted; deleted only with filter deleted=true and CAN_DELETE_TRF); each row carries the actions this user may take on it',
     map: (doc, user) => present(service, user, doc),
   });
+
+  r.get(
+    '/testOrderForms/:id/timeline',
+    {
+      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_TEST_PAGE'] },
+      schema: {
+        tags,
+        summary:
+          "One order's history in time order: submission, TRF PDFs, test changes, reports, samples, billing",
+        description:
+          'Built from the events the platform publishes (projections/timeline.ts) plus the TRF PDFs attached to ' +
+          'the requisition; an entry is on the timeline within a second or two of its event. Comments are in the ' +
+          'messages service (GET /cns/api/v1/comments); the console merges them in. 404 outside the data scope.',
+        params: idParams,
+        response: {
+          200: z.object({
+            content: z.array(
+              z.looseObject({
+                id: z.string(),
+                at: z.union([z.date(), z.string()]),
+                family: z.string(),
+                kind: z.string(),
+              }),
+            ),
+          }),
+          ...errorReplies,
+        },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await models.Requisition.findOne(
+        requisitionByIdFilter(user, req.params.id, { includeDeleted: true }),
+        {
+          attachments: 1,
+          testRequisitionId: 1,
+        },
+      )
+        .lean<Pick<RequisitionDoc, '_id' | 'attachments' | 'testRequisitionId'>>()
+        .exec();
+      if (!doc) throw notFound('Requisition not found');
+      const entries = await models.TimelineEntry.find({ requisitionId: doc._id })
+        .sort({ at: 1 })
+        .lean()
+        .exec();
+      const trfs = (doc.attachments ?? [])
+        .filter((a) => a.type === 'TRF')
+        .map((a) => ({
+          id: `attachment:${a.id}`,
+          requisitionId: doc._id,
+          at: a.createdOn,
+          family: 'attachment',
+          kind: 'trf-generated',
+          testOrderId: null,
+          sampleId: null,
+          by: null,
+          data: { name: a.name, attachmentId: a.id },
+        }));
+      const content = [...entries.map((e) => toApi(e)), ...trfs].sort(
+        (a, b) => +new Date(a.at) - +new Date(b.at),
+      );
+      return { content };
+    },
+  );
 
   r.get(
     '/testOrderForms/export/mapping',
