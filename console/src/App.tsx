@@ -33,6 +33,8 @@ const HomePage = screen(() => import('./pages/home'));
 const OrdersListPage = screen(() => import('./resources/orders/list'));
 const OrderWizardPage = screen(() => import('./resources/orders/wizard'));
 const OrderSummaryPage = screen(() => import('./resources/orders/summary'));
+const TestsListPage = screen(() => import('./resources/tests/TestsListPage'));
+const TestDetailPage = screen(() => import('./resources/tests/TestDetailPage'));
 
 /** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
 const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
@@ -65,10 +67,10 @@ const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode
   { path: '/order/:id', permission: 'VIEW_ORDER_PAGE', element: <OrderWizardPage /> },
   { path: '/order/:id/summary', permission: 'VIEW_ORDER_PAGE', element: <OrderSummaryPage /> },
   { path: '/order/:id/summary/:tab', permission: 'VIEW_ORDER_PAGE', element: <OrderSummaryPage /> },
-  { path: '/tests', permission: 'VIEW_TESTS_PAGE', element: <Placeholder menu="tests" /> },
+  { path: '/tests', permission: 'VIEW_TESTS_PAGE', element: <TestsListPage /> },
   { path: '/billing', permission: 'VIEW_BILLING_PAGE', element: <Placeholder menu="billing" /> },
   { path: '/box', permission: 'VIEW_BOX_PAGE', element: <Placeholder menu="box" /> },
-  { path: '/test/:id', permission: 'VIEW_TEST_PAGE', element: <Placeholder menu="tests" detail="test" /> },
+  { path: '/test/:id', permission: 'VIEW_TEST_PAGE', element: <TestDetailPage /> },
   {
     path: '/patient/:id',
     permission: 'VIEW_PATIENT_PAGE',

@@ -9,6 +9,11 @@ import { listsEn, listsZh } from './lists';
 import { homeEn, homeZh } from '../pages/home/i18n';
 import { ordersEn, ordersZh } from '../resources/orders/list/i18n';
 import { wizardEn, wizardZh } from '../resources/orders/wizard/i18n';
+import { reportsEn, reportsZh } from '../resources/tests/reportsI18n';
+import { testsEn, testsZh } from '../resources/tests/i18n';
+import { samplesEn, samplesZh } from '../resources/orders/summary/samples/i18n';
+import { timelineEn, timelineZh } from '../resources/orders/timeline/i18n';
+import { mergeEn, mergeZh } from '../resources/orders/merge/i18n';
 
 /** Supported languages (spec 3 section 9.1): English and Simplified Chinese, English the fallback. */
 export const LOCALES = [
@@ -29,7 +34,19 @@ function merge(...sources: Messages[]): Messages {
 }
 
 export const messages: Record<Locale, Messages> = {
-  en: merge(englishMessages, appEn, listsEn, homeEn, ordersEn, wizardEn),
+  en: merge(
+    englishMessages,
+    appEn,
+    listsEn,
+    homeEn,
+    ordersEn,
+    wizardEn,
+    testsEn,
+    timelineEn,
+    samplesEn,
+    mergeEn,
+    reportsEn,
+  ),
   // every key the Chinese texts lack falls back to its English text
   'zh-CN': merge(
     englishMessages,
@@ -38,12 +55,22 @@ export const messages: Record<Locale, Messages> = {
     homeEn,
     ordersEn,
     wizardEn,
+    testsEn,
+    timelineEn,
+    samplesEn,
+    mergeEn,
+    reportsEn,
     raZh,
     appZh,
     listsZh,
     homeZh,
     ordersZh,
     wizardZh,
+    testsZh,
+    timelineZh,
+    samplesZh,
+    mergeZh,
+    reportsZh,
   ),
 };
 

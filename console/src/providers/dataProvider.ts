@@ -2,6 +2,11 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
 import { listMethods, type ListMethods } from '../components/listApi';
 import { userMethods, type UserMethods } from '../resources/users/api';
+import { OMS_API, testMethods, type TestMethods } from '../resources/tests/api';
+import { timelineMethods, type TimelineMethods } from '../resources/orders/timeline/api';
+import { mergeMethods, type MergeMethods } from '../resources/orders/merge/api';
+import { sampleMethods, type SampleMethods } from '../resources/orders/summary/samples/api';
+import { reportMethods, type ReportMethods } from '../resources/tests/reportsApi';
 import { authHeaders, request, toHttpError } from './http';
 import { b64 } from './session';
 
@@ -69,7 +74,16 @@ export function saveBlob(blob: Blob, fileName: string) {
  * blocks' methods (getFacets, getPreference, savePreference: components/listApi.ts) and the Users screen's
  * (userAction, searchDirectoryUsers, getClinicians: resources/users/api.ts) are spread in with this client.
  */
-export interface ConsoleDataProvider extends DataProvider, ListMethods, UserMethods {
+export interface ConsoleDataProvider
+  extends
+    DataProvider,
+    ListMethods,
+    UserMethods,
+    TestMethods,
+    TimelineMethods,
+    MergeMethods,
+    SampleMethods,
+    ReportMethods {
   /** a named action on one record: PUT|POST {resource}/{id}/{action} */
   action<T = any>(
     resource: string,
@@ -116,12 +130,48 @@ const path = (p: string) =>
     ? p
     : `${API.portal}/${p.replace(/^\//, '')}`;
 
-const base = simpleRestProvider(API.portal, httpClient);
+/**
+ * Resources served outside the portal area: the lab's test orders are in the orders area (/oms/api/v1, spec 2
+ * section 7). Every other resource is under /portal/api/v1.
+ */
+export const RESOURCE_AREAS: Record<string, string> = { testOrders: OMS_API };
+
+const portalRest = simpleRestProvider(API.portal, httpClient);
+const areaRest = Object.fromEntries(
+  [...new Set(Object.values(RESOURCE_AREAS))].map((area) => [area, simpleRestProvider(area, httpClient)]),
+);
+const restFor = (resource: string) =>
+  RESOURCE_AREAS[resource] ? areaRest[RESOURCE_AREAS[resource]] : portalRest;
+const base: DataProvider = {
+  getList: (r, p) => restFor(r).getList(r, p),
+  getOne: (r, p) => restFor(r).getOne(r, p),
+  getMany: (r, p) => restFor(r).getMany(r, p),
+  getManyReference: (r, p) => restFor(r).getManyReference(r, p),
+  update: (r, p) => restFor(r).update(r, p),
+  updateMany: (r, p) => restFor(r).updateMany(r, p),
+  create: (r, p) => restFor(r).create(r, p),
+  delete: (r, p) => restFor(r).delete(r, p),
+  deleteMany: (r, p) => restFor(r).deleteMany(r, p),
+};
+const portalLists = listMethods(httpClient);
+const areaLists = Object.fromEntries(
+  Object.values(RESOURCE_AREAS).map((area) => [area, listMethods(httpClient, area)]),
+);
 
 export const dataProvider: ConsoleDataProvider = {
   ...base,
-  ...listMethods(httpClient),
+  ...portalLists,
+  getFacets: (resource, params) =>
+    (RESOURCE_AREAS[resource] ? areaLists[RESOURCE_AREAS[resource]] : portalLists).getFacets(
+      resource,
+      params,
+    ),
   ...userMethods(httpClient),
+  ...testMethods(httpClient),
+  ...timelineMethods(httpClient),
+  ...mergeMethods(httpClient),
+  ...sampleMethods(httpClient),
+  ...reportMethods(),
   async action(resource, { id, action, method = 'PUT', body }) {
     const data = await request<any>(`${API.portal}/${resource}/${encodeURIComponent(String(id))}/${action}`, {
       method,

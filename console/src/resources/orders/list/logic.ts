@@ -57,6 +57,8 @@ export interface RequisitionRow {
     dueOn?: string | null;
   }>;
   sampleStatuses?: string[];
+  /** the primary form this one was merged into (a TRF merge; status INVALID) */
+  mergedInto?: { id: string; testRequisitionId: string | null } | null;
   attachments?: Array<{ id: string; name?: string | null; type?: string | null; createdOn?: string | null }>;
   parentTestOrderForm?: { id?: string | null; testRequisitionId?: string | null } | null;
   createdOn?: string | null;

@@ -334,43 +334,8 @@ export function AttachmentsTab({ r }: { r: Requisition }) {
   );
 }
 
-export function SamplesTab({ r }: { r: Requisition }) {
-  const t = useOrdersT();
-  const label = useEnumLabel();
-  const f = (k: string) => t(`orders.summary.field.${k}`);
-  const tu = r.tumorSpecimen ?? {};
-  const n = r.normalSpecimen ?? {};
-  const rows = [
-    tu.specimenType
-      ? {
-          key: 'tumor',
-          cells: ['TUMOR', label(tu.specimenType), tu.specimenId ?? '', calendar(tu.collectionDate)],
-        }
-      : null,
-    n.specimenType
-      ? { key: 'normal', cells: ['NORMAL', label(n.specimenType), '', calendar(n.collectionDate)] }
-      : null,
-  ].filter((x): x is { key: string; cells: string[] } => x !== null);
-  return (
-    <Stack>
-      {(r.sampleStatuses ?? []).length ? (
-        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-          <Typography variant="body2" color="text.secondary">
-            {f('sampleStatus')}:
-          </Typography>
-          {(r.sampleStatuses ?? []).map((s, i) => (
-            <Chip key={`${s}-${i}`} size="small" label={label(s)} />
-          ))}
-        </Box>
-      ) : null}
-      <SimpleTable
-        head={[f('type'), f('specimenType'), f('specimenId'), f('collectionDate')]}
-        empty={t('orders.summary.noSamples')}
-        rows={rows.map((x) => ({ ...x, cells: [label(x.cells[0] as string), ...x.cells.slice(1)] }))}
-      />
-    </Stack>
-  );
-}
+/** The Samples tab: the lab's samples with Add / Edit / Copy (samples/SamplesTab.tsx). */
+export { SamplesTab } from './samples/SamplesTab';
 
 export function TestsTab({ r, canOpen }: { r: Requisition; canOpen: boolean }) {
   const t = useOrdersT();

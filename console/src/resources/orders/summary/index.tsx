@@ -6,9 +6,11 @@ import SaveOutlinedIcon from '@mui/icons-material/SaveOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import PrintOutlinedIcon from '@mui/icons-material/PrintOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
+import MergeTypeIcon from '@mui/icons-material/MergeType';
 import { formatDisplayDate, icd10List } from '@onco/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider, usePermissions } from 'react-admin';
+import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
+import { interpolate, lookupMessage } from '../../../components/messages';
 import { Link as RouterLink, Navigate, useNavigate, useParams } from 'react-router-dom';
 import {
   Banner,
@@ -32,12 +34,23 @@ import {
   ProviderTab,
   SamplesTab,
   testSelectionText,
-  TestsTab,
   type Requisition,
 } from './Sections';
 import { SubsequentOrderDialog } from './SubsequentOrderDialog';
+import { OrderTestsTab } from '../../tests/OrderTestsTab';
+import { OrderTimeline } from '../timeline/OrderTimeline';
+import { MergeTrfDialog } from '../merge/MergeTrfDialog';
+import { mergeEn } from '../merge/i18n';
 
-export const SUMMARY_TABS = ['patient', 'provider', 'billing', 'attachments', 'samples', 'tests'] as const;
+export const SUMMARY_TABS = [
+  'patient',
+  'provider',
+  'billing',
+  'attachments',
+  'samples',
+  'tests',
+  'timeline',
+] as const;
 export type SummaryTab = (typeof SUMMARY_TABS)[number];
 
 function HeaderField({ label, children }: { label: string; children: ReactNode }) {
@@ -93,6 +106,10 @@ export function OrderSummaryPage() {
   const [confirm, setConfirm] = useState<'copy' | 'delete' | 'edit' | null>(null);
   const [editing, setEditing] = useState<EditValues | null>(null);
   const [subsequent, setSubsequent] = useState(false);
+  const [merging, setMerging] = useState(false);
+  const translate = useTranslate();
+  const mt = (key: string, values: Record<string, unknown> = {}) =>
+    translate(key, { ...values, _: interpolate(lookupMessage(mergeEn, key) ?? key, values) });
 
   const query = useQuery({
     queryKey: ['testOrderForms', 'summary', id],
@@ -142,6 +159,13 @@ export function OrderSummaryPage() {
   const approval = r.approvals?.[r.approvals.length - 1];
   // Copy is not offered while the order is being edited (spec 1 section 4)
   const canCopy = actions.copy && !editing && permissions.includes('CAN_CREATE_TRF');
+  // Merge TRF (spec 2 section 6): a submitted form with no cancelled test; the server checks both forms again
+  const canMerge =
+    permissions.includes('CAN_MERGE_TRF') &&
+    r.status === 'SUBMITTED' &&
+    !r.deleted &&
+    !editing &&
+    !(r.testOrders ?? []).some((x) => x.status === 'CANCELLED');
 
   const doCopy = async () => {
     try {
@@ -245,6 +269,17 @@ export function OrderSummaryPage() {
                 {t('orders.summary.subsequentOrder')}
               </Button>
             ) : null}
+            {canMerge ? (
+              <Button
+                variant="contained"
+                color="secondary"
+                startIcon={<MergeTypeIcon />}
+                onClick={() => setMerging(true)}
+                data-testid="action-merge"
+              >
+                {mt('merge.action')}
+              </Button>
+            ) : null}
             {actions.delete ? (
               <Button
                 variant="contained"
@@ -262,6 +297,42 @@ export function OrderSummaryPage() {
         <Alert severity="warning" sx={{ mb: 2 }}>
           {t('orders.summary.deletedNotice')}
         </Alert>
+      ) : null}
+      {r.mergedInto?.id ? (
+        <Alert
+          severity="info"
+          sx={{ mb: 2 }}
+          data-testid="merged-into"
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              component={RouterLink}
+              to={`/order/${encodeURIComponent(r.mergedInto.id)}`}
+            >
+              {mt('merge.openPrimary')}
+            </Button>
+          }
+        >
+          {mt('merge.mergedInto', { trf: r.mergedInto.testRequisitionId ?? r.mergedInto.id })}
+        </Alert>
+      ) : null}
+      {merging && p.id ? (
+        <MergeTrfDialog
+          open
+          current={{
+            id: r.id,
+            testRequisitionId: r.testRequisitionId ?? null,
+            patientId: p.id,
+            accountId: r.account?.id ?? null,
+          }}
+          onClose={() => setMerging(false)}
+          onMerged={(primaryId) => {
+            setMerging(false);
+            navigate(`/order/${encodeURIComponent(primaryId)}`);
+            void query.refetch();
+          }}
+        />
       ) : null}
       <CommentsLayout comments={<CommentsPanel requisitionId={r.id} />}>
         <Paper variant="outlined" sx={{ p: 2.5, borderRadius: 2, mb: 2 }} data-testid="summary-header">
@@ -355,7 +426,8 @@ export function OrderSummaryPage() {
           {tab === 'billing' ? <BillingTab r={r} /> : null}
           {tab === 'attachments' ? <AttachmentsTab r={r} /> : null}
           {tab === 'samples' ? <SamplesTab r={r} /> : null}
-          {tab === 'tests' ? <TestsTab r={r} canOpen={permissions.includes('VIEW_TEST_PAGE')} /> : null}
+          {tab === 'tests' ? <OrderTestsTab requisitionId={r.id} draft={r.status === 'DRAFT'} /> : null}
+          {tab === 'timeline' ? <OrderTimeline requisitionId={r.id} /> : null}
         </Box>
       </CommentsLayout>
 

@@ -1,0 +1,153 @@
+import type {
+  ClinicalReviewStatus,
+  OrderType,
+  SampleForm,
+  SampleStatus,
+  SpecimenKind,
+  TestStatus,
+  TestType,
+} from '@onco/domain';
+import { PORTAL_API, sessionHttpClient, type HttpClient } from '../../../../components/listApi';
+
+/** The orders area, where the lab serves samples (spec 2 section 7 "Samples"). */
+export const SAMPLES_API = '/oms/api/v1';
+
+/** A sample as the lab returns it (services/lab/src/sample-service.ts `sampleOut`). */
+export interface SampleRow {
+  id: string;
+  type: SpecimenKind;
+  status: SampleStatus | null;
+  version: number;
+  limsId: string | null;
+  limsProjectId: string | null;
+  limsProjectName: string | null;
+  sampleGroupId: string | null;
+  specimenId: string | null;
+  specimenType: string | null;
+  sampleSite: string | null;
+  name: string | null;
+  accessionId: string | null;
+  trackingNumber: string | null;
+  doNotExhaust: boolean | null;
+  diagnosis: string | null;
+  workOrderNumber: string | null;
+  product: string | null;
+  collectedOn: string | null;
+  receivedOn: string | null;
+  copiedFrom: { sampleId: string | null; testOrderFormId: string | null } | null;
+  createdOn: string;
+}
+
+/** GET /oms/api/v1/testOrderForms/{id}/samples: the samples requisition and what the sample rules need. */
+export interface SamplesRequisition {
+  id: string;
+  testRequisitionId: string | null;
+  deleted: boolean;
+  requisition: {
+    accountId: string | null;
+    accountName: string | null;
+    patient: { id: string | null; name: string | null; userId: string | null } | null;
+    testOrders: Array<{
+      id: string;
+      testOrderId: string | null;
+      testType: TestType;
+      orderType: OrderType;
+      status: TestStatus;
+      limsProjectId: string | null;
+    }>;
+    diagnosis: string | null;
+    clinicalReviewStatus: ClinicalReviewStatus | null;
+  };
+  domain: string;
+  ruleConfig: { reviewAccountId: string | null };
+  sampleGroupId: string | null;
+  tumors: SampleRow[];
+  normals: SampleRow[];
+  plasmas: SampleRow[];
+}
+
+export interface DomainPreference {
+  id: string;
+  workOrderNumber: string;
+  product: string | null;
+  sequencingProduct: string | null;
+}
+
+export interface LimsProject {
+  testTypes: TestType[];
+  limsProjectId: string;
+  testRequisitionId: string | null;
+  diagnosis: string | null;
+  testOrderFormId: string;
+}
+
+/** A sample in a create/update body: the form's fields, plus id and version on update. */
+export type SampleBody = Omit<SampleForm, 'type'> & { id?: string; version?: number };
+export type SampleLists = { tumors?: SampleBody[]; normals?: SampleBody[]; plasmas?: SampleBody[] };
+
+/** A requisition offered as a copy source (GET /portal/api/v1/testOrderForms, spec dialect). */
+export interface CopySource {
+  id: string;
+  testRequisitionId: string | null;
+  createdOn?: string | null;
+}
+
+/** The sample calls as named data-provider methods (design rule 10); components reach them via useSampleMethods. */
+export function sampleMethods(http: HttpClient = sessionHttpClient()) {
+  const send = async <T>(method: string, path: string, body?: unknown): Promise<{ data: T }> => {
+    const { json } = await http(`${SAMPLES_API}${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { data: json as T };
+  };
+  return {
+    /** GET testOrderForms/{id}/samples → {tumors, normals, plasmas, …} */
+    getSamples: (p: { requisitionId: string }) =>
+      send<SamplesRequisition>('GET', `/testOrderForms/${encodeURIComponent(p.requisitionId)}/samples`),
+    /** POST createSampleSource: the requisition id with its new samples by kind */
+    createSamples: (p: { id: string } & SampleLists) =>
+      send<SamplesRequisition>('POST', '/createSampleSource', p),
+    /** PUT updateSampleSource: the requisition id with the changed samples (id, version) */
+    updateSamples: (p: { id: string } & SampleLists) =>
+      send<SamplesRequisition>('PUT', '/updateSampleSource', p),
+    /** POST copySampleSource: the selected samples of the source into the target requisition */
+    copySamples: (p: {
+      sourceMergeTrfId: string;
+      toTestOrderForm: {
+        id: string;
+        parentTestOrderForm?: { id?: string | null } | null;
+        tumors: { id: string }[];
+        normals: { id: string }[];
+        plasmas: { id: string }[];
+      };
+    }) => send<SamplesRequisition>('POST', '/copySampleSource', p),
+    /** GET domainPreferences?filter=…: the first match (or null) */
+    getDomainPreference: async (p: { filter: Record<string, string> }) => {
+      const qs = new URLSearchParams({ filter: JSON.stringify(p.filter), perPage: '1', page: '0' });
+      const { data } = await send<{ content: DomainPreference[] }>('GET', `/domainPreferences?${qs}`);
+      return { data: data.content[0] ?? null };
+    },
+    /** POST getLimsInfo with the patient: the patient's LIMS projects */
+    getLimsInfo: (p: { patient: { id: string } }) => send<LimsProject[]>('POST', '/getLimsInfo', p.patient),
+    /** the submitted requisitions of the patient and account a copy may come from (spec 2 section 7) */
+    getCopySources: async (p: {
+      patientId: string;
+      accountId?: string | null;
+      q?: string;
+      excludeId: string;
+    }) => {
+      const filter: Record<string, string> = {
+        status: 'in(SUBMITTED)',
+        patientId: `eq(${p.patientId})`,
+        id: `!in(${p.excludeId})`,
+      };
+      if (p.accountId) filter.accountId = `eq(${p.accountId})`;
+      if (p.q && p.q.trim().length > 2) filter.q = p.q.trim();
+      const qs = new URLSearchParams({ filter: JSON.stringify(filter), perPage: '20', page: '0' });
+      const { json } = await http(`${PORTAL_API}/testOrderForms?${qs}`);
+      return { data: ((json as { content?: CopySource[] }).content ?? []) as CopySource[] };
+    },
+  };
+}
+export type SampleMethods = ReturnType<typeof sampleMethods>;

@@ -1,0 +1,165 @@
+/**
+ * Browser test, the Samples tab of an order: a lab user adds a tumor sample through the dialog (the domain's
+ * rules shown live, the domain preference looked up), sees it in the table, opens Edit and Copy with their
+ * titles; a provider of the account sees the samples without the actions. Real backend, headless chromium;
+ * screenshots in English and Chinese.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { labModels, seedDomainPreferences } from '@onco/lab';
+import {
+  bodyText,
+  clickWhenReady,
+  login,
+  loginAs,
+  open,
+  startConsole,
+  TEST_PASSWORD,
+  waitForText,
+  type ConsoleHarness,
+} from '../../../../../test/harness';
+import { completeForm, isoDaysAgo } from '../../../../../../services/requisitions/src/test/fixtures';
+
+const RQ = '/portal/api/v1/testOrderForms';
+const ACCOUNT = { id: 'acc-samples-e2e', name: 'Harbor Oncology' };
+const PHYSICIAN = 'phy-samples-e2e';
+
+/** Set a React-controlled input's value (date inputs included) as typing would. */
+async function setValue(page: Page, selector: string, value: string) {
+  await page.waitForSelector(selector);
+  await page.$eval(
+    selector,
+    (el, v) => {
+      const input = el as HTMLInputElement;
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, v);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    value,
+  );
+}
+
+/** Choose an option of a MUI select whose hidden input has `testId`. */
+async function choose(page: Page, testId: string, value: string) {
+  const input = await page.waitForSelector(`[data-testid="${testId}"]`);
+  const box = await input!.evaluateHandle((el) => el.parentElement!.querySelector('[role="combobox"]')!);
+  await (box as unknown as { click(): Promise<void> }).click();
+  await clickWhenReady(page, `li[data-value="${value}"]`);
+  await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper li'));
+}
+
+describe('order summary: the Samples tab (real backend, chromium)', () => {
+  let h: ConsoleHarness;
+  let lab: { loginId: string };
+  let provider: { loginId: string };
+  let requisition: { id: string; testRequisitionId: string };
+
+  beforeAll(async () => {
+    h = await startConsole({ WORKERS: 'true' });
+    await seedDomainPreferences(labModels(h.sys.ctx.mongo));
+    lab = await h.user('ROLE_ACCESSIONER');
+    provider = await h.user('ROLE_NPI', { account: ACCOUNT, physicianId: PHYSICIAN });
+    const auth = (await login(h.sys, lab.loginId)).authorization;
+    const base = completeForm({ accountId: ACCOUNT.id, physicianId: PHYSICIAN, patientId: null });
+    const form = { ...base, account: { ...base.account, name: ACCOUNT.name } };
+    const d = await h.api(auth, 'POST', RQ, form);
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+    expect((await h.api(auth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status).toBe(
+      200,
+    );
+    const sub = await h.api(auth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    requisition = { id: sub.body.id, testRequisitionId: sub.body.testRequisitionId };
+    // the lab knows the requisition once its test orders are made from the requisition-submitted event
+    const deadline = Date.now() + 60_000;
+    while (
+      (await h.api(auth, 'GET', `/oms/api/v1/testOrderForms/${requisition.id}/samples`)).status !== 200
+    ) {
+      if (Date.now() > deadline) throw new Error('the lab never learned the requisition');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }, 240_000);
+  afterAll(async () => h?.stop());
+
+  it('adds a tumor sample with the rules shown, then opens Edit and Copy', async () => {
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, lab.loginId);
+    await open(page, h, `/order/${requisition.id}/summary/samples`);
+    await page.waitForSelector('[data-testid="samples-tab"]');
+    await waitForText(page, 'No samples found');
+
+    await clickWhenReady(page, '[data-testid="samples-add"]:not([disabled])');
+    await waitForText(page, 'Add Tumor');
+    // PROCEED is the default when allowed; without a sample group the SGI error shows and Save stays disabled
+    await waitForText(page, 'Sample can not be set to Proceed, SGI error');
+    await setValue(page, '[data-testid="sample-specimenId"]', 'BLK-E2E_1');
+    await choose(page, 'sample-specimenType', 'FFPE_BLOCK');
+    await setValue(page, '[data-testid="sample-sampleSite"]', 'Left breast');
+    await setValue(page, '[data-testid="sample-limsProjectId"]', 'LP-E2E');
+    await setValue(page, '[data-testid="sample-name"]', 'Core biopsy block from the left breast, A1');
+    await setValue(page, '[data-testid="sample-accessionId"]', 'SL1 SL2');
+    await setValue(page, '[data-testid="sample-sampleGroupId"]', 'SG-E2E');
+    // received before collected: both date texts of spec 2 section 5
+    await setValue(page, '[data-testid="sample-collectedOn"]', isoDaysAgo(3));
+    await setValue(page, '[data-testid="sample-receivedOn"]', isoDaysAgo(6));
+    await waitForText(page, 'Collection date must be before the Received date.');
+    await waitForText(page, 'Received date must be after the Collection date.');
+    expect(await page.$eval('[data-testid="sample-save"]', (b) => (b as HTMLButtonElement).disabled)).toBe(
+      true,
+    );
+    await setValue(page, '[data-testid="sample-receivedOn"]', isoDaysAgo(1));
+    await page.waitForSelector('[data-testid="sample-preference"]');
+    await h.shot(page, 'samples-add-en');
+    await clickWhenReady(page, '[data-testid="sample-save"]:not([disabled])');
+    await waitForText(page, 'The sample has been added');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="sample-dialog"]'), {
+      timeout: 20_000,
+    });
+    await waitForText(page, 'BLK-E2E_1');
+    // the name is cut to 25 characters
+    expect(await bodyText(page)).toContain('Core biopsy block from...');
+    await h.shot(page, 'samples-tab-en');
+
+    // Edit: "Edit Tumor: {limsId}"
+    const auth = (await login(h.sys, lab.loginId)).authorization;
+    const samples = (await h.api(auth, 'GET', `/oms/api/v1/testOrderForms/${requisition.id}/samples`)).body;
+    expect(samples.tumors).toHaveLength(1);
+    expect(samples.tumors[0]).toMatchObject({
+      status: 'PROCEED',
+      sampleGroupId: 'SG-E2E',
+      specimenId: 'BLK-E2E_1',
+    });
+    await clickWhenReady(page, '[data-testid="samples-tab"] tbody tr input[type="radio"]');
+    await clickWhenReady(page, '[data-testid="samples-edit"]:not([disabled])');
+    await waitForText(page, `Edit Tumor: ${samples.tumors[0].limsId}`);
+    expect(
+      await page.$eval('[data-testid="sample-specimenId"]', (i) => (i as HTMLInputElement).disabled),
+    ).toBe(true);
+    await page.evaluate(() =>
+      (
+        [...document.querySelectorAll('.MuiDialog-paper button')].find(
+          (b) => b.textContent === 'Cancel',
+        ) as HTMLElement
+      ).click(),
+    );
+    await page.waitForFunction(() => !document.querySelector('[data-testid="sample-dialog"]'));
+
+    // Copy: "Copy Samples: {TRF id}"
+    await clickWhenReady(page, '[data-testid="samples-copy"]:not([disabled])');
+    await waitForText(page, `Copy Samples: ${requisition.testRequisitionId}`);
+    await h.shot(page, 'samples-copy-en');
+  }, 180_000);
+
+  it('a provider sees the samples without the actions; the tab in Chinese', async () => {
+    const page = await h.newPage({ width: 1400, height: 900 });
+    await loginAs(page, h, provider.loginId);
+    await open(page, h, `/order/${requisition.id}/summary/samples`);
+    await waitForText(page, 'BLK-E2E_1');
+    expect(await page.$('[data-testid="samples-add"]')).toBeNull();
+    const zh = await h.newPage({ locale: 'zh-CN', width: 1500, height: 1000 });
+    await loginAs(zh, h, lab.loginId);
+    await open(zh, h, `/order/${requisition.id}/summary/samples`);
+    await waitForText(zh, 'BLK-E2E_1');
+    await waitForText(zh, '样本类型');
+    await h.shot(zh, 'samples-tab-zh');
+  }, 120_000);
+});

@@ -1,0 +1,336 @@
+import { useMemo, useState } from 'react';
+import { Box, Button, Chip, Link, ListItemText, Menu, MenuItem, TextField, Tooltip } from '@mui/material';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { usePermissions } from 'react-admin';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import {
+  DateText,
+  ListPage,
+  Truncate,
+  type Column,
+  type FacetFilterDef,
+  type ListContext,
+} from '../../components';
+import { rememberActiveMenu } from '../../layout/menu';
+import { useEnumLabel } from '../orders/list/useOrdersT';
+import type { TestOrderRow } from './api';
+import {
+  dayBoundary,
+  dayOf,
+  initialTestsState,
+  limsUrl,
+  statusTone,
+  testsBaseFilter,
+  type OrderedRange,
+} from './logic';
+import { LimsDialog, UpdateStatusDialog } from './TestDialogs';
+import { UploadReportDialog } from './UploadReportDialog';
+import { useTestsT } from './useTestsT';
+
+const LIMS_TEMPLATE = import.meta.env.VITE_LIMS_PROJECT_URL as string | undefined;
+
+/** Stop a link's click from also opening the row. */
+const stop = (e: React.MouseEvent) => e.stopPropagation();
+
+/**
+ * The tests list (/tests, spec 2 section 2.4): banner Test Orders; Test, Order and Status filters from the
+ * server's facets and the Ordered date range; the initial status and range from navigation state (the home
+ * dashboard's counters); TEST_SELECTED hidden by default; Due Date and Test Duration columns only with their
+ * VIEW_ permissions; the LIMS link in a new tab with VIEW_LIMS_INFORMATION; the Actions menu for portal
+ * administrators (VIEW_TESTS_ACTIONS). The server scopes the rows to the user's accounts.
+ */
+export function TestsListPage() {
+  const t = useTestsT();
+  const label = useEnumLabel();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { permissions = [] } = usePermissions<string[]>();
+  const can = (p: string) => permissions.includes(p);
+  const initial = useMemo(() => initialTestsState(location.state), [location.state]);
+  const [navStatus, setNavStatus] = useState<string | null>(initial.status);
+  const [range, setRange] = useState<OrderedRange>(initial.range);
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const [dialog, setDialog] = useState<'status' | 'lims' | 'report' | null>(null);
+
+  const baseFilter = useMemo(() => testsBaseFilter(navStatus, range), [navStatus, range]);
+  const adminActions = can('VIEW_TESTS_ACTIONS');
+
+  const facets: FacetFilterDef[] = [
+    { name: 'test_type_facet', field: 'testType', label: t('tests.facet.test') },
+    { name: 'order_type_facet', field: 'orderType', label: t('tests.facet.order') },
+    { name: 'test_status_facet', field: 'status', label: t('tests.facet.status') },
+  ].map((f) => ({ ...f, itemLabel: (item) => label(item.value == null ? '' : String(item.value)) }));
+
+  const open = (row: TestOrderRow) => {
+    rememberActiveMenu('tests');
+    navigate(`/test/${encodeURIComponent(row.id)}`, { state: { payload: row, from: 'tests' } });
+  };
+
+  const columns: Column<TestOrderRow>[] = [
+    {
+      source: 'testOrderId',
+      label: t('tests.col.testId'),
+      sortable: true,
+      render: (r) => (
+        <Link
+          component={RouterLink}
+          to={`/test/${encodeURIComponent(r.id)}`}
+          onClick={stop}
+          sx={{ fontWeight: 600 }}
+        >
+          {r.testOrderId ?? r.id}
+        </Link>
+      ),
+    },
+    {
+      source: 'testOrderForm',
+      label: t('tests.col.trf'),
+      sortable: true,
+      sortField: 'testRequisitionId',
+      render: (r) => (
+        <Link component={RouterLink} to={`/order/${encodeURIComponent(r.testOrderForm.id)}`} onClick={stop}>
+          {r.testOrderForm.testRequisitionId ?? ''}
+        </Link>
+      ),
+    },
+    { source: 'testType', label: t('tests.col.testType'), sortable: true, render: (r) => label(r.testType) },
+    {
+      source: 'orderType',
+      label: t('tests.col.orderType'),
+      sortable: true,
+      render: (r) => label(r.orderType),
+    },
+    {
+      source: 'status',
+      label: t('tests.col.status'),
+      sortable: true,
+      render: (r) => (
+        <Chip size="small" variant="outlined" color={statusTone(r.status)} label={label(r.status)} />
+      ),
+    },
+    {
+      source: 'patient',
+      label: t('tests.col.patient'),
+      sortable: true,
+      sortField: 'patientName',
+      render: (r) =>
+        r.testOrderForm.patient?.id ? (
+          <Link
+            component={RouterLink}
+            to={`/patient/${encodeURIComponent(r.testOrderForm.patient.id)}`}
+            onClick={stop}
+          >
+            <Truncate text={r.testOrderForm.patient.name ?? r.testOrderForm.patient.userId ?? ''} />
+          </Link>
+        ) : (
+          ''
+        ),
+    },
+    {
+      source: 'account',
+      label: t('tests.col.account'),
+      sortable: true,
+      sortField: 'accountName',
+      render: (r) => <Truncate text={r.testOrderForm.account?.name ?? ''} />,
+    },
+    {
+      source: 'location',
+      label: t('tests.col.location'),
+      sortable: true,
+      sortField: 'locationName',
+      render: (r) => <Truncate text={r.testOrderForm.hospitalLocation?.name ?? ''} />,
+    },
+    {
+      source: 'physician',
+      label: t('tests.col.physician'),
+      sortable: true,
+      sortField: 'physicianName',
+      render: (r) => <Truncate text={r.testOrderForm.physician?.name ?? ''} />,
+    },
+    {
+      source: 'limsProjectId',
+      label: t('tests.col.lims'),
+      sortable: true,
+      render: (r) =>
+        r.limsProjectId && can('VIEW_LIMS_INFORMATION') ? (
+          <Link
+            href={limsUrl(r.limsProjectId, LIMS_TEMPLATE)}
+            target="_blank"
+            rel="noopener noreferrer"
+            onClick={stop}
+            data-testid={`lims-${r.id}`}
+          >
+            {r.limsProjectId}
+            <OpenInNewIcon sx={{ fontSize: 12, ml: 0.25, verticalAlign: 'middle' }} />
+          </Link>
+        ) : (
+          (r.limsProjectId ?? '')
+        ),
+    },
+    {
+      source: 'createdOn',
+      label: t('tests.col.ordered'),
+      sortable: true,
+      render: (r) => <DateText value={r.createdOn} />,
+    },
+    {
+      source: 'updatedOn',
+      label: t('tests.col.updated'),
+      sortable: true,
+      render: (r) => <DateText value={r.updatedOn} />,
+    },
+  ];
+  if (can('VIEW_TESTORDER_DUEDATE'))
+    columns.push({
+      source: 'dueOn',
+      label: t('tests.col.dueDate'),
+      sortable: true,
+      render: (r) => <DateText value={r.dueOn ? `${r.dueOn}T12:00:00` : null} />,
+    });
+  if (can('VIEW_TESTORDER_DURATION'))
+    columns.push({
+      source: 'testDuration',
+      label: t('tests.col.duration'),
+      sortable: true,
+      render: (r) => (r.testDuration == null ? '' : t('tests.days', { n: r.testDuration })),
+    });
+
+  const actions = (ctx: ListContext<TestOrderRow>) => (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+      {navStatus ? (
+        <Chip
+          size="small"
+          color="primary"
+          variant="outlined"
+          label={`${t('tests.facet.status')}: ${label(navStatus)}`}
+          onDelete={() => setNavStatus(null)}
+          data-testid="nav-status"
+        />
+      ) : null}
+      <Tooltip title={t('tests.ordered')}>
+        <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center' }}>
+          <TextField
+            type="date"
+            size="small"
+            label={t('tests.ordered')}
+            value={dayOf(range.start)}
+            onChange={(e) => setRange((r) => ({ ...r, start: dayBoundary(e.target.value, 'start') }))}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'ordered-start' } }}
+            sx={{ width: 150 }}
+          />
+          <TextField
+            type="date"
+            size="small"
+            value={dayOf(range.end)}
+            onChange={(e) => setRange((r) => ({ ...r, end: dayBoundary(e.target.value, 'end') }))}
+            slotProps={{ htmlInput: { 'data-testid': 'ordered-end', 'aria-label': t('tests.ordered') } }}
+            sx={{ width: 150 }}
+          />
+        </Box>
+      </Tooltip>
+      {navStatus || range.start !== null || range.end !== null ? (
+        <Link
+          component="button"
+          variant="body2"
+          onClick={() => {
+            setNavStatus(null);
+            setRange({ start: null, end: null });
+          }}
+        >
+          {t('lists.resetFilters', { _: 'Reset' })}
+        </Link>
+      ) : null}
+      {adminActions ? (
+        <>
+          <Button
+            size="small"
+            variant="outlined"
+            endIcon={<MoreVertIcon />}
+            onClick={(e) => setMenu(e.currentTarget)}
+            data-testid="tests-actions"
+          >
+            {t('tests.actions')}
+          </Button>
+          <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
+            <MenuItem
+              disabled={ctx.selected.length !== 1}
+              onClick={() => {
+                setMenu(null);
+                setDialog('lims');
+              }}
+            >
+              <ListItemText>{t('tests.action.lims')}</ListItemText>
+            </MenuItem>
+            <MenuItem
+              disabled={ctx.selected.length < 1}
+              onClick={() => {
+                setMenu(null);
+                setDialog('status');
+              }}
+            >
+              <ListItemText>{t('tests.action.updateStatus')}</ListItemText>
+            </MenuItem>
+            <MenuItem
+              disabled={ctx.selected.length !== 1 || ctx.selected[0]?.status === 'TEST_ORDERED'}
+              onClick={() => {
+                setMenu(null);
+                setDialog('report');
+              }}
+            >
+              <ListItemText>{t('tests.action.uploadReport')}</ListItemText>
+            </MenuItem>
+          </Menu>
+        </>
+      ) : null}
+    </Box>
+  );
+
+  return (
+    <ListPage<TestOrderRow>
+      resource="testOrders"
+      listName="tests"
+      title={t('tests.title')}
+      subtitle={t('tests.subtitle')}
+      columns={columns}
+      facets={facets}
+      baseFilter={baseFilter}
+      defaultSort={{ field: 'updatedOn', order: 'DESC' }}
+      emptyText={t('tests.empty')}
+      searchPlaceholder={t('tests.searchPlaceholder')}
+      selection={adminActions ? 'multi' : 'none'}
+      onRowClick={open}
+      actions={actions}
+    >
+      {(ctx) => {
+        const done = () => {
+          setDialog(null);
+          ctx.setSelectedIds([]);
+          ctx.refresh();
+        };
+        const one = ctx.selected[0];
+        return (
+          <>
+            {dialog === 'status' ? (
+              <UpdateStatusDialog open tests={ctx.selected} onClose={() => setDialog(null)} onDone={done} />
+            ) : null}
+            {dialog === 'lims' && one ? (
+              <LimsDialog
+                open
+                testId={one.id}
+                current={one.limsProjectId}
+                onClose={() => setDialog(null)}
+                onDone={done}
+              />
+            ) : null}
+            {dialog === 'report' && one ? (
+              <UploadReportDialog open testOrderId={one.id} onClose={() => setDialog(null)} onDone={done} />
+            ) : null}
+          </>
+        );
+      }}
+    </ListPage>
+  );
+}
+
+export default TestsListPage;

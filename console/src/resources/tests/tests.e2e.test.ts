@@ -1,0 +1,204 @@
+/**
+ * Browser test, the lab journey on tests: an accessioner opens Tests filtered from the home counter, opens a
+ * test, updates its status, uploads a report and sets a due date, and the test detail (timeline, history,
+ * reports) shows it; a provider of the account sees the report but no lab action. Real backend, headless
+ * chromium; screenshots in English and Chinese.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ElementHandle, Page } from 'puppeteer-core';
+import {
+  bodyText,
+  clickWhenReady,
+  login,
+  loginAs,
+  open,
+  startConsole,
+  TEST_PASSWORD,
+  waitForText,
+  type ConsoleHarness,
+} from '../../../test/harness';
+import { completeForm } from '../../../../services/requisitions/src/test/fixtures';
+
+const RQ = '/portal/api/v1/testOrderForms';
+const ACCOUNT = { id: 'acc-tests-e2e', name: 'Lakeside Oncology' };
+const PHYSICIAN = 'phy-tests-e2e';
+
+/** A small real PDF (one blank page): what a lab report looks like to the upload's content check. */
+function pdfFile(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'oncotrf-report-'));
+  const file = path.join(dir, 'report.pdf');
+  const objects = [
+    '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
+    '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
+    '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  for (const o of objects) {
+    offsets.push(body.length);
+    body += `${o}\n`;
+  }
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
+  body += `trailer << /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  writeFileSync(file, body);
+  return file;
+}
+
+async function chooseStatus(page: Page, status: string) {
+  await clickWhenReady(page, '.MuiDialog-paper [role="combobox"]');
+  await clickWhenReady(page, `li[data-value="${status}"]`);
+  await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper li'));
+  await clickWhenReady(page, '[data-testid="status-update"]');
+  await page.waitForFunction(() => !document.querySelector('.MuiDialog-paper'), { timeout: 20_000 });
+}
+
+describe('tests list and test detail: the lab journey (real backend, chromium)', () => {
+  let h: ConsoleHarness;
+  let lab: { loginId: string };
+  let provider: { loginId: string };
+  let labAuth = '';
+  const tests: Array<{ id: string; testOrderId: string }> = [];
+
+  beforeAll(async () => {
+    h = await startConsole({ WORKERS: 'true' });
+    lab = await h.user('ROLE_ACCESSIONER');
+    provider = await h.user('ROLE_NPI', { account: ACCOUNT, physicianId: PHYSICIAN });
+    labAuth = (await login(h.sys, lab.loginId)).authorization;
+    for (let i = 0; i < 2; i++) {
+      const base = completeForm({ accountId: ACCOUNT.id, physicianId: PHYSICIAN, patientId: null });
+      const form = { ...base, account: { ...base.account, name: ACCOUNT.name } };
+      const d = await h.api(labAuth, 'POST', RQ, form);
+      expect(d.status, JSON.stringify(d.body)).toBe(200);
+      expect(
+        (await h.api(labAuth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status,
+      ).toBe(200);
+      const sub = await h.api(labAuth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
+      expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+      tests.push({ id: sub.body.testOrders[0].id, testOrderId: sub.body.testOrders[0].testOrderId });
+    }
+    // the lab creates the test orders from the requisition-submitted events
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const list = await h.api(labAuth, 'GET', '/oms/api/v1/testOrders?filter=%7B%7D&perPage=50');
+      const ids = (list.body?.content ?? []).map((x: { id: string }) => x.id);
+      if (tests.every((x) => ids.includes(x.id))) break;
+      if (Date.now() > deadline) throw new Error(`test orders not created: ${JSON.stringify(list.body)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }, 240_000);
+  afterAll(async () => h?.stop());
+
+  it('home counter → Tests filtered → test detail → Update Status → Upload Report → Due Date', async () => {
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, lab.loginId);
+    await open(page, h, '/home');
+    await clickWhenReady(page, '[data-testid="status-TEST_ORDERED"]');
+    await page.waitForFunction(() => location.pathname === '/tests');
+    await waitForText(page, 'Test Orders');
+    await page.waitForSelector('[data-testid="nav-status"]');
+    for (const x of tests) await waitForText(page, x.testOrderId);
+    expect(await bodyText(page)).toContain('Lakeside Oncology');
+    await h.shot(page, 'tests-list-en');
+
+    // open the first test from its Test # link
+    const target = tests[0];
+    await page.evaluate((num) => {
+      const a = [...document.querySelectorAll('a')].find((x) => x.textContent?.trim() === num) as HTMLElement;
+      a.click();
+    }, target.testOrderId);
+    await page.waitForFunction((id) => location.pathname === `/test/${id}`, {}, target.id);
+    await waitForText(page, `Test Order ${target.testOrderId}`);
+    await page.waitForSelector('[data-testid="timeline"]');
+    expect(await bodyText(page)).toContain('Test Ordered');
+
+    // Update Status: In Progress
+    await clickWhenReady(page, '[data-testid="action-status"]');
+    await chooseStatus(page, 'IN_PROGRESS');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="test-status"]')?.textContent?.includes('In Progress'),
+      { timeout: 20_000 },
+    );
+    await waitForText(page, 'Status changed');
+
+    // Upload Report: a PDF → Report Complete, version 1 listed
+    await clickWhenReady(page, '[data-testid="action-report"]');
+    const input = (await page.waitForSelector(
+      '.MuiDialog-paper input[type="file"]',
+    )) as ElementHandle<HTMLInputElement>;
+    await input.uploadFile(pdfFile());
+    await page.evaluate(() => {
+      const b = [...document.querySelectorAll('.MuiDialog-paper button')].find(
+        (x) => x.textContent?.trim() === 'Upload',
+      ) as HTMLButtonElement;
+      b.click();
+    });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="test-status"]')?.textContent?.includes('Report Complete'),
+      { timeout: 30_000 },
+    );
+    await page.waitForSelector('[data-testid="report-v1"]');
+    await waitForText(page, 'Report uploaded');
+
+    // Update Due Date: 10 days ahead
+    const due = new Date(Date.now() + 10 * 86_400_000);
+    const us = `${String(due.getUTCMonth() + 1).padStart(2, '0')}/${String(due.getUTCDate()).padStart(2, '0')}/${due.getUTCFullYear()}`;
+    await clickWhenReady(page, '[data-testid="action-due"]');
+    await page.type('[data-testid="due-input"]', us);
+    await clickWhenReady(page, '[data-testid="due-update"]');
+    await page.waitForFunction(() => !document.querySelector('.MuiDialog-paper'), { timeout: 20_000 });
+    await page.waitForFunction(
+      (d) => document.querySelector('[data-testid="test-fields"]')?.textContent?.includes(d),
+      {},
+      us,
+    );
+    await h.shot(page, 'test-detail-en');
+
+    // the server has it: history entries for status, report and due date
+    const doc = await h.api(labAuth, 'GET', `/oms/api/v1/testOrders/${target.id}`);
+    expect(doc.body.status).toBe('REPORT_COMPLETE');
+    expect(doc.body.testHistories.map((x: { change: string }) => x.change)).toEqual([
+      null,
+      'status',
+      'report',
+      'due-date',
+    ]);
+  }, 180_000);
+
+  it('a provider sees the test and its report, but no lab action', async () => {
+    const target = tests[0];
+    const page = await h.newPage({ width: 1400, height: 900 });
+    await loginAs(page, h, provider.loginId);
+    await open(page, h, `/test/${target.id}`);
+    await waitForText(page, `Test Order ${target.testOrderId}`);
+    await page.waitForSelector('[data-testid="report-v1"]');
+    expect(await page.$('[data-testid="action-status"]')).toBeNull();
+    expect(await page.$('[data-testid="action-report"]')).toBeNull();
+    await clickWhenReady(page, '[data-testid="report-v1"]');
+    await waitForText(page, 'Test Report');
+    // the server refuses the action too
+    const auth = (await login(h.sys, provider.loginId)).authorization;
+    const res = await h.api(auth, 'POST', '/oms/api/v1/testOrders/updateTestsStatus', {
+      uuids: [target.id],
+      status: 'CANCELLED',
+    });
+    expect(res.status).toBe(403);
+  }, 120_000);
+
+  it('the Tests list and the test detail in Chinese', async () => {
+    const page = await h.newPage({ locale: 'zh-CN', width: 1500, height: 1000 });
+    await loginAs(page, h, lab.loginId);
+    await open(page, h, '/tests');
+    await waitForText(page, '检测订单');
+    for (const x of tests) await waitForText(page, x.testOrderId);
+    await h.shot(page, 'tests-list-zh');
+    await open(page, h, `/test/${tests[0].id}`);
+    await waitForText(page, `检测订单 ${tests[0].testOrderId}`);
+    await waitForText(page, '检测历史');
+    await h.shot(page, 'test-detail-zh');
+  }, 120_000);
+});
