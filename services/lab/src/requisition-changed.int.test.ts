@@ -170,12 +170,22 @@ describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
 
   it('deleting a submitted requisition marks its lab test orders deleted (they leave the tests list)', async () => {
     const s = await submitThroughApi();
-    // the Delete rule needs every test cancelled; the lab's cancel route is not built yet, so the requisition's
-    // projection of its test statuses is set as the test-status projection would
+    // the Delete rule needs every test cancelled: the lab cancels them (Update Status), and the requisition's
+    // projection of its test statuses follows their test-status events
+    const ids = (await ordersOf(s.id)).map((o) => o._id);
+    const cancel = await call('POST', '/oms/api/v1/testOrders/updateTestsStatus', 'admin', {
+      uuids: ids,
+      status: 'CANCELLED',
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
     const forms = sys.ctx.mongo.collection('test_order_forms');
-    const current = await forms.findOne({ _id: s.id } as never);
-    const cancelled = current!.testOrders.map((t: object) => ({ ...t, status: 'CANCELLED' }));
-    await forms.updateOne({ _id: s.id } as never, { $set: { testOrders: cancelled } });
+    await waitFor(
+      async () => {
+        const doc = await forms.findOne({ _id: s.id } as never);
+        return doc?.testOrders.every((t: { status: string }) => t.status === 'CANCELLED') ? true : null;
+      },
+      { what: 'the cancelled tests on the requisition', timeoutMs: 45_000 },
+    );
     const del = await call('DELETE', `${API}/${s.id}`, 'admin');
     expect(del.statusCode, del.body).toBe(200);
     await waitFor(async () => ((await ordersOf(s.id)).every((o) => o.deleted) ? true : null), {

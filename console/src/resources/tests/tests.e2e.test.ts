@@ -143,6 +143,8 @@ describe('tests list and test detail: the lab journey (real backend, chromium)',
     );
     await page.waitForSelector('[data-testid="report-v1"]');
     await waitForText(page, 'Report uploaded');
+    // the order's timeline tells it too (projected from the test-status event)
+    await waitForText(page, `Test ${target.testOrderId}: report version 1 uploaded`, 45_000);
 
     // Update Due Date: 10 days ahead
     const due = new Date(Date.now() + 10 * 86_400_000);

@@ -7,7 +7,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import PrintOutlinedIcon from '@mui/icons-material/PrintOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import MergeTypeIcon from '@mui/icons-material/MergeType';
-import { formatDisplayDate, icd10List } from '@onco/domain';
+import { formatDisplayDate, icd10List, type BillingReviewStatus } from '@onco/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
 import { interpolate, lookupMessage } from '../../../components/messages';
@@ -38,6 +38,7 @@ import {
 } from './Sections';
 import { SubsequentOrderDialog } from './SubsequentOrderDialog';
 import { OrderTestsTab } from '../../tests/OrderTestsTab';
+import { BillingReviewControl } from '../../billing/BillingReviewControl';
 import { OrderTimeline } from '../timeline/OrderTimeline';
 import { MergeTrfDialog } from '../merge/MergeTrfDialog';
 import { mergeEn } from '../merge/i18n';
@@ -185,9 +186,10 @@ export function OrderSummaryPage() {
     try {
       await dataProvider.update('testOrderForms', { id: r.id, data: editBody(r, editing), previousData: r });
       setConfirm(null);
-      setEditing(null);
       toast('success', t('orders.summary.updated'));
+      // leave edit mode with the saved values on screen (never a flash of the values before the save)
       await query.refetch();
+      setEditing(null);
     } catch (e) {
       setConfirm(null);
       toast('error', errorText(e, t('orders.summary.updateFailed')));
@@ -423,7 +425,18 @@ export function OrderSummaryPage() {
         <Box data-testid={`summary-panel-${tab}`}>
           {tab === 'patient' ? <PatientTab r={r} /> : null}
           {tab === 'provider' ? <ProviderTab r={r} /> : null}
-          {tab === 'billing' ? <BillingTab r={r} /> : null}
+          {tab === 'billing' ? (
+            <>
+              <BillingReviewControl
+                key={`${r.id}-${r.billingReview?.status ?? ''}`}
+                requisitionId={r.id}
+                status={(r.billingReview?.status ?? null) as BillingReviewStatus | null}
+                submitted={r.status === 'SUBMITTED' && !r.deleted}
+                onChanged={() => void query.refetch()}
+              />
+              <BillingTab r={r} />
+            </>
+          ) : null}
           {tab === 'attachments' ? <AttachmentsTab r={r} /> : null}
           {tab === 'samples' ? <SamplesTab r={r} /> : null}
           {tab === 'tests' ? <OrderTestsTab requisitionId={r.id} draft={r.status === 'DRAFT'} /> : null}

@@ -61,6 +61,8 @@ export function OrderTimeline({
   const entries = useQuery({
     queryKey: ['timeline', requisitionId],
     queryFn: () => dp.getOrderTimeline({ id: requisitionId }).then((r) => r.data),
+    // entries arrive with their events (about a second after a change): look again while the timeline is open
+    refetchInterval: 5_000,
   });
   const comments = useQuery({
     queryKey: ['timeline-comments', requisitionId],
