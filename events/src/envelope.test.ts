@@ -40,7 +40,7 @@ describe('createEvent', () => {
       source: '/lab/x',
       subject: 'to-1',
       time: '2025-03-01T14:05:00.000Z',
-      schemaVersion: 1,
+      schemaVersion: 2,
       traceId: 't-9',
       data: { ...EXAMPLE_DATA['test-status'], testOrderId: 'to-1' },
     });
@@ -234,7 +234,9 @@ describe('parsing envelopes', () => {
 
   it('requisition-submitted schemaVersion 2 adds the names; a schemaVersion 1 event without them still parses', () => {
     const v2 = JSON.parse(JSON.stringify(example('requisition-submitted')));
-    expect(v2.schemaVersion).toBe(2);
+    expect(v2.schemaVersion).toBe(3);
+    v2.schemaVersion = 2;
+    delete v2.data.diagnosis;
     expect(parseEvent(v2).data).toMatchObject({
       accountName: 'Pacific Oncology Associates',
       patientNumber: 'PAT-000123',
@@ -256,6 +258,21 @@ describe('parsing envelopes', () => {
     // a v1 consumer (the v1 schema) reading a v2 event drops the names and keeps the rest
     const asV1 = parseEvent({ ...v2, schemaVersion: 1 });
     expect('patientName' in asV1.data).toBe(false);
+  });
+
+  it('test-status v2, requisition-changed v2 and requisition-submitted v3 are additive: older readers still parse them', () => {
+    const ts = JSON.parse(JSON.stringify(example('test-status')));
+    expect(ts.schemaVersion).toBe(2);
+    expect(parseEvent(ts).data).toMatchObject({ change: 'status', limsProjectId: 'LP-2025-0042' });
+    const tsV1 = parseEvent({ ...ts, schemaVersion: 1 });
+    expect('change' in tsV1.data).toBe(false);
+    expect(tsV1.data).toMatchObject({ status: 'IN_PROGRESS' });
+    const rc = JSON.parse(JSON.stringify(example('requisition-changed')));
+    expect(rc.schemaVersion).toBeGreaterThanOrEqual(2);
+    expect('mergedInto' in parseEvent({ ...rc, schemaVersion: 1 }).data).toBe(false);
+    const rs = JSON.parse(JSON.stringify(example('requisition-submitted')));
+    expect(parseEvent(rs).data).toMatchObject({ diagnosis: 'LUNG' });
+    expect('diagnosis' in parseEvent({ ...rs, schemaVersion: 2 }).data).toBe(false);
   });
 
   it('requisition-changed needs at least one change and a known change kind', () => {

@@ -54,6 +54,7 @@ export const EXAMPLE_DATA: EventDataMap = {
     changedBy: { id: 'usr-9', name: 'Clinical Reviewer' },
     changedOn: '2025-03-04T10:15:00.000Z',
     mergedInto: null,
+    billingReviewStatus: 'NEEDS_REVIEW',
   },
   'test-status': {
     testOrderId: '66f1c0a2e4b0a1b2c3d4e5f7',

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import {
   BILLING_CASE_STATUSES,
+  BILLING_REVIEW_STATUSES,
   CLINICAL_REVIEW_STATUSES,
   ORDER_TYPES,
   REQUISITION_STATUSES,
@@ -23,6 +24,7 @@ import {
 
 export {
   BILLING_CASE_STATUSES,
+  BILLING_REVIEW_STATUSES,
   CLINICAL_REVIEW_STATUSES,
   ORDER_TYPES,
   REQUISITION_STATUSES,
@@ -47,6 +49,9 @@ export type TestStatus = z.infer<typeof TestStatus>;
 
 export const ClinicalReviewStatus = z.enum(CLINICAL_REVIEW_STATUSES);
 export type ClinicalReviewStatus = z.infer<typeof ClinicalReviewStatus>;
+
+export const BillingReviewStatus = z.enum(BILLING_REVIEW_STATUSES);
+export type BillingReviewStatus = z.infer<typeof BillingReviewStatus>;
 
 export const RequisitionStatus = z.enum(REQUISITION_STATUSES);
 export type RequisitionStatus = z.infer<typeof RequisitionStatus>;
@@ -158,7 +163,10 @@ export const RequisitionSubmittedDataV3 = RequisitionSubmittedDataV2.extend({
     .string()
     .max(200)
     .nullable()
-    .describe('Tumor diagnosis code (e.g. BREAST, LUNG; OTHER with its text elsewhere), null when not given'),
+    .optional()
+    .describe(
+      'Tumor diagnosis code (e.g. BREAST, LUNG; OTHER with its text elsewhere), null when not given (schemaVersion 3; absent before)',
+    ),
 }).describe('A requisition was submitted (DRAFT -> SUBMITTED)');
 export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV3>;
 
@@ -173,12 +181,14 @@ export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV3
  *   test orders)
  * - `invalidated`: it became INVALID (merged into another requisition)
  * - `parties-changed`: an edit changed its account, physician, location or patient (ids or names)
+ * - `billing-review-changed`: its billing review status changed (schemaVersion 3)
  */
 export const REQUISITION_CHANGES = [
   'deleted',
   'clinical-review-changed',
   'invalidated',
   'parties-changed',
+  'billing-review-changed',
 ] as const;
 export const RequisitionChange = z.enum(REQUISITION_CHANGES);
 export type RequisitionChange = z.infer<typeof RequisitionChange>;
@@ -247,11 +257,27 @@ export const RequisitionChangedDataV2 = RequisitionChangedDataV1.extend({
       testRequisitionId: id('Primary requisition TRF number'),
     })
     .nullable()
-    .describe('The requisition this one was merged into (a TRF merge), null otherwise'),
+    .optional()
+    .describe(
+      'The requisition this one was merged into (a TRF merge), null otherwise (schemaVersion 2; absent in 1)',
+    ),
 }).describe(
   'A submitted requisition was deleted, invalidated (merged), re-reviewed or had its parties edited',
 );
-export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV2>;
+
+/**
+ * schemaVersion 3 (additive): the change `billing-review-changed` and the requisition's billing review status
+ * after the change, which the billing service needs to qualify its cases. Optional: absent in 1 and 2 (a
+ * consumer keeps what it knew), null when the requisition has no billing review.
+ */
+export const RequisitionChangedDataV3 = RequisitionChangedDataV2.extend({
+  billingReviewStatus: BillingReviewStatus.nullable()
+    .optional()
+    .describe('Billing review status after the change (schemaVersion 3; absent in 1 and 2, null when none)'),
+}).describe(
+  'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing) or had its parties edited',
+);
+export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV3>;
 
 // ---------------------------------------------------------------------------
 // test-status
@@ -287,10 +313,15 @@ export type TestChange = z.infer<typeof TestChange>;
  * (the V1 fields are unchanged; a due date or LIMS change repeats the same `status` with `previousStatus`).
  */
 export const TestStatusDataV2 = TestStatusDataV1.extend({
-  change: TestChange.describe(
+  change: TestChange.optional().describe(
     "What happened: 'created', 'status' (Update Status), 'report' (a report uploaded; status set by it), 'due-date', 'lims-project', 'merged' (moved to another requisition by a TRF merge)",
   ),
-  limsProjectId: z.string().max(200).nullable().describe('LIMS project id of the test, null when none'),
+  limsProjectId: z
+    .string()
+    .max(200)
+    .nullable()
+    .optional()
+    .describe('LIMS project id of the test, null when none (schemaVersion 2; absent in 1)'),
   report: z
     .object({
       id: id(
@@ -301,7 +332,8 @@ export const TestStatusDataV2 = TestStatusDataV1.extend({
       amended: z.boolean().describe('Whether this version amends an earlier report'),
     })
     .nullable()
-    .describe('The latest report of the test, null when none'),
+    .optional()
+    .describe('The latest report of the test, null when none (schemaVersion 2; absent in 1)'),
 }).describe('A test order was created, or its status, report, due date or LIMS project changed');
 export type TestStatusData = z.infer<typeof TestStatusDataV2>;
 
@@ -382,7 +414,11 @@ export const DATA_SCHEMAS = {
     2: RequisitionSubmittedDataV2,
     3: RequisitionSubmittedDataV3,
   },
-  'requisition-changed': { 1: RequisitionChangedDataV1, 2: RequisitionChangedDataV2 },
+  'requisition-changed': {
+    1: RequisitionChangedDataV1,
+    2: RequisitionChangedDataV2,
+    3: RequisitionChangedDataV3,
+  },
   'test-status': { 1: TestStatusDataV1, 2: TestStatusDataV2 },
   sample: { 1: SampleDataV1 },
   'billing-case': { 1: BillingCaseDataV1 },
@@ -390,7 +426,7 @@ export const DATA_SCHEMAS = {
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
   'requisition-submitted': 3,
-  'requisition-changed': 2,
+  'requisition-changed': 3,
   'test-status': 2,
   sample: 1,
   'billing-case': 1,

@@ -2,8 +2,12 @@ import type { DomainModule, PlatformContext } from '@onco/platform';
 import { billingModels, type BillingModels } from './models';
 import { billingCaseRoutes } from './routes/billing-cases';
 import { billingDashboard } from './dashboard';
+import { billingActionRoutes } from './routes/billing-actions';
+import { startBillingConsumers } from './consumers/cases';
+import { defineBillingSubmitQueue, type BillingSubmitQueue } from './submission/queue';
+import { billingSubmitRoutes } from './submission/routes';
 
-export type BillingModule = DomainModule & { models: BillingModels };
+export type BillingModule = DomainModule & { models: BillingModels; submission: BillingSubmitQueue };
 
 /**
  * The billing service: billing cases (billing_cases carries pending events), submitted to XIFIN by workers
@@ -11,14 +15,27 @@ export type BillingModule = DomainModule & { models: BillingModels };
  */
 export function createBillingModule(ctx: PlatformContext): BillingModule {
   const models = billingModels(ctx.mongo);
+  // the billing-submit queue; its worker runs where the registry starts workers (WORKERS=true)
+  const submission = defineBillingSubmitQueue(ctx, { models });
   return {
     name: 'billing',
     models,
+    submission,
     outboxCollections: ['billing_cases'],
+    // test-status and requisition-* events -> billing cases (consumers/cases.ts)
+    // (and, before the workers start, every case being submitted gets its billing-submit job back: queue.ts requeue)
+    startConsumers: async () => {
+      await submission
+        .requeue()
+        .catch((err: Error) => ctx.logger.warn({ err: err.message }, 'billing submissions not re-queued'));
+      return startBillingConsumers(ctx, models);
+    },
     dashboard: (user, range) => billingDashboard(models, user, range),
     areas: {
       bis: async (app) => {
         await app.register(billingCaseRoutes, { models });
+        await app.register(billingActionRoutes, { models });
+        await app.register(billingSubmitRoutes, { models, queue: submission });
       },
     },
   };

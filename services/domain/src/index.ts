@@ -6,3 +6,4 @@ export * from './users';
 export * from './requisition/index';
 export * from './lab/tests';
 export * from './lab/samples';
+export * from './billing/cases';

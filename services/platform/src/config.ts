@@ -85,6 +85,17 @@ export const configSchema = z.object({
   SAMPLE_REVIEW_ACCOUNT: z.string().default(''),
   /** Base URL of the NPI registry (version 2.1 query contract); "local" uses the built-in stand-in. */
   NPI_REGISTRY_URL: z.string().default('local'),
+  /**
+   * Base URL of the external billing system's claims API (docs/billing-gateway.md); the default is the billing
+   * gateway stand-in (`npx tsx services/billing/src/submission/gateway-main.ts --port 8090`).
+   */
+  BILLING_GATEWAY_URL: z.string().url().default('http://127.0.0.1:8090'),
+  /** Attempts per billing submission (the first send included) before the case becomes RETRY_FAILED. */
+  BILLING_SUBMIT_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  /** First retry delay of a billing submission in ms; doubles on each attempt (30 s: ~15 minutes in all). */
+  BILLING_SUBMIT_BACKOFF_MS: z.coerce.number().int().min(1).default(30_000),
+  /** How long the submission worker waits for the billing system's answer before it counts as a timeout. */
+  BILLING_GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

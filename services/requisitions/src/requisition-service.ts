@@ -34,6 +34,7 @@ import {
   type FieldErrors,
   type RequisitionForm,
   type RuleContext,
+  type BillingReviewStatus,
 } from '@onco/domain';
 import { createEvent, outboxForInsert, withOutbox, type RequisitionChange } from '@onco/events';
 import { nextSequence, type RequisitionDoc, type RequisitionModels } from './models';
@@ -449,6 +450,8 @@ export class RequisitionService {
               testRequisitionId: after.mergedInto.testRequisitionId ?? after.mergedInto.id,
             }
           : null,
+        // schemaVersion 3: the billing review the billing service qualifies its cases with
+        billingReviewStatus: (after.billingReview?.status ?? null) as BillingReviewStatus | null,
       },
     });
   }
@@ -459,7 +462,44 @@ export class RequisitionService {
     if ((before.clinicalReviewStatus ?? null) !== (after.clinicalReviewStatus ?? null))
       changes.push('clinical-review-changed');
     if (!sameParties(before, after)) changes.push('parties-changed');
+    if ((before.billingReview?.status ?? null) !== (after.billingReview?.status ?? null))
+      changes.push('billing-review-changed');
     return changes;
+  }
+
+  /**
+   * Set the billing review status of a submitted requisition (CAN_EDIT_BILLING): one conditional write with its
+   * requisition-changed event (`billing-review-changed`), which the billing service qualifies its cases with.
+   * Setting the status it already has changes nothing.
+   */
+  async setBillingReview(
+    user: SessionUser,
+    id: string,
+    status: BillingReviewStatus | null,
+  ): Promise<RequisitionDoc> {
+    if (!can(user, 'CAN_EDIT_BILLING')) throw forbidden();
+    return this.conditional(false, async () => {
+      const doc = await this.get(user, id);
+      if (doc.status === 'DRAFT' || doc.deleted)
+        throw conflict('Only a submitted requisition has a billing review.');
+      if ((doc.billingReview?.status ?? null) === status) return doc;
+      const now = new Date();
+      const after = { ...doc, billingReview: { status } } as RequisitionDoc;
+      const update = {
+        $set: { billingReview: { status }, updatedOn: now, updatedBy: user.id },
+        $inc: { version: 1 },
+      };
+      const event = this.changedEvent(doc, after, this.editChanges(doc, after), user, now);
+      const res = await this.Requisition.findOneAndUpdate(
+        { _id: id, version: doc.version, deleted: { $ne: true } },
+        event ? withOutbox(update, event) : update,
+        { returnDocument: 'after' },
+      )
+        .lean<RequisitionDoc>()
+        .exec();
+      if (res && event) this.deps.ctx.nudgeOutbox();
+      return res;
+    });
   }
 
   /**

@@ -1,8 +1,9 @@
-import { ROLES, type Role } from '@onco/domain';
+import { ROLE_PERMISSIONS, ROLES, type Role } from '@onco/domain';
 import { hashPassword, identityModels } from '@onco/identity';
 import { createReferenceModule } from '@onco/reference';
 import { labModels, seedDomainPreferences } from '@onco/lab';
 import type { PlatformContext } from '@onco/platform';
+import { billingModels, upsertBillingSpecialists } from '@onco/billing';
 
 /** Demo login for a role: the role name without ROLE_, lower-case, with _ as . (ROLE_PORTAL_ADMIN → portal.admin). */
 export const demoLogin = (role: Role) =>
@@ -68,6 +69,16 @@ export async function seedDemo(ctx: PlatformContext): Promise<{ created: string[
     });
     created.push(u.loginId);
   }
+  // the billing specialists (Assign Billing User): the demo users whose role has the billing actions, kept by the
+  // billing service in its own billing_specialists collection (services never read each other's collections)
+  const billingRoles = ROLES.filter((r) => ROLE_PERMISSIONS[r].includes('VIEW_BILLING_ACTIONS'));
+  const billers = await User.find({ role: { $in: billingRoles }, deleted: { $ne: true } })
+    .lean<{ _id: string; firstName: string; lastName: string; email: string | null }[]>()
+    .exec();
+  await upsertBillingSpecialists(
+    billingModels(ctx.mongo).BillingSpecialist,
+    billers.map((u) => ({ id: u._id, name: `${u.firstName} ${u.lastName}`.trim(), email: u.email })),
+  );
   // the lab's domain preferences (work order and product data of samples), idempotent by id
   await seedDomainPreferences(labModels(ctx.mongo));
   ctx.logger.info({ users: created.length }, 'demo data ready');

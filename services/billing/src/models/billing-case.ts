@@ -50,12 +50,16 @@ export interface BillingCaseDoc {
   timePoint: string | null;
   billingCode: string | null;
   testStatus: TestStatus | null;
+  /** changedOn of the test-status event testStatus came from (the consumer skips older events) */
+  testStatusChangedOn?: Date | null;
   reviewStatus: BillingReviewStatus | null;
   caseStatus: BillingCaseStatus;
   caseQualifiedDate: Date | null;
   assignee: { id: string | null; name: string | null } | null;
   errorDetails: string | null;
   caseHistory: CaseHistoryEntry[];
+  /** the current submission to the billing system (submission/queue.ts); null until the first Submit */
+  submission?: BillingSubmission | null;
   outbox: OutboxEntry[];
   createdOn: Date;
   createdBy: string | null;
@@ -64,6 +68,21 @@ export interface BillingCaseDoc {
   version: number;
   archived: boolean;
   deleted: boolean;
+}
+
+/**
+ * The current submission of a case to the billing system (services/billing/src/submission/): each Submit starts
+ * a new `generation`; the claim's idempotency key and the BullMQ job id are the case id plus the generation, so a
+ * re-run job never sends a second claim and a stale job (an older generation) stops. `attempts` counts the sends
+ * of this generation, `lastError` the last transient failure (timeout, network, 5xx, payor down).
+ */
+export interface BillingSubmission {
+  generation: number;
+  attempts: number;
+  lastError: string | null;
+  /** when Submit queued this generation (also the claim's submittedOn, so a re-sent claim is the same claim) */
+  queuedOn: Date | null;
+  queuedBy: string | null;
 }
 
 const caseHistorySchema = sub({
@@ -88,12 +107,24 @@ export const billingCaseSchema = auditedSchema(
     timePoint: str,
     billingCode: str,
     testStatus: { type: String, enum: TEST_STATUSES, default: null },
+    testStatusChangedOn: { type: Date, default: null },
     reviewStatus: { type: String, enum: BILLING_REVIEW_STATUSES, default: null },
     caseStatus: { type: String, enum: BILLING_CASE_STATUSES, default: 'NOT_SUBMITTED', required: true },
     caseQualifiedDate: { type: Date, default: null },
     assignee: { type: idName(), default: null },
     errorDetails: str,
     caseHistory: { type: [caseHistorySchema], default: [] },
+    // the current submission (BillingSubmission above); null until the first Submit
+    submission: {
+      type: sub({
+        generation: { type: Number, default: 0 },
+        attempts: { type: Number, default: 0 },
+        lastError: str,
+        queuedOn: { type: Date, default: null },
+        queuedBy: str,
+      }),
+      default: null,
+    },
     outbox: outboxField(),
   },
   { collection: 'billing_cases' },

@@ -13,7 +13,7 @@ import {
   typed,
   type SessionUser,
 } from '@onco/platform';
-import { RequisitionFormSchema } from '@onco/domain';
+import { BILLING_REVIEW_STATUSES, RequisitionFormSchema } from '@onco/domain';
 import type { RequisitionDoc, RequisitionModels } from '../models';
 import {
   EXPORT_MAPPING,
@@ -246,6 +246,28 @@ export async function testOrderFormRoutes(
     async (req) => {
       const user = requireUser(req);
       const doc = await service.merge(user, req.query.sourceTrfId, req.query.targetTrfId);
+      return present(service, user, doc);
+    },
+  );
+
+  r.put(
+    '/testOrderForms/:id/billingReview',
+    {
+      config: { permission: 'CAN_EDIT_BILLING' },
+      schema: {
+        tags,
+        summary: "Set a submitted requisition's billing review status (CAN_EDIT_BILLING; spec 2 section 6)",
+        description:
+          'Publishes requisition-changed (schemaVersion 3, change billing-review-changed) in the same write: the ' +
+          'billing service keeps its cases in step (a case qualifies when its review is REVIEW_COMPLETE).',
+        params: idParams,
+        body: z.object({ status: z.enum(BILLING_REVIEW_STATUSES).nullable() }),
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await service.setBillingReview(user, req.params.id, req.body.status);
       return present(service, user, doc);
     },
   );

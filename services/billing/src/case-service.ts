@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { BillingCaseStatus } from '@onco/domain';
+import { createEvent, withOutbox } from '@onco/events';
+import { conflict, notFound, type SessionUser } from '@onco/platform';
+import type { BillingCaseDoc, BillingModels, CaseHistoryEntry } from './models';
+import { billingScope } from './routes/billing-cases';
+
+/**
+ * The billing service's one write path for a billing case (spec 3 sections 3 and 4.3). Every change is ONE
+ * conditional update of the case document on the version read: the new fields, a case history entry when the
+ * status changes (or when asked), and the `billing-case` event in the case's outbox, so the change and its event
+ * commit together and the relay publishes the event once Kafka has it. A lost race re-reads and re-decides.
+ */
+
+/** Who made a change: a user, or the system (consumers, the submission worker). */
+export type CaseActor = { id: string; name: string };
+export const SYSTEM_ACTOR: CaseActor = { id: 'system', name: 'system' };
+
+/** What a change does to a case, decided from its current state (throw an AppError to refuse). */
+export interface CaseDecision {
+  /** fields to set (never caseHistory, outbox, version) */
+  set?: Partial<
+    Pick<
+      BillingCaseDoc,
+      | 'caseStatus'
+      | 'billingCode'
+      | 'timePoint'
+      | 'assignee'
+      | 'errorDetails'
+      | 'testStatus'
+      | 'reviewStatus'
+      | 'caseQualifiedDate'
+      | 'testId'
+      | 'testRequisitionId'
+      | 'testOrderFormId'
+      | 'accountName'
+      | 'account'
+      | 'physician'
+      | 'patient'
+      | 'testType'
+      | 'orderType'
+      | 'deleted'
+    >
+  > &
+    Record<string, unknown>;
+  /** add a history entry even when the status does not change (default: only on a status change) */
+  history?: boolean;
+  /** no event and no write: the decision found nothing to change */
+  noop?: boolean;
+}
+
+/** A case in the caller's data scope, or 404. */
+export async function findCase(
+  models: BillingModels,
+  user: SessionUser,
+  id: string,
+): Promise<BillingCaseDoc> {
+  const doc = await models.BillingCase.findOne({ _id: id, deleted: false, ...billingScope(user) })
+    .lean<BillingCaseDoc>()
+    .exec();
+  if (!doc) throw notFound(`Billing case ${id} was not found.`);
+  return doc;
+}
+
+/** The billing-case event for a case after a change. */
+export function billingCaseEvent(
+  after: BillingCaseDoc,
+  previousStatus: BillingCaseStatus | null,
+  by: CaseActor,
+  at: Date,
+) {
+  return createEvent(
+    'billing-case',
+    {
+      data: {
+        billingCaseId: after._id,
+        testOrderId: after.testOrderId,
+        requisitionId: after.testOrderFormId ?? 'unknown',
+        caseStatus: after.caseStatus,
+        previousStatus,
+        billingCode: after.billingCode ?? null,
+        errorDetails: after.errorDetails ?? null,
+        changedBy: by,
+        changedOn: at.toISOString(),
+      },
+    },
+    { now: () => at },
+  );
+}
+
+/**
+ * Write one decided change on the case as read. Returns the case after the change, the same case for a noop, or
+ * null when the case changed meanwhile (the caller reads again).
+ */
+export async function writeCaseDecision(
+  models: BillingModels,
+  doc: BillingCaseDoc,
+  d: CaseDecision,
+  by: CaseActor,
+  at: Date,
+): Promise<BillingCaseDoc | null> {
+  if (d.noop) return doc;
+  const set = { ...(d.set ?? {}) };
+  const after = {
+    ...doc,
+    ...set,
+    updatedOn: at,
+    updatedBy: by.id,
+    version: doc.version + 1,
+  } as BillingCaseDoc;
+  const statusChanged = after.caseStatus !== doc.caseStatus;
+  const entry: CaseHistoryEntry | null =
+    statusChanged || d.history
+      ? {
+          id: randomUUID(),
+          createdOn: at,
+          status: after.caseStatus,
+          errorDetails: after.errorDetails ?? null,
+        }
+      : null;
+  const event = billingCaseEvent(after, doc.caseStatus, by, at);
+  const update: Record<string, unknown> = {
+    $set: { ...set, updatedOn: at, updatedBy: by.id },
+    $inc: { version: 1 },
+  };
+  if (entry) update.$push = { caseHistory: entry };
+  const res = await models.BillingCase.updateOne(
+    { _id: doc._id, version: doc.version },
+    withOutbox(update, event),
+  ).exec();
+  if (res.modifiedCount !== 1) return null;
+  return { ...after, caseHistory: entry ? [...doc.caseHistory, entry] : doc.caseHistory };
+}
+
+/** Read (with `read`), decide, write; again on a lost race (5 attempts, then 409). */
+export async function changeCase(
+  models: BillingModels,
+  read: () => Promise<BillingCaseDoc>,
+  decide: (doc: BillingCaseDoc) => CaseDecision,
+  by: CaseActor,
+  now: () => Date = () => new Date(),
+): Promise<BillingCaseDoc> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const doc = await read();
+    const after = await writeCaseDecision(models, doc, decide(doc), by, now());
+    if (after) return after;
+  }
+  throw conflict('The billing case was changed by someone else at the same time. Reload it and try again.');
+}

@@ -1,0 +1,458 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, safeParseEventJson, topicFor, type EventEnvelope } from '@onco/events';
+import { ROLE_PERMISSIONS } from '@onco/domain';
+import type { SessionUser } from '@onco/platform';
+import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
+import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
+import { completeForm } from '../../requisitions/src/test/fixtures';
+import { RequisitionService } from '../../requisitions/src/requisition-service';
+import { requisitionModels } from '../../requisitions/src/models';
+import { labModels, type LabModels } from '../../lab/src/models';
+import { billingModels, upsertBillingSpecialists, type BillingCaseDoc, type BillingModels } from './models';
+import { findCase } from './case-service';
+import { handleCaseEvent } from './consumers/cases';
+
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+
+/**
+ * Billing cases from the lab's events and the billing actions (spec 3 sections 2.9, 4.3, 7.3), everything
+ * running (relay, consumers, workers): a really submitted requisition, its test driven through the lab's API,
+ * its billing review set by the requisitions service; every change a history entry and a billing-case event.
+ */
+describe('billing cases: from events, qualification and the actions API (real Kafka, the store, Redis)', () => {
+  let sys: Sys;
+  let billing: BillingModels;
+  let lab: LabModels;
+  let requisitions: RequisitionService;
+  let release: () => void;
+  let collector: Awaited<ReturnType<typeof collectMessages>>;
+  const h: Record<string, { authorization: string }> = {};
+  let adminUser: SessionUser;
+  const RQ = '/portal/api/v1/testOrderForms';
+  const BIS = '/bis/api/v1';
+
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, who: string, payload?: unknown) =>
+    sys.app.inject({
+      method,
+      url,
+      headers: h[who],
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
+  const billingEvents = (caseId: string) =>
+    collector.messages
+      .filter((m) => m.key === caseId)
+      .map((m) => safeParseEventJson(m.value))
+      .map((p) => (p.ok ? (p.event as { schemaVersion: number; data: Record<string, any> }) : null))
+      .filter((e) => e !== null);
+  const caseOf = (testOrderId: string) =>
+    billing.BillingCase.findOne({ testOrderId }).lean<BillingCaseDoc>().exec();
+  const waitCase = (testOrderId: string, ok: (c: BillingCaseDoc) => boolean, what: string) =>
+    waitFor(
+      async () => {
+        const c = await caseOf(testOrderId);
+        return c && ok(c) ? c : null;
+      },
+      { what, timeoutMs: 45_000 },
+    );
+
+  /** A requisition really submitted through the API; returns its id and its test order's id. */
+  async function submitOrder(): Promise<{ requisitionId: string; testOrderId: string }> {
+    const form = completeForm({ accountId: 'acc-A', physicianId: 'phy-A' });
+    const draft = await call('POST', RQ, 'npi', form);
+    const requisitionId = draft.json().id;
+    expect(
+      (await call('POST', `${RQ}/${requisitionId}/sign`, 'npi', { password: TEST_PASSWORD })).statusCode,
+    ).toBe(200);
+    const submit = await call('POST', `${RQ}/submit`, 'npi', { ...form, id: requisitionId });
+    expect(submit.statusCode, submit.body).toBe(200);
+    return { requisitionId, testOrderId: submit.json().testOrders[0].id };
+  }
+  const setTestStatus = async (testOrderId: string, status: string) => {
+    const res = await call('POST', '/oms/api/v1/testOrders/updateTestsStatus', 'accessioner', {
+      uuids: [testOrderId],
+      status,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+
+  let main: { requisitionId: string; testOrderId: string };
+  let caseId = '';
+
+  beforeAll(async () => {
+    release = await kafkaTestLock('shared');
+    sys = await createTestSystem({ WORKERS: 'true' });
+    billing = billingModels(sys.ctx.mongo);
+    lab = labModels(sys.ctx.mongo);
+    requisitions = new RequisitionService({ ctx: sys.ctx, models: requisitionModels(sys.ctx.mongo) });
+    collector = await collectMessages(
+      sys.ctx.kafka,
+      [topicFor('billing-case', sys.config.TOPIC_PREFIX)],
+      `collector-${sys.suffix}`,
+    );
+    const users = {
+      npi: await createUser(sys, 'ROLE_NPI', {
+        account: { id: 'acc-A', name: 'Alpha' },
+        physicianId: 'phy-A',
+      }),
+      accessioner: await createUser(sys, 'ROLE_ACCESSIONER'),
+      admin: await createUser(sys, 'ROLE_ADMINISTRATOR'),
+      devops: await createUser(sys, 'ROLE_DEVOPS'),
+    };
+    for (const [k, u] of Object.entries(users))
+      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    adminUser = {
+      id: users.admin._id,
+      loginId: users.admin.loginId,
+      firstName: 'Test',
+      lastName: 'ADMINISTRATOR',
+      role: 'ROLE_ADMINISTRATOR',
+      status: 'ACTIVE',
+      grantedAuthorities: ROLE_PERMISSIONS.ROLE_ADMINISTRATOR,
+      accountIds: [],
+      physicianIds: [],
+      allAccounts: true,
+      tokenVersion: 0,
+    };
+    await upsertBillingSpecialists(billing.BillingSpecialist, [
+      { id: 'bs-1', name: 'Bea Biller', email: 'bea@billing.example.org' },
+      { id: 'bs-2', name: 'Carl Coder', email: 'carl@billing.example.org' },
+    ]);
+    main = await submitOrder();
+  });
+  afterAll(async () => {
+    await collector?.stop();
+    await sys?.close();
+    release?.();
+  });
+
+  it('opens one case per test order, with the parties and names of the submission', async () => {
+    const c = await waitCase(
+      main.testOrderId,
+      (x) => x.testStatus === 'TEST_ORDERED' && !!x.patient?.name,
+      'the billing case with the requisition names',
+    );
+    caseId = c._id;
+    const test = (await lab.TestOrder.findById(main.testOrderId).lean())!;
+    expect(c).toMatchObject({
+      testOrderId: main.testOrderId,
+      testId: test.testOrderId,
+      testOrderFormId: main.requisitionId,
+      testRequisitionId: test.testOrderForm.testRequisitionId,
+      account: { id: 'acc-A' },
+      physician: { id: 'phy-A' },
+      patient: { name: 'Ada Lovelace' },
+      testType: 'NEXT_DX',
+      caseStatus: 'NOT_SUBMITTED',
+      // decision: not on requisition-submitted; null until the first billing-review change
+      reviewStatus: null,
+      caseQualifiedDate: null,
+    });
+    expect(await billing.BillingCase.countDocuments({ testOrderId: main.testOrderId })).toBe(1);
+    expect(c.caseHistory.map((e) => e.status)).toEqual(['NOT_SUBMITTED']);
+    const created = await waitFor(
+      () => billingEvents(caseId).find((e) => e.data.previousStatus === null) ?? null,
+      {
+        what: 'the billing-case event of the new case',
+        timeoutMs: 45_000,
+      },
+    );
+    expect(created.data).toMatchObject({
+      billingCaseId: caseId,
+      testOrderId: main.testOrderId,
+      requisitionId: main.requisitionId,
+      caseStatus: 'NOT_SUBMITTED',
+      changedBy: { id: 'system' },
+    });
+    // the list shows it
+    const list = (await call('GET', `${BIS}/billingCases`, 'admin')).json();
+    expect(list.content.map((x: any) => x.id)).toContain(caseId);
+  });
+
+  it('a redelivered test-status event makes no second case, and an older one changes nothing', async () => {
+    const before = (await caseOf(main.testOrderId))!;
+    const test = (await lab.TestOrder.findById(main.testOrderId).lean())!;
+    const data = {
+      testOrderId: main.testOrderId,
+      testId: test.testOrderId!,
+      requisitionId: main.requisitionId,
+      testRequisitionId: test.testOrderForm.testRequisitionId!,
+      accountId: 'acc-A',
+      testType: 'NEXT_DX' as const,
+      orderType: 'INITIAL_ORDER' as const,
+      previousStatus: null,
+      status: 'TEST_ORDERED' as const,
+      changedBy: { id: 'x', name: 'x' },
+      changedOn: new Date(before.testStatusChangedOn!).toISOString(),
+      dueOn: null,
+      change: 'created' as const,
+      limsProjectId: null,
+      report: null,
+    };
+    const event = createEvent('test-status', { data }) as EventEnvelope<'test-status'>;
+    expect(await handleCaseEvent(billing, event)).toBe(false);
+    const older = createEvent('test-status', {
+      data: { ...data, status: 'CANCELLED', change: 'status', changedOn: '2000-01-01T00:00:00.000Z' },
+    });
+    expect(await handleCaseEvent(billing, older)).toBe(false);
+    // the same event twice, concurrently, on a test order without a case: one case
+    const fresh = { ...data, testOrderId: `to-redelivered-${sys.suffix}` };
+    await Promise.all([
+      handleCaseEvent(billing, createEvent('test-status', { data: fresh })),
+      handleCaseEvent(billing, createEvent('test-status', { data: fresh })),
+    ]);
+    expect(await billing.BillingCase.countDocuments({ testOrderId: fresh.testOrderId })).toBe(1);
+    expect(await billing.BillingCase.countDocuments({ testOrderId: main.testOrderId })).toBe(1);
+    const after = (await caseOf(main.testOrderId))!;
+    expect(after.version).toBe(before.version);
+    expect(after.caseStatus).toBe('NOT_SUBMITTED');
+  });
+
+  it('GET /billingCases/{id} needs VIEW_BILLING_PAGE, gives the history newest first, 404 when unknown', async () => {
+    expect((await call('GET', `${BIS}/billingCases/${caseId}`, 'npi')).statusCode).toBe(403);
+    const res = await call('GET', `${BIS}/billingCases/${caseId}`, 'devops');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: caseId, caseStatus: 'NOT_SUBMITTED' });
+    expect(res.json()).not.toHaveProperty('outbox');
+    expect((await call('GET', `${BIS}/billingCases/nope`, 'admin')).statusCode).toBe(404);
+    // the data scope: a user of another account does not find it (every action reads through findCase)
+    const scoped = { ...adminUser, allAccounts: false, accountIds: ['acc-Z'], physicianIds: [] };
+    await expect(findCase(billing, scoped, caseId)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(findCase(billing, { ...scoped, accountIds: ['acc-A'] }, caseId)).resolves.toMatchObject({
+      _id: caseId,
+    });
+  });
+
+  it('refuses the actions without their permissions (403), changing nothing', async () => {
+    const v = (await caseOf(main.testOrderId))!.version;
+    expect((await call('POST', `${BIS}/billing/${caseId}/billingCode/81455`, 'devops')).statusCode).toBe(403);
+    expect((await call('POST', `${BIS}/billing/assign/bs-1`, 'devops', [caseId])).statusCode).toBe(403);
+    expect((await call('PUT', `${BIS}/billing/status/FIXED_IN_XIFIN`, 'devops', [caseId])).statusCode).toBe(
+      403,
+    );
+    expect((await call('POST', `${BIS}/billing/${caseId}/timePoint/T1`, 'npi')).statusCode).toBe(403);
+    expect((await call('GET', `${BIS}/billingSpecialists?q=bea`, 'npi')).statusCode).toBe(403);
+    expect((await caseOf(main.testOrderId))!.version).toBe(v);
+  });
+
+  it('follows the test status, and qualifies when the report, the billing review and the code are there', async () => {
+    await setTestStatus(main.testOrderId, 'IN_PROGRESS');
+    await waitCase(main.testOrderId, (c) => c.testStatus === 'IN_PROGRESS', 'the case following IN_PROGRESS');
+    await setTestStatus(main.testOrderId, 'REPORT_COMPLETE');
+    await waitCase(
+      main.testOrderId,
+      (c) => c.testStatus === 'REPORT_COMPLETE',
+      'the case following the report',
+    );
+    expect((await caseOf(main.testOrderId))!.caseStatus).toBe('NOT_SUBMITTED');
+
+    // the billing review (requisitions service): requisition-changed v3 billing-review-changed
+    await requisitions.setBillingReview(adminUser, main.requisitionId, 'REVIEW_COMPLETE');
+    await waitCase(
+      main.testOrderId,
+      (c) => c.reviewStatus === 'REVIEW_COMPLETE',
+      'the billing review on the case',
+    );
+    expect((await caseOf(main.testOrderId))!.caseStatus).toBe('NOT_SUBMITTED');
+
+    // Update Billing Code: a history entry, and the case qualifies in the same write
+    const res = await call('POST', `${BIS}/billing/${caseId}/billingCode/81455`, 'admin');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ billingCode: '81455', caseStatus: 'READY_TO_SUBMIT' });
+    expect(res.json().caseQualifiedDate).toBeTruthy();
+    expect(res.json().caseHistory[0].status).toBe('READY_TO_SUBMIT');
+    const ev = await waitFor(
+      () => billingEvents(caseId).find((e) => e.data.caseStatus === 'READY_TO_SUBMIT') ?? null,
+      { what: 'the billing-case event of the qualification', timeoutMs: 45_000 },
+    );
+    expect(ev.data).toMatchObject({ previousStatus: 'NOT_SUBMITTED', billingCode: '81455' });
+    expect(ev.data.changedBy.id).not.toBe('system');
+
+    // the review reopened: the case is no longer ready
+    await requisitions.setBillingReview(adminUser, main.requisitionId, 'NEEDS_ATTENTION');
+    await waitCase(main.testOrderId, (c) => c.caseStatus === 'NOT_SUBMITTED', 'the case dequalified');
+    expect((await caseOf(main.testOrderId))!.caseQualifiedDate).toBeNull();
+    await requisitions.setBillingReview(adminUser, main.requisitionId, 'REVIEW_COMPLETE');
+    await waitCase(main.testOrderId, (c) => c.caseStatus === 'READY_TO_SUBMIT', 'the case qualified again');
+    const history = (await call('GET', `${BIS}/billingCases/${caseId}`, 'admin')).json().caseHistory;
+    expect(history.map((e: any) => e.status).slice(0, 3)).toEqual([
+      'READY_TO_SUBMIT',
+      'NOT_SUBMITTED',
+      'READY_TO_SUBMIT',
+    ]);
+    expect(history.at(-1).status).toBe('NOT_SUBMITTED');
+  });
+
+  it('refuses a bad billing code (400) and searches the specialists with 2+ characters', async () => {
+    expect(
+      (await call('POST', `${BIS}/billing/${caseId}/billingCode/${encodeURIComponent('81 4')}`, 'admin'))
+        .statusCode,
+    ).toBe(400);
+    expect((await call('GET', `${BIS}/billingSpecialists?q=b`, 'admin')).statusCode).toBe(400);
+    const found = (await call('GET', `${BIS}/billingSpecialists?q=BEA`, 'admin')).json();
+    expect(found.content).toEqual([{ id: 'bs-1', name: 'Bea Biller', email: 'bea@billing.example.org' }]);
+    const byMail = (await call('GET', `${BIS}/billingSpecialists?q=billing.example`, 'devops')).json();
+    expect(byMail.content.map((s: any) => s.name)).toEqual(['Bea Biller', 'Carl Coder']);
+  });
+
+  it('Assign Billing User: all or none, each case a history entry and an event', async () => {
+    const other = await submitOrder();
+    const second = await waitCase(other.testOrderId, () => true, 'the second case');
+    // one unknown id: 404, nothing changes
+    const bad = await call('POST', `${BIS}/billing/assign/bs-1`, 'admin', [caseId, second._id, 'nope']);
+    expect(bad.statusCode).toBe(404);
+    expect((await caseOf(main.testOrderId))!.assignee).toBeNull();
+    expect((await caseOf(other.testOrderId))!.assignee).toBeNull();
+    expect((await call('POST', `${BIS}/billing/assign/no-such`, 'admin', [caseId])).statusCode).toBe(404);
+    expect((await call('POST', `${BIS}/billing/assign/bs-1`, 'admin', [])).statusCode).toBe(400);
+
+    const before = (await caseOf(main.testOrderId))!.caseHistory.length;
+    const ok = await call('POST', `${BIS}/billing/assign/bs-1`, 'admin', [caseId, second._id]);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().map((c: any) => c.assignee)).toEqual([
+      { id: 'bs-1', name: 'Bea Biller' },
+      { id: 'bs-1', name: 'Bea Biller' },
+    ]);
+    expect((await caseOf(main.testOrderId))!.caseHistory).toHaveLength(before + 1);
+    await waitFor(
+      () => (billingEvents(second._id).some((e) => e.data.previousStatus !== null) ? true : null),
+      {
+        what: 'the assign event of the second case',
+        timeoutMs: 45_000,
+      },
+    );
+    const facets = (
+      await call('GET', `${BIS}/billingCases/facets?facets=assignee_name_facet`, 'admin')
+    ).json();
+    expect(facets.content[0].items).toEqual([{ value: 'Bea Biller', count: 2 }]);
+  });
+
+  it('Update Billing Status: only PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION to FIXED_IN_XIFIN, all or none', async () => {
+    const other = (await billing.BillingCase.findOne({
+      testOrderId: { $ne: main.testOrderId },
+      'assignee.id': 'bs-1',
+    })
+      .lean<BillingCaseDoc>()
+      .exec())!;
+    // the submission's outcomes, set as the submission worker would
+    await billing.BillingCase.updateOne(
+      { _id: caseId },
+      { $set: { caseStatus: 'PARTIALLY_ACCEPTED' } },
+    ).exec();
+    await billing.BillingCase.updateOne(
+      { _id: other._id },
+      { $set: { caseStatus: 'REJECTED_BY_XIFIN' } },
+    ).exec();
+
+    const refused = await call('PUT', `${BIS}/billing/status/FIXED_IN_XIFIN`, 'admin', [caseId, other._id]);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().details.refused).toEqual({
+      [other._id]: expect.stringMatching(/REJECTED_BY_XIFIN/),
+    });
+    expect((await caseOf(main.testOrderId))!.caseStatus).toBe('PARTIALLY_ACCEPTED');
+    expect((await call('PUT', `${BIS}/billing/status/ACCEPTED_BY_XIFIN`, 'admin', [caseId])).statusCode).toBe(
+      409,
+    );
+    expect((await call('PUT', `${BIS}/billing/status/NOPE`, 'admin', [caseId])).statusCode).toBe(400);
+    expect(
+      (await call('PUT', `${BIS}/billing/status/FIXED_IN_XIFIN`, 'admin', [caseId, 'nope'])).statusCode,
+    ).toBe(404);
+
+    const ok = await call('PUT', `${BIS}/billing/status/FIXED_IN_XIFIN`, 'admin', [caseId]);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()[0]).toMatchObject({ caseStatus: 'FIXED_IN_XIFIN' });
+    expect(ok.json()[0].caseHistory[0].status).toBe('FIXED_IN_XIFIN');
+    const ev = await waitFor(
+      () => billingEvents(caseId).find((e) => e.data.caseStatus === 'FIXED_IN_XIFIN') ?? null,
+      { what: 'the FIXED_IN_XIFIN event', timeoutMs: 45_000 },
+    );
+    expect(ev.data.previousStatus).toBe('PARTIALLY_ACCEPTED');
+  });
+
+  it('Update Timepoint: only a reported subsequent order, with a history entry', async () => {
+    const other = (await billing.BillingCase.findOne({
+      testOrderId: { $ne: main.testOrderId },
+      'assignee.id': 'bs-1',
+    })
+      .lean<BillingCaseDoc>()
+      .exec())!;
+    // an initial order: refused
+    expect((await call('POST', `${BIS}/billing/${other._id}/timePoint/T2`, 'admin')).statusCode).toBe(409);
+    await billing.BillingCase.updateOne(
+      { _id: other._id },
+      { $set: { orderType: 'SUBSEQUENT_ORDER', testStatus: 'REPORT_AMENDED' } },
+    ).exec();
+    const before = (await billing.BillingCase.findById(other._id).lean<BillingCaseDoc>())!.caseHistory.length;
+    const ok = await call('POST', `${BIS}/billing/${other._id}/timePoint/T2`, 'admin');
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ timePoint: 'T2' });
+    expect(ok.json().caseHistory).toHaveLength(before + 1);
+    expect((await call('POST', `${BIS}/billing/nope/timePoint/T2`, 'admin')).statusCode).toBe(404);
+  });
+
+  it('cancels the case of a cancelled test and of a deleted requisition', async () => {
+    const third = await submitOrder();
+    await waitCase(third.testOrderId, () => true, 'the third case');
+    await setTestStatus(third.testOrderId, 'CANCELLED');
+    const c = await waitCase(third.testOrderId, (x) => x.caseStatus === 'CANCELLED', 'the cancelled case');
+    expect(c.caseHistory.map((e) => e.status)).toEqual(['NOT_SUBMITTED', 'CANCELLED']);
+    // the requisition deleted (every test cancelled): the case stays cancelled, the state is recorded
+    await waitFor(
+      async () => {
+        const r = (await call('GET', `${RQ}/${third.requisitionId}`, 'admin')).json();
+        return r.testOrders?.every((t: any) => t.status === 'CANCELLED') ? r : null;
+      },
+      { what: 'the requisition projection of the cancelled test', timeoutMs: 45_000 },
+    );
+    const del = await call('PUT', `${RQ}/${third.requisitionId}`, 'admin', { deleted: true });
+    expect(del.statusCode, del.body).toBe(200);
+    await waitFor(
+      async () =>
+        (await billing.BillingRequisition.findById(third.requisitionId).lean())?.deleted ? true : null,
+      { what: 'the deleted requisition recorded', timeoutMs: 45_000 },
+    );
+    expect((await caseOf(third.testOrderId))!.caseHistory).toHaveLength(2);
+    // a case opened after the deletion arrived (another topic, no ordering): cancelled at once
+    const test = (await lab.TestOrder.findById(third.testOrderId).lean())!;
+    const late = createEvent('test-status', {
+      data: {
+        testOrderId: `to-late-${sys.suffix}`,
+        testId: 'T-late',
+        requisitionId: third.requisitionId,
+        testRequisitionId: test.testOrderForm.testRequisitionId!,
+        accountId: 'acc-A',
+        testType: 'NEXT_DX',
+        orderType: 'INITIAL_ORDER',
+        previousStatus: null,
+        status: 'TEST_ORDERED',
+        changedBy: { id: 'x', name: 'x' },
+        changedOn: new Date().toISOString(),
+        dueOn: null,
+        change: 'created',
+        limsProjectId: null,
+        report: null,
+      },
+    });
+    await handleCaseEvent(billing, late);
+    // a merged test (TRF merge, test-status change `merged`): cancelled, even with its report kept
+    const merged = (await caseOf(`to-redelivered-${sys.suffix}`))!;
+    await handleCaseEvent(
+      billing,
+      createEvent('test-status', {
+        data: {
+          ...late.data,
+          testOrderId: merged.testOrderId,
+          requisitionId: merged.testOrderFormId!,
+          status: 'REPORT_COMPLETE',
+          change: 'merged',
+          changedOn: new Date().toISOString(),
+        },
+      }),
+    );
+    expect((await caseOf(merged.testOrderId))!.caseStatus).toBe('CANCELLED');
+    expect((await caseOf(`to-late-${sys.suffix}`))!).toMatchObject({
+      caseStatus: 'CANCELLED',
+      patient: { name: 'Ada Lovelace' },
+      caseHistory: [{ status: 'CANCELLED' }],
+    });
+  });
+});

@@ -1,0 +1,315 @@
+import type { Job } from 'bullmq';
+import type { BillingCaseStatus } from '@onco/domain';
+import type { PlatformContext } from '@onco/platform';
+import { changeCase, SYSTEM_ACTOR, type CaseDecision } from '../case-service';
+import type { BillingCaseDoc, BillingModels, BillingSubmission } from '../models';
+import { buildClaim, claimKey } from './claim';
+
+/**
+ * The `billing-submit` queue (design.md rule 8): one job per submission of a billing case, which sends the claim
+ * to the billing system (BILLING_GATEWAY_URL, contract in docs/billing-gateway.md) and records its answer.
+ *
+ * - Job id `billing-submit-<caseId>-<generation>`: a duplicate add is a no-op; each Submit starts a generation.
+ * - `exec` re-reads the case and stops (completes, sends nothing) when it is gone, of another generation, or no
+ *   longer in a sending status (QUEUED_FOR_SUBMISSION, SUBMITTED_TO_XIFIN, RETRY_SCHEDULED, RETRY_IN_PROGRESS,
+ *   RETRY_SUCCEEDED: the last three and SUBMITTED_TO_XIFIN are where a crash between send and record leaves it).
+ * - The claim carries `Idempotency-Key: <caseId>:<generation>`, so a re-run job (a crash after sending, a stalled
+ *   job) gets the stored answer back and never makes a second claim.
+ * - First attempt: QUEUED_FOR_SUBMISSION -> SUBMITTED_TO_XIFIN -> the answer's status. A transient failure
+ *   (payor system down, a timeout, a network error, a 5xx, 408 or 429) -> RETRY_SCHEDULED and the job throws, so
+ *   BullMQ retries with exponential backoff (BILLING_SUBMIT_ATTEMPTS, BILLING_SUBMIT_BACKOFF_MS); the next attempt
+ *   RETRY_IN_PROGRESS -> RETRY_SUCCEEDED -> the answer's status, or after the last attempt RETRY_FAILED.
+ * - Any other 4xx is permanent (not retried): the claim is REJECTED_BY_XIFIN with the refusal as error details.
+ * - Every step is one changeCase write: the status, a history entry and the billing-case event.
+ */
+export const BILLING_SUBMIT_QUEUE = 'billing-submit';
+export const BILLING_SUBMIT_CONCURRENCY = 16;
+
+export interface BillingSubmitJobData {
+  caseId: string;
+  generation: number;
+}
+
+export interface BillingSubmitResult {
+  outcome: 'answered' | 'retry-failed' | 'skipped';
+  status?: BillingCaseStatus;
+  reason?: 'missing' | 'stale' | 'not-sending';
+}
+
+/** BullMQ job ids may not contain ':' */
+export const billingSubmitJobId = (caseId: string, generation: number) =>
+  `billing-submit-${caseId}-${generation}`;
+
+/** The statuses a submission of the case's current generation may be found in by its job. */
+const SENDING: readonly BillingCaseStatus[] = [
+  'QUEUED_FOR_SUBMISSION',
+  'SUBMITTED_TO_XIFIN',
+  'RETRY_SCHEDULED',
+  'RETRY_IN_PROGRESS',
+  'RETRY_SUCCEEDED',
+];
+const RETRYING: readonly BillingCaseStatus[] = ['RETRY_SCHEDULED', 'RETRY_IN_PROGRESS', 'RETRY_SUCCEEDED'];
+
+/** The billing system's final answers and the case status each sets. */
+const ANSWER_STATUS: Record<string, BillingCaseStatus> = {
+  ACCEPTED: 'ACCEPTED_BY_XIFIN',
+  PARTIALLY_ACCEPTED: 'PARTIALLY_ACCEPTED',
+  REJECTED: 'REJECTED_BY_XIFIN',
+  DUPLICATE_ACCESSION: 'DUPLICATE_ACCESSION',
+  UPDATE_NOT_ALLOWED: 'UPDATE_NOT_ALLOWED',
+};
+
+const MAX_DETAILS = 10_000;
+const clip = (s: string) => (s.length > MAX_DETAILS ? `${s.slice(0, MAX_DETAILS - 1)}…` : s);
+
+type SendResult =
+  | { kind: 'final'; status: BillingCaseStatus; errorDetails: string | null }
+  | { kind: 'transient'; error: string };
+
+/** A transient failure: the job throws it so that BullMQ retries after the backoff. */
+export class SubmissionRetry extends Error {}
+
+export interface BillingSubmitQueue {
+  name: typeof BILLING_SUBMIT_QUEUE;
+  /** queue one submission under its deterministic job id */
+  add(data: BillingSubmitJobData): Promise<Job<BillingSubmitJobData>>;
+  exec(job: Pick<Job<BillingSubmitJobData>, 'data' | 'attemptsMade' | 'opts'>): Promise<BillingSubmitResult>;
+  /**
+   * Make sure every case being sent has its job (run where the workers start): a case whose job is missing (its
+   * add failed after the case was queued, or Redis lost its data) gets it again, and a job that failed on an
+   * unexpected error (the store down on its last attempt) is retried. Safe to run any time: job ids are
+   * deterministic, and a job re-reads its case and sends under the same Idempotency-Key. Returns how many jobs it
+   * added or retried.
+   */
+  requeue(): Promise<number>;
+}
+
+function errorText(errors: unknown): string | null {
+  if (!Array.isArray(errors) || errors.length === 0) return null;
+  return clip(
+    errors
+      .map((e: { code?: unknown; message?: unknown }) =>
+        e && typeof e === 'object' ? `${String(e.code ?? 'ERROR')}: ${String(e.message ?? '')}` : String(e),
+      )
+      .join('\n'),
+  );
+}
+
+export function defineBillingSubmitQueue(
+  ctx: PlatformContext,
+  opts: { models: BillingModels },
+): BillingSubmitQueue {
+  const { models } = opts;
+  const { BILLING_GATEWAY_URL, BILLING_GATEWAY_TIMEOUT_MS, BILLING_SUBMIT_ATTEMPTS } = ctx.config;
+  const claimsUrl = `${BILLING_GATEWAY_URL.replace(/\/+$/, '')}/claims`;
+
+  const read = (id: string) => async () => {
+    const doc = await models.BillingCase.findById(id, { outbox: 0 }).lean<BillingCaseDoc>().exec();
+    if (!doc) throw new Error(`billing case ${id} is gone`);
+    return doc;
+  };
+
+  /** Send the claim; classify the answer. Never throws. */
+  async function send(doc: BillingCaseDoc, generation: number): Promise<SendResult> {
+    const claim = buildClaim(doc, generation);
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(claimsUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': claimKey(doc._id, generation) },
+        body: JSON.stringify(claim),
+        signal: AbortSignal.timeout(BILLING_GATEWAY_TIMEOUT_MS),
+      });
+      text = await res.text();
+    } catch (err) {
+      const e = err as Error;
+      if (e.name === 'TimeoutError' || e.name === 'AbortError')
+        return {
+          kind: 'transient',
+          error: `The billing system did not answer within ${BILLING_GATEWAY_TIMEOUT_MS} ms`,
+        };
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      return {
+        kind: 'transient',
+        error: `The billing system could not be reached: ${cause?.code ?? cause?.message ?? e.message}`,
+      };
+    }
+    let body: { status?: unknown; errors?: unknown } = {};
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      // not JSON: described by the HTTP status below
+    }
+    const details = errorText(body.errors);
+    if (res.ok) {
+      const status = typeof body.status === 'string' ? ANSWER_STATUS[body.status] : undefined;
+      if (status)
+        return { kind: 'final', status, errorDetails: status === 'ACCEPTED_BY_XIFIN' ? null : details };
+      // an answer this worker does not understand: kept for a person to look at, not retried
+      return {
+        kind: 'final',
+        status: 'REJECTED_BY_XIFIN',
+        errorDetails: clip(`Unrecognised answer from the billing system (HTTP ${res.status}): ${text}`),
+      };
+    }
+    if (body.status === 'PAYOR_SYSTEM_DOWN')
+      return { kind: 'transient', error: `Payor system down${details ? `: ${details}` : ''}` };
+    if (res.status >= 500 || res.status === 408 || res.status === 429)
+      return {
+        kind: 'transient',
+        error: clip(`The billing system answered HTTP ${res.status}${details ? `: ${details}` : ''}`),
+      };
+    // a permanent refusal of the claim (design.md rule 8: a 4xx from a partner is not retried)
+    return {
+      kind: 'final',
+      status: 'REJECTED_BY_XIFIN',
+      errorDetails: clip(`The billing system refused the claim (HTTP ${res.status}): ${details ?? text}`),
+    };
+  }
+
+  async function exec(
+    job: Pick<Job<BillingSubmitJobData>, 'data' | 'attemptsMade' | 'opts'>,
+  ): Promise<BillingSubmitResult> {
+    const { caseId, generation } = job.data;
+    const attempt = job.attemptsMade + 1;
+    const lastAttempt = attempt >= (job.opts.attempts ?? BILLING_SUBMIT_ATTEMPTS);
+    const log = ctx.logger.child({ queue: BILLING_SUBMIT_QUEUE, caseId, generation, attempt });
+
+    const current = await models.BillingCase.findById(caseId, { outbox: 0 }).lean<BillingCaseDoc>().exec();
+    const skip = (reason: BillingSubmitResult['reason']): BillingSubmitResult => {
+      log.info({ reason, status: current?.caseStatus }, 'billing submission skipped');
+      return { outcome: 'skipped', reason };
+    };
+    if (!current || current.deleted) return skip('missing');
+    if (current.submission?.generation !== generation) return skip('stale');
+    if (!SENDING.includes(current.caseStatus)) return skip('not-sending');
+
+    // a decision only for this generation while it is still being sent; anything else leaves the case alone
+    const ours = (d: BillingCaseDoc) =>
+      d.submission?.generation === generation && SENDING.includes(d.caseStatus) && !d.deleted;
+    const sub = (d: BillingCaseDoc, over: Partial<BillingSubmission>): BillingSubmission => ({
+      generation,
+      attempts: d.submission?.attempts ?? 0,
+      lastError: d.submission?.lastError ?? null,
+      queuedOn: d.submission?.queuedOn ?? null,
+      queuedBy: d.submission?.queuedBy ?? null,
+      ...over,
+    });
+    let stale = false;
+    const step = (decide: (d: BillingCaseDoc) => CaseDecision) =>
+      changeCase(
+        models,
+        read(caseId),
+        (d) => {
+          if (!ours(d)) {
+            stale = true;
+            return { noop: true };
+          }
+          return decide(d);
+        },
+        SYSTEM_ACTOR,
+      );
+
+    // 1. the send starts: SUBMITTED_TO_XIFIN (first send) or RETRY_IN_PROGRESS (a retry); a re-run after a
+    // crash finds the case already there and sends again under the same key
+    const before = await step((d) => {
+      if (d.caseStatus === 'QUEUED_FOR_SUBMISSION')
+        return {
+          set: { caseStatus: 'SUBMITTED_TO_XIFIN', errorDetails: null, submission: sub(d, { attempts: 1 }) },
+        };
+      if (d.caseStatus === 'RETRY_SCHEDULED')
+        return {
+          set: {
+            caseStatus: 'RETRY_IN_PROGRESS',
+            submission: sub(d, { attempts: (d.submission?.attempts ?? 0) + 1 }),
+          },
+        };
+      return { noop: true };
+    });
+    if (stale) return skip('not-sending');
+    const retrying = RETRYING.includes(before.caseStatus);
+
+    // 2. the claim and its answer
+    const result = await send(before, generation);
+
+    // 3. record it
+    if (result.kind === 'final') {
+      if (retrying && before.caseStatus !== 'RETRY_SUCCEEDED') {
+        await step((d) =>
+          d.caseStatus === 'RETRY_SUCCEEDED'
+            ? { noop: true }
+            : { set: { caseStatus: 'RETRY_SUCCEEDED', errorDetails: null } },
+        );
+        if (stale) return skip('not-sending');
+      }
+      const after = await step((d) => ({
+        set: {
+          caseStatus: result.status,
+          errorDetails: result.errorDetails,
+          submission: sub(d, { lastError: null }),
+        },
+      }));
+      if (stale) return skip('not-sending');
+      log.info({ status: after.caseStatus }, 'billing submission answered');
+      ctx.nudgeOutbox();
+      return { outcome: 'answered', status: after.caseStatus };
+    }
+
+    const error = result.error;
+    if (lastAttempt) {
+      await step((d) => ({
+        set: { caseStatus: 'RETRY_FAILED', errorDetails: error, submission: sub(d, { lastError: error }) },
+      }));
+      if (stale) return skip('not-sending');
+      log.warn({ error }, 'billing submission failed after its last attempt');
+      ctx.nudgeOutbox();
+      return { outcome: 'retry-failed', status: 'RETRY_FAILED' };
+    }
+    await step((d) => ({
+      set: { caseStatus: 'RETRY_SCHEDULED', errorDetails: error, submission: sub(d, { lastError: error }) },
+    }));
+    if (stale) return skip('not-sending');
+    ctx.nudgeOutbox();
+    log.info({ error }, 'billing submission will be retried');
+    throw new SubmissionRetry(error);
+  }
+
+  const handle = ctx.queues.define<BillingSubmitJobData>({
+    name: BILLING_SUBMIT_QUEUE,
+    attempts: ctx.config.BILLING_SUBMIT_ATTEMPTS,
+    backoffMs: ctx.config.BILLING_SUBMIT_BACKOFF_MS,
+    concurrency: BILLING_SUBMIT_CONCURRENCY,
+    processor: exec,
+  });
+
+  const add = (data: BillingSubmitJobData) =>
+    handle.add(data, { jobId: billingSubmitJobId(data.caseId, data.generation) });
+
+  async function requeue(): Promise<number> {
+    let n = 0;
+    // index { caseStatus: 1, updatedOn: -1 } (the list's Billing Status filter)
+    const cursor = models.BillingCase.find(
+      { caseStatus: { $in: SENDING }, deleted: false },
+      { _id: 1, submission: 1 },
+    )
+      .lean<Pick<BillingCaseDoc, '_id' | 'submission'>[]>()
+      .cursor();
+    for await (const c of cursor) {
+      const generation = c.submission?.generation;
+      if (!generation) continue;
+      const job = await handle.queue.getJob(billingSubmitJobId(c._id, generation));
+      if (!job) {
+        await add({ caseId: c._id, generation });
+        n += 1;
+      } else if (await job.isFailed()) {
+        await job.retry('failed');
+        n += 1;
+      }
+    }
+    if (n) ctx.logger.warn({ queue: BILLING_SUBMIT_QUEUE, jobs: n }, 'billing submissions re-queued');
+    return n;
+  }
+
+  return { name: BILLING_SUBMIT_QUEUE, add, exec, requeue };
+}

@@ -1,0 +1,461 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeParseEventJson, topicFor } from '@onco/events';
+import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
+import { collectMessages, kafkaTestLock, REPO_ROOT, waitFor } from '../../../../events/src/int-test-support';
+import { createBillingModule, type BillingCaseDoc, type BillingModule } from '../index';
+import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
+import { billingSubmitJobId } from './queue';
+
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+
+/**
+ * Submitting billing cases (issue 13, spec 3 sections 4.3 and 7.3) on the real services: the route, the
+ * billing-submit worker (BullMQ on Redis), the store, the outbox relay to Kafka, and the billing gateway stand-in
+ * on a loopback port. 3 attempts, 200 ms first backoff, 1 s gateway timeout.
+ */
+describe('billing submission: submit, worker, gateway stand-in (real Redis, the store, Kafka)', () => {
+  let sys: Sys;
+  let billing: BillingModule;
+  let gateway: GatewayStandin;
+  let release: () => void;
+  let collector: Awaited<ReturnType<typeof collectMessages>>;
+  let dir = '';
+  const h: Record<string, { authorization: string }> = {};
+  let n = 0;
+
+  const newCase = async (billingCode: string | null, over: Record<string, unknown> = {}) => {
+    n += 1;
+    const doc = await billing.models.BillingCase.create({
+      testId: `T-${n}`,
+      testOrderId: `to-${n}-${Date.now()}`,
+      testRequisitionId: `TRF-${n}`,
+      testOrderFormId: `tof-${n}`,
+      accountName: 'Alpha Oncology',
+      account: { id: 'acc-A', name: 'Alpha Oncology' },
+      physician: { id: 'phy-1', name: 'Dr. One' },
+      patient: { id: `pat-${n}`, name: `Patient ${n}` },
+      testType: 'NEXT_DX',
+      orderType: 'INITIAL_ORDER',
+      billingCode,
+      testStatus: 'REPORT_COMPLETE',
+      reviewStatus: 'REVIEW_COMPLETE',
+      caseStatus: 'READY_TO_SUBMIT',
+      caseQualifiedDate: new Date(Date.UTC(2026, 10, 1)),
+      ...over,
+    });
+    return doc._id as string;
+  };
+  const get = (id: string) =>
+    billing.models.BillingCase.findById(id).lean<BillingCaseDoc>().exec() as Promise<BillingCaseDoc>;
+  const submit = (id: string, who = 'admin') =>
+    sys.app.inject({ method: 'POST', url: `/bis/api/v1/billing/submit/${id}`, headers: h[who] });
+  const settle = (id: string, status: string, timeoutMs = 20_000) =>
+    waitFor(async () => ((await get(id))?.caseStatus === status ? get(id) : null), {
+      what: `case ${id} in ${status}`,
+      timeoutMs,
+    });
+  const history = (c: BillingCaseDoc) => c.caseHistory.map((e) => e.status);
+  const eventsOf = (id: string) =>
+    collector.messages
+      .filter((m) => m.key === id)
+      .map((m) => safeParseEventJson(m.value))
+      .map((p) => (p.ok ? (p.event as { data: Record<string, any> }).data : null))
+      .filter((e) => e !== null);
+
+  beforeAll(async () => {
+    release = await kafkaTestLock('shared');
+    dir = mkdtempSync(path.join(os.tmpdir(), 'billing-gateway-'));
+    gateway = await startGatewayStandin({ dir, slowMs: 2500 });
+    sys = await createTestSystem({
+      WORKERS: 'true',
+      BILLING_GATEWAY_URL: gateway.url,
+      BILLING_SUBMIT_BACKOFF_MS: '200',
+      BILLING_SUBMIT_ATTEMPTS: '3',
+      BILLING_GATEWAY_TIMEOUT_MS: '1000',
+    });
+    billing = createBillingModule(sys.ctx);
+    collector = await collectMessages(
+      sys.ctx.kafka,
+      [topicFor('billing-case', sys.config.TOPIC_PREFIX)],
+      `collector-${sys.suffix}`,
+    );
+    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
+    const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } });
+    for (const [k, u] of Object.entries({ admin, npi }))
+      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+  }, 120_000);
+  afterAll(async () => {
+    await collector?.stop();
+    await sys?.close();
+    await gateway?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    release?.();
+  });
+
+  it('submits an accepted claim: QUEUED_FOR_SUBMISSION, SUBMITTED_TO_XIFIN, ACCEPTED_BY_XIFIN, each an event', async () => {
+    const id = await newCase('ACC-0340U');
+    const res = await submit(id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ message: 'Submitted successfully' });
+    const done = await settle(id, 'ACCEPTED_BY_XIFIN');
+    expect(history(done)).toEqual(['QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN']);
+    expect(done.errorDetails).toBeNull();
+    expect(done.submission).toMatchObject({ generation: 1, attempts: 1, lastError: null });
+
+    // the gateway holds exactly this claim, under the case id and the generation
+    const held = gateway.claims().filter((c) => c.key === `${id}:1`);
+    expect(held).toHaveLength(1);
+    expect(held[0].claim).toMatchObject({
+      billingCaseId: id,
+      generation: 1,
+      accession: done.testId,
+      billingCode: 'ACC-0340U',
+      patient: { id: done.patient!.id, name: done.patient!.name },
+      orderingProvider: { id: 'phy-1', name: 'Dr. One' },
+      account: { id: 'acc-A', name: 'Alpha Oncology' },
+      test: { type: 'NEXT_DX', orderType: 'INITIAL_ORDER' },
+      payor: null,
+      diagnosisCodes: [],
+    });
+
+    // one billing-case event per step, in order, through the outbox and Kafka
+    const events = await waitFor(() => (eventsOf(id).length >= 3 ? eventsOf(id) : null), {
+      what: 'three billing-case events',
+      timeoutMs: 30_000,
+    });
+    expect(events.map((e) => [e.previousStatus, e.caseStatus])).toEqual([
+      ['READY_TO_SUBMIT', 'QUEUED_FOR_SUBMISSION'],
+      ['QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN'],
+      ['SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN'],
+    ]);
+    expect(events[0].changedBy.id).not.toBe('system');
+    expect(events[2].changedBy).toEqual({ id: 'system', name: 'system' });
+    expect(events[2]).toMatchObject({ billingCaseId: id, billingCode: 'ACC-0340U', errorDetails: null });
+  });
+
+  it.each([
+    ['PAR-1', 'PARTIALLY_ACCEPTED', 'PAR-101'],
+    ['REJ-1', 'REJECTED_BY_XIFIN', 'REJ-201'],
+    ['DUP-1', 'DUPLICATE_ACCESSION', 'DUP-301'],
+    ['UNA-1', 'UPDATE_NOT_ALLOWED', 'UNA-401'],
+  ])('billing code %s ends %s with the gateway error details', async (code, status, errorCode) => {
+    const id = await newCase(code);
+    expect((await submit(id)).statusCode).toBe(200);
+    const done = await settle(id, status);
+    expect(history(done)).toEqual(['QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN', status]);
+    expect(done.errorDetails).toContain(errorCode);
+    expect(done.caseHistory.at(-1)!.errorDetails).toContain(errorCode);
+    expect(gateway.claims().filter((c) => c.key === `${id}:1`)).toHaveLength(1);
+  });
+
+  it('payor system down on every attempt: RETRY_SCHEDULED, RETRY_IN_PROGRESS ... RETRY_FAILED; nothing stored', async () => {
+    const id = await newCase('PDN-1');
+    expect((await submit(id)).statusCode).toBe(200);
+    const done = await settle(id, 'RETRY_FAILED');
+    expect(history(done)).toEqual([
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'RETRY_SCHEDULED',
+      'RETRY_IN_PROGRESS',
+      'RETRY_SCHEDULED',
+      'RETRY_IN_PROGRESS',
+      'RETRY_FAILED',
+    ]);
+    expect(done.errorDetails).toMatch(/^Payor system down: PDN-501/);
+    expect(done.submission).toMatchObject({ generation: 1, attempts: 3 });
+    expect(gateway.posts(`${id}:1`)).toBe(3);
+    expect(gateway.claims().filter((c) => c.key === `${id}:1`)).toHaveLength(0);
+  });
+
+  it('a 500 on every attempt ends RETRY_FAILED; fixed and submitted again it is accepted under a new generation', async () => {
+    const id = await newCase('E500-1');
+    expect((await submit(id)).statusCode).toBe(200);
+    const failed = await settle(id, 'RETRY_FAILED');
+    expect(failed.errorDetails).toContain('HTTP 500');
+    expect(gateway.posts(`${id}:1`)).toBe(3);
+
+    await billing.models.BillingCase.updateOne({ _id: id }, { $set: { billingCode: 'ACC-2' } }).exec();
+    expect((await submit(id)).statusCode).toBe(200);
+    const done = await settle(id, 'ACCEPTED_BY_XIFIN');
+    expect(done.submission).toMatchObject({ generation: 2, attempts: 1 });
+    expect(history(done).slice(-3)).toEqual([
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'ACCEPTED_BY_XIFIN',
+    ]);
+    expect(
+      gateway
+        .claims()
+        .filter((c) => c.key.startsWith(`${id}:`))
+        .map((c) => c.key),
+    ).toEqual([`${id}:2`]);
+  });
+
+  it('fails twice then accepts: RETRY_SCHEDULED, RETRY_IN_PROGRESS, RETRY_SUCCEEDED, ACCEPTED_BY_XIFIN', async () => {
+    const id = await newCase('FAIL2-ACC');
+    expect((await submit(id)).statusCode).toBe(200);
+    const done = await settle(id, 'ACCEPTED_BY_XIFIN');
+    expect(history(done)).toEqual([
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'RETRY_SCHEDULED',
+      'RETRY_IN_PROGRESS',
+      'RETRY_SCHEDULED',
+      'RETRY_IN_PROGRESS',
+      'RETRY_SUCCEEDED',
+      'ACCEPTED_BY_XIFIN',
+    ]);
+    expect(done.errorDetails).toBeNull();
+    expect(done.submission).toMatchObject({ attempts: 3, lastError: null });
+    expect(gateway.posts(`${id}:1`)).toBe(3);
+    expect(gateway.claims().filter((c) => c.key === `${id}:1`)).toHaveLength(1);
+  });
+
+  it('a slow answer times out and is retried; the retry gets the stored answer and no second claim', async () => {
+    const id = await newCase('SLOW-1');
+    expect((await submit(id)).statusCode).toBe(200);
+    const done = await settle(id, 'ACCEPTED_BY_XIFIN');
+    expect(history(done)).toEqual([
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'RETRY_SCHEDULED',
+      'RETRY_IN_PROGRESS',
+      'RETRY_SUCCEEDED',
+      'ACCEPTED_BY_XIFIN',
+    ]);
+    expect(done.caseHistory[2].errorDetails).toContain('did not answer within 1000 ms');
+    expect(gateway.posts(`${id}:1`)).toBe(2);
+    expect(gateway.claims().filter((c) => c.key === `${id}:1`)).toHaveLength(1);
+  });
+
+  it('a re-run job (crash between send and record, duplicate add, stale generation) never stores a second claim', async () => {
+    const id = await newCase('ACC-RERUN');
+    expect((await submit(id)).statusCode).toBe(200);
+    await settle(id, 'ACCEPTED_BY_XIFIN');
+    // a duplicate add of the same submission is a no-op (same job id)
+    const job = await billing.submission.add({ caseId: id, generation: 1 });
+    expect(job.id).toBe(billingSubmitJobId(id, 1));
+    // the worker died after sending, before recording: the case is still SUBMITTED_TO_XIFIN when the job re-runs
+    await billing.models.BillingCase.updateOne(
+      { _id: id },
+      { $set: { caseStatus: 'SUBMITTED_TO_XIFIN' }, $inc: { version: 1 } },
+    ).exec();
+    const rerun = await billing.submission.exec({
+      data: { caseId: id, generation: 1 },
+      attemptsMade: 0,
+      opts: { attempts: 3 },
+    });
+    expect(rerun).toEqual({ outcome: 'answered', status: 'ACCEPTED_BY_XIFIN' });
+    expect(gateway.posts(`${id}:1`)).toBe(2);
+    expect(gateway.claims().filter((c) => c.key.startsWith(`${id}:`))).toHaveLength(1);
+    // an answered case, or an older generation, sends nothing
+    expect(
+      await billing.submission.exec({ data: { caseId: id, generation: 1 }, attemptsMade: 0, opts: {} }),
+    ).toEqual({ outcome: 'skipped', reason: 'not-sending' });
+    expect(
+      await billing.submission.exec({ data: { caseId: id, generation: 0 }, attemptsMade: 0, opts: {} }),
+    ).toEqual({ outcome: 'skipped', reason: 'stale' });
+    expect(gateway.posts(`${id}:1`)).toBe(2);
+  });
+
+  it('requeue gives a queued case whose job was lost its job back, and does nothing twice', async () => {
+    const id = await newCase('ACC-LOST');
+    // a case queued by Submit whose job add never reached Redis
+    await billing.models.BillingCase.updateOne(
+      { _id: id },
+      {
+        $set: {
+          caseStatus: 'QUEUED_FOR_SUBMISSION',
+          submission: { generation: 1, attempts: 0, lastError: null, queuedOn: new Date(), queuedBy: 'u' },
+        },
+        $inc: { version: 1 },
+      },
+    ).exec();
+    expect(await billing.submission.requeue()).toBeGreaterThanOrEqual(1);
+    const done = await settle(id, 'ACCEPTED_BY_XIFIN');
+    expect(history(done)).toEqual(['SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN']);
+    expect(await billing.submission.requeue()).toBe(0);
+    expect(gateway.claims().filter((c) => c.key.startsWith(`${id}:`))).toHaveLength(1);
+  });
+
+  it('409 with the reason when spec 3 section 4.3 forbids the submit; the case is unchanged', async () => {
+    const cases = [
+      [await newCase('ACC-1', { caseStatus: 'ACCEPTED_BY_XIFIN' }), /status ACCEPTED_BY_XIFIN/],
+      [await newCase('ACC-1', { caseStatus: 'DUPLICATE_ACCESSION' }), /status DUPLICATE_ACCESSION/],
+      [await newCase('ACC-1', { testStatus: 'IN_PROGRESS' }), /no complete or amended report/],
+      [await newCase('ACC-1', { reviewStatus: 'NEEDS_REVIEW' }), /review is not REVIEW_COMPLETE/],
+      [await newCase('ACC-1', { caseStatus: 'RETRY_IN_PROGRESS' }), /being submitted/],
+    ] as const;
+    for (const [id, reason] of cases) {
+      const res = await submit(id);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().message).toMatch(reason);
+      expect((await get(id)).caseHistory).toHaveLength(0);
+    }
+    // REPORT_AMENDED qualifies; a second submit while queued or sent is refused
+    const amended = await newCase('ACC-2', { testStatus: 'REPORT_AMENDED' });
+    expect((await submit(amended)).statusCode).toBe(200);
+    const again = await submit(amended);
+    expect(again.statusCode).toBe(409);
+    await settle(amended, 'ACCEPTED_BY_XIFIN');
+  });
+
+  it('400 with the list of what to fix before anything is sent', async () => {
+    const id = await newCase(null, { patient: null, physician: { id: 'phy-1', name: null } });
+    const res = await submit(id);
+    expect(res.statusCode, res.body).toBe(400);
+    const body = res.json();
+    expect(body.message).toContain('Billing Code is required');
+    expect(body.details.problems.map((p: { field: string }) => p.field)).toEqual([
+      'billingCode',
+      'patient',
+      'physician',
+    ]);
+    const after = await get(id);
+    expect(after.caseStatus).toBe('READY_TO_SUBMIT');
+    expect(after.caseHistory).toHaveLength(0);
+    const sub = await newCase('ACC-3', { orderType: 'SUBSEQUENT_ORDER', timePoint: null });
+    const res2 = await submit(sub);
+    expect(res2.statusCode).toBe(400);
+    expect(res2.json().details.problems).toEqual([
+      { field: 'timePoint', message: 'Timepoint is required for a subsequent order' },
+    ]);
+  });
+
+  it('404 for an unknown or deleted case; 403 without VIEW_BILLING_ACTIONS', async () => {
+    expect((await submit('no-such-case')).statusCode).toBe(404);
+    const deleted = await newCase('ACC-4', { deleted: true });
+    expect((await submit(deleted)).statusCode).toBe(404);
+    const id = await newCase('ACC-5');
+    expect((await submit(id, 'npi')).statusCode).toBe(403);
+    expect((await get(id)).caseStatus).toBe('READY_TO_SUBMIT');
+  });
+});
+
+/**
+ * The kill test: the worker runs in its own process (the server's main with SERVICES=none, WORKERS=true). It is
+ * killed with SIGKILL while it waits for the gateway's answer to a claim the gateway has already stored (a SLOW
+ * code), then started again: BullMQ hands the stalled job to the new worker, which sends the claim again under the
+ * same Idempotency-Key. The gateway holds exactly one claim and the case ends ACCEPTED_BY_XIFIN.
+ */
+describe('billing submission: the worker process killed between send and record', () => {
+  let sys: Sys;
+  let billing: BillingModule;
+  let gateway: GatewayStandin;
+  let release: () => void;
+  let dir = '';
+  let child: ChildProcess | null = null;
+  let authorization = '';
+
+  const startWorker = () => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'services/server/src/main.ts'], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        MONGO_URL: sys.config.MONGO_URL,
+        QUEUE_PREFIX: sys.config.QUEUE_PREFIX,
+        TOPIC_PREFIX: sys.config.TOPIC_PREFIX,
+        KAFKA_CLIENT_ID: `${sys.config.KAFKA_CLIENT_ID}-worker`,
+        MAILBOX_DIR: sys.config.MAILBOX_DIR,
+        FILE_STORE_DIR: sys.config.FILE_STORE_DIR,
+        SERVICES: 'none',
+        WORKERS: 'true',
+        SERVE_CONSOLE: 'false',
+        DEMO_MODE: 'false',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        BILLING_GATEWAY_URL: gateway.url,
+        BILLING_GATEWAY_TIMEOUT_MS: '90000',
+        BILLING_SUBMIT_ATTEMPTS: '3',
+        BILLING_SUBMIT_BACKOFF_MS: '200',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child = p;
+    return p;
+  };
+  const stopWorker = async (signal: NodeJS.Signals) => {
+    const p = child;
+    child = null;
+    if (!p || p.exitCode !== null) return;
+    const exited = new Promise((r) => p.once('exit', r));
+    p.kill(signal);
+    await exited;
+  };
+
+  beforeAll(async () => {
+    release = await kafkaTestLock('shared');
+    dir = mkdtempSync(path.join(os.tmpdir(), 'billing-gateway-kill-'));
+    gateway = await startGatewayStandin({ dir, slowMs: 20_000 });
+    // this process serves the API only; the worker is the child
+    sys = await createTestSystem({ WORKERS: 'false', BILLING_GATEWAY_URL: gateway.url });
+    billing = createBillingModule(sys.ctx);
+    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
+    authorization = (await login(sys, admin.loginId)).authorization;
+  }, 120_000);
+  afterAll(async () => {
+    await stopWorker('SIGKILL');
+    await sys?.close();
+    await gateway?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    release?.();
+  });
+
+  it('SIGKILL after the claim is sent: one claim at the gateway, the case ends ACCEPTED_BY_XIFIN', async () => {
+    const doc = await billing.models.BillingCase.create({
+      testId: 'T-KILL',
+      testOrderId: `to-kill-${Date.now()}`,
+      testOrderFormId: 'tof-kill',
+      account: { id: 'acc-A', name: 'Alpha Oncology' },
+      physician: { id: 'phy-1', name: 'Dr. One' },
+      patient: { id: 'pat-kill', name: 'Kill Test' },
+      testType: 'NEXT_DX',
+      orderType: 'INITIAL_ORDER',
+      billingCode: 'SLOW-KILL',
+      testStatus: 'REPORT_COMPLETE',
+      reviewStatus: 'REVIEW_COMPLETE',
+      caseStatus: 'READY_TO_SUBMIT',
+    });
+    const id = doc._id as string;
+    const key = `${id}:1`;
+    const res = await sys.app.inject({
+      method: 'POST',
+      url: `/bis/api/v1/billing/submit/${id}`,
+      headers: { authorization },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+
+    startWorker();
+    // the gateway has stored the claim and holds its answer back: the worker is between send and record
+    await waitFor(() => gateway.claims().some((c) => c.key === key), {
+      what: 'the claim at the gateway',
+      timeoutMs: 60_000,
+    });
+    await stopWorker('SIGKILL');
+    const between = (await billing.models.BillingCase.findById(id).lean<BillingCaseDoc>().exec())!;
+    expect(between.caseStatus).toBe('SUBMITTED_TO_XIFIN');
+
+    // a new worker takes the stalled job (after BullMQ's lock expires) and records the stored answer
+    startWorker();
+    const done = await waitFor(
+      async () => {
+        const c = await billing.models.BillingCase.findById(id).lean<BillingCaseDoc>().exec();
+        return c?.caseStatus === 'ACCEPTED_BY_XIFIN' ? c : null;
+      },
+      { what: 'the case accepted after the restart', timeoutMs: 120_000, intervalMs: 500 },
+    );
+    expect(done.caseHistory.map((e) => e.status)).toEqual([
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'ACCEPTED_BY_XIFIN',
+    ]);
+    expect(gateway.posts(key)).toBe(2);
+    expect(gateway.claims().filter((c) => c.key.startsWith(`${id}:`))).toHaveLength(1);
+    await stopWorker('SIGTERM');
+  }, 200_000);
+});

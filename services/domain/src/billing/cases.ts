@@ -1,0 +1,192 @@
+import type { BillingCaseStatus, BillingReviewStatus, OrderType, TestStatus } from '../enums';
+
+/**
+ * Billing case rules (spec 3 sections 2.9, 4.3, 5, 6 and 8). Used by the billing service, which enforces them,
+ * and by the console, which shows them (the Submit button, the error links, the action dialogs).
+ */
+
+/** Case statuses in which Submit to billing is never available (spec 3 section 4.3). */
+export const NOT_SUBMITTABLE_CASE_STATUSES: readonly BillingCaseStatus[] = [
+  'SUBMITTED_TO_XIFIN',
+  'QUEUED_FOR_SUBMISSION',
+  'ACCEPTED_BY_XIFIN',
+  'CANCELLED',
+  'BILLING_COMPLETE',
+  'RETIRED_FROM_BILLING',
+  'PARTIALLY_ACCEPTED',
+  'DUPLICATE_ACCESSION',
+  'FIXED_IN_XIFIN',
+  'DOC_UPLOAD_PARTIAL',
+  'DOC_UPLOAD_FAILED',
+  // (ours) a submission in flight: section 4.3 predates the retry statuses; a second Submit would race the
+  // worker (the server says so with its own message, services/billing/src/submission/rules.ts)
+  'RETRY_SCHEDULED',
+  'RETRY_IN_PROGRESS',
+  'RETRY_SUCCEEDED',
+];
+
+/** The test statuses a case may be billed in: a report is out (spec 3 section 4.3). */
+export const BILLABLE_TEST_STATUSES: readonly TestStatus[] = ['REPORT_COMPLETE', 'REPORT_AMENDED'];
+
+/** The Billing Status values shown as a link to the 'Billing Case Error Details' modal (spec 3 section 2.9). */
+export const BILLING_ERROR_STATUSES: readonly BillingCaseStatus[] = [
+  'REJECTED_BY_XIFIN',
+  'PARTIALLY_ACCEPTED',
+  'DUPLICATE_ACCESSION',
+  'PAYOR_SYSTEM_DOWN',
+  'UPDATE_NOT_ALLOWED',
+];
+
+/** Update Billing Status: the statuses it may change, and the only status it offers (spec 3 section 4.3). */
+export const BILLING_STATUS_UPDATABLE: readonly BillingCaseStatus[] = [
+  'PARTIALLY_ACCEPTED',
+  'DUPLICATE_ACCESSION',
+];
+export const BILLING_STATUS_UPDATE_TARGETS: readonly BillingCaseStatus[] = ['FIXED_IN_XIFIN'];
+
+/** What the Submit rule looks at. */
+export interface SubmitCaseInput {
+  caseStatus: BillingCaseStatus | null | undefined;
+  testStatus: TestStatus | null | undefined;
+  reviewStatus: BillingReviewStatus | null | undefined;
+  billingCode: string | null | undefined;
+}
+
+export const BILLING_MESSAGES = {
+  // spec 3 section 5 (dialog validation)
+  billingUserRequired: 'Please select a billing user',
+  billingStatusRequired: 'Billing Status is required',
+  billingCodeRequired: 'Billing Code is required',
+  timePointRequired: 'Timepoint is required',
+  typeTwoCharacters: 'Type at least 2 characters',
+  noMatches: 'No matches',
+  // spec 3 section 8 (toasts)
+  billingCodeUpdated: 'Billing Code updated successfully',
+  billingCodeError: 'Error updating Billing Code',
+  billingUserAssigned: 'Billing User assigned successfully',
+  billingUserError: 'Error assigning Billing User',
+  billingStatusUpdated: 'Billing Status updated successfully',
+  billingStatusError: 'Error updating Billing Status',
+  submitted: 'Submitted successfully',
+  submitError: 'Error submitting billing case',
+  noCases: 'No Billing Cases found',
+  noHistory: 'No history available.',
+  // the server's refusals (409 reasons)
+  caseStatusNotSubmittable: (s: string) => `A billing case in status ${s} cannot be submitted.`,
+  testNotReported: 'The test has no complete or amended report yet.',
+  reviewNotComplete: 'The billing review is not REVIEW_COMPLETE.',
+  noBillingCode: 'The billing case has no billing code.',
+  statusNotUpdatable: (s: string) =>
+    `Billing Status can be updated only from PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION (this case is ${s}).`,
+  statusNotOffered: (s: string) => `Billing Status can only be updated to FIXED_IN_XIFIN, not ${s}.`,
+  timePointNotAllowed:
+    'Timepoint can be updated only on a subsequent order whose test is REPORT_COMPLETE or REPORT_AMENDED.',
+  caseClosed: (s: string) => `The billing case is ${s} and cannot be changed.`,
+} as const;
+
+/** Why Submit is refused, or null when it is allowed (the reasons in the order of spec 3 section 4.3). */
+export function submitCaseProblems(c: SubmitCaseInput): string[] {
+  const problems: string[] = [];
+  if (!c.caseStatus || NOT_SUBMITTABLE_CASE_STATUSES.includes(c.caseStatus))
+    problems.push(BILLING_MESSAGES.caseStatusNotSubmittable(c.caseStatus ?? 'unknown'));
+  if (!c.testStatus || !BILLABLE_TEST_STATUSES.includes(c.testStatus))
+    problems.push(BILLING_MESSAGES.testNotReported);
+  if (c.reviewStatus !== 'REVIEW_COMPLETE') problems.push(BILLING_MESSAGES.reviewNotComplete);
+  if (!c.billingCode || !c.billingCode.trim()) problems.push(BILLING_MESSAGES.noBillingCode);
+  return problems;
+}
+
+/** Submit to billing is available (spec 3 section 4.3): the console's Submit button and the server's check. */
+export function canSubmitCase(c: SubmitCaseInput): boolean {
+  return submitCaseProblems(c).length === 0;
+}
+
+/** Whether a Billing Status opens the error-details modal. */
+export const isBillingErrorStatus = (s: BillingCaseStatus | null | undefined) =>
+  !!s && BILLING_ERROR_STATUSES.includes(s);
+
+/** Update Billing Status: the refusal for one case, or null (only PARTIALLY_ACCEPTED/DUPLICATE → FIXED). */
+export function billingStatusUpdateError(
+  from: BillingCaseStatus | null | undefined,
+  to: BillingCaseStatus,
+): string | null {
+  if (!BILLING_STATUS_UPDATE_TARGETS.includes(to)) return BILLING_MESSAGES.statusNotOffered(to);
+  if (!from || !BILLING_STATUS_UPDATABLE.includes(from))
+    return BILLING_MESSAGES.statusNotUpdatable(from ?? 'unknown');
+  return null;
+}
+
+/** The options of the Update Billing Status dialog for a selection: none unless every case may change. */
+export function billingStatusOptions(selected: readonly (BillingCaseStatus | null | undefined)[]) {
+  return selected.length && selected.every((s) => !!s && BILLING_STATUS_UPDATABLE.includes(s))
+    ? [...BILLING_STATUS_UPDATE_TARGETS]
+    : [];
+}
+
+/** Update Timepoint: only a subsequent order whose test report is complete or amended (spec 3 section 6). */
+export function timePointError(c: {
+  orderType: OrderType | null | undefined;
+  testStatus: TestStatus | null | undefined;
+}): string | null {
+  return c.orderType === 'SUBSEQUENT_ORDER' && !!c.testStatus && BILLABLE_TEST_STATUSES.includes(c.testStatus)
+    ? null
+    : BILLING_MESSAGES.timePointNotAllowed;
+}
+
+/**
+ * Case statuses a test cancellation (deleted requisition, cancelled or merged test) does not change: the claim
+ * is at the billing system or the case is already closed, so billing staff settle it there (decision).
+ */
+export const CASE_STATUSES_KEPT_ON_CANCEL: readonly BillingCaseStatus[] = [
+  'CANCELLED',
+  'ACCEPTED_BY_XIFIN',
+  'PARTIALLY_ACCEPTED',
+  'FIXED_IN_XIFIN',
+  'BILLING_COMPLETE',
+  'RETIRED_FROM_BILLING',
+];
+
+/** The case after its test was cancelled (deleted requisition, cancelled or merged test), or null to keep it. */
+export function cancelledCaseStatus(caseStatus: BillingCaseStatus): BillingCaseStatus | null {
+  return CASE_STATUSES_KEPT_ON_CANCEL.includes(caseStatus) ? null : 'CANCELLED';
+}
+
+/**
+ * Qualification (decision, issue 13): a case is qualified when Submit would be allowed on a fresh case (report
+ * complete or amended, billing review REVIEW_COMPLETE, billing code present). A NOT_SUBMITTED case that
+ * qualifies becomes READY_TO_SUBMIT with its caseQualifiedDate; a READY_TO_SUBMIT case that no longer qualifies
+ * (e.g. the billing review reopened) returns to NOT_SUBMITTED and loses the date. Other statuses are the
+ * submission's and never change here. Returns the fields to set (empty when nothing changes).
+ */
+export function qualification(
+  c: SubmitCaseInput & { caseQualifiedDate?: Date | null },
+  now: Date,
+): { caseStatus?: BillingCaseStatus; caseQualifiedDate?: Date | null } {
+  const qualified = canSubmitCase({ ...c, caseStatus: 'NOT_SUBMITTED' });
+  if (c.caseStatus === 'NOT_SUBMITTED' && qualified)
+    return { caseStatus: 'READY_TO_SUBMIT', caseQualifiedDate: now };
+  if (c.caseStatus === 'READY_TO_SUBMIT' && !qualified)
+    return { caseStatus: 'NOT_SUBMITTED', caseQualifiedDate: null };
+  return {};
+}
+
+/**
+ * Case statuses in which the billing actions (code, assignee, timepoint) change nothing (decision): the case is
+ * closed (cancelled, retired, complete) or its claim is on its way to the billing system, where a code changed
+ * now would not be the one sent.
+ */
+export const CASE_STATUSES_LOCKED_FOR_ACTIONS: readonly BillingCaseStatus[] = [
+  'CANCELLED',
+  'RETIRED_FROM_BILLING',
+  'BILLING_COMPLETE',
+  'QUEUED_FOR_SUBMISSION',
+  'SUBMITTED_TO_XIFIN',
+  'RETRY_IN_PROGRESS',
+];
+
+/** The refusal of a billing action (Update Billing Code, Update Timepoint) on a case, or null. */
+export function caseActionError(caseStatus: BillingCaseStatus): string | null {
+  return CASE_STATUSES_LOCKED_FOR_ACTIONS.includes(caseStatus)
+    ? BILLING_MESSAGES.caseClosed(caseStatus)
+    : null;
+}
