@@ -35,6 +35,7 @@ const OrderWizardPage = screen(() => import('./resources/orders/wizard'));
 const OrderSummaryPage = screen(() => import('./resources/orders/summary'));
 const TestsListPage = screen(() => import('./resources/tests/TestsListPage'));
 const TestDetailPage = screen(() => import('./resources/tests/TestDetailPage'));
+const BillingListPage = screen(() => import('./resources/billing/BillingListPage'));
 
 /** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
 const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
@@ -68,7 +69,7 @@ const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode
   { path: '/order/:id/summary', permission: 'VIEW_ORDER_PAGE', element: <OrderSummaryPage /> },
   { path: '/order/:id/summary/:tab', permission: 'VIEW_ORDER_PAGE', element: <OrderSummaryPage /> },
   { path: '/tests', permission: 'VIEW_TESTS_PAGE', element: <TestsListPage /> },
-  { path: '/billing', permission: 'VIEW_BILLING_PAGE', element: <Placeholder menu="billing" /> },
+  { path: '/billing', permission: 'VIEW_BILLING_PAGE', element: <BillingListPage /> },
   { path: '/box', permission: 'VIEW_BOX_PAGE', element: <Placeholder menu="box" /> },
   { path: '/test/:id', permission: 'VIEW_TEST_PAGE', element: <TestDetailPage /> },
   {

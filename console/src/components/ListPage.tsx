@@ -59,7 +59,8 @@ export interface ListPageProps<T extends RaRecord = RaRecord> {
   title: ReactNode;
   subtitle?: ReactNode;
   bannerRight?: ReactNode;
-  columns: Column<T>[];
+  /** the table's columns, or a function of the list (for cells whose actions refresh it) */
+  columns: Column<T>[] | ((ctx: ListContext<T>) => Column<T>[]);
   /** filter lists, filled from the server's facets ({resource}/facets) */
   facets?: FacetFilterDef[];
   /** filters always sent (e.g. a toggle's status) */
@@ -226,7 +227,7 @@ export function ListPage<T extends RaRecord = RaRecord>(props: ListPageProps<T>)
         </Box>
         <Divider />
         <DataTable<T>
-          columns={columns}
+          columns={typeof columns === 'function' ? columns(ctx) : columns}
           rows={rows}
           loading={list.isPending}
           fetching={list.isFetching}

@@ -14,6 +14,7 @@ import { testsEn, testsZh } from '../resources/tests/i18n';
 import { samplesEn, samplesZh } from '../resources/orders/summary/samples/i18n';
 import { timelineEn, timelineZh } from '../resources/orders/timeline/i18n';
 import { mergeEn, mergeZh } from '../resources/orders/merge/i18n';
+import { billingEn, billingZh } from '../resources/billing/i18n';
 
 /** Supported languages (spec 3 section 9.1): English and Simplified Chinese, English the fallback. */
 export const LOCALES = [
@@ -46,6 +47,7 @@ export const messages: Record<Locale, Messages> = {
     samplesEn,
     mergeEn,
     reportsEn,
+    billingEn,
   ),
   // every key the Chinese texts lack falls back to its English text
   'zh-CN': merge(
@@ -60,6 +62,7 @@ export const messages: Record<Locale, Messages> = {
     samplesEn,
     mergeEn,
     reportsEn,
+    billingEn,
     raZh,
     appZh,
     listsZh,
@@ -71,6 +74,7 @@ export const messages: Record<Locale, Messages> = {
     samplesZh,
     mergeZh,
     reportsZh,
+    billingZh,
   ),
 };
 

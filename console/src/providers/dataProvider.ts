@@ -7,6 +7,7 @@ import { timelineMethods, type TimelineMethods } from '../resources/orders/timel
 import { mergeMethods, type MergeMethods } from '../resources/orders/merge/api';
 import { sampleMethods, type SampleMethods } from '../resources/orders/summary/samples/api';
 import { reportMethods, type ReportMethods } from '../resources/tests/reportsApi';
+import { BIS_API, billingMethods, type BillingMethods } from '../resources/billing/api';
 import { authHeaders, request, toHttpError } from './http';
 import { b64 } from './session';
 
@@ -83,7 +84,8 @@ export interface ConsoleDataProvider
     TimelineMethods,
     MergeMethods,
     SampleMethods,
-    ReportMethods {
+    ReportMethods,
+    BillingMethods {
   /** a named action on one record: PUT|POST {resource}/{id}/{action} */
   action<T = any>(
     resource: string,
@@ -134,7 +136,7 @@ const path = (p: string) =>
  * Resources served outside the portal area: the lab's test orders are in the orders area (/oms/api/v1, spec 2
  * section 7). Every other resource is under /portal/api/v1.
  */
-export const RESOURCE_AREAS: Record<string, string> = { testOrders: OMS_API };
+export const RESOURCE_AREAS: Record<string, string> = { testOrders: OMS_API, billingCases: BIS_API };
 
 const portalRest = simpleRestProvider(API.portal, httpClient);
 const areaRest = Object.fromEntries(
@@ -172,6 +174,7 @@ export const dataProvider: ConsoleDataProvider = {
   ...mergeMethods(httpClient),
   ...sampleMethods(httpClient),
   ...reportMethods(),
+  ...billingMethods(httpClient),
   async action(resource, { id, action, method = 'PUT', body }) {
     const data = await request<any>(`${API.portal}/${resource}/${encodeURIComponent(String(id))}/${action}`, {
       method,

@@ -57,6 +57,8 @@ export interface RequisitionRow {
     dueOn?: string | null;
   }>;
   sampleStatuses?: string[];
+  /** the billing review (spec 2 section 6: edited with CAN_EDIT_BILLING) */
+  billingReview?: { status?: string | null } | null;
   /** the primary form this one was merged into (a TRF merge; status INVALID) */
   mergedInto?: { id: string; testRequisitionId: string | null } | null;
   attachments?: Array<{ id: string; name?: string | null; type?: string | null; createdOn?: string | null }>;

@@ -1,0 +1,328 @@
+import { useCallback, useState } from 'react';
+import {
+  Autocomplete,
+  Box,
+  Button,
+  Chip,
+  Collapse,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  List,
+  ListItem,
+  MenuItem,
+  TextField,
+  Typography,
+} from '@mui/material';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { useQuery } from '@tanstack/react-query';
+import { useDataProvider, useTranslate } from 'react-admin';
+import { DateText, useDebounced, useToast } from '../../components';
+import { interpolate, lookupMessage } from '../../components/messages';
+import type { ConsoleDataProvider } from '../../providers/dataProvider';
+import { useEnumLabel } from '../orders/list/useOrdersT';
+import type { BillingCaseRow, BillingSpecialist } from './api';
+import { billingEn } from './i18n';
+import { ERROR_STATUSES, historyNewestFirst } from './logic';
+
+export function useBillingT() {
+  const translate = useTranslate();
+  return useCallback(
+    (key: string, values: Record<string, unknown> = {}) =>
+      translate(key, { ...values, _: interpolate(lookupMessage(billingEn, key) ?? key, values) }),
+    [translate],
+  );
+}
+
+const errText = (e: unknown, fallback: string) => {
+  const body = (e as { body?: { details?: { errorDetails?: string }; errorDetails?: string } })?.body;
+  return body?.errorDetails || body?.details?.errorDetails || (e as Error)?.message || fallback;
+};
+
+/** 'Billing Case History': entries newest first, status chips red for errors else green, expandable details. */
+export function HistoryDialog({ row, onClose }: { row: BillingCaseRow; onClose: () => void }) {
+  const t = useBillingT();
+  const label = useEnumLabel();
+  const dp = useDataProvider<ConsoleDataProvider>();
+  const [open, setOpen] = useState<string | null>(null);
+  const q = useQuery({
+    queryKey: ['billingCase', row.id],
+    queryFn: () => dp.getBillingCase({ id: row.id }).then((r) => r.data),
+  });
+  const entries = historyNewestFirst(q.data?.caseHistory);
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
+      <DialogTitle>{t('billing.historyTitle')}</DialogTitle>
+      <DialogContent>
+        {q.isPending ? (
+          <Typography color="text.secondary">{t('billing.loading')}</Typography>
+        ) : entries.length === 0 ? (
+          <Typography color="text.secondary">{t('billing.historyEmpty')}</Typography>
+        ) : (
+          <List dense data-testid="billing-history">
+            {entries.map((h) => (
+              <ListItem key={h.id} sx={{ display: 'block', borderBottom: 1, borderColor: 'divider' }}>
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+                  <Chip
+                    size="small"
+                    label={label(h.status)}
+                    sx={{
+                      bgcolor: ERROR_STATUSES.includes(h.status) ? '#fdecea' : '#e8f5e9',
+                      color: ERROR_STATUSES.includes(h.status) ? '#b71c1c' : '#1b5e20',
+                    }}
+                  />
+                  <Typography variant="body2">
+                    {t('billing.testIdTrf', { test: row.testId ?? '', trf: row.testRequisitionId ?? '' })}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>
+                    <DateText value={h.createdOn} withTime />
+                  </Typography>
+                  {h.errorDetails ? (
+                    <IconButton
+                      size="small"
+                      onClick={() => setOpen(open === h.id ? null : h.id)}
+                      aria-label="details"
+                    >
+                      <ExpandMoreIcon fontSize="small" />
+                    </IconButton>
+                  ) : null}
+                </Box>
+                <Collapse in={open === h.id}>
+                  <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', mt: 1 }}>
+                    {h.errorDetails}
+                  </Typography>
+                </Collapse>
+              </ListItem>
+            ))}
+          </List>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('billing.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** 'Billing Case Error Details': the error text with a copy button. */
+export function ErrorDetailsDialog({ row, onClose }: { row: BillingCaseRow; onClose: () => void }) {
+  const t = useBillingT();
+  const toast = useToast();
+  const text = row.errorDetails ?? '';
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
+      <DialogTitle>{t('billing.errorTitle')}</DialogTitle>
+      <DialogContent>
+        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="billing-error-details">
+          {text || '—'}
+        </Typography>
+      </DialogContent>
+      <DialogActions>
+        <Button
+          onClick={async () => {
+            await navigator.clipboard?.writeText(text).catch(() => undefined);
+            toast('info', t('billing.copied'));
+          }}
+        >
+          {t('billing.copy')}
+        </Button>
+        <Button onClick={onClose}>{t('billing.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** Update Billing Code / Update Timepoint: one required text. */
+export function TextActionDialog(props: {
+  kind: 'billingCode' | 'timePoint';
+  row: BillingCaseRow;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { kind, row, onClose, onDone } = props;
+  const t = useBillingT();
+  const toast = useToast();
+  const dp = useDataProvider<ConsoleDataProvider>();
+  const [value, setValue] = useState((kind === 'billingCode' ? row.billingCode : row.timePoint) ?? '');
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const required = kind === 'billingCode' ? t('billing.billingCodeRequired') : t('billing.timePointRequired');
+  const save = async () => {
+    setBusy(true);
+    try {
+      if (kind === 'billingCode') await dp.updateBillingCode({ id: row.id, code: value.trim() });
+      else await dp.updateTimePoint({ id: row.id, timePoint: value.trim() });
+      toast('success', kind === 'billingCode' ? t('billing.billingCodeOk') : t('billing.timePointOk'));
+      onDone();
+    } catch (e) {
+      toast(
+        'error',
+        errText(e, kind === 'billingCode' ? t('billing.billingCodeFailed') : t('billing.timePointFailed')),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>
+        {kind === 'billingCode' ? t('billing.action.billingCode') : t('billing.action.timePoint')}
+      </DialogTitle>
+      <DialogContent>
+        <TextField
+          fullWidth
+          size="small"
+          sx={{ mt: 1 }}
+          label={kind === 'billingCode' ? t('billing.billingCode') : t('billing.timePoint')}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          onBlur={() => setTouched(true)}
+          error={touched && !value.trim()}
+          helperText={touched && !value.trim() ? required : ' '}
+          slotProps={{ htmlInput: { 'data-testid': `billing-${kind}-input`, maxLength: 100 } }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('billing.cancel')}</Button>
+        <Button
+          variant="contained"
+          disabled={!value.trim() || busy}
+          onClick={save}
+          data-testid={`billing-${kind}-save`}
+        >
+          {t('billing.update')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** Assign Billing User: specialist lookup after 2 characters, debounced 400 ms. */
+export function AssignDialog(props: { rows: BillingCaseRow[]; onClose: () => void; onDone: () => void }) {
+  const { rows, onClose, onDone } = props;
+  const t = useBillingT();
+  const toast = useToast();
+  const dp = useDataProvider<ConsoleDataProvider>();
+  const [text, setText] = useState('');
+  const [chosen, setChosen] = useState<BillingSpecialist | null>(null);
+  const [busy, setBusy] = useState(false);
+  const q = useDebounced(text.trim(), 400);
+  const found = useQuery({
+    queryKey: ['billingSpecialists', q],
+    enabled: q.length >= 2,
+    queryFn: () => dp.searchBillingSpecialists({ q }).then((r) => r.data),
+  });
+  const save = async () => {
+    if (!chosen) return;
+    setBusy(true);
+    try {
+      await dp.assignBillingUser({ specialistId: chosen.id, ids: rows.map((r) => r.id) });
+      toast('success', t('billing.assignOk'));
+      onDone();
+    } catch (e) {
+      toast('error', errText(e, t('billing.assignFailed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>{t('billing.action.assign')}</DialogTitle>
+      <DialogContent>
+        <Autocomplete
+          sx={{ mt: 1 }}
+          options={q.length >= 2 ? (found.data ?? []) : []}
+          getOptionLabel={(o) => o.name}
+          isOptionEqualToValue={(a, b) => a.id === b.id}
+          filterOptions={(x) => x}
+          loading={found.isFetching}
+          loadingText={t('billing.loading')}
+          noOptionsText={text.trim().length < 2 ? t('billing.typeTwo') : t('billing.noMatches')}
+          value={chosen}
+          onChange={(_, v) => setChosen(v)}
+          inputValue={text}
+          onInputChange={(_, v) => setText(v)}
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              size="small"
+              label={t('billing.billingUser')}
+              helperText={chosen ? ' ' : t('billing.billingUserRequired')}
+              inputProps={{ ...params.inputProps, 'data-testid': 'billing-assign-input' }}
+            />
+          )}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('billing.cancel')}</Button>
+        <Button
+          variant="contained"
+          disabled={!chosen || busy}
+          onClick={save}
+          data-testid="billing-assign-save"
+        >
+          {t('billing.assign')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** Update Billing Status: the only choice is FIXED_IN_XIFIN (from PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION). */
+export function StatusDialog(props: { rows: BillingCaseRow[]; onClose: () => void; onDone: () => void }) {
+  const { rows, onClose, onDone } = props;
+  const t = useBillingT();
+  const label = useEnumLabel();
+  const toast = useToast();
+  const dp = useDataProvider<ConsoleDataProvider>();
+  const options = rows.every(
+    (r) => r.caseStatus === 'PARTIALLY_ACCEPTED' || r.caseStatus === 'DUPLICATE_ACCESSION',
+  )
+    ? ['FIXED_IN_XIFIN']
+    : [];
+  const [status, setStatus] = useState(options[0] ?? '');
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    setBusy(true);
+    try {
+      await dp.updateBillingStatus({ status, ids: rows.map((r) => r.id) });
+      toast('success', t('billing.statusOk'));
+      onDone();
+    } catch (e) {
+      toast('error', errText(e, t('billing.statusFailed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>{t('billing.action.status')}</DialogTitle>
+      <DialogContent>
+        <TextField
+          select
+          fullWidth
+          size="small"
+          sx={{ mt: 1 }}
+          label={t('billing.status')}
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+          helperText={status ? ' ' : t('billing.statusRequired')}
+        >
+          {options.map((o) => (
+            <MenuItem key={o} value={o}>
+              {label(o)}
+            </MenuItem>
+          ))}
+        </TextField>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('billing.cancel')}</Button>
+        <Button variant="contained" disabled={!status || options.length === 0 || busy} onClick={save}>
+          {t('billing.update')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,311 @@
+import { useState } from 'react';
+import { Box, Button, IconButton, Link, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
+import HistoryIcon from '@mui/icons-material/History';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import { useDataProvider, usePermissions } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { canSubmitCase } from '@onco/domain';
+import { DateText, ListPage, Truncate, useToast, type Column, type FacetFilterDef } from '../../components';
+import type { ConsoleDataProvider } from '../../providers/dataProvider';
+import { useEnumLabel } from '../orders/list/useOrdersT';
+import type { BillingCaseRow } from './api';
+import {
+  AssignDialog,
+  ErrorDetailsDialog,
+  HistoryDialog,
+  StatusDialog,
+  TextActionDialog,
+  useBillingT,
+} from './BillingDialogs';
+import { billingActions, ERROR_LINK_STATUSES, statusColour } from './logic';
+
+const stop = (e: React.MouseEvent) => e.stopPropagation();
+
+type DialogKind = 'billingCode' | 'timePoint' | 'assign' | 'status';
+
+/**
+ * Billing cases (/billing, spec 3 section 2.9): Test Type, Test Status, Billing Review Status, Billing Status and
+ * Assignee filters from the server's facets, search, page sizes, multi-select, the Actions dropdown with
+ * VIEW_BILLING_ACTIONS, every column with its links, the Submit button (enabled exactly when @onco/domain's
+ * canSubmitCase holds; the server checks it again), the History dialog and the error-details modal.
+ */
+export function BillingListPage() {
+  const t = useBillingT();
+  const label = useEnumLabel();
+  const toast = useToast();
+  const dp = useDataProvider<ConsoleDataProvider>();
+  const { permissions = [] } = usePermissions<string[]>();
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const [dialog, setDialog] = useState<DialogKind | null>(null);
+  const [history, setHistory] = useState<BillingCaseRow | null>(null);
+  const [errorOf, setErrorOf] = useState<BillingCaseRow | null>(null);
+  const [submitting, setSubmitting] = useState<string | null>(null);
+  const canAct = permissions.includes('VIEW_BILLING_ACTIONS');
+
+  const facets: FacetFilterDef[] = [
+    { name: 'test_type_facet', field: 'testType', label: t('billing.facet.testType') },
+    { name: 'test_status_facet', field: 'testStatus', label: t('billing.facet.testStatus') },
+    { name: 'review_status_facet', field: 'reviewStatus', label: t('billing.facet.reviewStatus') },
+    { name: 'case_status_facet', field: 'caseStatus', label: t('billing.facet.caseStatus') },
+    { name: 'assignee_name_facet', field: 'assigneeName', label: t('billing.facet.assignee') },
+  ].map((f) => ({
+    ...f,
+    itemLabel: (item) =>
+      f.field === 'assigneeName'
+        ? String(item.value ?? '')
+        : label(item.value == null ? '' : String(item.value)),
+  }));
+
+  return (
+    <ListPage<BillingCaseRow>
+      resource="billingCases"
+      listName="billing"
+      title={t('billing.title')}
+      subtitle={t('billing.subtitle')}
+      facets={facets}
+      defaultSort={{ field: 'updatedOn', order: 'DESC' }}
+      emptyText={t('billing.empty')}
+      searchPlaceholder={t('billing.searchPlaceholder')}
+      selection="multi"
+      actions={(ctx) =>
+        canAct ? (
+          <>
+            <Button
+              size="small"
+              variant="outlined"
+              endIcon={<MoreVertIcon />}
+              onClick={(e) => setMenu(e.currentTarget)}
+              data-testid="billing-actions"
+            >
+              {t('billing.actions')}
+            </Button>
+            <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
+              {(['billingCode', 'assign', 'timePoint', 'status'] as const).map((k) => (
+                <MenuItem
+                  key={k}
+                  disabled={!billingActions(ctx.selected, permissions)[k]}
+                  onClick={() => {
+                    setMenu(null);
+                    setDialog(k);
+                  }}
+                  data-testid={`billing-action-${k}`}
+                >
+                  <ListItemText>{t(`billing.action.${k}`)}</ListItemText>
+                </MenuItem>
+              ))}
+            </Menu>
+          </>
+        ) : null
+      }
+      columns={(ctx) => {
+        const submit = async (row: BillingCaseRow) => {
+          setSubmitting(row.id);
+          try {
+            const res = await dp.submitBillingCase({ id: row.id });
+            toast('success', res.data?.message || t('billing.submitted'));
+            ctx.refresh();
+          } catch (e) {
+            const body = (e as { body?: { errorDetails?: string; message?: string } })?.body;
+            toast(
+              'error',
+              body?.errorDetails || body?.message || (e as Error)?.message || t('billing.submitFailed'),
+            );
+          } finally {
+            setSubmitting(null);
+          }
+        };
+        const columns: Column<BillingCaseRow>[] = [
+          {
+            source: 'testId',
+            label: t('billing.col.testId'),
+            sortable: true,
+            render: (r) => (
+              <Link component={RouterLink} to={`/test/${encodeURIComponent(r.testOrderId)}`} onClick={stop}>
+                {r.testId ?? r.testOrderId}
+              </Link>
+            ),
+          },
+          {
+            source: 'testRequisitionId',
+            label: t('billing.col.trf'),
+            sortable: true,
+            render: (r) =>
+              r.testOrderFormId ? (
+                <Link
+                  component={RouterLink}
+                  to={`/order/${encodeURIComponent(r.testOrderFormId)}`}
+                  onClick={stop}
+                >
+                  {r.testRequisitionId ?? ''}
+                </Link>
+              ) : (
+                (r.testRequisitionId ?? '')
+              ),
+          },
+          {
+            source: 'accountName',
+            label: t('billing.col.account'),
+            sortable: true,
+            render: (r) => <Truncate text={r.accountName ?? r.account?.name ?? ''} />,
+          },
+          {
+            source: 'physician',
+            label: t('billing.col.provider'),
+            sortable: true,
+            sortField: 'physicianName',
+            render: (r) => <Truncate text={r.physician?.name ?? ''} />,
+          },
+          {
+            source: 'patient',
+            label: t('billing.col.patient'),
+            sortable: true,
+            sortField: 'patientName',
+            render: (r) =>
+              r.patient?.id ? (
+                <Link
+                  component={RouterLink}
+                  to={`/patient/${encodeURIComponent(r.patient.id)}`}
+                  onClick={stop}
+                >
+                  <Truncate text={r.patient.name ?? ''} />
+                </Link>
+              ) : (
+                (r.patient?.name ?? '')
+              ),
+          },
+          {
+            source: 'testType',
+            label: t('billing.col.testType'),
+            sortable: true,
+            render: (r) => label(r.testType),
+          },
+          {
+            source: 'orderType',
+            label: t('billing.col.orderType'),
+            sortable: true,
+            render: (r) => label(r.orderType),
+          },
+          { source: 'timePoint', label: t('billing.col.timePoint'), sortable: true },
+          { source: 'billingCode', label: t('billing.col.billingCode'), sortable: true },
+          {
+            source: 'testStatus',
+            label: t('billing.col.testStatus'),
+            sortable: true,
+            render: (r) => label(r.testStatus),
+          },
+          {
+            source: 'reviewStatus',
+            label: t('billing.col.reviewStatus'),
+            sortable: true,
+            render: (r) => label(r.reviewStatus),
+          },
+          {
+            source: 'caseStatus',
+            label: t('billing.col.caseStatus'),
+            sortable: true,
+            render: (r) =>
+              ERROR_LINK_STATUSES.includes(r.caseStatus) ? (
+                <Link
+                  component="button"
+                  variant="body2"
+                  sx={{ color: statusColour(r.caseStatus), fontWeight: 600 }}
+                  onClick={(e: React.MouseEvent) => {
+                    e.stopPropagation();
+                    setErrorOf(r);
+                  }}
+                  data-testid={`billing-error-${r.id}`}
+                >
+                  {label(r.caseStatus)}
+                </Link>
+              ) : (
+                <Box component="span" sx={{ color: statusColour(r.caseStatus) }}>
+                  {label(r.caseStatus)}
+                </Box>
+              ),
+          },
+          {
+            source: 'assignee',
+            label: t('billing.col.assignee'),
+            sortable: true,
+            sortField: 'assigneeName',
+            render: (r) => r.assignee?.name ?? '',
+          },
+          {
+            source: 'caseQualifiedDate',
+            label: t('billing.col.qualified'),
+            sortable: true,
+            render: (r) => <DateText value={r.caseQualifiedDate} />,
+          },
+          {
+            source: 'submit',
+            label: t('billing.col.submit'),
+            align: 'center',
+            render: (r) => (
+              <Button
+                size="small"
+                variant="contained"
+                disabled={!canAct || submitting === r.id || !canSubmitCase(r)}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  void submit(r);
+                }}
+                data-testid={`billing-submit-${r.id}`}
+              >
+                {t('billing.submit')}
+              </Button>
+            ),
+          },
+          {
+            source: 'history',
+            label: t('billing.col.history'),
+            align: 'center',
+            render: (r) => (
+              <Tooltip title={t('billing.historyTitle')}>
+                <IconButton
+                  size="small"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    setHistory(r);
+                  }}
+                  data-testid={`billing-history-${r.id}`}
+                >
+                  <HistoryIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            ),
+          },
+        ];
+        return columns;
+      }}
+    >
+      {(ctx) => {
+        const done = () => {
+          setDialog(null);
+          ctx.setSelectedIds([]);
+          ctx.refresh();
+        };
+        const one = ctx.selected[0];
+        return (
+          <>
+            {dialog === 'billingCode' && one ? (
+              <TextActionDialog kind="billingCode" row={one} onClose={() => setDialog(null)} onDone={done} />
+            ) : null}
+            {dialog === 'timePoint' && one ? (
+              <TextActionDialog kind="timePoint" row={one} onClose={() => setDialog(null)} onDone={done} />
+            ) : null}
+            {dialog === 'assign' ? (
+              <AssignDialog rows={ctx.selected} onClose={() => setDialog(null)} onDone={done} />
+            ) : null}
+            {dialog === 'status' ? (
+              <StatusDialog rows={ctx.selected} onClose={() => setDialog(null)} onDone={done} />
+            ) : null}
+            {history ? <HistoryDialog row={history} onClose={() => setHistory(null)} /> : null}
+            {errorOf ? <ErrorDetailsDialog row={errorOf} onClose={() => setErrorOf(null)} /> : null}
+          </>
+        );
+      }}
+    </ListPage>
+  );
+}
+
+export default BillingListPage;

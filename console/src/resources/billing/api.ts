@@ -1,0 +1,90 @@
+import type { BillingCaseStatus, BillingReviewStatus, OrderType, TestStatus, TestType } from '@onco/domain';
+import { sessionHttpClient, type HttpClient } from '../../components/listApi';
+
+/** The billing area (spec 3 section 7.3). */
+export const BIS_API = '/bis/api/v1';
+
+export interface CaseHistoryRow {
+  id: string;
+  createdOn: string;
+  status: BillingCaseStatus;
+  errorDetails: string | null;
+}
+
+/** A billing case as GET /bis/api/v1/billingCases returns it (services/billing/src/models/billing-case.ts). */
+export interface BillingCaseRow {
+  id: string;
+  testId: string | null;
+  testOrderId: string;
+  testRequisitionId: string | null;
+  testOrderFormId: string | null;
+  accountName: string | null;
+  account: { id: string | null; name: string | null } | null;
+  physician: { id: string | null; name: string | null } | null;
+  patient: { id: string | null; name: string | null } | null;
+  testType: TestType | null;
+  orderType: OrderType | null;
+  timePoint: string | null;
+  billingCode: string | null;
+  testStatus: TestStatus | null;
+  reviewStatus: BillingReviewStatus | null;
+  caseStatus: BillingCaseStatus;
+  caseQualifiedDate: string | null;
+  assignee: { id: string | null; name: string | null } | null;
+  errorDetails: string | null;
+  caseHistory?: CaseHistoryRow[];
+  updatedOn: string;
+}
+
+export interface BillingSpecialist {
+  id: string;
+  name: string;
+  email?: string | null;
+}
+
+/** The billing actions as named data-provider methods (design rule 10). */
+export function billingMethods(http: HttpClient = sessionHttpClient()) {
+  const send = async <T>(method: string, path: string, body?: unknown): Promise<{ data: T }> => {
+    const { json } = await http(`${BIS_API}${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { data: json as T };
+  };
+  const e = encodeURIComponent;
+  return {
+    /** GET billingCases/{id}: one case with its history */
+    getBillingCase: (p: { id: string }) => send<BillingCaseRow>('GET', `/billingCases/${e(p.id)}`),
+    /** POST billing/{id}/billingCode/{code} */
+    updateBillingCode: (p: { id: string; code: string }) =>
+      send<BillingCaseRow>('POST', `/billing/${e(p.id)}/billingCode/${e(p.code)}`),
+    /** POST billing/assign/{billingSpecialistId} with the case ids */
+    assignBillingUser: (p: { specialistId: string; ids: string[] }) =>
+      send<unknown>('POST', `/billing/assign/${e(p.specialistId)}`, p.ids),
+    /** PUT billing/status/{status} with the case ids */
+    updateBillingStatus: (p: { status: string; ids: string[] }) =>
+      send<unknown>('PUT', `/billing/status/${e(p.status)}`, p.ids),
+    /** POST billing/{id}/timePoint/{timePoint} */
+    updateTimePoint: (p: { id: string; timePoint: string }) =>
+      send<BillingCaseRow>('POST', `/billing/${e(p.id)}/timePoint/${e(p.timePoint)}`),
+    /** billing specialists whose name matches (2+ characters) */
+    searchBillingSpecialists: async (p: { q: string }) => {
+      const { data } = await send<{ content: BillingSpecialist[] }>(
+        'GET',
+        `/billingSpecialists?q=${e(p.q.trim())}`,
+      );
+      return { data: data.content ?? [] };
+    },
+    /** PUT /portal/api/v1/testOrderForms/{id}/billingReview: a submitted order's billing review status */
+    setBillingReview: async (p: { requisitionId: string; status: BillingReviewStatus | null }) => {
+      const { json } = await http(`/portal/api/v1/testOrderForms/${e(p.requisitionId)}/billingReview`, {
+        method: 'PUT',
+        body: JSON.stringify({ status: p.status }),
+      });
+      return { data: json as { id: string; billingReview?: { status: BillingReviewStatus | null } | null } };
+    },
+    /** POST billing/submit/{id} (empty body): 'Submitted successfully' */
+    submitBillingCase: (p: { id: string }) => send<{ message: string }>('POST', `/billing/submit/${e(p.id)}`),
+  };
+}
+export type BillingMethods = ReturnType<typeof billingMethods>;

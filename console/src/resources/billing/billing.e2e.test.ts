@@ -1,0 +1,221 @@
+/**
+ * Browser test, the billing journey: a test reaches REPORT_COMPLETE and its order's billing review is set to
+ * REVIEW_COMPLETE (in the order's Billing tab); billing staff find the case on /billing, assign it, set its billing
+ * code (it qualifies), submit it and watch it accepted by the billing system (the gateway stand-in), open its
+ * History; a second case is rejected and its error details open from the Billing Status link. Real backend
+ * (workers, Kafka, the store, Redis) and the billing gateway stand-in; headless chromium; English and Chinese.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import {
+  bodyText,
+  clickWhenReady,
+  login,
+  loginAs,
+  open,
+  startConsole,
+  TEST_PASSWORD,
+  waitForText,
+  type ConsoleHarness,
+} from '../../../test/harness';
+import { completeForm } from '../../../../services/requisitions/src/test/fixtures';
+import {
+  startGatewayStandin,
+  type GatewayStandin,
+} from '../../../../services/billing/src/submission/gateway-standin';
+import { createBillingModule } from '../../../../services/billing/src/index';
+
+const RQ = '/portal/api/v1/testOrderForms';
+const BIS = '/bis/api/v1';
+
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  ms = 60_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as T;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function action(page: Page, key: string) {
+  await clickWhenReady(page, '[data-testid="billing-actions"]');
+  await clickWhenReady(page, `[data-testid="billing-action-${key}"]:not(.Mui-disabled)`);
+}
+
+async function selectRow(page: Page, id: string) {
+  await page.waitForSelector(`[data-testid="row-${id}"] input[type="checkbox"]`);
+  await page.click(`[data-testid="row-${id}"] input[type="checkbox"]`);
+}
+
+describe('billing cases: assign, code, submit, history, errors (real backend, gateway stand-in, chromium)', () => {
+  let h: ConsoleHarness;
+  let gateway: GatewayStandin;
+  let admin: { loginId: string };
+  let auth = '';
+  const cases: Array<{ id: string; testId: string }> = [];
+
+  beforeAll(async () => {
+    gateway = await startGatewayStandin({
+      dir: mkdtempSync(path.join(os.tmpdir(), 'oncotrf-gw-')),
+      slowMs: 2_000,
+    });
+    h = await startConsole({
+      WORKERS: 'true',
+      BILLING_GATEWAY_URL: gateway.url,
+      BILLING_SUBMIT_BACKOFF_MS: '200',
+    });
+    admin = await h.user('ROLE_ADMINISTRATOR');
+    auth = (await login(h.sys, admin.loginId)).authorization;
+    await createBillingModule(h.sys.ctx).models.BillingSpecialist.create({
+      _id: 'spec-bea',
+      name: 'Bea Biller',
+      email: 'bea.biller@oncotrf.example.com',
+      searchText: 'bea biller bea.biller@oncotrf.example.com',
+      active: true,
+    });
+    for (let i = 0; i < 2; i++) {
+      const form = completeForm({ accountId: 'acc-bill', physicianId: 'phy-bill', patientId: null });
+      const d = await h.api(auth, 'POST', RQ, form);
+      expect(d.status, JSON.stringify(d.body)).toBe(200);
+      expect((await h.api(auth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status).toBe(
+        200,
+      );
+      const sub = await h.api(auth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
+      expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+      const testId = sub.body.testOrders[0].id;
+      await until(
+        'the lab test order',
+        async () => (await h.api(auth, 'GET', `/oms/api/v1/testOrders/${testId}`)).status === 200,
+      );
+      for (const status of ['IN_PROGRESS', 'REPORT_COMPLETE'])
+        expect(
+          (await h.api(auth, 'POST', '/oms/api/v1/testOrders/updateTestsStatus', { uuids: [testId], status }))
+            .status,
+        ).toBe(200);
+      if (i === 1) {
+        // the second order's review through the API (the first one's through its Billing tab, below)
+        const r = await h.api(auth, 'PUT', `${RQ}/${d.body.id}/billingReview`, { status: 'REVIEW_COMPLETE' });
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+      }
+      const c = await until('the billing case', async () => {
+        const res = await h.api(
+          auth,
+          'GET',
+          `${BIS}/billingCases?filter=${encodeURIComponent(JSON.stringify({ testOrderId: testId }))}`,
+        );
+        const row = res.body?.content?.[0];
+        return row && row.testStatus === 'REPORT_COMPLETE' ? row : null;
+      });
+      cases.push({ id: c.id, testId: c.testId });
+      (cases[i] as Record<string, unknown>).requisitionId = d.body.id;
+    }
+  }, 300_000);
+  afterAll(async () => {
+    await h?.stop();
+    await gateway?.close();
+  });
+
+  it('review complete in the order, then assign, billing code, Submit → accepted, History', async () => {
+    const [a] = cases as Array<{ id: string; testId: string; requisitionId: string }>;
+    const page = await h.newPage({ width: 1600, height: 1000 });
+    await loginAs(page, h, admin.loginId);
+
+    // the billing review status, set on the order's Billing tab (CAN_EDIT_BILLING)
+    await open(page, h, `/order/${a.requisitionId}/summary/billing`);
+    await page.waitForSelector('[data-testid="billing-review-select"]');
+    await page.evaluate(() => {
+      const input = document.querySelector('[data-testid="billing-review-select"]') as HTMLElement;
+      const combo = input.parentElement!.querySelector('[role="combobox"]') as HTMLElement;
+      combo.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    });
+    await clickWhenReady(page, 'li[data-value="REVIEW_COMPLETE"]');
+    await waitForText(page, 'The billing review status has been updated');
+    await until('the case review status', async () => {
+      const res = await h.api(auth, 'GET', `${BIS}/billingCases/${a.id}`);
+      return res.body?.reviewStatus === 'REVIEW_COMPLETE';
+    });
+
+    await open(page, h, '/billing');
+    await waitForText(page, 'Billing Cases');
+    await waitForText(page, a.testId);
+    // not qualified yet: no billing code, Submit disabled
+    expect(
+      await page.$eval(`[data-testid="billing-submit-${a.id}"]`, (b) => (b as HTMLButtonElement).disabled),
+    ).toBe(true);
+
+    await selectRow(page, a.id);
+    await action(page, 'assign');
+    await page.type('[data-testid="billing-assign-input"]', 'Be');
+    await clickWhenReady(page, '[role="option"]');
+    await clickWhenReady(page, '[data-testid="billing-assign-save"]');
+    await waitForText(page, 'Billing User assigned successfully');
+    await waitForText(page, 'Bea Biller');
+
+    await selectRow(page, a.id);
+    await action(page, 'billingCode');
+    await page.type('[data-testid="billing-billingCode-input"]', 'ACC-81479');
+    await clickWhenReady(page, '[data-testid="billing-billingCode-save"]');
+    await waitForText(page, 'Billing Code updated successfully');
+    await page.waitForFunction(
+      (id) =>
+        !(document.querySelector(`[data-testid="billing-submit-${id}"]`) as HTMLButtonElement | null)
+          ?.disabled,
+      { timeout: 30_000 },
+      a.id,
+    );
+    await clickWhenReady(page, `[data-testid="billing-submit-${a.id}"]`);
+    await waitForText(page, 'Submitted successfully');
+
+    const accepted = await until('the case accepted', async () => {
+      const res = await h.api(auth, 'GET', `${BIS}/billingCases/${a.id}`);
+      return res.body?.caseStatus === 'ACCEPTED_BY_XIFIN' ? res.body : null;
+    });
+    expect(gateway.claims().filter((c) => c.key.startsWith(`${a.id}:`))).toHaveLength(1);
+    expect(accepted.assignee).toMatchObject({ name: 'Bea Biller' });
+
+    await page.reload();
+    await waitForText(page, a.testId);
+    await clickWhenReady(page, `[data-testid="billing-history-${a.id}"]`);
+    await waitForText(page, 'Billing Case History');
+    await page.waitForSelector('[data-testid="billing-history"]');
+    const history = await bodyText(page);
+    expect(history).toContain('Accepted By Xifin');
+    expect(history).toContain('Queued For Submission');
+    await h.shot(page, 'billing-history-en');
+  }, 240_000);
+
+  it('a rejected case shows its error details from the Billing Status link', async () => {
+    const b = cases[1];
+    expect((await h.api(auth, 'POST', `${BIS}/billing/${b.id}/billingCode/REJ-0001`)).status).toBe(200);
+    expect((await h.api(auth, 'POST', `${BIS}/billing/submit/${b.id}`)).status).toBe(200);
+    await until('the case rejected', async () => {
+      const res = await h.api(auth, 'GET', `${BIS}/billingCases/${b.id}`);
+      return res.body?.caseStatus === 'REJECTED_BY_XIFIN';
+    });
+    const page = await h.newPage({ width: 1600, height: 1000 });
+    await loginAs(page, h, admin.loginId);
+    await open(page, h, '/billing');
+    await clickWhenReady(page, `[data-testid="billing-error-${b.id}"]`);
+    await waitForText(page, 'Billing Case Error Details');
+    const details = await page.$eval('[data-testid="billing-error-details"]', (e) => e.textContent ?? '');
+    expect(details.trim().length).toBeGreaterThan(3);
+    await h.shot(page, 'billing-error-en');
+  }, 120_000);
+
+  it('the billing list in Chinese', async () => {
+    const page = await h.newPage({ locale: 'zh-CN', width: 1600, height: 1000 });
+    await loginAs(page, h, admin.loginId);
+    await open(page, h, '/billing');
+    await waitForText(page, '计费案例');
+    await waitForText(page, cases[0].testId);
+    await h.shot(page, 'billing-list-zh');
+  }, 120_000);
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { BillingCaseRow } from './api';
+import { billingActions, historyNewestFirst, statusColour } from './logic';
+
+const row = (over: Partial<BillingCaseRow>): BillingCaseRow =>
+  ({
+    id: 'c',
+    testOrderId: 't',
+    caseStatus: 'NOT_SUBMITTED',
+    orderType: 'INITIAL_ORDER',
+    testStatus: 'IN_PROGRESS',
+    ...over,
+  }) as BillingCaseRow;
+const ALL = ['VIEW_BILLING_ACTIONS', 'CAN_UPDATE_BILLING_CODE', 'CAN_UPDATE_ASSIGNEE'];
+
+describe('billing actions (spec 3 section 6)', () => {
+  it('Update Billing Code needs exactly one row and the permission; Assign at least one', () => {
+    expect(billingActions([row({})], ALL)).toMatchObject({ billingCode: true, assign: true });
+    expect(billingActions([row({}), row({ id: 'd' })], ALL)).toMatchObject({
+      billingCode: false,
+      assign: true,
+    });
+    expect(billingActions([row({})], ['VIEW_BILLING_ACTIONS'])).toMatchObject({
+      billingCode: false,
+      assign: false,
+    });
+  });
+
+  it('Update Timepoint needs one subsequent order with its report out', () => {
+    expect(
+      billingActions([row({ orderType: 'SUBSEQUENT_ORDER', testStatus: 'REPORT_AMENDED' })], ALL).timePoint,
+    ).toBe(true);
+    expect(
+      billingActions([row({ orderType: 'INITIAL_ORDER', testStatus: 'REPORT_COMPLETE' })], ALL).timePoint,
+    ).toBe(false);
+    expect(
+      billingActions([row({ orderType: 'SUBSEQUENT_ORDER', testStatus: 'IN_PROGRESS' })], ALL).timePoint,
+    ).toBe(false);
+  });
+
+  it('Update Billing Status needs every row partially accepted or duplicate', () => {
+    expect(
+      billingActions(
+        [row({ caseStatus: 'PARTIALLY_ACCEPTED' }), row({ caseStatus: 'DUPLICATE_ACCESSION' })],
+        ALL,
+      ).status,
+    ).toBe(true);
+    expect(
+      billingActions(
+        [row({ caseStatus: 'PARTIALLY_ACCEPTED' }), row({ caseStatus: 'REJECTED_BY_XIFIN' })],
+        ALL,
+      ).status,
+    ).toBe(false);
+  });
+});
+
+describe('billing display', () => {
+  it('colours the statuses as the spec says', () => {
+    expect(statusColour('REJECTED_BY_XIFIN')).toBe(statusColour('DUPLICATE_ACCESSION'));
+    expect(statusColour('PARTIALLY_ACCEPTED')).not.toBe(statusColour('REJECTED_BY_XIFIN'));
+    expect(statusColour('NOT_SUBMITTED')).toBe('inherit');
+  });
+  it('lists history newest first', () => {
+    expect(
+      historyNewestFirst([
+        { createdOn: '2026-01-01T00:00:00Z', n: 1 },
+        { createdOn: '2026-02-01T00:00:00Z', n: 2 },
+      ]).map((h) => h.n),
+    ).toEqual([2, 1]);
+  });
+});

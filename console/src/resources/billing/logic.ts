@@ -1,0 +1,70 @@
+import type { BillingCaseStatus } from '@onco/domain';
+import type { BillingCaseRow } from './api';
+
+/**
+ * Pure rules of the billing screen (spec 3 sections 2.9, 4.3 and 6). The submit rule itself is
+ * @onco/domain's canSubmitCase (the server enforces it); this file shapes what the screen shows.
+ */
+
+/** Billing Status values shown as a link to the 'Billing Case Error Details' modal. */
+export const ERROR_LINK_STATUSES: readonly BillingCaseStatus[] = [
+  'REJECTED_BY_XIFIN',
+  'PARTIALLY_ACCEPTED',
+  'DUPLICATE_ACCESSION',
+  'PAYOR_SYSTEM_DOWN',
+  'UPDATE_NOT_ALLOWED',
+];
+
+/** Statuses whose history chip is red (an error happened); the rest are green (spec 3 section 2.9). */
+export const ERROR_STATUSES: readonly BillingCaseStatus[] = [
+  ...ERROR_LINK_STATUSES,
+  'RETRY_FAILED',
+  'DOC_UPLOAD_FAILED',
+  'DOC_UPLOAD_PARTIAL',
+];
+
+/** The Billing Status colours of spec 3 section 4.3. */
+export function statusColour(status: BillingCaseStatus): string {
+  switch (status) {
+    case 'REJECTED_BY_XIFIN':
+    case 'DUPLICATE_ACCESSION':
+      return '#c62828'; // red
+    case 'PARTIALLY_ACCEPTED':
+      return '#1565c0'; // blue
+    case 'PAYOR_SYSTEM_DOWN':
+      return '#7f0000'; // dark red
+    case 'UPDATE_NOT_ALLOWED':
+      return '#6d4c41'; // brown
+    case 'ACCEPTED_BY_XIFIN':
+    case 'BILLING_COMPLETE':
+    case 'RETRY_SUCCEEDED':
+    case 'FIXED_IN_XIFIN':
+      return '#2e7d32'; // green (completed)
+    default:
+      return 'inherit';
+  }
+}
+
+/** Which Actions menu entries apply to a selection (spec 3 section 6, "Action enablement in billing"). */
+export function billingActions(selected: readonly BillingCaseRow[], permissions: readonly string[]) {
+  const can = (p: string) => permissions.includes(p);
+  const reported = (r: BillingCaseRow) =>
+    r.testStatus === 'REPORT_COMPLETE' || r.testStatus === 'REPORT_AMENDED';
+  return {
+    billingCode: can('VIEW_BILLING_ACTIONS') && can('CAN_UPDATE_BILLING_CODE') && selected.length === 1,
+    assign: can('VIEW_BILLING_ACTIONS') && can('CAN_UPDATE_ASSIGNEE') && selected.length >= 1,
+    timePoint:
+      can('VIEW_BILLING_ACTIONS') &&
+      selected.length === 1 &&
+      selected.every((r) => r.orderType === 'SUBSEQUENT_ORDER' && reported(r)),
+    status:
+      can('VIEW_BILLING_ACTIONS') &&
+      selected.length >= 1 &&
+      selected.every((r) => r.caseStatus === 'PARTIALLY_ACCEPTED' || r.caseStatus === 'DUPLICATE_ACCESSION'),
+  };
+}
+
+/** History entries newest first. */
+export function historyNewestFirst<T extends { createdOn: string }>(entries: readonly T[] | undefined): T[] {
+  return [...(entries ?? [])].sort((a, b) => +new Date(b.createdOn) - +new Date(a.createdOn));
+}
