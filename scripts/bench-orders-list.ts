@@ -37,13 +37,9 @@ import { permissionsOf, type Role } from '@onco/domain';
 import { requisitionListScope, requisitionsResource as R } from '../services/requisitions/src/resource';
 import { buildSystem } from '../services/server/src/system';
 import { demoLogin } from '../services/server/src/seed';
+import { arg, fmt, run } from './bench-support';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-};
-
 const FACETS = R.facets!.map((f) => f.name);
 const QUERY = {
   filter: JSON.stringify({ status: 'eq(SUBMITTED)', testStatus: 'in(IN_PROGRESS,REPORT_COMPLETE)' }),
@@ -53,31 +49,6 @@ const QUERY = {
   facets: FACETS.join(','),
 };
 
-function stats(samples: number[], wallMs: number) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-  return { p50: at(50), p95: at(95), rps: (samples.length / wallMs) * 1000 };
-}
-
-async function run(requests: number, concurrency: number, once: () => Promise<void>) {
-  const samples: number[] = [];
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < requests) {
-        next++;
-        const t = performance.now();
-        await once();
-        samples.push(performance.now() - t);
-      }
-    }),
-  );
-  return stats(samples, performance.now() - start);
-}
-
-const fmt = (r: { p50: number; p95: number; rps: number }) =>
-  `p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, ${r.rps.toFixed(2)} req/s`;
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function signIn(base: string, role: Role, password: string) {

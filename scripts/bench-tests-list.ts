@@ -17,39 +17,9 @@ import { permissionsOf, type Role } from '@onco/domain';
 import { testOrdersResource as R, testOrdersScope } from '../services/lab/src/routes/test-orders';
 import { buildSystem } from '../services/server/src/system';
 import { demoLogin } from '../services/server/src/seed';
-
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-};
+import { arg, fmt, run } from './bench-support';
 
 const FACETS = R.facets!.map((f) => f.name);
-
-function stats(samples: number[], wallMs: number) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-  return { p50: at(50), p95: at(95), rps: (samples.length / wallMs) * 1000 };
-}
-
-async function run(requests: number, concurrency: number, once: () => Promise<void>) {
-  const samples: number[] = [];
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < requests) {
-        next++;
-        const t = performance.now();
-        await once();
-        samples.push(performance.now() - t);
-      }
-    }),
-  );
-  return stats(samples, performance.now() - start);
-}
-
-const fmt = (r: { p50: number; p95: number; rps: number }) =>
-  `p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, ${r.rps.toFixed(2)} req/s`;
 
 async function main() {
   const requests = Number(arg('requests', '100'));
