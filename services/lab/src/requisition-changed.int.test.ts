@@ -156,6 +156,13 @@ describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
       { what: 'due dates removed', timeoutMs: 45_000 },
     );
     expect(orders.every((o) => !o.deleted)).toBe(true);
+    // each removal is a test change: a history entry (change due-date) with its test-status event, published
+    for (const o of orders)
+      expect(o.testHistories.at(-1)).toMatchObject({ change: 'due-date', detail: null });
+    await waitFor(async () => ((await ordersOf(s.id)).every((o) => o.outbox.length === 0) ? true : null), {
+      what: 'the due-date events published',
+      timeoutMs: 45_000,
+    });
     const labState = () => sys.ctx.mongo.collection('lab_requisitions').findOne({ _id: s.id } as never);
     expect((await labState())!.version).toBe(res.json().version);
     // a save that changes nothing the lab holds (no review, party or delete change) emits nothing

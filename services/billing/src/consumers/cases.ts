@@ -82,7 +82,11 @@ export function decideCase(doc: BillingCaseDoc, inputs: CaseInputs, now: Date): 
   }
   for (const k of Object.keys(set))
     if (same(set[k], (doc as unknown as Record<string, unknown>)[k])) delete set[k];
-  return Object.keys(set).length ? { set } : { noop: true };
+  // a test change that leaves the case as it was (a due date, a LIMS project #) is no billing change: no write,
+  // no billing-case event (the events of one test arrive in order on its partition)
+  const keys = Object.keys(set);
+  if (keys.length === 1 && keys[0] === 'testStatusChangedOn') return { noop: true };
+  return keys.length ? { set } : { noop: true };
 }
 
 /** The case of a test order, read for a change (the consumer is the system: no data scope). */

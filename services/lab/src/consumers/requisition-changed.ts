@@ -1,6 +1,7 @@
-import type { EventEnvelope } from '@onco/events';
+import { withOutbox, type EventEnvelope } from '@onco/events';
 import { removesDueDates } from '@onco/domain';
-import type { LabModels, LabRequisitionDoc } from '../models';
+import type { LabModels, LabRequisitionDoc, TestOrderDoc } from '../models';
+import { testStatusEvent } from '../test-order-service';
 
 /** The lab's consumer group for requisition-changed (prefixed like the topics). */
 export const LAB_REQUISITION_CHANGED_GROUP = 'lab.requisition-changed';
@@ -53,23 +54,18 @@ export async function recordRequisitionChange(
  * with a deleted requisition (spec 1 section 4: Delete marks the form and its tests deleted), and no due date
  * while the clinical review is DISQUALIFIED (spec 1 section 4, `removesDueDates`). Each test order is one update
  * conditional on an older recorded version, so running this twice, or from both consumers at once, applies a
- * state once. No test-status event: a test's status does not change (see docs/events.md). Returns the ids of
- * the test orders it changed.
+ * state once. A due date removed by DISQUALIFIED is a test change with its history entry and test-status event
+ * (change due-date) in the same write; the other fields are a snapshot (no event). Returns the ids of the test
+ * orders it changed.
  */
 export async function applyRequisitionState(models: LabModels, requisitionId: string): Promise<string[]> {
   const state = await models.LabRequisition.findById(requisitionId).lean<LabRequisitionDoc>().exec();
   if (!state) return [];
-  const ids = (
-    await models.TestOrder.find(
-      {
-        'testOrderForm.id': requisitionId,
-        'testOrderForm.requisitionVersion': { $not: { $gte: state.version } },
-      },
-      { _id: 1 },
-    )
-      .lean<{ _id: string }[]>()
-      .exec()
-  ).map((t) => t._id);
+  const unseen = {
+    'testOrderForm.id': requisitionId,
+    'testOrderForm.requisitionVersion': { $not: { $gte: state.version } },
+  };
+  const docs = await models.TestOrder.find(unseen, { outbox: 0 }).lean<TestOrderDoc[]>().exec();
   const $set: Record<string, unknown> = {
     'testOrderForm.requisitionVersion': state.version,
     'testOrderForm.reviewStatus': state.clinicalReviewStatus,
@@ -81,15 +77,53 @@ export async function applyRequisitionState(models: LabModels, requisitionId: st
     updatedBy: state.changedBy,
   };
   if (state.deleted) $set.deleted = true;
-  if (removesDueDates(state)) $set.dueOn = null;
+  const clearDueDates = removesDueDates(state);
+  if (clearDueDates) $set.dueOn = null;
   const changed: string[] = [];
-  for (const id of ids) {
+  for (const doc of docs) {
+    let update: Record<string, unknown> = { $set, $inc: { version: 1 } };
+    if (clearDueDates && doc.dueOn) {
+      // a due date removed by a DISQUALIFIED review is a change of the test like any other: its history entry
+      // and its test-status event (change due-date) go in the same write
+      const at = new Date(state.changedOn);
+      const by = { id: state.changedBy ?? 'system', name: 'Clinical review (DISQUALIFIED)' };
+      const after: TestOrderDoc = {
+        ...doc,
+        dueOn: null,
+        testOrderForm: {
+          ...doc.testOrderForm,
+          account: state.account,
+          physician: state.physician,
+          hospitalLocation: state.hospitalLocation,
+          patient: state.patient,
+          reviewStatus: state.clinicalReviewStatus,
+        },
+      };
+      update = withOutbox(
+        {
+          $set,
+          $inc: { version: 1 },
+          $push: {
+            testHistories: {
+              status: doc.status,
+              createdOn: at,
+              updatedOn: at,
+              testResult: null,
+              change: 'due-date',
+              by,
+              detail: null,
+            },
+          },
+        },
+        testStatusEvent(after, doc.status, 'due-date', by, at),
+      );
+    }
     // not seen yet (no version recorded, or an older one): the same filter as the read, per test order
     const res = await models.TestOrder.updateOne(
-      { _id: id, 'testOrderForm.requisitionVersion': { $not: { $gte: state.version } } },
-      { $set, $inc: { version: 1 } },
+      { _id: doc._id, 'testOrderForm.requisitionVersion': { $not: { $gte: state.version } } },
+      update,
     ).exec();
-    if (res.matchedCount) changed.push(id);
+    if (res.matchedCount) changed.push(doc._id);
   }
   return changed;
 }

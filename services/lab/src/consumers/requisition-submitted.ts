@@ -117,6 +117,7 @@ export async function startLabConsumers(ctx: PlatformContext, models: LabModels)
       if (!isEventOf(event, 'requisition-changed')) return;
       await recordRequisitionChange(models, event);
       const applied = await applyRequisitionState(models, event.data.requisitionId);
+      if (applied.length) ctx.nudgeOutbox(); // a due date removed by DISQUALIFIED carries its test-status event
       // a TRF merge: the duplicate's tests end as 'merged' (cancelled unless reported), each with its event
       const into = event.data.mergedInto ?? null;
       if (event.data.status === 'INVALID' && into) {
