@@ -25,4 +25,4 @@ export { ToastNotification, TOAST_AUTO_CLOSE_MS, useToast, type ToastKind } from
 export { useCustomMethods } from './useCustomMethods';
 export { useDebounced } from './useDebounced';
 export { useListPreference } from './useListPreference';
-export { useT } from './useT';
+export { useMessagesT, useT } from './useT';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslate } from 'react-admin';
-import { englishText } from './messages';
+import { englishText, interpolate, lookupMessage } from './messages';
 
 /**
  * react-admin's translate with this folder's English text as the default, so the building blocks read well
@@ -12,5 +12,18 @@ export function useT() {
     (key: string, values: Record<string, unknown> = {}) =>
       translate(key, { ...values, _: englishText(key, values) }),
     [translate],
+  );
+}
+
+/**
+ * react-admin's translate with a screen's own English texts (`en`, keyed like the app's messages) as the default,
+ * for screens whose texts live beside them (tests, timeline, merge, billing, reports).
+ */
+export function useMessagesT(en: Record<string, unknown>) {
+  const translate = useTranslate();
+  return useCallback(
+    (key: string, values: Record<string, unknown> = {}) =>
+      translate(key, { ...values, _: interpolate(lookupMessage(en, key) ?? key, values) }),
+    [translate, en],
   );
 }

@@ -26,6 +26,7 @@ import {
   parseIsoDate,
   REQ_MSG,
   normalizeForSave,
+  mergeTrfProblem,
   plannedTestOrders,
   requisitionActions,
   submitProblems,
@@ -802,10 +803,8 @@ export class RequisitionService {
       source.status === 'INVALID' && source.comment?.includes(target.testRequisitionId ?? '-');
     if (alreadyMerged) return target;
     for (const d of [source, target]) {
-      if (d.status !== 'SUBMITTED') throw conflict('Only submitted requisitions can be merged.');
-      if (d.testOrders.some((t) => t.status === 'CANCELLED')) {
-        throw conflict('A requisition with a cancelled test cannot be merged.');
-      }
+      const problem = mergeTrfProblem({ ...d, testStatuses: d.testOrders.map((t) => t.status) });
+      if (problem) throw conflict(problem);
     }
     if ((source.patient?.id ?? null) !== (target.patient?.id ?? null)) {
       throw conflict('Only requisitions of the same patient can be merged.');

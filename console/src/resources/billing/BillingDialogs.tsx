@@ -1,4 +1,5 @@
-import { useCallback, useState } from 'react';
+import { useMessagesT } from '../../components';
+import { useState } from 'react';
 import {
   Autocomplete,
   Box,
@@ -18,23 +19,16 @@ import {
 } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider, useTranslate } from 'react-admin';
+import { useDataProvider } from 'react-admin';
+import { billingStatusOptions } from '@onco/domain';
 import { DateText, useDebounced, useToast } from '../../components';
-import { interpolate, lookupMessage } from '../../components/messages';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { BillingCaseRow, BillingSpecialist } from './api';
 import { billingEn } from './i18n';
 import { ERROR_STATUSES, historyNewestFirst } from './logic';
 
-export function useBillingT() {
-  const translate = useTranslate();
-  return useCallback(
-    (key: string, values: Record<string, unknown> = {}) =>
-      translate(key, { ...values, _: interpolate(lookupMessage(billingEn, key) ?? key, values) }),
-    [translate],
-  );
-}
+export const useBillingT = () => useMessagesT(billingEn);
 
 const errText = (e: unknown, fallback: string) => {
   const body = (e as { body?: { details?: { errorDetails?: string }; errorDetails?: string } })?.body;
@@ -277,11 +271,7 @@ export function StatusDialog(props: { rows: BillingCaseRow[]; onClose: () => voi
   const label = useEnumLabel();
   const toast = useToast();
   const dp = useDataProvider<ConsoleDataProvider>();
-  const options = rows.every(
-    (r) => r.caseStatus === 'PARTIALLY_ACCEPTED' || r.caseStatus === 'DUPLICATE_ACCESSION',
-  )
-    ? ['FIXED_IN_XIFIN']
-    : [];
+  const options: string[] = billingStatusOptions(rows.map((r) => r.caseStatus));
   const [status, setStatus] = useState(options[0] ?? '');
   const [busy, setBusy] = useState(false);
   const save = async () => {

@@ -4,7 +4,7 @@ import HistoryIcon from '@mui/icons-material/History';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { useDataProvider, usePermissions } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { canSubmitCase } from '@onco/domain';
+import { canSubmitCase, isBillingErrorStatus } from '@onco/domain';
 import { DateText, ListPage, Truncate, useToast, type Column, type FacetFilterDef } from '../../components';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
@@ -17,7 +17,7 @@ import {
   TextActionDialog,
   useBillingT,
 } from './BillingDialogs';
-import { billingActions, ERROR_LINK_STATUSES, statusColour } from './logic';
+import { billingActions, statusColour } from './logic';
 
 const stop = (e: React.MouseEvent) => e.stopPropagation();
 
@@ -204,7 +204,7 @@ export function BillingListPage() {
             label: t('billing.col.caseStatus'),
             sortable: true,
             render: (r) =>
-              ERROR_LINK_STATUSES.includes(r.caseStatus) ? (
+              isBillingErrorStatus(r.caseStatus) ? (
                 <Link
                   component="button"
                   variant="body2"

@@ -1,4 +1,9 @@
-import type { BillingCaseStatus } from '@onco/domain';
+import {
+  BILLING_ERROR_STATUSES,
+  billingStatusOptions,
+  timePointError,
+  type BillingCaseStatus,
+} from '@onco/domain';
 import type { BillingCaseRow } from './api';
 
 /**
@@ -6,18 +11,9 @@ import type { BillingCaseRow } from './api';
  * @onco/domain's canSubmitCase (the server enforces it); this file shapes what the screen shows.
  */
 
-/** Billing Status values shown as a link to the 'Billing Case Error Details' modal. */
-export const ERROR_LINK_STATUSES: readonly BillingCaseStatus[] = [
-  'REJECTED_BY_XIFIN',
-  'PARTIALLY_ACCEPTED',
-  'DUPLICATE_ACCESSION',
-  'PAYOR_SYSTEM_DOWN',
-  'UPDATE_NOT_ALLOWED',
-];
-
 /** Statuses whose history chip is red (an error happened); the rest are green (spec 3 section 2.9). */
 export const ERROR_STATUSES: readonly BillingCaseStatus[] = [
-  ...ERROR_LINK_STATUSES,
+  ...BILLING_ERROR_STATUSES,
   'RETRY_FAILED',
   'DOC_UPLOAD_FAILED',
   'DOC_UPLOAD_PARTIAL',
@@ -48,19 +44,11 @@ export function statusColour(status: BillingCaseStatus): string {
 /** Which Actions menu entries apply to a selection (spec 3 section 6, "Action enablement in billing"). */
 export function billingActions(selected: readonly BillingCaseRow[], permissions: readonly string[]) {
   const can = (p: string) => permissions.includes(p);
-  const reported = (r: BillingCaseRow) =>
-    r.testStatus === 'REPORT_COMPLETE' || r.testStatus === 'REPORT_AMENDED';
   return {
     billingCode: can('VIEW_BILLING_ACTIONS') && can('CAN_UPDATE_BILLING_CODE') && selected.length === 1,
     assign: can('VIEW_BILLING_ACTIONS') && can('CAN_UPDATE_ASSIGNEE') && selected.length >= 1,
-    timePoint:
-      can('VIEW_BILLING_ACTIONS') &&
-      selected.length === 1 &&
-      selected.every((r) => r.orderType === 'SUBSEQUENT_ORDER' && reported(r)),
-    status:
-      can('VIEW_BILLING_ACTIONS') &&
-      selected.length >= 1 &&
-      selected.every((r) => r.caseStatus === 'PARTIALLY_ACCEPTED' || r.caseStatus === 'DUPLICATE_ACCESSION'),
+    timePoint: can('VIEW_BILLING_ACTIONS') && selected.length === 1 && timePointError(selected[0]) === null,
+    status: can('VIEW_BILLING_ACTIONS') && billingStatusOptions(selected.map((r) => r.caseStatus)).length > 0,
   };
 }
 

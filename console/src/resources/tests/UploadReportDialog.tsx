@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useMessagesT } from '../../components';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import {
   Box,
   Button,
@@ -11,9 +12,7 @@ import {
   LinearProgress,
   Typography,
 } from '@mui/material';
-import { useTranslate } from 'react-admin';
 import { useToast } from '../../components';
-import { interpolate, lookupMessage } from '../../components/messages';
 import { isPdfFileName, useReportMethods } from './reportsApi';
 import { reportsEn } from './reportsI18n';
 
@@ -27,14 +26,7 @@ export interface UploadReportDialogProps {
 }
 
 /** react-admin's translate with this dialog's English texts as the default. */
-function useReportsT() {
-  const translate = useTranslate();
-  return useCallback(
-    (key: string, values: Record<string, unknown> = {}) =>
-      translate(key, { ...values, _: interpolate(lookupMessage(reportsEn, key) ?? key, values) }),
-    [translate],
-  );
-}
+const useReportsT = () => useMessagesT(reportsEn);
 
 const errorMessage = (e: unknown): string | null => {
   const body = (e as { body?: { message?: unknown } })?.body;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requisitionActions } from './actions';
+import { mergeTrfProblem, requisitionActions } from './actions';
 import type { RequisitionActionState } from './actions';
 import { TODAY } from './test-fixtures';
 
@@ -124,5 +124,18 @@ describe('Subsequent Order', () => {
       subsequentOrder: { ...subsequentOrder, excludedAccountId: null },
     };
     expect(requisitionActions(submitted({ accountId: null }), open).subsequentOrder).toBe(true);
+  });
+});
+
+describe('mergeTrfProblem (Merge TRF, spec 2 sections 5 and 6)', () => {
+  it('allows a submitted form without a cancelled test, refuses the rest with the reason', () => {
+    expect(mergeTrfProblem({ status: 'SUBMITTED', testStatuses: ['IN_PROGRESS'] })).toBeNull();
+    expect(mergeTrfProblem({ status: 'DRAFT', testStatuses: [] })).toBe(
+      'Only submitted requisitions can be merged.',
+    );
+    expect(mergeTrfProblem({ status: 'SUBMITTED', deleted: true, testStatuses: [] })).toMatch(/submitted/);
+    expect(mergeTrfProblem({ status: 'SUBMITTED', testStatuses: ['REPORT_COMPLETE', 'CANCELLED'] })).toBe(
+      'A requisition with a cancelled test cannot be merged.',
+    );
   });
 });

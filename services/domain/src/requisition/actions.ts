@@ -84,3 +84,18 @@ export function requisitionActions(
       !(cfg.excludedAccountId != null && state.accountId === cfg.excludedAccountId),
   };
 }
+
+/**
+ * Merge TRF (spec 2 sections 5 and 6): each form must be submitted, not deleted, and without a cancelled test.
+ * The reason a form cannot take part in a merge, or null. The server checks both forms; the console offers
+ * Merge TRF only on a form for which this is null.
+ */
+export function mergeTrfProblem(form: {
+  status: RequisitionStatus;
+  deleted?: boolean | null;
+  testStatuses: readonly string[];
+}): string | null {
+  if (form.status !== 'SUBMITTED' || form.deleted) return 'Only submitted requisitions can be merged.';
+  if (form.testStatuses.includes('CANCELLED')) return 'A requisition with a cancelled test cannot be merged.';
+  return null;
+}

@@ -1,4 +1,5 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useMessagesT } from '../../../components';
+import { useMemo, useState } from 'react';
 import {
   Alert,
   Box,
@@ -14,9 +15,8 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider, useTranslate } from 'react-admin';
+import { useDataProvider } from 'react-admin';
 import { truncate, TRUNCATE, useToast } from '../../../components';
-import { interpolate, lookupMessage } from '../../../components/messages';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { useEnumLabel } from '../list/useOrdersT';
 import { useSampleMethods } from '../summary/samples/useSamplesT';
@@ -37,12 +37,7 @@ export function MergeTrfDialog(props: {
   onMerged: (primaryId: string) => void;
 }) {
   const { open, current, onClose, onMerged } = props;
-  const translate = useTranslate();
-  const t = useCallback(
-    (key: string, values: Record<string, unknown> = {}) =>
-      translate(key, { ...values, _: interpolate(lookupMessage(mergeEn, key) ?? key, values) }),
-    [translate],
-  );
+  const t = useMessagesT(mergeEn);
   const label = useEnumLabel();
   const toast = useToast();
   const dp = useDataProvider<ConsoleDataProvider>();

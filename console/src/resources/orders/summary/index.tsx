@@ -1,3 +1,4 @@
+import { useMessagesT } from '../../../components';
 import { useState, type ReactNode } from 'react';
 import { Alert, Box, Button, Link, Paper, Skeleton, Tab, Tabs, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
@@ -7,10 +8,9 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import PrintOutlinedIcon from '@mui/icons-material/PrintOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import MergeTypeIcon from '@mui/icons-material/MergeType';
-import { formatDisplayDate, icd10List, type BillingReviewStatus } from '@onco/domain';
+import { formatDisplayDate, icd10List, mergeTrfProblem, type BillingReviewStatus } from '@onco/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
-import { interpolate, lookupMessage } from '../../../components/messages';
+import { useDataProvider, usePermissions } from 'react-admin';
 import { Link as RouterLink, Navigate, useNavigate, useParams } from 'react-router-dom';
 import {
   Banner,
@@ -108,9 +108,7 @@ export function OrderSummaryPage() {
   const [editing, setEditing] = useState<EditValues | null>(null);
   const [subsequent, setSubsequent] = useState(false);
   const [merging, setMerging] = useState(false);
-  const translate = useTranslate();
-  const mt = (key: string, values: Record<string, unknown> = {}) =>
-    translate(key, { ...values, _: interpolate(lookupMessage(mergeEn, key) ?? key, values) });
+  const mt = useMessagesT(mergeEn);
 
   const query = useQuery({
     queryKey: ['testOrderForms', 'summary', id],
@@ -163,10 +161,8 @@ export function OrderSummaryPage() {
   // Merge TRF (spec 2 section 6): a submitted form with no cancelled test; the server checks both forms again
   const canMerge =
     permissions.includes('CAN_MERGE_TRF') &&
-    r.status === 'SUBMITTED' &&
-    !r.deleted &&
     !editing &&
-    !(r.testOrders ?? []).some((x) => x.status === 'CANCELLED');
+    mergeTrfProblem({ ...r, testStatuses: (r.testOrders ?? []).map((x) => x.status) }) === null;
 
   const doCopy = async () => {
     try {

@@ -1,4 +1,5 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useMessagesT } from '../../../components';
+import { useMemo, useState } from 'react';
 import { Box, FormControlLabel, Paper, Switch, Typography } from '@mui/material';
 import AssignmentTurnedInOutlinedIcon from '@mui/icons-material/AssignmentTurnedInOutlined';
 import BiotechOutlinedIcon from '@mui/icons-material/BiotechOutlined';
@@ -7,9 +8,8 @@ import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import PaymentsOutlinedIcon from '@mui/icons-material/PaymentsOutlined';
 import ScienceOutlinedIcon from '@mui/icons-material/ScienceOutlined';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider, useTranslate } from 'react-admin';
+import { useDataProvider } from 'react-admin';
 import { DateText } from '../../../components';
-import { interpolate, lookupMessage } from '../../../components/messages';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { useEnumLabel } from '../list/useOrdersT';
 import { COMMENTS_PATH } from '../summary/api';
@@ -49,12 +49,7 @@ export function OrderTimeline({
   requisitionId: string;
   testOrderId?: string;
 }) {
-  const translate = useTranslate();
-  const t = useCallback(
-    (key: string, values: Record<string, unknown> = {}) =>
-      translate(key, { ...values, _: interpolate(lookupMessage(timelineEn, key) ?? key, values) }),
-    [translate],
-  );
+  const t = useMessagesT(timelineEn);
   const label = useEnumLabel();
   const dp = useDataProvider<ConsoleDataProvider>();
   const [onlyThis, setOnlyThis] = useState(false);
