@@ -234,9 +234,10 @@ describe('parsing envelopes', () => {
 
   it('requisition-submitted schemaVersion 2 adds the names; a schemaVersion 1 event without them still parses', () => {
     const v2 = JSON.parse(JSON.stringify(example('requisition-submitted')));
-    expect(v2.schemaVersion).toBe(3);
+    expect(v2.schemaVersion).toBe(4);
     v2.schemaVersion = 2;
     delete v2.data.diagnosis;
+    delete v2.data.billing;
     expect(parseEvent(v2).data).toMatchObject({
       accountName: 'Pacific Oncology Associates',
       patientNumber: 'PAT-000123',
@@ -273,6 +274,27 @@ describe('parsing envelopes', () => {
     const rs = JSON.parse(JSON.stringify(example('requisition-submitted')));
     expect(parseEvent(rs).data).toMatchObject({ diagnosis: 'LUNG' });
     expect('diagnosis' in parseEvent({ ...rs, schemaVersion: 2 }).data).toBe(false);
+  });
+
+  it('requisition-submitted and requisition-changed v4 add the billing summary; v3 readers drop it', () => {
+    const rs = JSON.parse(JSON.stringify(example('requisition-submitted')));
+    expect(rs.schemaVersion).toBe(4);
+    expect((parseEvent(rs).data as { billing?: unknown }).billing).toEqual({
+      billingType: 'MEDICARE',
+      payorId: 'PAYOR-00431',
+      payorName: 'Medicare Part B',
+      patientAddressComplete: true,
+    });
+    expect('billing' in parseEvent({ ...rs, schemaVersion: 3 }).data).toBe(false);
+    // a bad billing type is refused
+    const bad = { ...rs, data: { ...rs.data, billing: { ...rs.data.billing, billingType: 'BARTER' } } };
+    expect(safeParseEvent(bad).ok).toBe(false);
+    const rc = JSON.parse(JSON.stringify(example('requisition-changed')));
+    expect(rc.schemaVersion).toBe(4);
+    const changed = parseEvent({ ...rc, data: { ...rc.data, changes: ['billing-changed'] } });
+    expect(changed.data).toMatchObject({ changes: ['billing-changed'], icd10Codes: ['C34.90', 'C78.01'] });
+    const asV3 = parseEvent({ ...rc, schemaVersion: 3 }).data;
+    expect('billing' in asV3 || 'icd10Codes' in asV3).toBe(false);
   });
 
   it('requisition-changed needs at least one change and a known change kind', () => {

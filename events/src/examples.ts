@@ -31,6 +31,12 @@ export const EXAMPLE_DATA: EventDataMap = {
     hospitalLocationName: 'Pacific Oncology - First Hill Clinic',
     patientName: 'Ada Lovelace',
     patientNumber: 'PAT-000123',
+    billing: {
+      billingType: 'MEDICARE',
+      payorId: 'PAYOR-00431',
+      payorName: 'Medicare Part B',
+      patientAddressComplete: true,
+    },
   },
   'requisition-changed': {
     requisitionId: '66f1c0a2e4b0a1b2c3d4e5f6',
@@ -55,6 +61,13 @@ export const EXAMPLE_DATA: EventDataMap = {
     changedOn: '2025-03-04T10:15:00.000Z',
     mergedInto: null,
     billingReviewStatus: 'NEEDS_REVIEW',
+    billing: {
+      billingType: 'MEDICARE',
+      payorId: 'PAYOR-00431',
+      payorName: 'Medicare Part B',
+      patientAddressComplete: true,
+    },
+    icd10Codes: ['C34.90', 'C78.01'],
   },
   'test-status': {
     testOrderId: '66f1c0a2e4b0a1b2c3d4e5f7',

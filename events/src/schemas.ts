@@ -168,7 +168,39 @@ export const RequisitionSubmittedDataV3 = RequisitionSubmittedDataV2.extend({
       'Tumor diagnosis code (e.g. BREAST, LUNG; OTHER with its text elsewhere), null when not given (schemaVersion 3; absent before)',
     ),
 }).describe('A requisition was submitted (DRAFT -> SUBMITTED)');
-export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV3>;
+
+/**
+ * What the billing service needs to check and build a claim, without patient demographics (docs/events.md): the
+ * primary billing entry's type and payor, and whether the patient's address is complete (Medicare claims need it).
+ */
+export const RequisitionBilling = z
+  .object({
+    billingType: z
+      .enum(['INSURANCE', 'FACILITY', 'SELF', 'MEDICARE', 'MEDICAID', 'OTHER'])
+      .nullable()
+      .describe("The primary billing entry's type, null when the requisition has no billing entry"),
+    payorId: z.string().max(200).nullable().describe("The primary billing entry's payor id, null when none"),
+    payorName: z
+      .string()
+      .max(300)
+      .nullable()
+      .describe("The primary billing entry's insurance provider (payor) name, null when none"),
+    patientAddressComplete: z
+      .boolean()
+      .describe(
+        "Whether the patient's address has street, city, state and postal code (not the address itself)",
+      ),
+  })
+  .describe('The billing summary of a requisition (schemaVersion 4)');
+export type RequisitionBilling = z.infer<typeof RequisitionBilling>;
+
+/** schemaVersion 4 (additive): the billing summary the billing service checks a claim with. */
+export const RequisitionSubmittedDataV4 = RequisitionSubmittedDataV3.extend({
+  billing: RequisitionBilling.nullable()
+    .optional()
+    .describe('Billing summary (schemaVersion 4; absent before)'),
+}).describe('A requisition was submitted (DRAFT -> SUBMITTED)');
+export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV4>;
 
 // ---------------------------------------------------------------------------
 // requisition-changed
@@ -182,6 +214,8 @@ export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV3
  * - `invalidated`: it became INVALID (merged into another requisition)
  * - `parties-changed`: an edit changed its account, physician, location or patient (ids or names)
  * - `billing-review-changed`: its billing review status changed (schemaVersion 3)
+ * - `billing-changed`: an edit changed its billing entries, the patient's address completeness or its ICD-10
+ *   codes (schemaVersion 4)
  */
 export const REQUISITION_CHANGES = [
   'deleted',
@@ -189,6 +223,7 @@ export const REQUISITION_CHANGES = [
   'invalidated',
   'parties-changed',
   'billing-review-changed',
+  'billing-changed',
 ] as const;
 export const RequisitionChange = z.enum(REQUISITION_CHANGES);
 export type RequisitionChange = z.infer<typeof RequisitionChange>;
@@ -277,7 +312,25 @@ export const RequisitionChangedDataV3 = RequisitionChangedDataV2.extend({
 }).describe(
   'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing) or had its parties edited',
 );
-export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV3>;
+
+/**
+ * schemaVersion 4 (additive): the change `billing-changed` (an edit changed the billing entries, the patient's
+ * address completeness or the ICD-10 codes), with the billing summary and the ICD-10 codes after the change.
+ */
+export const RequisitionChangedDataV4 = RequisitionChangedDataV3.extend({
+  billing: RequisitionBilling.nullable()
+    .optional()
+    .describe('Billing summary after the change (schemaVersion 4; absent before)'),
+  icd10Codes: z
+    .array(Icd10Code)
+    .optional()
+    .describe(
+      'Distinct ICD-10 codes of the tumor specimen after the change (schemaVersion 4; absent before)',
+    ),
+}).describe(
+  'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing) or had its parties or billing edited',
+);
+export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV4>;
 
 // ---------------------------------------------------------------------------
 // test-status
@@ -413,11 +466,13 @@ export const DATA_SCHEMAS = {
     1: RequisitionSubmittedDataV1,
     2: RequisitionSubmittedDataV2,
     3: RequisitionSubmittedDataV3,
+    4: RequisitionSubmittedDataV4,
   },
   'requisition-changed': {
     1: RequisitionChangedDataV1,
     2: RequisitionChangedDataV2,
     3: RequisitionChangedDataV3,
+    4: RequisitionChangedDataV4,
   },
   'test-status': { 1: TestStatusDataV1, 2: TestStatusDataV2 },
   sample: { 1: SampleDataV1 },
@@ -425,8 +480,8 @@ export const DATA_SCHEMAS = {
 } as const satisfies Record<EventFamily, Record<number, z.ZodType>>;
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
-  'requisition-submitted': 3,
-  'requisition-changed': 3,
+  'requisition-submitted': 4,
+  'requisition-changed': 4,
   'test-status': 2,
   sample: 1,
   'billing-case': 1,

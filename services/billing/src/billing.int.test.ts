@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
 import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -33,7 +34,7 @@ describe('billing: model and GET /bis/api/v1/billingCases (real FerretDB)', () =
 
   beforeAll(async () => {
     sys = await createTestSystem();
-    billing = createBillingModule(sys.ctx);
+    billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     app = sys.app; // the area is mounted by the system like in production
     await billing.models.BillingCase.init();
     await billing.models.BillingCase.create([

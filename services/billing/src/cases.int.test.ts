@@ -146,6 +146,14 @@ describe('billing cases: from events, qualification and the actions API (real Ka
       // decision: not on requisition-submitted; null until the first billing-review change
       reviewStatus: null,
       caseQualifiedDate: null,
+      // requisition-submitted v4: the billing summary and the ICD-10 codes, no demographics
+      claimInfo: {
+        billingType: 'SELF',
+        payorId: null,
+        payorName: null,
+        patientAddressComplete: true,
+        diagnosisCodes: ['C34.90', 'Z85.118'],
+      },
     });
     expect(await billing.BillingCase.countDocuments({ testOrderId: main.testOrderId })).toBe(1);
     expect(c.caseHistory.map((e) => e.status)).toEqual(['NOT_SUBMITTED']);
@@ -166,6 +174,46 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     // the list shows it
     const list = (await call('GET', `${BIS}/billingCases`, 'admin')).json();
     expect(list.content.map((x: any) => x.id)).toContain(caseId);
+  });
+
+  it('an edit of the billing (payor, address, ICD-10) reaches the case through requisition-changed v4', async () => {
+    const order = await submitOrder();
+    await waitCase(order.testOrderId, (c) => c.claimInfo?.billingType === 'SELF', 'the case of the order');
+    const current = (await call('GET', `${RQ}/${order.requisitionId}`, 'admin')).json();
+    const res = await call('PUT', `${RQ}/${order.requisitionId}`, 'admin', {
+      ...current,
+      billings: [
+        {
+          billingType: 'MEDICARE',
+          preference: 'PRIMARY',
+          insuranceProvider: 'Medicare Part B',
+          payorId: 'MCR-B',
+          policyNumber: '1EG4-TE5-MK72',
+          relationshipToPatient: 'SELF',
+        },
+      ],
+      patient: { ...current.patient, address: { ...current.patient.address, street: '' } },
+      tumorSpecimen: { ...current.tumorSpecimen, icd10Codes: 'C50.911' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const c = await waitCase(
+      order.testOrderId,
+      (x) => x.claimInfo?.billingType === 'MEDICARE',
+      'the case with the edited billing',
+    );
+    expect(c.claimInfo).toEqual({
+      billingType: 'MEDICARE',
+      payorId: 'MCR-B',
+      payorName: 'Medicare Part B',
+      patientAddressComplete: false,
+      diagnosisCodes: ['C50.911'],
+    });
+    // the requisition's own record of it: a billing-changed change, and no policy number on the event
+    const req = await sys.ctx.mongo
+      .collection('billing_requisitions')
+      .findOne({ _id: order.requisitionId } as never);
+    expect(req).toMatchObject({ billing: { billingType: 'MEDICARE' }, icd10Codes: ['C50.911'] });
+    expect(JSON.stringify(req)).not.toContain('1EG4-TE5-MK72');
   });
 
   it('a redelivered test-status event makes no second case, and an older one changes nothing', async () => {

@@ -1,12 +1,18 @@
 import { can, type DashboardQuery, type SessionUser } from '@onco/platform';
-import { BILLING_REVIEW_STATUSES, type BillingReviewStatus } from '@onco/domain';
+import {
+  BILLING_REVIEW_STATUSES,
+  NEEDS_ATTENTION_CASE_STATUSES,
+  type BillingReviewStatus,
+} from '@onco/domain';
 import type { BillingModels } from './models';
 import { billingScope } from './routes/billing-cases';
 
 /**
  * The billing service's part of the home dashboard: `billingReview`, the count of billing cases per review
  * status (every status present, zero when none) among the cases created in the range, within the user's data
- * scope. Only for users with VIEW_BILLING_DASHBOARD; others get nothing (the key is absent).
+ * scope; and `billingAttention`, the count of cases that need a person (NEEDS_ATTENTION_CASE_STATUSES: retries
+ * exhausted, rejected, update not allowed) whenever they were created, since an old case waiting to be fixed is
+ * exactly what the counter is for. Only for users with VIEW_BILLING_DASHBOARD; others get nothing (keys absent).
  */
 export async function billingDashboard(models: BillingModels, user: SessionUser, q: DashboardQuery) {
   if (!can(user, 'VIEW_BILLING_DASHBOARD')) return {};
@@ -28,5 +34,11 @@ export async function billingDashboard(models: BillingModels, user: SessionUser,
     number
   >;
   for (const g of groups) if (g._id in billingReview) billingReview[g._id] = g.count;
-  return { billingReview };
+  // index { caseStatus: 1, updatedOn: -1 } (the list's Billing Status filter)
+  const billingAttention = await models.BillingCase.countDocuments({
+    ...scope,
+    caseStatus: { $in: NEEDS_ATTENTION_CASE_STATUSES },
+    deleted: false,
+  }).exec();
+  return { billingReview, billingAttention };
 }

@@ -6,6 +6,7 @@ import { billingActionRoutes } from './routes/billing-actions';
 import { startBillingConsumers } from './consumers/cases';
 import { defineBillingSubmitQueue, type BillingSubmitQueue } from './submission/queue';
 import { billingSubmitRoutes } from './submission/routes';
+import type { DiagnosisCodeCatalog } from './submission/rules';
 
 export type BillingModule = DomainModule & { models: BillingModels; submission: BillingSubmitQueue };
 
@@ -13,7 +14,12 @@ export type BillingModule = DomainModule & { models: BillingModels; submission: 
  * The billing service: billing cases (billing_cases carries pending events), submitted to XIFIN by workers
  * in a later issue. Mounted in the billing area (/bis/api/v1).
  */
-export function createBillingModule(ctx: PlatformContext): BillingModule {
+export interface BillingModuleOptions {
+  /** the ICD-10-CM catalog the pre-submit checks look codes up in (the reference module's, wired by the server) */
+  diagnosisCodes: DiagnosisCodeCatalog;
+}
+
+export function createBillingModule(ctx: PlatformContext, opts: BillingModuleOptions): BillingModule {
   const models = billingModels(ctx.mongo);
   // the billing-submit queue; its worker runs where the registry starts workers (WORKERS=true)
   const submission = defineBillingSubmitQueue(ctx, { models });
@@ -35,7 +41,11 @@ export function createBillingModule(ctx: PlatformContext): BillingModule {
       bis: async (app) => {
         await app.register(billingCaseRoutes, { models });
         await app.register(billingActionRoutes, { models });
-        await app.register(billingSubmitRoutes, { models, queue: submission });
+        await app.register(billingSubmitRoutes, {
+          models,
+          queue: submission,
+          catalog: opts.diagnosisCodes,
+        });
       },
     },
   };

@@ -97,6 +97,24 @@ export class Icd10Catalog {
     this.revision = revision;
   }
 
+  /**
+   * The codes (dotted like C50.911, or without the dot) that are not valid billable ICD-10-CM codes: not in the
+   * imported release, or retired by a newer import (deleted). The release holds only billable (leaf) codes, so
+   * a category such as C50 is not billable. Used by the billing service's pre-submit checks.
+   */
+  async invalidCodes(codes: readonly string[]): Promise<string[]> {
+    await this.ensureFresh();
+    if (this.billable === null || this.billableRevision !== this.revision) {
+      this.billable = new Set(this.rows.filter((r) => !r.deleted).map((r) => r.code));
+      this.billableRevision = this.revision;
+    }
+    const billable = this.billable;
+    return codes.filter((c) => !billable.has(c.replace('.', '').trim().toUpperCase()));
+  }
+
+  private billable: Set<string> | null = null;
+  private billableRevision: string | null | undefined = undefined;
+
   async list(query: ListQuery): Promise<ListResult<Icd10ApiRow>> {
     await this.ensureFresh();
     const q = query.q?.toLowerCase();

@@ -36,6 +36,7 @@ import {
   type RequisitionForm,
   type RuleContext,
   type BillingReviewStatus,
+  requisitionBillingSummary,
 } from '@onco/domain';
 import { createEvent, outboxForInsert, withOutbox, type RequisitionChange } from '@onco/events';
 import { nextSequence, type RequisitionDoc, type RequisitionModels } from './models';
@@ -107,6 +108,11 @@ const partiesOf = (doc: RequisitionDoc) => ({
 });
 const sameParties = (a: RequisitionDoc, b: RequisitionDoc) =>
   JSON.stringify(partiesOf(a)) === JSON.stringify(partiesOf(b));
+
+/** Whether an edit leaves what a claim is checked with (billing summary, ICD-10 codes) as it was. */
+const sameBilling = (a: RequisitionDoc, b: RequisitionDoc) =>
+  JSON.stringify([requisitionBillingSummary(a as never), icd10Codes(a)]) ===
+  JSON.stringify([requisitionBillingSummary(b as never), icd10Codes(b)]);
 
 /** Billings as stored: each gets an id and audit fields; an existing billing keeps its id, creation and version. */
 function storedBillings(
@@ -453,6 +459,9 @@ export class RequisitionService {
           : null,
         // schemaVersion 3: the billing review the billing service qualifies its cases with
         billingReviewStatus: (after.billingReview?.status ?? null) as BillingReviewStatus | null,
+        // schemaVersion 4: the billing summary and ICD-10 codes the billing service checks a claim with
+        billing: requisitionBillingSummary(after as never),
+        icd10Codes: icd10Codes(after),
       },
     });
   }
@@ -465,6 +474,7 @@ export class RequisitionService {
     if (!sameParties(before, after)) changes.push('parties-changed');
     if ((before.billingReview?.status ?? null) !== (after.billingReview?.status ?? null))
       changes.push('billing-review-changed');
+    if (!sameBilling(before, after)) changes.push('billing-changed');
     return changes;
   }
 
@@ -607,6 +617,8 @@ export class RequisitionService {
           clinicalReviewStatus: doc.clinicalReviewStatus ?? null,
           icd10Codes: icd10Codes(doc),
           diagnosis: doc.tumorSpecimen?.diagnosis ?? null,
+          // schemaVersion 4: what the billing service checks a claim with (no patient demographics)
+          billing: requisitionBillingSummary(doc as never),
         },
       },
       {},

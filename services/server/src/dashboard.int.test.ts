@@ -8,6 +8,7 @@ import {
   type BillingModule,
 } from '@onco/billing';
 import { createMessagesModule, type MessagesModule } from '@onco/messages';
+import { createReferenceModule } from '@onco/reference';
 import { requisitionModels, type RequisitionDoc } from '@onco/requisitions';
 import { createTestSystem, createUser, login } from './test-helper';
 import { defaultDashboardRange, parseDashboardQuery } from './dashboard';
@@ -35,7 +36,7 @@ describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing
     sys = await createTestSystem();
     app = sys.app;
     lab = createLabModule(sys.ctx);
-    billing = createBillingModule(sys.ctx);
+    billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     messages = createMessagesModule(sys.ctx);
     const req = requisitionModels(sys.ctx.mongo);
 
@@ -78,18 +79,21 @@ describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing
       form('SUBMITTED', 'NEEDS_REVIEW', 'acc-A', { deleted: true }),
       form('SUBMITTED', 'NEEDS_REVIEW', 'acc-B'),
     ]);
-    const billingCase = (n: number, review: string, account: string) =>
+    const billingCase = (n: number, review: string, account: string, caseStatus = 'NOT_SUBMITTED') =>
       ({
         testOrderId: `case-${n}`,
         reviewStatus: review,
+        caseStatus,
         account: { id: account, name: null },
         physician: { id: `phy-${account}`, name: null },
         createdOn: day(1, 1),
       }) as unknown as BillingCaseDoc;
     await billing.models.BillingCase.create([
-      billingCase(1, 'NEEDS_REVIEW', 'acc-A'),
-      billingCase(2, 'AWAITING_INFO', 'acc-A'),
-      billingCase(3, 'NEEDS_REVIEW', 'acc-B'),
+      billingCase(1, 'NEEDS_REVIEW', 'acc-A', 'RETRY_FAILED'),
+      billingCase(2, 'AWAITING_INFO', 'acc-A', 'REJECTED_BY_XIFIN'),
+      billingCase(3, 'NEEDS_REVIEW', 'acc-B', 'ACCEPTED_BY_XIFIN'),
+      // needs attention whenever it was created (outside the range's review counts)
+      { ...billingCase(4, 'REVIEW_COMPLETE', 'acc-B', 'UPDATE_NOT_ALLOWED'), createdOn: day(0, 1, 2023) },
     ]);
     await messages.models.Message.create([
       { subject: 'new', type: 'CASE', account: { id: 'acc-A' } },
@@ -173,6 +177,8 @@ describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing
       REVIEW_COMPLETE: 0,
       AWAITING_INFO: 1,
     });
+    // RETRY_FAILED, REJECTED_BY_XIFIN and the old UPDATE_NOT_ALLOWED case; not the accepted one
+    expect(body.billingAttention).toBe(3);
     expect(body.clinicalReview.NEEDS_REVIEW).toBe(3);
     expect(body.testStatus.CANCELLED).toBe(1);
     expect(body.unreadMessages).toBe(2);
@@ -204,6 +210,18 @@ describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing
       page: 0,
     });
     expect(Object.values(part.billingReview!).every((n) => n === 0)).toBe(true);
+    expect(part.billingAttention).toBe(0);
+    // in acc-A's scope: its two cases that need attention
+    const accA = await billingDashboard(
+      billing.models,
+      { ...scoped, accountIds: ['acc-A'] },
+      {
+        start: day(0, 1),
+        end: day(11, 31),
+        page: 0,
+      },
+    );
+    expect(accA.billingAttention).toBe(2);
   });
 
   it('shows a patient only the unread message count (no test counters without VIEW_TESTS_PAGE)', async () => {

@@ -74,6 +74,7 @@ export const dashboardReply = z.looseObject({
   testStatus: counts.optional(),
   clinicalReview: counts.optional(),
   billingReview: counts.optional(),
+  billingAttention: z.number().int().optional(),
   unreadMessages: z.number().int().optional(),
   recentlyCompleted: z
     .looseObject({
@@ -94,7 +95,7 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { modules: Dom
         tags: ['dashboard'],
         summary:
           'Home dashboard counters in the user scope: testStatus, clinicalReview (CAN_REVIEW_DIAGNOSIS), ' +
-          'billingReview (VIEW_BILLING_DASHBOARD), unreadMessages, recentlyCompleted',
+          'billingReview and billingAttention (VIEW_BILLING_DASHBOARD), unreadMessages, recentlyCompleted',
         querystring: dashboardQuerystring,
         response: { 200: dashboardReply, ...errorReplies },
       },

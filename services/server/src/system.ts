@@ -143,7 +143,8 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     reference,
     requisitions,
     createLabModule(ctx),
-    createBillingModule(ctx),
+    // the pre-submit checks look ICD-10 codes up in the reference data's catalog (an interface, not its models)
+    createBillingModule(ctx, { diagnosisCodes: reference.icd10Catalog }),
     createMessagesModule(ctx),
   ];
 

@@ -32,6 +32,7 @@ import { enumLabel } from '../../resources/orders/list/logic';
 import { ordersEn } from '../../resources/orders/list/i18n';
 import { homeEn } from './i18n';
 import {
+  billingAttentionTarget,
   billingReviewTarget,
   clinicalReviewTarget,
   dashboardQuery,
@@ -66,6 +67,7 @@ interface Dashboard {
   testStatus?: Record<string, number>;
   clinicalReview?: Record<string, number>;
   billingReview?: Record<string, number>;
+  billingAttention?: number;
   unreadMessages?: number;
   recentlyCompleted?: { content: RecentTest[]; totalElements: number; page: number; perPage: number };
 }
@@ -344,6 +346,14 @@ export function HomePage() {
                         onClick={() => go(billingReviewTarget(s))}
                       />
                     ))}
+                    {typeof data?.billingAttention === 'number' ? (
+                      <ScoreBox
+                        testId="billing-needs-attention"
+                        label={t('home.billingAttention')}
+                        count={data.billingAttention}
+                        onClick={() => go(billingAttentionTarget())}
+                      />
+                    ) : null}
                   </Box>
                 </Panel>
               ) : null}

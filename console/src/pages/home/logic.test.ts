@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  billingAttentionTarget,
   billingReviewTarget,
   clinicalReviewTarget,
   dashboardQuery,
@@ -47,6 +48,7 @@ describe('home dashboard rules', () => {
       state: { reviewStatus: 'NEEDS_REVIEW' },
     });
     expect(billingReviewTarget('X')).toEqual({ to: '/billing', state: { billingReviewStatus: 'X' } });
+    expect(billingAttentionTarget()).toEqual({ to: '/billing', state: { needsAttention: true } });
     expect(messagesTarget()).toEqual({ to: '/messages', state: { messageStatus: 'NEW' } });
     expect(dashboardQuery(range, 2)).toEqual({ from: '1', to: '2', page: '2' });
   });

@@ -63,6 +63,8 @@ export const billingReviewTarget = (status: string) => ({
   to: '/billing',
   state: { billingReviewStatus: status },
 });
+/** The billing list with its "Needs attention" view on (retries exhausted, rejected, update not allowed). */
+export const billingAttentionTarget = () => ({ to: '/billing', state: { needsAttention: true } });
 export const messagesTarget = () => ({ to: '/messages', state: { messageStatus: 'NEW' } });
 
 /** The query of GET /portal/api/v1/dashboard. */

@@ -24,7 +24,7 @@ import { billingStatusOptions } from '@onco/domain';
 import { DateText, useDebounced, useToast } from '../../components';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
-import type { BillingCaseRow, BillingSpecialist } from './api';
+import type { BillingCaseRow, BillingSpecialist, BulkSubmitReply } from './api';
 import { billingEn } from './i18n';
 import { ERROR_STATUSES, historyNewestFirst } from './logic';
 
@@ -312,6 +312,82 @@ export function StatusDialog(props: { rows: BillingCaseRow[]; onClose: () => voi
         <Button variant="contained" disabled={!status || options.length === 0 || busy} onClick={save}>
           {t('billing.update')}
         </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * Submit selected (the needs-attention view's bulk resubmit): confirms, sends the ids in one call, then lists
+ * per case whether it went and, if not, why (the server's pre-submit checks or the section 4.3 reason).
+ */
+export function BulkSubmitDialog(props: { rows: BillingCaseRow[]; onClose: () => void; onDone: () => void }) {
+  const { rows, onClose, onDone } = props;
+  const t = useBillingT();
+  const toast = useToast();
+  const dp = useDataProvider<ConsoleDataProvider>();
+  const [busy, setBusy] = useState(false);
+  const [reply, setReply] = useState<BulkSubmitReply | null>(null);
+  const testOf = (id: string) => rows.find((r) => r.id === id)?.testId ?? id;
+  const send = async () => {
+    setBusy(true);
+    try {
+      const { data } = await dp.submitBillingCases({ ids: rows.map((r) => r.id) });
+      setReply(data);
+      toast(data.submitted ? 'success' : 'warning', data.message);
+    } catch (e) {
+      toast('error', errText(e, t('billing.bulkFailed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onClose={reply ? onDone : onClose} maxWidth="sm" fullWidth data-testid="billing-bulk-dialog">
+      <DialogTitle>{t('billing.bulkTitle')}</DialogTitle>
+      <DialogContent>
+        {reply ? (
+          <List dense data-testid="billing-bulk-results">
+            {reply.results.map((r) => (
+              <ListItem
+                key={r.id}
+                sx={{ display: 'block', px: 0 }}
+                data-testid={`billing-bulk-result-${r.id}`}
+              >
+                <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+                  <Chip
+                    size="small"
+                    color={r.submitted ? 'success' : 'error'}
+                    label={r.submitted ? t('billing.bulkOk') : t('billing.bulkRefused')}
+                  />
+                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                    {testOf(r.id)}
+                  </Typography>
+                </Box>
+                {r.submitted ? null : (
+                  <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, whiteSpace: 'pre-wrap' }}>
+                    {r.problems?.length ? r.problems.map((p) => `• ${p.message}`).join('\n') : r.message}
+                  </Typography>
+                )}
+              </ListItem>
+            ))}
+          </List>
+        ) : (
+          <Typography variant="body2">{t('billing.bulkIntro', { count: rows.length })}</Typography>
+        )}
+      </DialogContent>
+      <DialogActions>
+        {reply ? (
+          <Button variant="contained" onClick={onDone}>
+            {t('billing.close')}
+          </Button>
+        ) : (
+          <>
+            <Button onClick={onClose}>{t('billing.cancel')}</Button>
+            <Button variant="contained" disabled={busy} onClick={send} data-testid="billing-bulk-confirm">
+              {t('billing.submit')}
+            </Button>
+          </>
+        )}
       </DialogActions>
     </Dialog>
   );

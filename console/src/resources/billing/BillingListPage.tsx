@@ -1,9 +1,20 @@
-import { useState } from 'react';
-import { Box, Button, IconButton, Link, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
+import { useMemo, useState } from 'react';
+import {
+  Box,
+  Button,
+  FormControlLabel,
+  IconButton,
+  Link,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Switch,
+  Tooltip,
+} from '@mui/material';
 import HistoryIcon from '@mui/icons-material/History';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { useDataProvider, usePermissions } from 'react-admin';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { canSubmitCase, isBillingErrorStatus } from '@onco/domain';
 import { DateText, ListPage, Truncate, useToast, type Column, type FacetFilterDef } from '../../components';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
@@ -11,17 +22,18 @@ import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { BillingCaseRow } from './api';
 import {
   AssignDialog,
+  BulkSubmitDialog,
   ErrorDetailsDialog,
   HistoryDialog,
   StatusDialog,
   TextActionDialog,
   useBillingT,
 } from './BillingDialogs';
-import { billingActions, statusColour } from './logic';
+import { billingActions, billingBaseFilter, initialBillingState, statusColour } from './logic';
 
 const stop = (e: React.MouseEvent) => e.stopPropagation();
 
-type DialogKind = 'billingCode' | 'timePoint' | 'assign' | 'status';
+type DialogKind = 'billingCode' | 'timePoint' | 'assign' | 'status' | 'submit';
 
 /**
  * Billing cases (/billing, spec 3 section 2.9): Test Type, Test Status, Billing Review Status, Billing Status and
@@ -41,6 +53,13 @@ export function BillingListPage() {
   const [errorOf, setErrorOf] = useState<BillingCaseRow | null>(null);
   const [submitting, setSubmitting] = useState<string | null>(null);
   const canAct = permissions.includes('VIEW_BILLING_ACTIONS');
+  const location = useLocation();
+  const initial = useMemo(() => initialBillingState(location.state), [location.state]);
+  const [needsAttention, setNeedsAttention] = useState(initial.needsAttention);
+  const baseFilter = useMemo(
+    () => billingBaseFilter({ billingReviewStatus: initial.billingReviewStatus, needsAttention }),
+    [initial.billingReviewStatus, needsAttention],
+  );
 
   const facets: FacetFilterDef[] = [
     { name: 'test_type_facet', field: 'testType', label: t('billing.facet.testType') },
@@ -67,6 +86,30 @@ export function BillingListPage() {
       emptyText={t('billing.empty')}
       searchPlaceholder={t('billing.searchPlaceholder')}
       selection="multi"
+      baseFilter={baseFilter}
+      bannerRight={
+        <Tooltip title={t('billing.needsAttentionHint')}>
+          <FormControlLabel
+            control={
+              <Switch
+                checked={needsAttention}
+                onChange={(e) => setNeedsAttention(e.target.checked)}
+                // readable on the banner's dark green: a white thumb, a light track
+                sx={{
+                  '& .MuiSwitch-switchBase.Mui-checked': { color: '#fff' },
+                  '& .MuiSwitch-switchBase.Mui-checked + .MuiSwitch-track': {
+                    bgcolor: '#c8e6c9',
+                    opacity: 1,
+                  },
+                  '& .MuiSwitch-track': { bgcolor: 'rgba(255,255,255,0.5)' },
+                }}
+                data-testid="billing-needs-attention-toggle"
+              />
+            }
+            label={t('billing.needsAttention')}
+          />
+        </Tooltip>
+      }
       actions={(ctx) =>
         canAct ? (
           <>
@@ -80,7 +123,7 @@ export function BillingListPage() {
               {t('billing.actions')}
             </Button>
             <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-              {(['billingCode', 'assign', 'timePoint', 'status'] as const).map((k) => (
+              {(['billingCode', 'assign', 'timePoint', 'status', 'submit'] as const).map((k) => (
                 <MenuItem
                   key={k}
                   disabled={!billingActions(ctx.selected, permissions)[k]}
@@ -298,6 +341,9 @@ export function BillingListPage() {
             ) : null}
             {dialog === 'status' ? (
               <StatusDialog rows={ctx.selected} onClose={() => setDialog(null)} onDone={done} />
+            ) : null}
+            {dialog === 'submit' ? (
+              <BulkSubmitDialog rows={ctx.selected} onClose={() => setDialog(null)} onDone={done} />
             ) : null}
             {history ? <HistoryDialog row={history} onClose={() => setHistory(null)} /> : null}
             {errorOf ? <ErrorDetailsDialog row={errorOf} onClose={() => setErrorOf(null)} /> : null}

@@ -85,6 +85,18 @@ export function billingMethods(http: HttpClient = sessionHttpClient()) {
     },
     /** POST billing/submit/{id} (empty body): 'Submitted successfully' */
     submitBillingCase: (p: { id: string }) => send<{ message: string }>('POST', `/billing/submit/${e(p.id)}`),
+    /** POST billing/submit with a list of ids: each case submitted on its own, a result per id */
+    submitBillingCases: (p: { ids: string[] }) => send<BulkSubmitReply>('POST', '/billing/submit', p.ids),
   };
+}
+export interface BulkSubmitReply {
+  message: string;
+  submitted: number;
+  results: {
+    id: string;
+    submitted: boolean;
+    message: string;
+    problems?: { field: string; message: string }[];
+  }[];
 }
 export type BillingMethods = ReturnType<typeof billingMethods>;

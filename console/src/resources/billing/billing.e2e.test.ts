@@ -26,7 +26,8 @@ import {
   startGatewayStandin,
   type GatewayStandin,
 } from '../../../../services/billing/src/submission/gateway-standin';
-import { createBillingModule } from '../../../../services/billing/src/index';
+import { billingModels } from '../../../../services/billing/src/index';
+import { fixtureFiles, importIcd10, referenceModels } from '../../../../services/reference/src/index';
 
 const RQ = '/portal/api/v1/testOrderForms';
 const BIS = '/bis/api/v1';
@@ -74,7 +75,9 @@ describe('billing cases: assign, code, submit, history, errors (real backend, ga
     });
     admin = await h.user('ROLE_ADMINISTRATOR');
     auth = (await login(h.sys, admin.loginId)).authorization;
-    await createBillingModule(h.sys.ctx).models.BillingSpecialist.create({
+    // the ICD-10-CM catalog the pre-submit checks look the orders' codes up in
+    await importIcd10(referenceModels(h.sys.ctx.mongo).Icd10Code, fixtureFiles().icd10);
+    await billingModels(h.sys.ctx.mongo).BillingSpecialist.create({
       _id: 'spec-bea',
       name: 'Bea Biller',
       email: 'bea.biller@oncotrf.example.com',
@@ -208,6 +211,40 @@ describe('billing cases: assign, code, submit, history, errors (real backend, ga
     const details = await page.$eval('[data-testid="billing-error-details"]', (e) => e.textContent ?? '');
     expect(details.trim().length).toBeGreaterThan(3);
     await h.shot(page, 'billing-error-en');
+  }, 120_000);
+
+  it('needs attention: the dashboard counter opens the view, the case is fixed and resubmitted in bulk', async () => {
+    const [a, b] = cases;
+    const page = await h.newPage({ width: 1600, height: 1000 });
+    await loginAs(page, h, admin.loginId);
+    await open(page, h, '/');
+    await page.waitForSelector('[data-testid="billing-needs-attention"]');
+    await clickWhenReady(page, '[data-testid="billing-needs-attention"]');
+    await waitForText(page, 'Billing Cases');
+    // the view is on: the rejected case is listed, the accepted one is not
+    await page.waitForSelector(`[data-testid="row-${b.id}"]`);
+    expect(await page.$(`[data-testid="row-${a.id}"]`)).toBeNull();
+    expect(
+      await page.$eval(
+        '[data-testid="billing-needs-attention-toggle"] input',
+        (i) => (i as HTMLInputElement).checked,
+      ),
+    ).toBe(true);
+
+    // fixed (a billing code the billing system takes), then submitted again from the view
+    expect((await h.api(auth, 'POST', `${BIS}/billing/${b.id}/billingCode/ACC-0001`)).status).toBe(200);
+    await selectRow(page, b.id);
+    await action(page, 'submit');
+    await waitForText(page, 'Submit billing cases');
+    await clickWhenReady(page, '[data-testid="billing-bulk-confirm"]');
+    await page.waitForSelector(`[data-testid="billing-bulk-result-${b.id}"]`);
+    expect(await bodyText(page)).toContain('1 of 1 billing cases submitted');
+    await h.shot(page, 'billing-bulk-submit-en');
+    await until('the resubmitted case accepted', async () => {
+      const res = await h.api(auth, 'GET', `${BIS}/billingCases/${b.id}`);
+      return res.body?.caseStatus === 'ACCEPTED_BY_XIFIN';
+    });
+    expect(gateway.claims().filter((c) => c.key === `${b.id}:2`)).toHaveLength(1);
   }, 120_000);
 
   it('the billing list in Chinese', async () => {

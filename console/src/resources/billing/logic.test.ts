@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BillingCaseRow } from './api';
-import { billingActions, historyNewestFirst, statusColour } from './logic';
+import {
+  billingActions,
+  billingBaseFilter,
+  historyNewestFirst,
+  initialBillingState,
+  statusColour,
+} from './logic';
 
 const row = (over: Partial<BillingCaseRow>): BillingCaseRow =>
   ({
@@ -67,5 +73,38 @@ describe('billing display', () => {
         { createdOn: '2026-02-01T00:00:00Z', n: 2 },
       ]).map((h) => h.n),
     ).toEqual([2, 1]);
+  });
+});
+
+describe('billing list: what it opens with', () => {
+  it('takes the review status and the needs-attention view from the dashboard, ignoring anything else', () => {
+    expect(initialBillingState({ billingReviewStatus: 'NEEDS_REVIEW', from: 'home' })).toEqual({
+      billingReviewStatus: 'NEEDS_REVIEW',
+      needsAttention: false,
+    });
+    expect(initialBillingState({ needsAttention: true })).toEqual({
+      billingReviewStatus: null,
+      needsAttention: true,
+    });
+    expect(initialBillingState(null)).toEqual({ billingReviewStatus: null, needsAttention: false });
+    expect(initialBillingState({ billingReviewStatus: 3, needsAttention: 'yes' })).toEqual({
+      billingReviewStatus: null,
+      needsAttention: false,
+    });
+  });
+
+  it('sends the needs-attention statuses and the review status as filters', () => {
+    expect(billingBaseFilter({ billingReviewStatus: null, needsAttention: false })).toEqual({});
+    expect(billingBaseFilter({ billingReviewStatus: 'AWAITING_INFO', needsAttention: true })).toEqual({
+      reviewStatus: ['AWAITING_INFO'],
+      caseStatus: ['RETRY_FAILED', 'REJECTED_BY_XIFIN', 'UPDATE_NOT_ALLOWED'],
+    });
+  });
+
+  it('offers Submit selected with VIEW_BILLING_ACTIONS and a selection', () => {
+    const row = { caseStatus: 'RETRY_FAILED' } as BillingCaseRow;
+    expect(billingActions([row], ['VIEW_BILLING_ACTIONS']).submit).toBe(true);
+    expect(billingActions([], ['VIEW_BILLING_ACTIONS']).submit).toBe(false);
+    expect(billingActions([row], []).submit).toBe(false);
   });
 });

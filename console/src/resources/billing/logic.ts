@@ -1,5 +1,6 @@
 import {
   BILLING_ERROR_STATUSES,
+  NEEDS_ATTENTION_CASE_STATUSES,
   billingStatusOptions,
   timePointError,
   type BillingCaseStatus,
@@ -49,7 +50,35 @@ export function billingActions(selected: readonly BillingCaseRow[], permissions:
     assign: can('VIEW_BILLING_ACTIONS') && can('CAN_UPDATE_ASSIGNEE') && selected.length >= 1,
     timePoint: can('VIEW_BILLING_ACTIONS') && selected.length === 1 && timePointError(selected[0]) === null,
     status: can('VIEW_BILLING_ACTIONS') && billingStatusOptions(selected.map((r) => r.caseStatus)).length > 0,
+    // bulk Submit (the needs-attention view): each case is checked on its own by the server
+    submit: can('VIEW_BILLING_ACTIONS') && selected.length >= 1,
   };
+}
+
+/** What the list opens with: the home dashboard's Billing Review counters and its Needs attention counter. */
+export interface BillingNavState {
+  billingReviewStatus: string | null;
+  needsAttention: boolean;
+}
+export function initialBillingState(state: unknown): BillingNavState {
+  const s = (state ?? {}) as { billingReviewStatus?: unknown; needsAttention?: unknown };
+  return {
+    billingReviewStatus:
+      typeof s.billingReviewStatus === 'string' && s.billingReviewStatus ? s.billingReviewStatus : null,
+    needsAttention: s.needsAttention === true,
+  };
+}
+
+/**
+ * The filter always sent: the review status the dashboard opened the list with, and with "Needs attention" on,
+ * the Billing Status values that need a person (@onco/domain NEEDS_ATTENTION_CASE_STATUSES). A value chosen in
+ * the list's own filters wins over these.
+ */
+export function billingBaseFilter(nav: BillingNavState): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (nav.billingReviewStatus) out.reviewStatus = [nav.billingReviewStatus];
+  if (nav.needsAttention) out.caseStatus = [...NEEDS_ATTENTION_CASE_STATUSES];
+  return out;
 }
 
 /** History entries newest first. */

@@ -71,6 +71,15 @@ export function decideCase(doc: BillingCaseDoc, inputs: CaseInputs, now: Date): 
       patient: r.patient ?? doc.patient,
       reviewStatus: r.billingReviewStatus ?? null,
     });
+    // what the claim is checked with; kept as it was when the requisition's events did not carry it
+    if (r.billing || r.icd10Codes)
+      set.claimInfo = {
+        billingType: r.billing?.billingType ?? null,
+        payorId: r.billing?.payorId ?? null,
+        payorName: r.billing?.payorName ?? null,
+        patientAddressComplete: r.billing?.patientAddressComplete ?? false,
+        diagnosisCodes: r.icd10Codes ?? null,
+      };
     if (r.deleted) cancel = true;
   }
   const next = { ...doc, ...set } as BillingCaseDoc;
@@ -190,6 +199,9 @@ export async function recordSubmission(models: BillingModels, event: EventEnvelo
           patient: { id: d.patientId, name: d.patientName ?? null },
           // decision: not on requisition-submitted; a case's reviewStatus is null until the first change
           billingReviewStatus: null,
+          // schemaVersion 4 (absent before: null, and the claim checks say so)
+          billing: d.billing ?? null,
+          icd10Codes: d.icd10Codes,
           deleted: false,
           changedOn: new Date(d.submittedOn),
         },
@@ -218,6 +230,9 @@ export async function recordRequisitionChange(
   };
   // absent before schemaVersion 3: keep what is known
   if (d.billingReviewStatus !== undefined) set.billingReviewStatus = d.billingReviewStatus;
+  // absent before schemaVersion 4: keep what the submission said
+  if (d.billing !== undefined) set.billing = d.billing;
+  if (d.icd10Codes !== undefined) set.icd10Codes = d.icd10Codes;
   try {
     await models.BillingRequisition.updateOne(
       { _id: d.requisitionId, version: { $lt: d.requisitionVersion } },

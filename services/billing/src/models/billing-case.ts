@@ -9,9 +9,11 @@ import {
   type BillingCaseStatus,
   type BillingReviewStatus,
   type OrderType,
+  type RequisitionBillingSummary,
   type TestStatus,
   type TestType,
 } from '@onco/domain';
+import { billingSummarySchema } from './billing-requisition';
 import { outboxEntrySchemaDefinition, outboxEntrySchemaOptions, type OutboxEntry } from '@onco/events';
 
 /**
@@ -58,6 +60,11 @@ export interface BillingCaseDoc {
   assignee: { id: string | null; name: string | null } | null;
   errorDetails: string | null;
   caseHistory: CaseHistoryEntry[];
+  /**
+   * What the claim is checked with and carries from the requisition (its billing summary and ICD-10 codes, events
+   * of schemaVersion 4); null until the requisition's state is known
+   */
+  claimInfo?: ClaimInfo | null;
   /** the current submission to the billing system (submission/queue.ts); null until the first Submit */
   submission?: BillingSubmission | null;
   outbox: OutboxEntry[];
@@ -68,6 +75,11 @@ export interface BillingCaseDoc {
   version: number;
   archived: boolean;
   deleted: boolean;
+}
+
+export interface ClaimInfo extends RequisitionBillingSummary {
+  /** null: the requisition's events did not carry them (older than schemaVersion 4) */
+  diagnosisCodes: string[] | null;
 }
 
 /**
@@ -114,6 +126,13 @@ export const billingCaseSchema = auditedSchema(
     assignee: { type: idName(), default: null },
     errorDetails: str,
     caseHistory: { type: [caseHistorySchema], default: [] },
+    claimInfo: {
+      type: new Schema(
+        { ...billingSummarySchema().obj, diagnosisCodes: { type: [String], default: null } },
+        { _id: false },
+      ),
+      default: null,
+    },
     // the current submission (BillingSubmission above); null until the first Submit
     submission: {
       type: sub({

@@ -1,5 +1,10 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { BILLING_REVIEW_STATUSES, type BillingReviewStatus } from '@onco/domain';
+import {
+  BILLING_REVIEW_STATUSES,
+  BILLING_TYPES,
+  type BillingReviewStatus,
+  type RequisitionBillingSummary,
+} from '@onco/domain';
 
 /**
  * The billing service's copy of a submitted requisition's latest state (`_id` = requisition id), from
@@ -18,6 +23,10 @@ export interface BillingRequisitionDoc {
   patient: { id: string | null; name: string | null } | null;
   /** null until a requisition-changed event of schemaVersion 3 carries it (not on requisition-submitted) */
   billingReviewStatus: BillingReviewStatus | null;
+  /** the billing summary (events of schemaVersion 4); null when not carried (an older event) */
+  billing: RequisitionBillingSummary | null;
+  /** the ICD-10 codes (requisition-submitted, requisition-changed of schemaVersion 4) */
+  icd10Codes: string[] | null;
   deleted: boolean;
   changedOn: Date;
 }
@@ -30,6 +39,18 @@ const idName = () =>
     },
   );
 
+/** The billing summary a claim is checked with (also kept on each case as `claimInfo`). */
+export const billingSummarySchema = () =>
+  new Schema(
+    {
+      billingType: { type: String, enum: BILLING_TYPES, default: null },
+      payorId: { type: String, default: null },
+      payorName: { type: String, default: null },
+      patientAddressComplete: { type: Boolean, default: false },
+    },
+    { _id: false },
+  );
+
 export const billingRequisitionSchema = new Schema(
   {
     _id: { type: String, required: true },
@@ -39,6 +60,8 @@ export const billingRequisitionSchema = new Schema(
     physician: { type: idName(), default: null },
     patient: { type: idName(), default: null },
     billingReviewStatus: { type: String, enum: BILLING_REVIEW_STATUSES, default: null },
+    billing: { type: billingSummarySchema(), default: null },
+    icd10Codes: { type: [String], default: null },
     deleted: { type: Boolean, default: false },
     changedOn: { type: Date, required: true },
   },

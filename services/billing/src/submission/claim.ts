@@ -3,9 +3,9 @@ import type { BillingCaseDoc } from '../models';
 /**
  * The claim sent to the billing system (docs/billing-gateway.md, "The claim"), built only from what the billing
  * case holds. Deterministic for one submission generation (submittedOn is when Submit queued it), so a re-sent
- * claim is the same claim. Payor/insurance, ICD-10 diagnosis codes and the patient's address are not on the
- * case yet: they will come from the requisition in a later step and are sent empty (`payor: null`,
- * `diagnosisCodes: []`) until then.
+ * claim is the same claim. The payor and the ICD-10 codes come from the requisition's events (the case's
+ * claimInfo, schemaVersion 4); patient demographics (address, date of birth, policy numbers) never travel on
+ * events and are not in the claim (docs/billing-gateway.md "What the claim does not carry").
  */
 export interface Claim {
   claimKey: string;
@@ -26,7 +26,8 @@ export interface Claim {
   };
   billingCode: string;
   dates: { caseQualified: string | null; caseCreated: string | null };
-  payor: null;
+  /** who the claim is billed to: the requisition's primary billing entry; null when it has none */
+  payor: { billingType: string; payorId: string | null; name: string | null } | null;
   diagnosisCodes: string[];
 }
 
@@ -50,7 +51,13 @@ export function buildClaim(c: BillingCaseDoc, generation: number): Claim {
     test: { type: c.testType, orderType: c.orderType, timePoint: c.timePoint, status: c.testStatus },
     billingCode: c.billingCode ?? '',
     dates: { caseQualified: iso(c.caseQualifiedDate), caseCreated: iso(c.createdOn) },
-    payor: null,
-    diagnosisCodes: [],
+    payor: c.claimInfo?.billingType
+      ? {
+          billingType: c.claimInfo.billingType,
+          payorId: c.claimInfo.payorId ?? null,
+          name: c.claimInfo.payorName ?? null,
+        }
+      : null,
+    diagnosisCodes: c.claimInfo?.diagnosisCodes ?? [],
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { BILLING_MESSAGES } from '@onco/domain';
 import {
+  AppError,
   actorOf,
   badRequest,
   conflict,
@@ -10,13 +11,71 @@ import {
   messageReply,
   requireUser,
   typed,
+  type SessionUser,
 } from '@onco/platform';
 import { changeCase, findCase } from '../case-service';
 import type { BillingModels } from '../models';
 import type { BillingSubmitQueue } from './queue';
-import { claimProblems, submitRefusal } from './rules';
+import { checkClaim, submitRefusal, type ClaimProblem, type DiagnosisCodeCatalog } from './rules';
 
 export const SUBMITTED_MESSAGE = BILLING_MESSAGES.submitted;
+
+/** The most ids one bulk submit takes (a page of the list at its largest size, and then some). */
+export const BULK_SUBMIT_MAX = 500;
+
+/**
+ * Queue one case for submission: one write puts it in QUEUED_FOR_SUBMISSION with a new submission generation
+ * (history entry and billing-case event), after the section 4.3 rule (409) and the pre-submit checks (400 with
+ * the list of what to fix, `details.problems`); then the generation's billing-submit job is added.
+ */
+export async function submitCase(
+  opts: { models: BillingModels; queue: BillingSubmitQueue; catalog: DiagnosisCodeCatalog },
+  user: SessionUser,
+  id: string,
+): Promise<number> {
+  const { models, queue, catalog } = opts;
+  let problems: ClaimProblem[] = [];
+  const after = await changeCase(
+    models,
+    async () => {
+      const doc = await findCase(models, user, id);
+      problems = await checkClaim(doc, catalog);
+      return doc;
+    },
+    (doc) => {
+      const refusal = submitRefusal(doc);
+      if (refusal) throw conflict(refusal, { caseStatus: doc.caseStatus });
+      if (problems.length)
+        throw badRequest(BILLING_MESSAGES.cannotSubmitUntil(problems.map((p) => p.message)), { problems });
+      return {
+        set: {
+          caseStatus: 'QUEUED_FOR_SUBMISSION',
+          errorDetails: null,
+          submission: {
+            generation: (doc.submission?.generation ?? 0) + 1,
+            attempts: 0,
+            lastError: null,
+            queuedOn: new Date(),
+            queuedBy: user.id,
+          },
+        },
+      };
+    },
+    actorOf(user),
+  );
+  const generation = after.submission!.generation;
+  // the case is committed QUEUED_FOR_SUBMISSION: if this add fails (Redis down), the requeue sweep adds the job
+  await queue.add({ caseId: id, generation });
+  return generation;
+}
+
+const bulkResult = z.object({
+  id: z.string(),
+  submitted: z.boolean(),
+  /** 'Submitted successfully', or the reason it was not (404, 409 or the pre-submit checks' text) */
+  message: z.string(),
+  problems: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
 
 /**
  * Submit a billing case to the billing system (spec 3 sections 4.3 and 7.3): `POST /bis/api/v1/billing/submit/:id`.
@@ -25,9 +84,8 @@ export const SUBMITTED_MESSAGE = BILLING_MESSAGES.submitted;
  */
 export async function billingSubmitRoutes(
   app: FastifyInstance,
-  opts: { models: BillingModels; queue: BillingSubmitQueue },
+  opts: { models: BillingModels; queue: BillingSubmitQueue; catalog: DiagnosisCodeCatalog },
 ) {
-  const { models, queue } = opts;
   typed(app).post(
     '/billing/submit/:id',
     {
@@ -40,8 +98,9 @@ export async function billingSubmitRoutes(
           'section 4.3 forbids it (case status, test status not REPORT_COMPLETE/REPORT_AMENDED, review status not ' +
           'REVIEW_COMPLETE) or a submission is in flight; 400 with `details.problems` (field and message) when the ' +
           'case lacks what a claim needs (billing code, test #, test type, patient, account, ordering provider, a ' +
-          "subsequent order's timepoint). Otherwise the case becomes QUEUED_FOR_SUBMISSION and the submission " +
-          'worker sends the claim; the answer is "Submitted successfully".',
+          "subsequent order's timepoint, the billing type, a payor for insurance-type billing, a billable ICD-10 " +
+          "code, the patient's address for Medicare). Otherwise the case becomes QUEUED_FOR_SUBMISSION and the " +
+          'submission worker sends the claim; the answer is "Submitted successfully".',
         params: idParams,
         body: z.unknown().optional(),
         response: { 200: messageReply, ...errorReplies },
@@ -49,40 +108,51 @@ export async function billingSubmitRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      const id = req.params.id;
-      const after = await changeCase(
-        models,
-        () => findCase(models, user, id),
-        (doc) => {
-          const refusal = submitRefusal(doc);
-          if (refusal) throw conflict(refusal, { caseStatus: doc.caseStatus });
-          const problems = claimProblems(doc);
-          if (problems.length)
-            throw badRequest(
-              `The billing case cannot be submitted until these are fixed: ${problems.map((p) => p.message).join('; ')}.`,
-              { problems },
-            );
-          return {
-            set: {
-              caseStatus: 'QUEUED_FOR_SUBMISSION',
-              errorDetails: null,
-              submission: {
-                generation: (doc.submission?.generation ?? 0) + 1,
-                attempts: 0,
-                lastError: null,
-                queuedOn: new Date(),
-                queuedBy: user.id,
-              },
-            },
-          };
-        },
-        actorOf(user),
-      );
-      const generation = after.submission!.generation;
-      await queue.add({ caseId: id, generation });
+      const generation = await submitCase(opts, user, req.params.id);
       app.platform.nudgeOutbox();
-      req.log.info({ billingCaseId: id, generation }, 'billing case queued for submission');
+      req.log.info({ billingCaseId: req.params.id, generation }, 'billing case queued for submission');
       return { message: SUBMITTED_MESSAGE };
+    },
+  );
+
+  typed(app).post(
+    '/billing/submit',
+    {
+      config: { permission: 'VIEW_BILLING_ACTIONS' },
+      schema: {
+        tags: ['billing'],
+        summary: 'Submit several billing cases (the needs-attention view resubmits in bulk)',
+        description:
+          'Body: a list of billing case ids (1 to 500, distinct). Each case is submitted on its own, exactly as ' +
+          'POST /billing/submit/{id} would: the reply reports per id whether it was queued and, if not, why ' +
+          '(unknown or out of scope, a status that forbids it, or the pre-submit checks with their problems). ' +
+          'Decision: unlike the list actions (all or none), one case that cannot go does not hold back the others, ' +
+          'since each claim stands alone.',
+        body: z.array(z.string().min(1)).min(1).max(BULK_SUBMIT_MAX),
+        response: {
+          200: z.object({ message: z.string(), submitted: z.number(), results: z.array(bulkResult) }),
+          ...errorReplies,
+        },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const ids = [...new Set(req.body)];
+      const results: z.infer<typeof bulkResult>[] = [];
+      for (const id of ids) {
+        try {
+          await submitCase(opts, user, id);
+          results.push({ id, submitted: true, message: SUBMITTED_MESSAGE });
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          const problems = (err.details as { problems?: ClaimProblem[] } | undefined)?.problems;
+          results.push({ id, submitted: false, message: err.message, ...(problems ? { problems } : {}) });
+        }
+      }
+      const submitted = results.filter((r) => r.submitted).length;
+      if (submitted) app.platform.nudgeOutbox();
+      req.log.info({ submitted, of: ids.length }, 'billing cases queued for submission (bulk)');
+      return { message: BILLING_MESSAGES.bulkSubmitted(submitted, ids.length), submitted, results };
     },
   );
 }

@@ -1,4 +1,9 @@
-import { BILLING_MESSAGES, submitCaseProblems, type BillingCaseStatus } from '@onco/domain';
+import {
+  BILLING_MESSAGES,
+  PAYOR_BILLING_TYPES,
+  submitCaseProblems,
+  type BillingCaseStatus,
+} from '@onco/domain';
 import type { BillingCaseDoc } from '../models';
 
 /**
@@ -39,12 +44,16 @@ export interface ClaimProblem {
 const blank = (v: string | null | undefined) => !v || !v.trim();
 
 /**
- * What the case must hold for a claim the billing system would not reject anyway. Payor/insurance, ICD-10 and
- * the patient's address come from the requisition in a later step (docs/billing-gateway.md), and so do their checks.
+ * What the case must hold for a claim the billing system would not reject anyway (issue 13's pre-submit checks):
+ * the case's own fields, and from the requisition (claimInfo, events of schemaVersion 4) a billing type, a payor
+ * for the billing types that bill one (PAYOR_BILLING_TYPES), at least one ICD-10 code that is a valid billable
+ * code (`invalidCodes`: the codes the ICD-10-CM catalog does not hold, from the caller), and for Medicare the
+ * patient's complete address. Pure; the order is the order a person fixes them in.
  */
-export function claimProblems(c: BillingCaseDoc): ClaimProblem[] {
+export function claimProblems(c: BillingCaseDoc, invalidCodes: readonly string[] = []): ClaimProblem[] {
   const out: ClaimProblem[] = [];
-  if (blank(c.billingCode)) out.push({ field: 'billingCode', message: BILLING_MESSAGES.billingCodeRequired });
+  const m = BILLING_MESSAGES;
+  if (blank(c.billingCode)) out.push({ field: 'billingCode', message: m.billingCodeRequired });
   if (blank(c.testId)) out.push({ field: 'testId', message: 'Test # is missing' });
   if (!c.testType) out.push({ field: 'testType', message: 'Test Type is missing' });
   if (!c.patient?.id || blank(c.patient.name)) out.push({ field: 'patient', message: 'Patient is missing' });
@@ -53,5 +62,25 @@ export function claimProblems(c: BillingCaseDoc): ClaimProblem[] {
     out.push({ field: 'physician', message: 'Ordering Provider is missing' });
   if (c.orderType === 'SUBSEQUENT_ORDER' && blank(c.timePoint))
     out.push({ field: 'timePoint', message: 'Timepoint is required for a subsequent order' });
+  const info = c.claimInfo;
+  if (!info?.billingType) out.push({ field: 'billingType', message: m.billingTypeMissing });
+  else if (PAYOR_BILLING_TYPES.includes(info.billingType) && blank(info.payorId))
+    out.push({ field: 'payor', message: m.payorMissing(info.billingType) });
+  if (!info?.diagnosisCodes?.length) out.push({ field: 'diagnosisCodes', message: m.diagnosisMissing });
+  for (const code of invalidCodes)
+    out.push({ field: 'diagnosisCodes', message: m.diagnosisNotBillable(code) });
+  if (info?.billingType === 'MEDICARE' && !info.patientAddressComplete)
+    out.push({ field: 'patientAddress', message: m.medicareAddressMissing });
   return out;
+}
+
+/** Which of a case's ICD-10 codes a catalog does not hold as billable (none without codes). */
+export interface DiagnosisCodeCatalog {
+  invalidCodes(codes: readonly string[]): Promise<string[]>;
+}
+
+/** The pre-submit checks of a case, with its ICD-10 codes looked up in the catalog. */
+export async function checkClaim(c: BillingCaseDoc, catalog: DiagnosisCodeCatalog): Promise<ClaimProblem[]> {
+  const codes = c.claimInfo?.diagnosisCodes ?? [];
+  return claimProblems(c, codes.length ? await catalog.invalidCodes(codes) : []);
 }

@@ -6,11 +6,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseEventJson, topicFor } from '@onco/events';
 import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
 import { collectMessages, kafkaTestLock, REPO_ROOT, waitFor } from '../../../../events/src/int-test-support';
-import { createBillingModule, type BillingCaseDoc, type BillingModule } from '../index';
+import { createReferenceModule, fixtureFiles, importIcd10, referenceModels } from '@onco/reference';
+import { createBillingModule, type BillingCaseDoc, type BillingModule, type ClaimInfo } from '../index';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
 import { billingSubmitJobId } from './queue';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+
+/** What the requisition's events give a case to claim with (a billable code of the ICD-10 fixture). */
+const CLAIM_INFO: ClaimInfo = {
+  billingType: 'INSURANCE',
+  payorId: 'PAY-001',
+  payorName: 'Acme Health',
+  patientAddressComplete: true,
+  diagnosisCodes: ['C34.90'],
+};
+
+/** The ICD-10-CM fixture in the test database, so the pre-submit checks have a catalog to look codes up in. */
+const importCatalog = (sys: Sys) =>
+  importIcd10(referenceModels(sys.ctx.mongo).Icd10Code, fixtureFiles().icd10);
 
 /**
  * Submitting billing cases (issue 13, spec 3 sections 4.3 and 7.3) on the real services: the route, the
@@ -45,6 +59,7 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
       reviewStatus: 'REVIEW_COMPLETE',
       caseStatus: 'READY_TO_SUBMIT',
       caseQualifiedDate: new Date(Date.UTC(2026, 10, 1)),
+      claimInfo: CLAIM_INFO,
       ...over,
     });
     return doc._id as string;
@@ -77,7 +92,8 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
       BILLING_SUBMIT_ATTEMPTS: '3',
       BILLING_GATEWAY_TIMEOUT_MS: '1000',
     });
-    billing = createBillingModule(sys.ctx);
+    await importCatalog(sys);
+    billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     collector = await collectMessages(
       sys.ctx.kafka,
       [topicFor('billing-case', sys.config.TOPIC_PREFIX)],
@@ -118,8 +134,8 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
       orderingProvider: { id: 'phy-1', name: 'Dr. One' },
       account: { id: 'acc-A', name: 'Alpha Oncology' },
       test: { type: 'NEXT_DX', orderType: 'INITIAL_ORDER' },
-      payor: null,
-      diagnosisCodes: [],
+      payor: { billingType: 'INSURANCE', payorId: 'PAY-001', name: 'Acme Health' },
+      diagnosisCodes: ['C34.90'],
     });
 
     // one billing-case event per step, in order, through the outbox and Kafka
@@ -326,6 +342,109 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     ]);
   });
 
+  it('pre-submit checks: billing type, payor, billable ICD-10 codes, Medicare address; nothing is sent', async () => {
+    const posts = gateway.claims().length;
+    const refused = async (claimInfo: Record<string, unknown> | null) => {
+      const id = await newCase('ACC-CHK', { claimInfo });
+      const res = await submit(id);
+      expect(res.statusCode, res.body).toBe(400);
+      const after = await get(id);
+      expect(after.caseStatus).toBe('READY_TO_SUBMIT');
+      expect(after.caseHistory).toHaveLength(0);
+      return res.json() as { message: string; details: { problems: { field: string; message: string }[] } };
+    };
+    // nothing known of the requisition's billing (events older than schemaVersion 4)
+    expect((await refused(null)).details.problems).toEqual([
+      { field: 'billingType', message: 'The requisition has no billing information (billing type)' },
+      { field: 'diagnosisCodes', message: 'At least one ICD-10 diagnosis code is required' },
+    ]);
+    // insurance without a payor; a category (C34) and an unknown code are not billable codes
+    const bad = await refused({ ...CLAIM_INFO, payorId: null, diagnosisCodes: ['C34.90', 'C34', 'X99.999'] });
+    expect(bad.details.problems).toEqual([
+      { field: 'payor', message: 'Payor is required for INSURANCE billing' },
+      { field: 'diagnosisCodes', message: 'ICD-10 code C34 is not a valid billable code' },
+      { field: 'diagnosisCodes', message: 'ICD-10 code X99.999 is not a valid billable code' },
+    ]);
+    expect(bad.message).toBe(
+      'The billing case cannot be submitted until these are fixed: Payor is required for INSURANCE billing; ' +
+        'ICD-10 code C34 is not a valid billable code; ICD-10 code X99.999 is not a valid billable code.',
+    );
+    // Medicare needs the patient's complete address
+    expect(
+      (await refused({ ...CLAIM_INFO, billingType: 'MEDICARE', patientAddressComplete: false })).details
+        .problems,
+    ).toEqual([
+      {
+        field: 'patientAddress',
+        message: "The patient's address (street, city, state, postal code) is required for Medicare",
+      },
+    ]);
+    expect(gateway.claims().length).toBe(posts);
+    // self-pay and facility billing need no payor; codes without their dot are found too
+    for (const billingType of ['SELF', 'FACILITY']) {
+      const id = await newCase('ACC-NOPAYOR', {
+        claimInfo: { ...CLAIM_INFO, billingType, payorId: null, payorName: null, diagnosisCodes: ['C3490'] },
+      });
+      expect((await submit(id)).statusCode).toBe(200);
+      const done = await settle(id, 'ACCEPTED_BY_XIFIN');
+      const held = gateway.claims().find((c) => c.key === `${id}:1`)!;
+      expect(held.claim).toMatchObject({ payor: { billingType, payorId: null }, diagnosisCodes: ['C3490'] });
+      expect(done.errorDetails).toBeNull();
+    }
+  });
+
+  it('bulk submit (needs attention): each case on its own, a per-id report, refused ones unchanged', async () => {
+    const failed = await newCase('ACC-BULK-1', { caseStatus: 'RETRY_FAILED' });
+    const rejected = await newCase('ACC-BULK-2', { caseStatus: 'REJECTED_BY_XIFIN' });
+    const noPayor = await newCase('ACC-BULK-3', {
+      caseStatus: 'RETRY_FAILED',
+      claimInfo: { ...CLAIM_INFO, payorId: null },
+    });
+    const accepted = await newCase('ACC-BULK-4', { caseStatus: 'ACCEPTED_BY_XIFIN' });
+    const res = await sys.app.inject({
+      method: 'POST',
+      url: '/bis/api/v1/billing/submit',
+      headers: h.admin,
+      payload: [failed, rejected, noPayor, accepted, 'no-such-case', failed],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.message).toBe('2 of 5 billing cases submitted');
+    expect(body.submitted).toBe(2);
+    const byId = Object.fromEntries(body.results.map((r: { id: string }) => [r.id, r]));
+    expect(byId[failed]).toEqual({ id: failed, submitted: true, message: 'Submitted successfully' });
+    expect(byId[rejected].submitted).toBe(true);
+    expect(byId[noPayor]).toMatchObject({
+      submitted: false,
+      problems: [{ field: 'payor', message: 'Payor is required for INSURANCE billing' }],
+    });
+    expect(byId[accepted]).toMatchObject({ submitted: false });
+    expect(byId[accepted].message).toMatch(/status ACCEPTED_BY_XIFIN/);
+    expect(byId['no-such-case']).toMatchObject({
+      submitted: false,
+      message: 'Billing case no-such-case was not found.',
+    });
+    await settle(failed, 'ACCEPTED_BY_XIFIN');
+    await settle(rejected, 'ACCEPTED_BY_XIFIN');
+    expect((await get(noPayor)).caseStatus).toBe('RETRY_FAILED');
+    expect((await get(accepted)).caseHistory).toHaveLength(0);
+    // without VIEW_BILLING_ACTIONS: 403 and nothing queued; an empty list is a 400
+    const npi = await sys.app.inject({
+      method: 'POST',
+      url: '/bis/api/v1/billing/submit',
+      headers: h.npi,
+      payload: [noPayor],
+    });
+    expect(npi.statusCode).toBe(403);
+    const empty = await sys.app.inject({
+      method: 'POST',
+      url: '/bis/api/v1/billing/submit',
+      headers: h.admin,
+      payload: [],
+    });
+    expect(empty.statusCode).toBe(400);
+  });
+
   it('404 for an unknown or deleted case; 403 without VIEW_BILLING_ACTIONS', async () => {
     expect((await submit('no-such-case')).statusCode).toBe(404);
     const deleted = await newCase('ACC-4', { deleted: true });
@@ -394,7 +513,8 @@ describe('billing submission: the worker process killed between send and record'
     gateway = await startGatewayStandin({ dir, slowMs: 20_000 });
     // this process serves the API only; the worker is the child
     sys = await createTestSystem({ WORKERS: 'false', BILLING_GATEWAY_URL: gateway.url });
-    billing = createBillingModule(sys.ctx);
+    await importCatalog(sys);
+    billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
     authorization = (await login(sys, admin.loginId)).authorization;
   }, 120_000);
@@ -420,6 +540,7 @@ describe('billing submission: the worker process killed between send and record'
       testStatus: 'REPORT_COMPLETE',
       reviewStatus: 'REVIEW_COMPLETE',
       caseStatus: 'READY_TO_SUBMIT',
+      claimInfo: CLAIM_INFO,
     });
     const id = doc._id as string;
     const key = `${id}:1`;

@@ -1,4 +1,4 @@
-import type { BillingCaseStatus, BillingReviewStatus, OrderType, TestStatus } from '../enums';
+import type { BillingCaseStatus, BillingReviewStatus, BillingType, OrderType, TestStatus } from '../enums';
 
 /**
  * Billing case rules (spec 3 sections 2.9, 4.3, 5, 6 and 8). Used by the billing service, which enforces them,
@@ -82,7 +82,35 @@ export const BILLING_MESSAGES = {
   timePointNotAllowed:
     'Timepoint can be updated only on a subsequent order whose test is REPORT_COMPLETE or REPORT_AMENDED.',
   caseClosed: (s: string) => `The billing case is ${s} and cannot be changed.`,
+  // pre-submit checks (issue 13): what a claim needs, answered as a list of what to fix before anything is sent
+  cannotSubmitUntil: (problems: readonly string[]) =>
+    `The billing case cannot be submitted until these are fixed: ${problems.join('; ')}.`,
+  billingTypeMissing: 'The requisition has no billing information (billing type)',
+  payorMissing: (type: string) => `Payor is required for ${type} billing`,
+  diagnosisMissing: 'At least one ICD-10 diagnosis code is required',
+  diagnosisNotBillable: (code: string) => `ICD-10 code ${code} is not a valid billable code`,
+  medicareAddressMissing: "The patient's address (street, city, state, postal code) is required for Medicare",
+  // bulk submit (resubmit of the needs-attention view)
+  bulkSubmitted: (n: number, of: number) => `${n} of ${of} billing cases submitted`,
 } as const;
+
+/**
+ * Billing types whose claim goes to a payor, so the primary billing entry must name one (decision, issue 13):
+ * SELF bills the patient and FACILITY bills the ordering account, neither needs a payor.
+ */
+export const PAYOR_BILLING_TYPES: readonly BillingType[] = ['INSURANCE', 'MEDICARE', 'MEDICAID', 'OTHER'];
+
+/**
+ * "Needs attention" (issue 13): cases whose submission ended without the claim being taken and that billing staff
+ * fix and submit again: retries exhausted (RETRY_FAILED), and claims the billing system refused or would not
+ * update (REJECTED_BY_XIFIN, UPDATE_NOT_ALLOWED). PARTIALLY_ACCEPTED and DUPLICATE_ACCESSION are settled in the
+ * billing system (Update Billing Status to FIXED_IN_XIFIN), not by a new submission, so they are not here.
+ */
+export const NEEDS_ATTENTION_CASE_STATUSES: readonly BillingCaseStatus[] = [
+  'RETRY_FAILED',
+  'REJECTED_BY_XIFIN',
+  'UPDATE_NOT_ALLOWED',
+];
 
 /** Why Submit is refused, or null when it is allowed (the reasons in the order of spec 3 section 4.3). */
 export function submitCaseProblems(c: SubmitCaseInput): string[] {

@@ -9,3 +9,4 @@ export * from './wizard';
 export * from './actions';
 export * from './submit';
 export * from './lifecycle';
+export * from './billing-summary';
