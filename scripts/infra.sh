@@ -409,11 +409,14 @@ start_redis() {
   mkdir -p "$REDIS_DIR"
   rotate_log "$REDIS_LOG"
   log "redis: starting $(redis_version) on $REDIS_HOST:$REDIS_PORT (data in $(rel "$REDIS_DIR"))..."
-  # Default RDB snapshots (and one on shutdown) into .data/redis; no AOF.
+  # Queued jobs (billing submissions, manifests, TRF PDFs) must survive a restart or a crash: the append-only
+  # file, fsynced every second (BullMQ's production guide; docker-compose.yml runs Redis the same way), plus the
+  # default RDB snapshots into .data/redis. What a crash loses in its last second, the services' requeue sweeps
+  # add back (deterministic job ids).
   launch redis "$REDIS_LOG" redis-server \
     --bind "$REDIS_HOST" --port "$REDIS_PORT" --protected-mode yes \
     --daemonize no --logfile "" \
-    --dir "$REDIS_DIR" --dbfilename dump.rdb --appendonly no \
+    --dir "$REDIS_DIR" --dbfilename dump.rdb --appendonly yes --appendfsync everysec \
     --maxmemory-policy noeviction
 }
 

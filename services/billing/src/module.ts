@@ -30,11 +30,29 @@ export function createBillingModule(ctx: PlatformContext, opts: BillingModuleOpt
     outboxCollections: ['billing_cases'],
     // test-status and requisition-* events -> billing cases (consumers/cases.ts)
     // (and, before the workers start, every case being submitted gets its billing-submit job back: queue.ts requeue)
+    // (and every BILLING_REQUEUE_INTERVAL_MS after, so jobs lost with Redis's data come back without a restart)
     startConsumers: async () => {
-      await submission
-        .requeue()
-        .catch((err: Error) => ctx.logger.warn({ err: err.message }, 'billing submissions not re-queued'));
-      return startBillingConsumers(ctx, models);
+      const requeue = () =>
+        submission
+          .requeue()
+          .catch((err: Error) => ctx.logger.warn({ err: err.message }, 'billing submissions not re-queued'));
+      await requeue();
+      let running = false;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        void requeue().finally(() => {
+          running = false;
+        });
+      }, ctx.config.BILLING_REQUEUE_INTERVAL_MS);
+      timer.unref();
+      const consumers = await startBillingConsumers(ctx, models);
+      return {
+        stop: async () => {
+          clearInterval(timer);
+          await consumers.stop();
+        },
+      };
     },
     dashboard: (user, range) => billingDashboard(models, user, range),
     areas: {

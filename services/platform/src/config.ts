@@ -96,6 +96,11 @@ export const configSchema = z.object({
   BILLING_SUBMIT_BACKOFF_MS: z.coerce.number().int().min(1).default(30_000),
   /** How long the submission worker waits for the billing system's answer before it counts as a timeout. */
   BILLING_GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * How often a worker process checks that every case being submitted has its billing-submit job (a job lost
+   * with Redis's data is added again under its deterministic id; the claim's idempotency key keeps it one claim).
+   */
+  BILLING_REQUEUE_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

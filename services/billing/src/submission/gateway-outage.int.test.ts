@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureFiles, importIcd10, referenceModels } from '@onco/reference';
+import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
+import { sleep, waitFor } from '../../../../events/src/int-test-support';
+import { billingModels, type BillingCaseDoc, type BillingModels } from '../models';
+import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
+
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+
+const BACKOFF_MS = 300;
+const ATTEMPTS = 8; // waits 0.3 + 0.6 + 1.2 + 2.4 + 4.8 + 9.6 + 19.2 s: ~38 s of retries before RETRY_FAILED
+const CASES = 20;
+
+/**
+ * The billing system down for a while (issue 13 "Bad input and faults"), on the real services: a burst of cases is
+ * submitted while nothing listens on the gateway's port (connection refused), then the gateway answers 503 for a
+ * while, then it is back. No submission is lost: every case retries on the exponential backoff and ends
+ * ACCEPTED_BY_XIFIN with exactly one claim at the gateway. (The production defaults, 6 attempts from 30 s, ride out
+ * about 15 minutes; this test scales the backoff down.)
+ */
+describe('billing submission: the billing system down, then back (real Redis, the store, Kafka)', () => {
+  let sys: Sys;
+  let billing: BillingModels;
+  let gateway: GatewayStandin | null = null;
+  let dir = '';
+  let port = 0;
+  let authorization = '';
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'billing-gateway-outage-'));
+    // find a free port for the gateway, then leave it closed: the billing system is down
+    const probe = await startGatewayStandin({ dir });
+    port = probe.port;
+    await probe.close();
+    sys = await createTestSystem({
+      WORKERS: 'true',
+      BILLING_GATEWAY_URL: `http://127.0.0.1:${port}`,
+      BILLING_SUBMIT_BACKOFF_MS: String(BACKOFF_MS),
+      BILLING_SUBMIT_ATTEMPTS: String(ATTEMPTS),
+      BILLING_GATEWAY_TIMEOUT_MS: '2000',
+    });
+    await importIcd10(referenceModels(sys.ctx.mongo).Icd10Code, fixtureFiles().icd10);
+    billing = billingModels(sys.ctx.mongo);
+    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
+    authorization = (await login(sys, admin.loginId)).authorization;
+  }, 120_000);
+  afterAll(async () => {
+    await sys?.close();
+    await gateway?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a burst submitted while it is down: retries on the backoff, every case accepted once when it is back', async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < CASES; n++) {
+      const doc = await billing.BillingCase.create({
+        testId: `T-OUT-${n}`,
+        testOrderId: `to-out-${n}-${Date.now()}`,
+        testRequisitionId: `TRF-OUT-${n}`,
+        testOrderFormId: `tof-out-${n}`,
+        account: { id: 'acc-A', name: 'Alpha Oncology' },
+        physician: { id: 'phy-1', name: 'Dr. One' },
+        patient: { id: `pat-out-${n}`, name: `Patient ${n}` },
+        testType: 'NEXT_DX',
+        orderType: 'INITIAL_ORDER',
+        billingCode: `ACC-OUT-${n}`,
+        testStatus: 'REPORT_COMPLETE',
+        reviewStatus: 'REVIEW_COMPLETE',
+        caseStatus: 'READY_TO_SUBMIT',
+        claimInfo: {
+          billingType: 'SELF',
+          payorId: null,
+          payorName: null,
+          patientAddressComplete: true,
+          diagnosisCodes: ['C34.90'],
+        },
+      });
+      ids.push(doc._id as string);
+    }
+    const res = await sys.app.inject({
+      method: 'POST',
+      url: '/bis/api/v1/billing/submit',
+      headers: { authorization },
+      payload: ids,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().submitted).toBe(CASES);
+
+    // down: connection refused; every case goes to RETRY_SCHEDULED with the reason
+    const scheduled = await waitFor(
+      async () => {
+        const docs = await billing.BillingCase.find({ _id: { $in: ids } })
+          .lean<BillingCaseDoc[]>()
+          .exec();
+        return docs.every((d) => d.caseHistory.some((e) => e.status === 'RETRY_SCHEDULED')) ? docs : null;
+      },
+      { what: 'every case scheduled for a retry', timeoutMs: 30_000, intervalMs: 200 },
+    );
+    expect(scheduled[0].caseHistory.find((e) => e.status === 'RETRY_SCHEDULED')!.errorDetails).toMatch(
+      /could not be reached/,
+    );
+    await sleep(3_000);
+    // up but unavailable (503) for a while, then back
+    gateway = await startGatewayStandin({ dir, port });
+    gateway.setDown(true);
+    await sleep(3_000);
+    gateway.setDown(false);
+
+    const done = await waitFor(
+      async () => {
+        const docs = await billing.BillingCase.find({ _id: { $in: ids } })
+          .lean<BillingCaseDoc[]>()
+          .exec();
+        return docs.every((d) => d.caseStatus === 'ACCEPTED_BY_XIFIN') ? docs : null;
+      },
+      { what: 'every case accepted', timeoutMs: 90_000, intervalMs: 500 },
+    );
+    for (const d of done) {
+      const statuses = d.caseHistory.map((e) => e.status);
+      expect(statuses.slice(0, 3)).toEqual([
+        'QUEUED_FOR_SUBMISSION',
+        'SUBMITTED_TO_XIFIN',
+        'RETRY_SCHEDULED',
+      ]);
+      expect(statuses.slice(-2)).toEqual(['RETRY_SUCCEEDED', 'ACCEPTED_BY_XIFIN']);
+      expect(d.submission!.attempts).toBeLessThanOrEqual(ATTEMPTS);
+      // the backoff: the n-th retry starts no sooner than BACKOFF_MS * 2^(n-1) after its RETRY_SCHEDULED
+      let retry = 0;
+      for (let i = 1; i < d.caseHistory.length; i++) {
+        if (d.caseHistory[i].status !== 'RETRY_IN_PROGRESS') continue;
+        retry += 1;
+        const waited = +new Date(d.caseHistory[i].createdOn) - +new Date(d.caseHistory[i - 1].createdOn);
+        expect(d.caseHistory[i - 1].status).toBe('RETRY_SCHEDULED');
+        expect(waited).toBeGreaterThanOrEqual(BACKOFF_MS * 2 ** (retry - 1) - 50);
+      }
+      expect(retry).toBeGreaterThanOrEqual(2);
+      // exactly one claim at the billing system for the case
+      expect(gateway!.claims().filter((c) => c.key.startsWith(`${d._id}:`))).toHaveLength(1);
+    }
+    expect(gateway!.claims()).toHaveLength(CASES);
+  }, 150_000);
+});
