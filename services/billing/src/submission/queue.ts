@@ -197,10 +197,18 @@ export function defineBillingSubmitQueue(
       ...over,
     });
     let stale = false;
-    const step = (decide: (d: BillingCaseDoc) => CaseDecision) =>
-      changeCase(
+    // the case as this job last read or wrote it: each step decides on it first and reads again only when its
+    // conditional write lost (someone changed the case meanwhile), which saves a read per step
+    let known: BillingCaseDoc | null = current;
+    const readKnownFirst = async () => {
+      const d = known ?? (await read(caseId)());
+      known = null;
+      return d;
+    };
+    const step = async (decide: (d: BillingCaseDoc) => CaseDecision) => {
+      const after = await changeCase(
         models,
-        read(caseId),
+        readKnownFirst,
         (d) => {
           if (!ours(d)) {
             stale = true;
@@ -210,6 +218,9 @@ export function defineBillingSubmitQueue(
         },
         SYSTEM_ACTOR,
       );
+      known = after;
+      return after;
+    };
 
     // 1. the send starts: SUBMITTED_TO_XIFIN (first send) or RETRY_IN_PROGRESS (a retry); a re-run after a
     // crash finds the case already there and sends again under the same key

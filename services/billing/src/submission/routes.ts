@@ -22,6 +22,8 @@ export const SUBMITTED_MESSAGE = BILLING_MESSAGES.submitted;
 
 /** The most ids one bulk submit takes (a page of the list at its largest size, and then some). */
 export const BULK_SUBMIT_MAX = 500;
+/** How many cases of one bulk submit are queued at once. */
+const BULK_SUBMIT_PARALLEL = 8;
 
 /**
  * Queue one case for submission: one write puts it in QUEUED_FOR_SUBMISSION with a new submission generation
@@ -138,17 +140,25 @@ export async function billingSubmitRoutes(
     async (req) => {
       const user = requireUser(req);
       const ids = [...new Set(req.body)];
-      const results: z.infer<typeof bulkResult>[] = [];
-      for (const id of ids) {
+      const results: z.infer<typeof bulkResult>[] = new Array(ids.length);
+      const one = async (i: number) => {
+        const id = ids[i];
         try {
           await submitCase(opts, user, id);
-          results.push({ id, submitted: true, message: SUBMITTED_MESSAGE });
+          results[i] = { id, submitted: true, message: SUBMITTED_MESSAGE };
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           const problems = (err.details as { problems?: ClaimProblem[] } | undefined)?.problems;
-          results.push({ id, submitted: false, message: err.message, ...(problems ? { problems } : {}) });
+          results[i] = { id, submitted: false, message: err.message, ...(problems ? { problems } : {}) };
         }
-      }
+      };
+      // the cases are independent (one document each): BULK_SUBMIT_PARALLEL at a time, results in the ids' order
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(BULK_SUBMIT_PARALLEL, ids.length) }, async () => {
+          while (next < ids.length) await one(next++);
+        }),
+      );
       const submitted = results.filter((r) => r.submitted).length;
       if (submitted) app.platform.nudgeOutbox();
       req.log.info({ submitted, of: ids.length }, 'billing cases queued for submission (bulk)');

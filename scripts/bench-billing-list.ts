@@ -1,0 +1,172 @@
+/**
+ * Benchmark: the billing cases list (/billing, spec 3 sections 2.9 and 7.3) with its five facets
+ * (test_type_facet, test_status_facet, review_status_facet, case_status_facet, assignee_name_facet), newest first,
+ * 15 a page, through the real HTTP API at concurrency 10, against the bare driver queries that fetch the same
+ * page, count and facets (the list engine's aggregates sent straight from the driver, then the page's rows by
+ * `_id`). Seeds `--cases` billing cases (default 300,000) into its database when it holds fewer.
+ *
+ *   export MONGO_URL='mongodb://oncotrf:oncotrf-local@127.0.0.1:27017/oncotrf_bench_billing?authSource=admin'
+ *   npm run bench:billing-list -- [--cases 300000] [--requests 100] [--concurrency 10] [--status RETRY_FAILED]
+ *
+ * Prints p50/p95 latency, requests per second and the API/bare ratio (target within 1.5x). Not a test.
+ */
+import pino from 'pino';
+import { listAggregates, listAnswer, loadConfig, parseListQuery, type SessionUser } from '@onco/platform';
+import {
+  BILLING_CASE_STATUSES,
+  BILLING_REVIEW_STATUSES,
+  TEST_STATUSES,
+  permissionsOf,
+  type Role,
+} from '@onco/domain';
+import { billingCasesResource as R, billingScope } from '../services/billing/src/routes/billing-cases';
+import { buildSystem } from '../services/server/src/system';
+import { demoLogin, seedDemo } from '../services/server/src/seed';
+import { arg, fmt, run } from './bench-support';
+
+const FACETS = R.facets!.map((f) => f.name);
+const ASSIGNEES = ['Bea Biller', 'Carl Coder', 'Dana Claims', 'Eli Payor', null];
+/** A spread of values that does not follow n's residues (a multiplicative hash of n and a salt). */
+const pick = <T>(xs: readonly T[], n: number, salt = 0) =>
+  xs[(Math.imul(n + salt * 7919, 2654435761) >>> 0) % xs.length];
+
+/** Billing cases as the consumers make them (fields the list shows, filters and facets), in batches. */
+async function seed(coll: ReturnType<import('mongoose').Connection['collection']>, from: number, to: number) {
+  const now = Date.now();
+  for (let i = from; i < to; i += 5000) {
+    const docs = [];
+    for (let n = i; n < Math.min(to, i + 5000); n++) {
+      const assignee = pick(ASSIGNEES, n, 1);
+      const at = new Date(now - n * 60_000);
+      docs.push({
+        _id: `bench-case-${n}`,
+        testId: `NDX-${String(n).padStart(7, '0')}`,
+        testOrderId: `bench-to-${n}`,
+        testRequisitionId: `TRF-${String(n >> 1).padStart(7, '0')}`,
+        testOrderFormId: `bench-tof-${n >> 1}`,
+        accountName: `Account ${n % 40}`,
+        account: { id: `acc-${n % 40}`, name: `Account ${n % 40}` },
+        physician: { id: `phy-${n % 400}`, name: `Dr. Provider ${n % 400}` },
+        patient: { id: `pat-${n >> 1}`, name: `Patient ${n >> 1}` },
+        testType: n % 3 ? 'NEXT_PERSONAL_DX' : 'NEXT_DX',
+        orderType: n % 4 ? 'SUBSEQUENT_ORDER' : 'INITIAL_ORDER',
+        timePoint: n % 4 ? `TP${n % 12}` : null,
+        billingCode: n % 5 ? `0340U` : null,
+        testStatus: pick(TEST_STATUSES, n, 2),
+        reviewStatus: pick(BILLING_REVIEW_STATUSES, n, 3),
+        caseStatus: pick(BILLING_CASE_STATUSES, n, 4),
+        caseQualifiedDate: n % 2 ? at : null,
+        assignee: assignee ? { id: `bs-${assignee}`, name: assignee } : null,
+        errorDetails: null,
+        caseHistory: [{ id: `h-${n}`, createdOn: at, status: 'NOT_SUBMITTED', errorDetails: null }],
+        claimInfo: null,
+        submission: null,
+        outbox: [],
+        createdOn: at,
+        createdBy: 'system',
+        updatedOn: at,
+        updatedBy: 'system',
+        version: 1,
+        archived: false,
+        deleted: false,
+      });
+    }
+    await coll.insertMany(docs as never[], { ordered: false });
+    if ((i / 5000) % 10 === 0) console.log(`[bench] seeded ${Math.min(to, i + 5000)} billing cases`);
+  }
+}
+
+async function main() {
+  const cases = Number(arg('cases', '300000'));
+  const requests = Number(arg('requests', '100'));
+  const concurrency = Number(arg('concurrency', '10'));
+  const role = `ROLE_${arg('role', 'administrator').toUpperCase()}` as Role;
+  const status = arg('status', '');
+  const config = loadConfig({
+    ...process.env,
+    WORKERS: 'false',
+    SERVE_CONSOLE: 'false',
+    DEMO_MODE: 'true',
+    PORT: '0',
+  });
+  const query: Record<string, string> = {
+    sort: 'updatedOn,DESC',
+    page: '0',
+    size: '15',
+    facets: FACETS.join(','),
+    ...(status ? { filter: JSON.stringify({ caseStatus: `in(${status})` }) } : {}),
+  };
+
+  const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
+  await system.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = system.app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  try {
+    await seedDemo(system.ctx).catch(() => undefined); // the demo users (idempotent)
+    const coll = system.ctx.mongo.collection('billing_cases');
+    const have = await coll.countDocuments({ _id: { $regex: '^bench-case-' } } as never);
+    if (have < cases) await seed(coll, have, cases);
+    const total = await coll.countDocuments({});
+    console.log(`[bench] database ${config.MONGO_URL.replace(/\/\/[^@]*@/, '//')}: ${total} billing cases`);
+
+    const signIn = await fetch(`${base}/uam/api/v1/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        username: Buffer.from(demoLogin(role)).toString('base64'),
+        password: Buffer.from(config.DEMO_PASSWORD).toString('base64'),
+      }),
+    });
+    if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
+    const { token } = (await signIn.json()) as { token: string };
+    const headers = { authorization: `Bearer ${token}` };
+    const url = `${base}/bis/api/v1/billingCases?${new URLSearchParams(query)}`;
+    const session = (await (await fetch(`${base}/uam/api/v1/session`, { headers })).json()) as any;
+    const user = {
+      ...session,
+      allAccounts: (session.grantedAuthorities ?? permissionsOf(role)).includes('VIEW_ALL_ACCOUNTS'),
+    } as SessionUser;
+    const parsed = parseListQuery(R, query);
+    const scope = billingScope(user);
+    const first = await (await fetch(url, { headers })).json();
+
+    const { defs, aggregates } = listAggregates(R, parsed, scope, parsed.facets, true);
+    const answersOf = () => Promise.all(aggregates.map((a) => coll.aggregate(a.pipeline).toArray()));
+    {
+      const got = listAnswer(defs, aggregates, await answersOf());
+      if (
+        got.total !== first.totalElements ||
+        got.pageIds.join() !== first.content.map((r: any) => r.id).join()
+      )
+        throw new Error(`the bare queries differ from the API: ${got.total} vs ${first.totalElements} rows`);
+    }
+    const bare = async () => {
+      const { pageIds } = listAnswer(defs, aggregates, await answersOf());
+      await coll.find({ _id: { $in: pageIds as any[] } }, { projection: { outbox: 0 } }).toArray();
+    };
+    const api = async () => {
+      const res = await fetch(url, { headers });
+      if (!res.ok) throw new Error(`list failed: ${res.status} ${await res.text()}`);
+      await res.json();
+    };
+    console.log(
+      `[bench] query: ${query.filter ?? 'no filter'}, newest first, 15 a page, ${FACETS.length} facets; ${first.totalElements} matching; as ${demoLogin(role)}; ${aggregates.length} aggregates a request`,
+    );
+    await api();
+    await bare();
+    const a = await run(requests, concurrency, api);
+    console.log(`[bench] API, concurrency ${concurrency}, ${requests} requests: ${fmt(a)}`);
+    const b = await run(requests, concurrency, bare);
+    console.log(`[bench] bare driver queries, same page/count/facets: ${fmt(b)}`);
+    console.log(
+      `[bench] ratio API/bare: p50 ${(a.p50 / b.p50).toFixed(2)}x, p95 ${(a.p95 / b.p95).toFixed(2)}x (target within 1.5x)`,
+    );
+  } finally {
+    await system.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,180 @@
+/**
+ * Benchmark: billing submissions in one burst (issue 13).
+ *  - Worker: `--cases` qualified billing cases (default 10,000) submitted in one burst through the real API
+ *    (POST /bis/api/v1/billing/submit, 500 ids a call, the calls at once), each queued (one conditional write with
+ *    its history entry and event), sent by the billing-submit worker (BullMQ on Redis, 16 at a time) to the
+ *    billing gateway stand-in, and its answer recorded (two more writes). Claims per second from the first Submit
+ *    to the last case ACCEPTED_BY_XIFIN.
+ *  - Bare: the same claims (built by the same `buildClaim`) POSTed to another stand-in by a plain loop at the same
+ *    concurrency (16), no queue, no database.
+ * The stand-in answers after `--latency` ms (default 0: as fast as it can; a real billing system takes tens to
+ * hundreds of ms, which hides the worker's own work). Prints claims/s of each and the ratio (target >= 0.8x).
+ *
+ *   npm run bench:billing-submit -- [--cases 10000] [--latency 0]
+ *
+ * Uses its own database (oncotrf_bench_billing_submit_<run>, dropped at the end) and prefixes; needs
+ * `npm run infra:up`. Not a test.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
+import { fixtureFiles, importIcd10, referenceModels } from '@onco/reference';
+import { billingModels, type BillingCaseDoc } from '../services/billing/src/models';
+import { buildClaim, claimKey } from '../services/billing/src/submission/claim';
+import { BILLING_SUBMIT_CONCURRENCY } from '../services/billing/src/submission/queue';
+import { startGatewayStandin } from '../services/billing/src/submission/gateway-standin';
+import { buildSystem } from '../services/server/src/system';
+import { createUser, login } from '../services/server/src/test-helper';
+import { arg } from './bench-support';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const cases = Number(arg('cases', '10000'));
+  const latency = Number(arg('latency', '0'));
+  const code = (n: number) => (latency > 0 ? `SLOW-${n}` : `ACC-${n}`);
+  const run = randomBytes(3).toString('hex');
+  const dirs = [
+    mkdtempSync(path.join(os.tmpdir(), 'bench-gw-')),
+    mkdtempSync(path.join(os.tmpdir(), 'bench-gw-')),
+  ];
+  const gateway = await startGatewayStandin({ dir: dirs[0], slowMs: latency });
+  const bareGateway = await startGatewayStandin({ dir: dirs[1], slowMs: latency });
+  const config = loadConfig({
+    ...process.env,
+    MONGO_URL: mongoUrlWithDb(
+      process.env.MONGO_URL ?? LOCAL_MONGO_URL,
+      `oncotrf_bench_billing_submit_${run}`,
+    ),
+    QUEUE_PREFIX: `bench_${run}`,
+    TOPIC_PREFIX: `bench_${run}.`,
+    WORKERS: 'true',
+    SERVE_CONSOLE: 'false',
+    DEMO_MODE: 'false',
+    LOG_LEVEL: 'warn',
+    BILLING_GATEWAY_URL: gateway.url,
+    BILLING_GATEWAY_TIMEOUT_MS: String(Math.max(10_000, latency * 10)),
+  });
+  const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
+  await system.app.ready();
+  try {
+    await importIcd10(referenceModels(system.ctx.mongo).Icd10Code, fixtureFiles().icd10);
+    const models = billingModels(system.ctx.mongo);
+    const admin = await createUser(system, 'ROLE_ADMINISTRATOR');
+    const auth = (await login(system, admin.loginId)).authorization;
+
+    // the qualified cases
+    const rows = Array.from({ length: cases }, (_, n) => ({
+      testId: `T-${n}`,
+      testOrderId: `to-${run}-${n}`,
+      testRequisitionId: `TRF-${n}`,
+      testOrderFormId: `tof-${n}`,
+      accountName: 'Alpha Oncology',
+      account: { id: 'acc-A', name: 'Alpha Oncology' },
+      physician: { id: 'phy-1', name: 'Dr. One' },
+      patient: { id: `pat-${n}`, name: `Patient ${n}` },
+      testType: 'NEXT_DX',
+      orderType: 'INITIAL_ORDER',
+      billingCode: code(n),
+      testStatus: 'REPORT_COMPLETE',
+      reviewStatus: 'REVIEW_COMPLETE',
+      caseStatus: 'READY_TO_SUBMIT',
+      caseQualifiedDate: new Date(),
+      claimInfo: {
+        billingType: 'INSURANCE',
+        payorId: 'PAY-001',
+        payorName: 'Acme Health',
+        patientAddressComplete: true,
+        diagnosisCodes: ['C34.90'],
+      },
+    }));
+    for (let i = 0; i < rows.length; i += 1000) await models.BillingCase.insertMany(rows.slice(i, i + 1000));
+    const docs = await models.BillingCase.find({}, { _id: 1 }).lean<Pick<BillingCaseDoc, '_id'>[]>().exec();
+    const ids = docs.map((d) => d._id);
+    console.log(
+      `[bench] ${ids.length} qualified cases; stand-in latency ${latency} ms; worker concurrency ${BILLING_SUBMIT_CONCURRENCY}`,
+    );
+
+    // worker: the burst through the API, then every case accepted
+    const t0 = performance.now();
+    const calls = [];
+    for (let i = 0; i < ids.length; i += 500)
+      calls.push(
+        system.app
+          .inject({
+            method: 'POST',
+            url: '/bis/api/v1/billing/submit',
+            headers: { authorization: auth },
+            payload: ids.slice(i, i + 500),
+          })
+          .then((r) => {
+            if (r.statusCode !== 200 || r.json().submitted !== Math.min(500, ids.length - i))
+              throw new Error(`bulk submit failed: ${r.statusCode} ${r.body.slice(0, 300)}`);
+          }),
+      );
+    await Promise.all(calls);
+    const queuedMs = performance.now() - t0;
+    let last = -1;
+    let lastChange = performance.now();
+    for (;;) {
+      const done = await models.BillingCase.countDocuments({ caseStatus: 'ACCEPTED_BY_XIFIN' }).exec();
+      if (done === ids.length) break;
+      if (done !== last) {
+        last = done;
+        lastChange = performance.now();
+        if (done % 1000 < 20) console.log(`[bench] worker: ${done}/${ids.length} accepted`);
+      } else if (performance.now() - lastChange > 120_000) throw new Error(`stuck at ${done} accepted`);
+      await sleep(100);
+    }
+    const workerMs = performance.now() - t0;
+    process.stdout.write('\n');
+    const held = gateway.claims().length;
+    if (held !== ids.length) throw new Error(`the stand-in holds ${held} claims for ${ids.length} cases`);
+    const workerRate = (ids.length / workerMs) * 1000;
+    console.log(
+      `[bench] worker: ${ids.length} claims in ${(workerMs / 1000).toFixed(1)} s (all queued after ${(queuedMs / 1000).toFixed(1)} s): ${workerRate.toFixed(0)} claims/s`,
+    );
+
+    // bare: the same claims posted by a plain loop at the same concurrency
+    const claims = (await models.BillingCase.find({}).lean<BillingCaseDoc[]>().exec()).map((d) =>
+      buildClaim(d, 1),
+    );
+    const claimsUrl = `${bareGateway.url}/claims`;
+    let next = 0;
+    const t1 = performance.now();
+    await Promise.all(
+      Array.from({ length: BILLING_SUBMIT_CONCURRENCY }, async () => {
+        while (next < claims.length) {
+          const c = claims[next++];
+          const res = await fetch(claimsUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'idempotency-key': claimKey(c.billingCaseId, 1) },
+            body: JSON.stringify(c),
+          });
+          if (!res.ok) throw new Error(`bare post failed: ${res.status}`);
+          await res.text();
+        }
+      }),
+    );
+    const bareMs = performance.now() - t1;
+    const bareRate = (claims.length / bareMs) * 1000;
+    console.log(
+      `[bench] bare loop of HTTP posts: ${claims.length} claims in ${(bareMs / 1000).toFixed(1)} s: ${bareRate.toFixed(0)} claims/s`,
+    );
+    console.log(`[bench] ratio worker/bare: ${(workerRate / bareRate).toFixed(2)}x (target >= 0.8x)`);
+  } finally {
+    await system.ctx.mongo.dropDatabase().catch(() => undefined);
+    await system.close();
+    await gateway.close();
+    await bareGateway.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
