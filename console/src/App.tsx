@@ -36,6 +36,7 @@ const OrderSummaryPage = screen(() => import('./resources/orders/summary'));
 const TestsListPage = screen(() => import('./resources/tests/TestsListPage'));
 const TestDetailPage = screen(() => import('./resources/tests/TestDetailPage'));
 const BillingListPage = screen(() => import('./resources/billing/BillingListPage'));
+const KitsPage = screen(() => import('./resources/kits/KitsPage'));
 
 /** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
 const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
@@ -62,7 +63,7 @@ function Root() {
 const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode }> = [
   { path: '/home', permission: 'VIEW_HOME_PAGE', element: <HomePage /> },
   { path: '/orders', permission: 'VIEW_ORDERS_PAGE', element: <OrdersListPage /> },
-  { path: '/kits', permission: 'VIEW_KITS_PAGE', element: <Placeholder menu="kits" /> },
+  { path: '/kits', permission: 'VIEW_KITS_PAGE', element: <KitsPage /> },
   // one route for /order/new and /order/{id}: the wizard stays mounted when a new draft gets its id, and opens
   // the summary itself when the requisition is not a draft (the summary sends a draft back here)
   { path: '/order/:id', permission: 'VIEW_ORDER_PAGE', element: <OrderWizardPage /> },

@@ -7,3 +7,4 @@ export * from './requisition/index';
 export * from './lab/tests';
 export * from './lab/samples';
 export * from './billing/cases';
+export * from './kits/index';

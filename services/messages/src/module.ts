@@ -2,17 +2,24 @@ import type { DomainModule, PlatformContext } from '@onco/platform';
 import { messagesModels, type MessagesModels } from './models';
 import { messageRoutes } from './routes/messages';
 import { commentRoutes } from './routes/comments';
+import { kitRoutes, type AccountNames } from './routes/kits';
 import { startMessagesConsumers } from './consumers/requisition-scope';
 import { messagesDashboard } from './dashboard';
 
 export type MessagesModule = DomainModule & { models: MessagesModels };
 
 /**
- * The notifications service: messages, comments and kit requests (none of them emits events yet).
+ * The notifications service: messages, comments and kit requests (none of them emits events yet; a kit request
+ * reaches client services as a message).
  * Mounted in the notifications area (/cns/api/v1). Its requisition-submitted consumer keeps the requisitions'
  * data scope for the comment routes; it contributes unreadMessages to the home dashboard.
  */
-export function createMessagesModule(ctx: PlatformContext): MessagesModule {
+export interface MessagesModuleOptions {
+  /** account names for kit requests (the reference service's directory, wired by the server) */
+  accounts?: AccountNames;
+}
+
+export function createMessagesModule(ctx: PlatformContext, opts: MessagesModuleOptions = {}): MessagesModule {
   const models = messagesModels(ctx.mongo);
   return {
     name: 'messages',
@@ -24,6 +31,10 @@ export function createMessagesModule(ctx: PlatformContext): MessagesModule {
       cns: async (app) => {
         await app.register(messageRoutes, { models });
         await app.register(commentRoutes, { models, ctx });
+      },
+      // test kit requests (spec 2 section 2.10): /portal/api/v1/kits
+      portal: async (app) => {
+        await app.register(kitRoutes, { models, accounts: opts.accounts });
       },
     },
   };

@@ -145,7 +145,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     createLabModule(ctx),
     // the pre-submit checks look ICD-10 codes up in the reference data's catalog (an interface, not its models)
     createBillingModule(ctx, { diagnosisCodes: reference.icd10Catalog }),
-    createMessagesModule(ctx),
+    createMessagesModule(ctx, { accounts: reference.directories.accounts }),
   ];
 
   // Build every model's indexes before serving or writing, so a unique index holds from the first write
