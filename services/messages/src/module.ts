@@ -3,6 +3,7 @@ import { messagesModels, type MessagesModels } from './models';
 import { messageRoutes } from './routes/messages';
 import { commentRoutes } from './routes/comments';
 import { kitRoutes, type AccountNames } from './routes/kits';
+import { threadRoutes } from './routes/threads';
 import { startMessagesConsumers } from './consumers/requisition-scope';
 import { messagesDashboard } from './dashboard';
 
@@ -30,6 +31,7 @@ export function createMessagesModule(ctx: PlatformContext, opts: MessagesModuleO
     areas: {
       cns: async (app) => {
         await app.register(messageRoutes, { models });
+        await app.register(threadRoutes, { models });
         await app.register(commentRoutes, { models, ctx });
       },
       // test kit requests (spec 2 section 2.10): /portal/api/v1/kits

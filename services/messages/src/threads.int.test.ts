@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { MESSAGE_SENT } from './routes/threads';
+
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+const CNS = '/cns/api/v1/messages';
+
+/**
+ * Message threads (spec 2 sections 2.11, 7 "Messages"; issue 15) on the real store: a provider writes to client
+ * services from an order, client services open it (read) and answer (new again for the provider), only the parties
+ * and client services read a thread, bad input changes nothing.
+ */
+describe('messages: threads, replies and read state (real store)', () => {
+  let sys: Sys;
+  const h: Record<string, { authorization: string }> = {};
+  let threadId = '';
+
+  const call = (who: string, method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, payload?: unknown) =>
+    sys.app.inject({
+      method,
+      url,
+      headers: h[who],
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
+  const unread = async (who: string) =>
+    (await call(who, 'GET', `${CNS}/communicationCount`)).json().unreadMessages;
+
+  beforeAll(async () => {
+    sys = await createTestSystem();
+    const users = {
+      npi: await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha' } }),
+      colleague: await createUser(sys, 'ROLE_NON_NPI', { account: { id: 'acc-A', name: 'Alpha' } }),
+      other: await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-B', name: 'Beta' } }),
+      services: await createUser(sys, 'ROLE_ADMINISTRATOR'),
+    };
+    for (const [k, u] of Object.entries(users))
+      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+  }, 120_000);
+  afterAll(async () => {
+    await sys?.close();
+  });
+
+  it('a provider writes to client services from an order; it is new for client services', async () => {
+    const res = await call('npi', 'POST', CNS, {
+      subject: 'Sample shipped late',
+      messageBody: 'The tube left on Friday.',
+      type: 'CASE',
+      isParent: true,
+      testOrderForm: { id: 'tof-1', testRequisitionId: 'TRF-000001' },
+      patient: { id: 'pat-1', name: 'Ada Lovelace' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const m = res.json();
+    threadId = m.id;
+    expect(m).toMatchObject({
+      message: MESSAGE_SENT,
+      isParent: true,
+      type: 'CASE',
+      new: true,
+      read: false,
+      account: { id: 'acc-A' },
+      testOrderForm: { testRequisitionId: 'TRF-000001' },
+    });
+    const list = (
+      await call('services', 'GET', `${CNS}?filter=${encodeURIComponent('{"isParent":true}')}`)
+    ).json();
+    expect(list.content.find((x: { id: string }) => x.id === threadId)).toMatchObject({ new: true });
+    expect(await unread('services')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('the writer opening their own thread leaves it new; client services opening it marks it read', async () => {
+    expect((await call('npi', 'PATCH', `${CNS}/${threadId}`)).json()).toMatchObject({
+      read: false,
+      new: true,
+    });
+    const opened = await call('services', 'PATCH', `${CNS}/${threadId}`);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json()).toMatchObject({ read: true, new: false });
+    expect(await unread('npi')).toBe(0);
+  });
+
+  it('a reply joins the thread and makes it new again for the other side', async () => {
+    const before = (await call('npi', 'GET', `${CNS}/${threadId}`)).json();
+    const reply = await call('services', 'POST', CNS, {
+      type: 'CASE_COMMENT',
+      isParent: false,
+      parent: { id: threadId },
+      messageBody: 'Thanks, we will look for it.',
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(reply.json()).toMatchObject({
+      isParent: false,
+      subject: 'RE: Sample shipped late',
+      parent: { id: threadId },
+    });
+    const thread = (await call('npi', 'GET', `${CNS}/${threadId}`)).json();
+    expect(thread.messageThreads.map((m: { messageBody: string }) => m.messageBody)).toEqual([
+      'Thanks, we will look for it.',
+    ]);
+    expect(thread).toMatchObject({ new: true, read: false });
+    expect(+new Date(thread.lastMessageCreatedOn)).toBeGreaterThan(+new Date(before.lastMessageCreatedOn));
+    expect(await unread('npi')).toBe(1);
+    // the colleague of the account reads it too; the provider opening it marks it read
+    expect((await call('colleague', 'GET', `${CNS}/${threadId}`)).statusCode).toBe(200);
+    expect((await call('npi', 'PATCH', `${CNS}/${threadId}`)).json()).toMatchObject({ read: true });
+    // replies are not threads of their own
+    const replyId = reply.json().id;
+    expect((await call('npi', 'GET', `${CNS}/${replyId}`)).statusCode).toBe(404);
+  });
+
+  it('only the parties and client services read a thread: 404 for anyone else, nothing changes', async () => {
+    expect((await call('other', 'GET', `${CNS}/${threadId}`)).statusCode).toBe(404);
+    expect((await call('other', 'PATCH', `${CNS}/${threadId}`)).statusCode).toBe(404);
+    expect((await call('other', 'PUT', `${CNS}/${threadId}/addReader`)).statusCode).toBe(404);
+    const sneaky = await call('other', 'POST', CNS, {
+      type: 'CASE_COMMENT',
+      parent: { id: threadId },
+      messageBody: 'hi',
+    });
+    expect(sneaky.statusCode).toBe(404);
+    const thread = (await call('npi', 'GET', `${CNS}/${threadId}`)).json();
+    expect(thread.messageThreads).toHaveLength(1);
+    // writing for another clinic's account is refused
+    expect(
+      (await call('npi', 'POST', CNS, { subject: 's', messageBody: 'b', account: { id: 'acc-B' } }))
+        .statusCode,
+    ).toBe(403);
+  });
+
+  it('refuses a message without subject or text, or too long, and stores nothing', async () => {
+    const count = async () =>
+      (await call('services', 'GET', `${CNS}?filter=${encodeURIComponent('{"isParent":true}')}`)).json()
+        .totalElements;
+    const n = await count();
+    const empty = await call('npi', 'POST', CNS, { subject: ' ', messageBody: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().details.fields).toEqual({
+      subject: 'Subject is required',
+      messageBody: 'Message is required',
+    });
+    expect((await call('npi', 'POST', CNS, { subject: 'x', messageBody: 'y'.repeat(5001) })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await call('npi', 'POST', CNS, { type: 'CASE_COMMENT', parent: { id: threadId }, messageBody: ' ' }))
+        .statusCode,
+    ).toBe(400);
+    expect(await count()).toBe(n);
+  });
+});
