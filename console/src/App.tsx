@@ -37,6 +37,7 @@ const TestsListPage = screen(() => import('./resources/tests/TestsListPage'));
 const TestDetailPage = screen(() => import('./resources/tests/TestDetailPage'));
 const BillingListPage = screen(() => import('./resources/billing/BillingListPage'));
 const KitsPage = screen(() => import('./resources/kits/KitsPage'));
+const MessagesPage = screen(() => import('./resources/messages/MessagesPage'));
 
 /** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
 const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
@@ -78,7 +79,7 @@ const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode
     permission: 'VIEW_PATIENT_PAGE',
     element: <Placeholder menu="patients" detail="patient" />,
   },
-  { path: '/messages', permission: 'VIEW_MESSAGES_PAGE', element: <Placeholder menu="messages" /> },
+  { path: '/messages', permission: 'VIEW_MESSAGES_PAGE', element: <MessagesPage /> },
   { path: '/patients', permission: 'VIEW_PATIENTS_PAGE', element: <Placeholder menu="patients" /> },
 ];
 

@@ -118,7 +118,7 @@ describe('console sign-in (browser)', () => {
     const page = await h.newPage();
     await loginAs(page, h, user.loginId);
     await page.goto(h.base + '/kits?tab=1', { waitUntil: 'domcontentloaded' });
-    await page.waitForSelector('[data-testid="placeholder-kits"]');
+    await page.waitForSelector('[data-testid="kits-page"]');
     // the server no longer accepts the token (as when it expires): the next call answers 401
     await page.evaluate((k) => {
       const s = JSON.parse(localStorage.getItem(k)!);

@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
-import { Box, ButtonBase } from '@mui/material';
+import { Badge, Box, ButtonBase } from '@mui/material';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { usePermissions, useTranslate } from 'react-admin';
+import { useDataProvider, usePermissions, useTranslate } from 'react-admin';
+import { useQuery } from '@tanstack/react-query';
+import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { readSession } from '../providers/session';
 import { MENU, menuFor, readActiveMenu, rememberActiveMenu } from './menu';
 
@@ -13,6 +15,17 @@ export function TopMenu() {
   const navigate = useNavigate();
   const fromPath = menuFor(location.pathname);
   const active = fromPath ?? readActiveMenu();
+  const dp = useDataProvider<ConsoleDataProvider>();
+  // the unread message threads (GET communicationCount), beside Messages; refreshed every minute and on return
+  const unread = useQuery({
+    queryKey: ['messages', 'communicationCount'],
+    enabled: permissions.includes('VIEW_MESSAGES_PAGE'),
+    refetchInterval: 60_000,
+    queryFn: () =>
+      dp
+        .call<{ unreadMessages: number }>({ path: '/cns/api/v1/messages/communicationCount' })
+        .then((r) => r.data.unreadMessages),
+  });
 
   useEffect(() => {
     // not while signing out (the session is gone): Log out forgets the remembered entry
@@ -51,7 +64,19 @@ export function TopMenu() {
               '&:hover': { color: 'primary.main', bgcolor: 'rgba(30,125,79,0.04)' },
             }}
           >
-            {translate(`app.menu.${m.key}`)}
+            {m.key === 'messages' && unread.data ? (
+              <Badge
+                color="primary"
+                badgeContent={unread.data}
+                max={99}
+                data-testid="menu-unread"
+                sx={{ '& .MuiBadge-badge': { right: -10, top: 2 } }}
+              >
+                {translate(`app.menu.${m.key}`)}
+              </Badge>
+            ) : (
+              translate(`app.menu.${m.key}`)
+            )}
           </ButtonBase>
         );
       })}

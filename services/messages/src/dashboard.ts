@@ -11,7 +11,7 @@ import { messagesScope, UNREAD_THREADS } from './routes/messages';
 export async function messagesDashboard(models: MessagesModels, user: SessionUser, _q: DashboardQuery) {
   if (!can(user, 'VIEW_MESSAGES_PAGE')) return {};
   const unreadMessages = await models.Message.countDocuments({
-    $and: [messagesScope(user), UNREAD_THREADS, { deleted: { $ne: true } }],
+    $and: [messagesScope(user), UNREAD_THREADS(user.id), { deleted: { $ne: true } }],
   }).exec();
   return { unreadMessages };
 }

@@ -56,8 +56,9 @@ describe('messages: threads, replies and read state (real store)', () => {
       message: MESSAGE_SENT,
       isParent: true,
       type: 'CASE',
-      new: true,
-      read: false,
+      // read for its writer, new for client services
+      new: false,
+      read: true,
       account: { id: 'acc-A' },
       testOrderForm: { testRequisitionId: 'TRF-000001' },
     });
@@ -69,13 +70,21 @@ describe('messages: threads, replies and read state (real store)', () => {
   });
 
   it('the writer opening their own thread leaves it new; client services opening it marks it read', async () => {
+    // for its writer the thread is read; it stays new for client services
     expect((await call('npi', 'PATCH', `${CNS}/${threadId}`)).json()).toMatchObject({
-      read: false,
-      new: true,
+      read: true,
+      new: false,
     });
+    const newOf = async (who: string) =>
+      (await call(who, 'GET', `${CNS}?filter=${encodeURIComponent('{"isParent":true,"read":false}')}`))
+        .json()
+        .content.map((x: { id: string }) => x.id);
+    expect(await newOf('services')).toContain(threadId);
+    expect(await newOf('npi')).not.toContain(threadId);
     const opened = await call('services', 'PATCH', `${CNS}/${threadId}`);
     expect(opened.statusCode).toBe(200);
     expect(opened.json()).toMatchObject({ read: true, new: false });
+    expect(await newOf('services')).not.toContain(threadId);
     expect(await unread('npi')).toBe(0);
   });
 

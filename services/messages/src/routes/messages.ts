@@ -8,6 +8,8 @@ import {
   parseListQuery,
   requireUser,
   scopeFilter,
+  toApi,
+  type ListQuery,
   type SessionUser,
   typed,
 } from '@onco/platform';
@@ -51,8 +53,33 @@ export const messagesScope = (user: SessionUser): Record<string, unknown> => {
   return Object.keys(scope).length ? { $and: [scope, notComment] } : notComment;
 };
 
-/** Unread message threads in the user's scope (communicationCount and the dashboard's unreadMessages). */
-export const UNREAD_THREADS = { isParent: true, read: { $ne: true } } as const;
+/**
+ * Read state is per side of a thread: a thread is unread for a user when it is not marked read AND the user is not
+ * among its `readers` (the writer of its latest message is; PATCH adds whoever opens it and marks it read; a reply
+ * resets both). So a message one sends is never "new" for oneself, and it is for the other side.
+ */
+export const unreadFor = (userId: string) => ({ read: { $ne: true }, readers: { $ne: userId } });
+export const readFor = (userId: string) => ({ $or: [{ read: true }, { readers: userId }] });
+/** Unread message threads of a user (communicationCount and the dashboard's unreadMessages). */
+export const UNREAD_THREADS = (userId: string) => ({ isParent: true, ...unreadFor(userId) });
+
+/** A message as the list shows it to this user: `read` and `new` for the user's side of the thread. */
+export function messageForUser<T extends { read?: boolean; readers?: string[] }>(doc: T, userId: string) {
+  const read = doc.read === true || (doc.readers ?? []).includes(userId);
+  return { ...doc, read, new: !read };
+}
+
+/**
+ * The list's `read` filter in the user's terms (unreadFor / readFor): taken out of the parsed query and returned
+ * as a condition for the scope, so NEW lists what is new for the caller and READ what the caller has read.
+ */
+function takeReadFilter(user: SessionUser, query: ListQuery): Record<string, unknown> | null {
+  const i = query.filters.findIndex((f) => f.path === 'read' && f.op === 'eq');
+  if (i < 0) return null;
+  const [f] = query.filters.splice(i, 1);
+  const wantRead = f.values[0] === true || f.values[0] === 'true';
+  return wantRead ? readFor(user.id) : unreadFor(user.id);
+}
 
 export async function messageRoutes(app: FastifyInstance, opts: { models: MessagesModels }) {
   const r = typed(app);
@@ -63,7 +90,11 @@ export async function messageRoutes(app: FastifyInstance, opts: { models: Messag
     resource: messagesResource,
     model: Message,
     permission: 'VIEW_MESSAGES_PAGE',
-    scope: (user) => messagesScope(user),
+    scope: (user, query) => {
+      const read = takeReadFilter(user, query);
+      return read ? { $and: [messagesScope(user), read] } : messagesScope(user);
+    },
+    map: (doc, user) => toApi(messageForUser(doc as { read?: boolean; readers?: string[] }, user.id)),
     tag: 'messages',
     noun: 'messages and comments',
   });
@@ -83,7 +114,7 @@ export async function messageRoutes(app: FastifyInstance, opts: { models: Messag
       const user = requireUser(req);
       const query = parseListQuery(messagesResource, req.query as Record<string, unknown>);
       const match = buildMatch(messagesResource, query, messagesScope(user));
-      const unread = UNREAD_THREADS;
+      const unread = UNREAD_THREADS(user.id);
       const unreadMessages = await Message.countDocuments(
         Object.keys(match).length ? { $and: [match, unread] } : unread,
       ).exec();

@@ -13,7 +13,7 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import type { MessageDoc, MessagesModels } from '../models';
-import { messagesScope } from './messages';
+import { messageForUser, messagesScope } from './messages';
 
 /** Texts of the messages screen the server answers with (spec 2 section 8). */
 export const MESSAGE_SENT =
@@ -125,7 +125,7 @@ export async function threadRoutes(app: FastifyInstance, opts: { models: Message
         .sort({ createdOn: 1, _id: 1 })
         .lean<MessageDoc[]>()
         .exec();
-      return { ...toApi(parent), messageThreads: replies.map(toApi) };
+      return { ...toApi(messageForUser(parent, user.id)), messageThreads: replies.map(toApi) };
     },
   );
 
@@ -195,7 +195,7 @@ export async function threadRoutes(app: FastifyInstance, opts: { models: Message
             },
           },
         ).exec();
-        return { ...toApi(reply as MessageDoc), message: MESSAGE_SENT };
+        return { ...toApi(messageForUser(reply as MessageDoc, user.id)), message: MESSAGE_SENT };
       }
       const subject = text(b.subject);
       if (!subject || !body)
@@ -224,7 +224,7 @@ export async function threadRoutes(app: FastifyInstance, opts: { models: Message
       };
       await Message.create(doc);
       req.log.info({ messageId: doc._id }, 'message sent to client services');
-      return { ...toApi(doc as MessageDoc), message: MESSAGE_SENT };
+      return { ...toApi(messageForUser(doc as MessageDoc, user.id)), message: MESSAGE_SENT };
     },
   );
 
@@ -252,7 +252,7 @@ export async function threadRoutes(app: FastifyInstance, opts: { models: Message
       )
         .lean<MessageDoc>()
         .exec();
-      return toApi(after ?? thread);
+      return toApi(messageForUser(after ?? thread, user.id));
     },
   );
 

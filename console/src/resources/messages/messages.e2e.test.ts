@@ -1,0 +1,79 @@
+/**
+ * Browser test, Messages (/messages, spec 2 section 2.11): a provider with no messages sees the empty texts and the
+ * client-services contact text, writes a message from the Contact panel and sees the thread; client services see it
+ * new (bold, the unread count beside Messages), open it (read) and answer; the provider finds the answer under New.
+ * Real backend and store, headless chromium.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bodyText,
+  clickWhenReady,
+  fill,
+  loginAs,
+  open,
+  startConsole,
+  waitForText,
+  type ConsoleHarness,
+} from '../../../test/harness';
+
+describe('messages: write, read, reply (real backend, chromium)', () => {
+  let h: ConsoleHarness;
+  let npi: { loginId: string };
+  let services: { loginId: string };
+
+  beforeAll(async () => {
+    h = await startConsole();
+    npi = await h.user('ROLE_NPI', { account: { id: 'acc-msg', name: 'Harbor Oncology' } });
+    services = await h.user('ROLE_ADMINISTRATOR');
+  }, 180_000);
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('a provider writes to client services', async () => {
+    const page = await h.newPage({ width: 1500, height: 950 });
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, '/messages');
+    await waitForText(page, 'No message or notification');
+    const text = await bodyText(page);
+    expect(text).toContain('Please Select a message');
+    expect(text).toContain('Need Help? Please contact us at:');
+
+    await clickWhenReady(page, '[data-testid="messages-new"]');
+    await fill(page, '[data-testid="messages-subject"]', 'Where is my kit?');
+    await fill(page, '[data-testid="messages-body"]', 'We requested Streck kits last week.');
+    await clickWhenReady(page, '[data-testid="messages-send"]');
+    await waitForText(page, 'Your message has been successfully sent.');
+    await page.waitForSelector('[data-testid="messages-thread"]');
+    await waitForText(page, 'We requested Streck kits last week.');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="messages-list"]')?.textContent?.includes('Where is my kit?'),
+    );
+  }, 120_000);
+
+  it('client services see it new, open it and answer; the provider finds the answer under New', async () => {
+    const page = await h.newPage({ width: 1500, height: 950 });
+    await loginAs(page, h, services.loginId);
+    await page.waitForSelector('[data-testid="menu-unread"]');
+    await open(page, h, '/messages');
+    await page.waitForSelector('[data-new="true"]');
+    expect(await page.$eval('[data-new="true"]', (e) => e.textContent)).toBe('Where is my kit?');
+    await page.click('[data-new="true"]');
+    await page.waitForSelector('[data-testid="messages-thread"]');
+    // opened: no longer bold
+    await page.waitForFunction(() => !document.querySelector('[data-new="true"]'));
+    await fill(page, '[data-testid="messages-reply"]', 'They shipped today by overnight courier.');
+    await clickWhenReady(page, '[data-testid="messages-reply-send"]');
+    await waitForText(page, 'They shipped today by overnight courier.');
+    await h.shot(page, 'messages-thread-en');
+
+    const provider = await h.newPage({ width: 1500, height: 950 });
+    await loginAs(provider, h, npi.loginId);
+    await open(provider, h, '/messages');
+    await clickWhenReady(provider, '[data-testid="messages-status-NEW"]');
+    await provider.waitForSelector('[data-new="true"]');
+    await provider.click('[data-new="true"]');
+    await waitForText(provider, 'They shipped today by overnight courier.');
+    await h.shot(provider, 'messages-provider-en');
+  }, 120_000);
+});
