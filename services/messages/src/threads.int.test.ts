@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, createUser, login } from '../../server/src/test-helper';
 import { MESSAGE_SENT } from './routes/threads';
+import { messagesModels } from './models';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const CNS = '/cns/api/v1/messages';
@@ -33,6 +34,25 @@ describe('messages: threads, replies and read state (real store)', () => {
       other: await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-B', name: 'Beta' } }),
       services: await createUser(sys, 'ROLE_ADMINISTRATOR'),
     };
+    // the service's copy of two submitted orders' scope (as its requisition-submitted consumer writes it)
+    await messagesModels(sys.ctx.mongo).RequisitionScope.create([
+      {
+        _id: 'tof-1',
+        testRequisitionId: 'TRF-000001',
+        accountId: 'acc-A',
+        physicianId: 'phy-A',
+        patientId: 'pat-1',
+        submittedOn: new Date(),
+      },
+      {
+        _id: 'tof-B',
+        testRequisitionId: 'TRF-000002',
+        accountId: 'acc-B',
+        physicianId: 'phy-B',
+        patientId: 'pat-2',
+        submittedOn: new Date(),
+      },
+    ]);
     for (const [k, u] of Object.entries(users))
       h[k] = { authorization: (await login(sys, u.loginId)).authorization };
   }, 120_000);
@@ -134,6 +154,30 @@ describe('messages: threads, replies and read state (real store)', () => {
       (await call('npi', 'POST', CNS, { subject: 's', messageBody: 'b', account: { id: 'acc-B' } }))
         .statusCode,
     ).toBe(403);
+  });
+
+  it('a message about an order belongs to the order’s account; an order one may not see is a 404', async () => {
+    const fromServices = await call('services', 'POST', CNS, {
+      subject: 'Your order needs a signature',
+      messageBody: 'Please sign the form.',
+      testOrderForm: { id: 'tof-1', testRequisitionId: 'TRF-000001' },
+    });
+    expect(fromServices.statusCode, fromServices.body).toBe(200);
+    expect(fromServices.json().account).toMatchObject({ id: 'acc-A' });
+    // the account's users read it, and it is new for them
+    expect((await call('colleague', 'GET', `${CNS}/${fromServices.json().id}`)).json()).toMatchObject({
+      new: true,
+    });
+    const foreign = await call('npi', 'POST', CNS, {
+      subject: 'x',
+      messageBody: 'y',
+      testOrderForm: { id: 'tof-B' },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(
+      (await call('npi', 'POST', CNS, { subject: 'x', messageBody: 'y', testOrderForm: { id: 'nope' } }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('refuses a message without subject or text, or too long, and stores nothing', async () => {

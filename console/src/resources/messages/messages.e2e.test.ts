@@ -9,12 +9,16 @@ import {
   bodyText,
   clickWhenReady,
   fill,
+  login,
   loginAs,
   open,
   startConsole,
+  TEST_PASSWORD,
   waitForText,
   type ConsoleHarness,
 } from '../../../test/harness';
+import { completeForm } from '../../../../services/requisitions/src/test/fixtures';
+import { messagesModels } from '../../../../services/messages/src/models';
 
 describe('messages: write, read, reply (real backend, chromium)', () => {
   let h: ConsoleHarness;
@@ -22,7 +26,8 @@ describe('messages: write, read, reply (real backend, chromium)', () => {
   let services: { loginId: string };
 
   beforeAll(async () => {
-    h = await startConsole();
+    // workers and consumers on: the messages service learns the orders' scope from their events
+    h = await startConsole({ WORKERS: 'true' });
     npi = await h.user('ROLE_NPI', { account: { id: 'acc-msg', name: 'Harbor Oncology' } });
     services = await h.user('ROLE_ADMINISTRATOR');
   }, 180_000);
@@ -75,5 +80,43 @@ describe('messages: write, read, reply (real backend, chromium)', () => {
     await provider.click('[data-new="true"]');
     await waitForText(provider, 'They shipped today by overnight courier.');
     await h.shot(provider, 'messages-provider-en');
+  }, 120_000);
+
+  it('a message written from an order carries its TRF # and patient', async () => {
+    const admin = await h.user('ROLE_ADMINISTRATOR');
+    const auth = (await login(h.sys, admin.loginId)).authorization;
+    const form = completeForm({ accountId: 'acc-msg', physicianId: 'phy-msg', patientId: null });
+    const d = await h.api(auth, 'POST', '/portal/api/v1/testOrderForms', form);
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+    await h.api(auth, 'POST', `/portal/api/v1/testOrderForms/${d.body.id}/sign`, { password: TEST_PASSWORD });
+    const sub = await h.api(auth, 'POST', '/portal/api/v1/testOrderForms/submit', { ...form, id: d.body.id });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    const trf = sub.body.testRequisitionId as string;
+    // the messages service has the order's scope (requisition-submitted consumer)
+    for (let i = 0; i < 120; i++) {
+      if (await messagesModels(h.sys.ctx.mongo).RequisitionScope.exists({ _id: d.body.id })) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+
+    const page = await h.newPage({ width: 1500, height: 950 });
+    await loginAs(page, h, admin.loginId);
+    await open(page, h, `/order/${d.body.id}`);
+    await clickWhenReady(page, '[data-testid="action-message"]');
+    await page.waitForSelector('[data-testid="messages-form"]');
+    const formText = await page.$eval('[data-testid="messages-form"]', (e) =>
+      [...e.querySelectorAll('input')].map((i) => (i as HTMLInputElement).value).join(' | '),
+    );
+    expect(formText).toContain(trf);
+    expect(formText).toContain('Ada Lovelace');
+    await fill(page, '[data-testid="messages-subject"]', 'Question about this order');
+    await fill(page, '[data-testid="messages-body"]', 'Is the tumor block enough?');
+    await clickWhenReady(page, '[data-testid="messages-send"]');
+    await waitForText(page, 'Your message has been successfully sent.');
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="messages-list"]')?.textContent?.includes(n),
+      {},
+      trf,
+    );
+    await h.shot(page, 'messages-from-order-en');
   }, 120_000);
 });

@@ -205,8 +205,23 @@ export async function threadRoutes(app: FastifyInstance, opts: { models: Message
             ...(body ? {} : { messageBody: 'Message is required' }),
           },
         });
-      const accountId = b.account?.id ?? (user.accountIds.length === 1 ? user.accountIds[0] : null);
-      if (accountId && !user.allAccounts && !user.accountIds.includes(accountId)) throw forbidden();
+      // about an order: the thread belongs to the order's account (so its users and client services read it),
+      // from the service's own copy of the requisition's scope; an order the caller may not see is a 404
+      let orderAccount: string | null = null;
+      if (b.testOrderForm?.id) {
+        const order = await opts.models.RequisitionScope.findById(b.testOrderForm.id).lean().exec();
+        if (!order) throw notFound('The order of this message was not found.');
+        const visible =
+          user.allAccounts ||
+          user.accountIds.includes(order.accountId) ||
+          user.physicianIds.includes(order.physicianId);
+        if (!visible) throw notFound('The order of this message was not found.');
+        orderAccount = order.accountId;
+      }
+      const accountId =
+        orderAccount ?? b.account?.id ?? (user.accountIds.length === 1 ? user.accountIds[0] : null);
+      if (!orderAccount && accountId && !user.allAccounts && !user.accountIds.includes(accountId))
+        throw forbidden();
       const doc = {
         ...base,
         subject,

@@ -94,6 +94,7 @@ export const ordersEn = {
       updateFailed: 'The Test Requisition Form could not be updated.',
       delete: 'Delete',
       subsequentOrder: 'Subsequent Order',
+      message: 'Message',
       pdfTitle: 'Test Requisition Form',
       confirmCopy:
         'Are you sure you want to copy the Test Requisition Form for Patient# %{patient} with diagnosis %{diagnosis}?',
@@ -282,6 +283,7 @@ export const ordersZh = {
       updateFailed: '无法更新检测申请单。',
       delete: '删除',
       subsequentOrder: '后续订单',
+      message: '留言',
       pdfTitle: '检测申请单',
       confirmCopy: '确定要复制患者编号 %{patient}、诊断为 %{diagnosis} 的检测申请单吗？',
       confirmEdit: '确定要更新检测申请单吗？',

@@ -2,6 +2,7 @@ import { useMessagesT } from '../../../components';
 import { useState, type ReactNode } from 'react';
 import { Alert, Box, Button, Link, Paper, Skeleton, Tab, Tabs, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import MailOutlineIcon from '@mui/icons-material/MailOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import SaveOutlinedIcon from '@mui/icons-material/SaveOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
@@ -276,6 +277,32 @@ export function OrderSummaryPage() {
                 data-testid="action-merge"
               >
                 {mt('merge.action')}
+              </Button>
+            ) : null}
+            {r.status === 'SUBMITTED' && permissions.includes('VIEW_MESSAGES_PAGE') ? (
+              <Button
+                variant="outlined"
+                color="inherit"
+                startIcon={<MailOutlineIcon />}
+                data-testid="action-message"
+                // the new-message form on /messages, with this order, its patient and location filled in
+                onClick={() =>
+                  navigate('/messages', {
+                    state: {
+                      compose: {
+                        testOrderForm: { id: r.id, testRequisitionId: r.testRequisitionId ?? null },
+                        patient: p.id
+                          ? { id: p.id, name: [p.firstName, p.lastName].filter(Boolean).join(' ') }
+                          : null,
+                        hospitalLocation: r.hospitalLocation?.id
+                          ? { id: r.hospitalLocation.id, name: r.hospitalLocation.name ?? null }
+                          : null,
+                      },
+                    },
+                  })
+                }
+              >
+                {t('orders.summary.message')}
               </Button>
             ) : null}
             {actions.delete ? (
