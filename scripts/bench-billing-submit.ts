@@ -21,11 +21,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
-import { fixtureFiles, importIcd10, referenceModels } from '@onco/reference';
 import { billingModels, type BillingCaseDoc } from '../services/billing/src/models';
 import { buildClaim, claimKey } from '../services/billing/src/submission/claim';
 import { BILLING_SUBMIT_CONCURRENCY } from '../services/billing/src/submission/queue';
 import { startGatewayStandin } from '../services/billing/src/submission/gateway-standin';
+import { importIcd10Fixture, qualifiedCase } from '../services/billing/src/submission/test-fixtures';
 import { buildSystem } from '../services/server/src/system';
 import { createUser, login } from '../services/server/src/test-helper';
 import { arg } from './bench-support';
@@ -61,36 +61,15 @@ async function main() {
   const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
   await system.app.ready();
   try {
-    await importIcd10(referenceModels(system.ctx.mongo).Icd10Code, fixtureFiles().icd10);
+    await importIcd10Fixture(system.ctx.mongo);
     const models = billingModels(system.ctx.mongo);
     const admin = await createUser(system, 'ROLE_ADMINISTRATOR');
     const auth = (await login(system, admin.loginId)).authorization;
 
     // the qualified cases
-    const rows = Array.from({ length: cases }, (_, n) => ({
-      testId: `T-${n}`,
-      testOrderId: `to-${run}-${n}`,
-      testRequisitionId: `TRF-${n}`,
-      testOrderFormId: `tof-${n}`,
-      accountName: 'Alpha Oncology',
-      account: { id: 'acc-A', name: 'Alpha Oncology' },
-      physician: { id: 'phy-1', name: 'Dr. One' },
-      patient: { id: `pat-${n}`, name: `Patient ${n}` },
-      testType: 'NEXT_DX',
-      orderType: 'INITIAL_ORDER',
-      billingCode: code(n),
-      testStatus: 'REPORT_COMPLETE',
-      reviewStatus: 'REVIEW_COMPLETE',
-      caseStatus: 'READY_TO_SUBMIT',
-      caseQualifiedDate: new Date(),
-      claimInfo: {
-        billingType: 'INSURANCE',
-        payorId: 'PAY-001',
-        payorName: 'Acme Health',
-        patientAddressComplete: true,
-        diagnosisCodes: ['C34.90'],
-      },
-    }));
+    const rows = Array.from({ length: cases }, (_, n) =>
+      qualifiedCase(run, n, { billingCode: code(n), caseQualifiedDate: new Date() }),
+    );
     for (let i = 0; i < rows.length; i += 1000) await models.BillingCase.insertMany(rows.slice(i, i + 1000));
     const docs = await models.BillingCase.find({}, { _id: 1 }).lean<Pick<BillingCaseDoc, '_id'>[]>().exec();
     const ids = docs.map((d) => d._id);

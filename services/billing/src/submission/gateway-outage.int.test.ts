@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureFiles, importIcd10, referenceModels } from '@onco/reference';
 import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
 import { sleep, waitFor } from '../../../../events/src/int-test-support';
 import { billingModels, type BillingCaseDoc, type BillingModels } from '../models';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
+import { importIcd10Fixture, qualifiedCase } from './test-fixtures';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
@@ -42,7 +42,7 @@ describe('billing submission: the billing system down, then back (real Redis, th
       BILLING_SUBMIT_ATTEMPTS: String(ATTEMPTS),
       BILLING_GATEWAY_TIMEOUT_MS: '2000',
     });
-    await importIcd10(referenceModels(sys.ctx.mongo).Icd10Code, fixtureFiles().icd10);
+    await importIcd10Fixture(sys.ctx.mongo);
     billing = billingModels(sys.ctx.mongo);
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
     authorization = (await login(sys, admin.loginId)).authorization;
@@ -56,28 +56,7 @@ describe('billing submission: the billing system down, then back (real Redis, th
   it('a burst submitted while it is down: retries on the backoff, every case accepted once when it is back', async () => {
     const ids: string[] = [];
     for (let n = 0; n < CASES; n++) {
-      const doc = await billing.BillingCase.create({
-        testId: `T-OUT-${n}`,
-        testOrderId: `to-out-${n}-${Date.now()}`,
-        testRequisitionId: `TRF-OUT-${n}`,
-        testOrderFormId: `tof-out-${n}`,
-        account: { id: 'acc-A', name: 'Alpha Oncology' },
-        physician: { id: 'phy-1', name: 'Dr. One' },
-        patient: { id: `pat-out-${n}`, name: `Patient ${n}` },
-        testType: 'NEXT_DX',
-        orderType: 'INITIAL_ORDER',
-        billingCode: `ACC-OUT-${n}`,
-        testStatus: 'REPORT_COMPLETE',
-        reviewStatus: 'REVIEW_COMPLETE',
-        caseStatus: 'READY_TO_SUBMIT',
-        claimInfo: {
-          billingType: 'SELF',
-          payorId: null,
-          payorName: null,
-          patientAddressComplete: true,
-          diagnosisCodes: ['C34.90'],
-        },
-      });
+      const doc = await billing.BillingCase.create(qualifiedCase('out', n));
       ids.push(doc._id as string);
     }
     const res = await sys.app.inject({

@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureFiles, importIcd10, referenceModels } from '@onco/reference';
 import { infra, sleep, waitFor } from '../../../../events/src/int-test-support';
 import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
 import { billingModels, type BillingCaseDoc, type BillingModels } from '../models';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
+import { importIcd10Fixture, qualifiedCase } from './test-fixtures';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
@@ -42,7 +42,7 @@ describe('billing submissions while Redis restarts or loses its data (real Redis
       BILLING_GATEWAY_TIMEOUT_MS: '5000',
       BILLING_REQUEUE_INTERVAL_MS: '2000',
     });
-    await importIcd10(referenceModels(sys.ctx.mongo).Icd10Code, fixtureFiles().icd10);
+    await importIcd10Fixture(sys.ctx.mongo);
     billing = billingModels(sys.ctx.mongo);
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
     authorization = (await login(sys, admin.loginId)).authorization;
@@ -57,28 +57,7 @@ describe('billing submissions while Redis restarts or loses its data (real Redis
   /** A batch of qualified cases, submitted in one bulk call; their ids. */
   async function submitBatch(tag: string): Promise<string[]> {
     const docs = await billing.BillingCase.insertMany(
-      Array.from({ length: BATCH }, (_, n) => ({
-        testId: `T-${tag}-${n}`,
-        testOrderId: `to-${tag}-${n}-${Date.now()}`,
-        testRequisitionId: `TRF-${tag}-${n}`,
-        testOrderFormId: `tof-${tag}-${n}`,
-        account: { id: 'acc-A', name: 'Alpha Oncology' },
-        physician: { id: 'phy-1', name: 'Dr. One' },
-        patient: { id: `pat-${tag}-${n}`, name: `Patient ${n}` },
-        testType: 'NEXT_DX',
-        orderType: 'INITIAL_ORDER',
-        billingCode: `SLOW-${tag}-${n}`,
-        testStatus: 'REPORT_COMPLETE',
-        reviewStatus: 'REVIEW_COMPLETE',
-        caseStatus: 'READY_TO_SUBMIT',
-        claimInfo: {
-          billingType: 'SELF',
-          payorId: null,
-          payorName: null,
-          patientAddressComplete: true,
-          diagnosisCodes: ['C34.90'],
-        },
-      })),
+      Array.from({ length: BATCH }, (_, n) => qualifiedCase(tag, n, { billingCode: `SLOW-${tag}-${n}` })),
     );
     const ids = docs.map((d) => String(d._id));
     const res = await sys.app.inject({

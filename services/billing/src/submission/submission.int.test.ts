@@ -6,25 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseEventJson, topicFor } from '@onco/events';
 import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
 import { collectMessages, kafkaTestLock, REPO_ROOT, waitFor } from '../../../../events/src/int-test-support';
-import { createReferenceModule, fixtureFiles, importIcd10, referenceModels } from '@onco/reference';
-import { createBillingModule, type BillingCaseDoc, type BillingModule, type ClaimInfo } from '../index';
+import { createReferenceModule } from '@onco/reference';
+import { createBillingModule, type BillingCaseDoc, type BillingModule } from '../index';
+import { CLAIM_INFO, importIcd10Fixture, qualifiedCase } from './test-fixtures';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
 import { billingSubmitJobId } from './queue';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
-/** What the requisition's events give a case to claim with (a billable code of the ICD-10 fixture). */
-const CLAIM_INFO: ClaimInfo = {
-  billingType: 'INSURANCE',
-  payorId: 'PAY-001',
-  payorName: 'Acme Health',
-  patientAddressComplete: true,
-  diagnosisCodes: ['C34.90'],
-};
-
-/** The ICD-10-CM fixture in the test database, so the pre-submit checks have a catalog to look codes up in. */
-const importCatalog = (sys: Sys) =>
-  importIcd10(referenceModels(sys.ctx.mongo).Icd10Code, fixtureFiles().icd10);
 
 /**
  * Submitting billing cases (issue 13, spec 3 sections 4.3 and 7.3) on the real services: the route, the
@@ -43,25 +31,7 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
 
   const newCase = async (billingCode: string | null, over: Record<string, unknown> = {}) => {
     n += 1;
-    const doc = await billing.models.BillingCase.create({
-      testId: `T-${n}`,
-      testOrderId: `to-${n}-${Date.now()}`,
-      testRequisitionId: `TRF-${n}`,
-      testOrderFormId: `tof-${n}`,
-      accountName: 'Alpha Oncology',
-      account: { id: 'acc-A', name: 'Alpha Oncology' },
-      physician: { id: 'phy-1', name: 'Dr. One' },
-      patient: { id: `pat-${n}`, name: `Patient ${n}` },
-      testType: 'NEXT_DX',
-      orderType: 'INITIAL_ORDER',
-      billingCode,
-      testStatus: 'REPORT_COMPLETE',
-      reviewStatus: 'REVIEW_COMPLETE',
-      caseStatus: 'READY_TO_SUBMIT',
-      caseQualifiedDate: new Date(Date.UTC(2026, 10, 1)),
-      claimInfo: CLAIM_INFO,
-      ...over,
-    });
+    const doc = await billing.models.BillingCase.create(qualifiedCase('sub', n, { billingCode, ...over }));
     return doc._id as string;
   };
   const get = (id: string) =>
@@ -92,7 +62,7 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
       BILLING_SUBMIT_ATTEMPTS: '3',
       BILLING_GATEWAY_TIMEOUT_MS: '1000',
     });
-    await importCatalog(sys);
+    await importIcd10Fixture(sys.ctx.mongo);
     billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     collector = await collectMessages(
       sys.ctx.kafka,
@@ -513,7 +483,7 @@ describe('billing submission: the worker process killed between send and record'
     gateway = await startGatewayStandin({ dir, slowMs: 20_000 });
     // this process serves the API only; the worker is the child
     sys = await createTestSystem({ WORKERS: 'false', BILLING_GATEWAY_URL: gateway.url });
-    await importCatalog(sys);
+    await importIcd10Fixture(sys.ctx.mongo);
     billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
     authorization = (await login(sys, admin.loginId)).authorization;
@@ -527,21 +497,9 @@ describe('billing submission: the worker process killed between send and record'
   });
 
   it('SIGKILL after the claim is sent: one claim at the gateway, the case ends ACCEPTED_BY_XIFIN', async () => {
-    const doc = await billing.models.BillingCase.create({
-      testId: 'T-KILL',
-      testOrderId: `to-kill-${Date.now()}`,
-      testOrderFormId: 'tof-kill',
-      account: { id: 'acc-A', name: 'Alpha Oncology' },
-      physician: { id: 'phy-1', name: 'Dr. One' },
-      patient: { id: 'pat-kill', name: 'Kill Test' },
-      testType: 'NEXT_DX',
-      orderType: 'INITIAL_ORDER',
-      billingCode: 'SLOW-KILL',
-      testStatus: 'REPORT_COMPLETE',
-      reviewStatus: 'REVIEW_COMPLETE',
-      caseStatus: 'READY_TO_SUBMIT',
-      claimInfo: CLAIM_INFO,
-    });
+    const doc = await billing.models.BillingCase.create(
+      qualifiedCase('kill', 1, { billingCode: 'SLOW-KILL', testId: 'T-KILL' }),
+    );
     const id = doc._id as string;
     const key = `${id}:1`;
     const res = await sys.app.inject({

@@ -243,57 +243,49 @@ export async function threadRoutes(app: FastifyInstance, opts: { models: Message
     },
   );
 
-  r.patch(
-    '/messages/:id',
+  /**
+   * Opening a thread: PATCH marks it read for the side that did not write last (the writer of the latest message
+   * is its only reader, so the writer opening their own thread leaves it new for the other side); addReader only
+   * records the reader (which makes it read for that reader, see unreadFor). Both answer the thread as the caller
+   * sees it.
+   */
+  const opening = [
     {
+      method: 'PATCH' as const,
+      url: '/messages/:id',
+      summary: 'Mark a thread read (opening an unread message)',
+      filter: (user: SessionUser) => ({ readers: { $ne: user.id } }),
+      update: (user: SessionUser) => ({ $set: { read: true, new: false }, $addToSet: { readers: user.id } }),
+    },
+    {
+      method: 'PUT' as const,
+      url: '/messages/:id/addReader',
+      summary: 'Record that the caller opened the thread',
+      filter: () => ({}),
+      update: (user: SessionUser) => ({ $addToSet: { readers: user.id } }),
+    },
+  ];
+  for (const o of opening)
+    r.route({
+      method: o.method,
+      url: o.url,
       config: { permission: 'VIEW_MESSAGES_PAGE' },
       schema: {
         tags: ['messages'],
-        summary: 'Mark a thread read (opening an unread message)',
+        summary: o.summary,
         params: idParams,
         body: z.unknown().optional(),
         response: { 200: messageOut, ...errorReplies },
       },
-    },
-    async (req) => {
-      const user = requireUser(req);
-      const thread = await findThread(user, req.params.id);
-      // read for the side that did not write last: the writer of the latest message is its only reader, so the
-      // writer opening their own thread leaves it new for the other side
-      const after = await Message.findOneAndUpdate(
-        { _id: thread._id, readers: { $ne: user.id } },
-        { $set: { read: true, new: false }, $addToSet: { readers: user.id } },
-        { returnDocument: 'after' },
-      )
-        .lean<MessageDoc>()
-        .exec();
-      return toApi(messageForUser(after ?? thread, user.id));
-    },
-  );
-
-  r.put(
-    '/messages/:id/addReader',
-    {
-      config: { permission: 'VIEW_MESSAGES_PAGE' },
-      schema: {
-        tags: ['messages'],
-        summary: 'Record that the caller opened the thread',
-        params: idParams,
-        body: z.unknown().optional(),
-        response: { 200: messageOut, ...errorReplies },
+      handler: async (req) => {
+        const user = requireUser(req);
+        const thread = await findThread(user, (req.params as { id: string }).id);
+        const after = await Message.findOneAndUpdate({ _id: thread._id, ...o.filter(user) }, o.update(user), {
+          returnDocument: 'after',
+        })
+          .lean<MessageDoc>()
+          .exec();
+        return toApi(messageForUser(after ?? thread, user.id));
       },
-    },
-    async (req) => {
-      const user = requireUser(req);
-      const thread = await findThread(user, req.params.id);
-      const after = await Message.findOneAndUpdate(
-        { _id: thread._id },
-        { $addToSet: { readers: user.id } },
-        { returnDocument: 'after' },
-      )
-        .lean<MessageDoc>()
-        .exec();
-      return toApi(after!);
-    },
-  );
+    });
 }
