@@ -1,3 +1,6 @@
+import type { Collection } from 'mongodb';
+import { listAggregates, listAnswer, type ListQuery, type ListResource } from '@onco/platform';
+
 /**
  * What the list benchmarks share (scripts/bench-orders-list.ts, scripts/bench-tests-list.ts): the command-line
  * arguments, the closed-loop runner at a fixed concurrency and its figures.
@@ -46,3 +49,47 @@ export async function run(
 
 export const fmt = (r: RunFigures) =>
   `p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, ${r.rps.toFixed(2)} req/s`;
+
+/**
+ * The list benchmarks' measurement: the list through the real HTTP API (`url` with `headers`) against the bare
+ * driver queries that fetch the same page, count and facets (the list engine's aggregates sent straight from the
+ * driver, then the page's rows by `_id`), checked to give the same rows first; prints both and their ratio.
+ */
+export async function compareListToBare(o: {
+  url: string;
+  headers: Record<string, string>;
+  coll: Collection;
+  resource: ListResource;
+  query: ListQuery;
+  scope: Record<string, unknown>;
+  requests: number;
+  concurrency: number;
+  describe: (first: { totalElements: number }, aggregates: number) => string;
+  target: string;
+}) {
+  const first = await (await fetch(o.url, { headers: o.headers })).json();
+  const { defs, aggregates } = listAggregates(o.resource, o.query, o.scope, o.query.facets, true);
+  const answersOf = () => Promise.all(aggregates.map((a) => o.coll.aggregate(a.pipeline).toArray()));
+  const got = listAnswer(defs, aggregates, await answersOf());
+  if (got.total !== first.totalElements || got.pageIds.join() !== first.content.map((r: any) => r.id).join())
+    throw new Error(`the bare queries differ from the API: ${got.total} vs ${first.totalElements} rows`);
+  const bare = async () => {
+    const { pageIds } = listAnswer(defs, aggregates, await answersOf());
+    await o.coll.find({ _id: { $in: pageIds as any[] } }, { projection: { outbox: 0 } }).toArray();
+  };
+  const api = async () => {
+    const res = await fetch(o.url, { headers: o.headers });
+    if (!res.ok) throw new Error(`list failed: ${res.status} ${await res.text()}`);
+    await res.json();
+  };
+  console.log(`[bench] ${o.describe(first, aggregates.length)}`);
+  await api();
+  await bare();
+  const a = await run(o.requests, o.concurrency, api);
+  console.log(`[bench] API, concurrency ${o.concurrency}, ${o.requests} requests: ${fmt(a)}`);
+  const b = await run(o.requests, o.concurrency, bare);
+  console.log(`[bench] bare driver queries, same page/count/facets: ${fmt(b)}`);
+  console.log(
+    `[bench] ratio API/bare: p50 ${(a.p50 / b.p50).toFixed(2)}x, p95 ${(a.p95 / b.p95).toFixed(2)}x (${o.target})`,
+  );
+}

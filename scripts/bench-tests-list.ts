@@ -12,12 +12,12 @@
  * Not a test: figures go to the README.
  */
 import pino from 'pino';
-import { listAggregates, listAnswer, loadConfig, parseListQuery, type SessionUser } from '@onco/platform';
+import { loadConfig, parseListQuery, type SessionUser } from '@onco/platform';
 import { permissionsOf, type Role } from '@onco/domain';
 import { testOrdersResource as R, testOrdersScope } from '../services/lab/src/routes/test-orders';
 import { buildSystem } from '../services/server/src/system';
 import { demoLogin } from '../services/server/src/seed';
-import { arg, fmt, run } from './bench-support';
+import { arg, compareListToBare } from './bench-support';
 
 const FACETS = R.facets!.map((f) => f.name);
 
@@ -70,40 +70,19 @@ async function main() {
       allAccounts: (session.grantedAuthorities ?? permissionsOf(role)).includes('VIEW_ALL_ACCOUNTS'),
     } as SessionUser;
     const parsed = parseListQuery(R, query);
-    const scope = testOrdersScope(user, parsed);
-    const first = await (await fetch(url, { headers })).json();
-
-    const { defs, aggregates } = listAggregates(R, parsed, scope, parsed.facets, true);
-    const answersOf = () => Promise.all(aggregates.map((a) => coll.aggregate(a.pipeline).toArray()));
-    {
-      const got = listAnswer(defs, aggregates, await answersOf());
-      if (
-        got.total !== first.totalElements ||
-        got.pageIds.join() !== first.content.map((r: any) => r.id).join()
-      )
-        throw new Error(`the bare queries differ from the API: ${got.total} vs ${first.totalElements} rows`);
-    }
-    const bare = async () => {
-      const { pageIds } = listAnswer(defs, aggregates, await answersOf());
-      await coll.find({ _id: { $in: pageIds as any[] } }, { projection: { outbox: 0 } }).toArray();
-    };
-    const api = async () => {
-      const res = await fetch(url, { headers });
-      if (!res.ok) throw new Error(`list failed: ${res.status} ${await res.text()}`);
-      await res.json();
-    };
-    console.log(
-      `[bench] query: ${query.filter}, newest first, 15 a page, ${FACETS.length} facets; ${first.totalElements} matching; as ${demoLogin(role)}; ${aggregates.length} aggregates a request`,
-    );
-    await api();
-    await bare();
-    const a = await run(requests, concurrency, api);
-    console.log(`[bench] API, concurrency ${concurrency}, ${requests} requests: ${fmt(a)}`);
-    const b = await run(requests, concurrency, bare);
-    console.log(`[bench] bare driver queries, same page/count/facets: ${fmt(b)}`);
-    console.log(
-      `[bench] ratio API/bare: p50 ${(a.p50 / b.p50).toFixed(2)}x, p95 ${(a.p95 / b.p95).toFixed(2)}x (target within 1.5x; p95 target under 300 ms)`,
-    );
+    await compareListToBare({
+      url,
+      headers,
+      coll: coll as never,
+      resource: R,
+      query: parsed,
+      scope: testOrdersScope(user, parsed),
+      requests,
+      concurrency,
+      describe: (first, n) =>
+        `query: ${query.filter}, newest first, 15 a page, ${FACETS.length} facets; ${first.totalElements} matching; as ${demoLogin(role)}; ${n} aggregates a request`,
+      target: 'target within 1.5x; p95 target under 300 ms',
+    });
   } finally {
     await system.close();
   }
