@@ -38,6 +38,7 @@ const TestDetailPage = screen(() => import('./resources/tests/TestDetailPage'));
 const BillingListPage = screen(() => import('./resources/billing/BillingListPage'));
 const KitsPage = screen(() => import('./resources/kits/KitsPage'));
 const MessagesPage = screen(() => import('./resources/messages/MessagesPage'));
+const BoxPage = screen(() => import('./resources/box/BoxPage'));
 
 /** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
 const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
@@ -72,7 +73,7 @@ const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode
   { path: '/order/:id/summary/:tab', permission: 'VIEW_ORDER_PAGE', element: <OrderSummaryPage /> },
   { path: '/tests', permission: 'VIEW_TESTS_PAGE', element: <TestsListPage /> },
   { path: '/billing', permission: 'VIEW_BILLING_PAGE', element: <BillingListPage /> },
-  { path: '/box', permission: 'VIEW_BOX_PAGE', element: <Placeholder menu="box" /> },
+  { path: '/box', permission: 'VIEW_BOX_PAGE', element: <BoxPage /> },
   { path: '/test/:id', permission: 'VIEW_TEST_PAGE', element: <TestDetailPage /> },
   {
     path: '/patient/:id',

@@ -74,6 +74,8 @@ export interface ListPageProps<T extends RaRecord = RaRecord> {
   onRowContextMenu?: (row: T, event: React.MouseEvent, ctx: ListContext<T>) => void;
   /** the spec's empty text for this list, e.g. "No users found" */
   emptyText: ReactNode;
+  /** the empty text when filters or a search leave nothing (default 'No records found.') */
+  filteredEmptyText?: ReactNode;
   searchPlaceholder?: string;
   /** toolbar content beside the search box (Actions menu, Add buttons) */
   actions?: (ctx: ListContext<T>) => ReactNode;
@@ -106,6 +108,7 @@ export function ListPage<T extends RaRecord = RaRecord>(props: ListPageProps<T>)
     onRowClick,
     onRowContextMenu,
     emptyText,
+    filteredEmptyText,
     searchPlaceholder,
     actions,
     children,
@@ -231,7 +234,13 @@ export function ListPage<T extends RaRecord = RaRecord>(props: ListPageProps<T>)
           rows={rows}
           loading={list.isPending}
           fetching={list.isFetching}
-          emptyText={list.error ? t('lists.loadFailed') : filtered ? t('lists.noRecords') : emptyText}
+          emptyText={
+            list.error
+              ? t('lists.loadFailed')
+              : filtered
+                ? (filteredEmptyText ?? t('lists.noRecords'))
+                : emptyText
+          }
           sort={state.sort}
           onSort={(field) => dispatch({ type: 'sort', field })}
           selection={selection}

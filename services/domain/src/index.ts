@@ -8,3 +8,4 @@ export * from './lab/tests';
 export * from './lab/samples';
 export * from './billing/cases';
 export * from './kits/index';
+export * from './box';
