@@ -18,7 +18,11 @@ describe('kit form (spec 2 section 5)', () => {
   it('accepts a complete form and stores it trimmed, the quantity as a number', () => {
     expect(validateKitForm(ok)).toEqual({});
     expect(kitFormComplete(ok)).toBe(true);
-    expect(normalizeKitForm(ok)).toMatchObject({ numberOfKits: 3, recipient: 'Dr. Grace Hopper', institute: null });
+    expect(normalizeKitForm(ok)).toMatchObject({
+      numberOfKits: 3,
+      recipient: 'Dr. Grace Hopper',
+      institute: null,
+    });
   });
 
   it('requires every required field; institute and suite are optional', () => {
