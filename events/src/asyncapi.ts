@@ -21,6 +21,8 @@ export const MESSAGE_NAMES = {
   'test-status': 'TestStatusChanged',
   sample: 'SampleChanged',
   'billing-case': 'BillingCaseChanged',
+  attachment: 'AttachmentChanged',
+  'sample-manifest': 'SampleManifestProcessed',
 } as const satisfies Record<EventFamily, string>;
 
 const CHANNEL_IDS = {
@@ -29,6 +31,8 @@ const CHANNEL_IDS = {
   'test-status': 'testStatus',
   sample: 'sample',
   'billing-case': 'billingCase',
+  attachment: 'attachment',
+  'sample-manifest': 'sampleManifest',
 } as const satisfies Record<EventFamily, string>;
 
 const SUMMARIES: Record<EventFamily, string> = {
@@ -41,6 +45,10 @@ const SUMMARIES: Record<EventFamily, string> = {
   sample: 'A sample (tumor, normal or plasma) was created, updated or copied from another requisition.',
   'billing-case':
     'A billing case was created or changed status (submission to XIFIN, retries, results, document uploads).',
+  attachment:
+    "A file was uploaded as an attachment (Attachment Box or a requisition's documents), or removed. The lab turns an uploaded SAMPLE_MANIFEST into samples (docs/manifests.md).",
+  'sample-manifest':
+    'A sample manifest was processed by the lab: applied whole (PROCESSED, with counts) or refused whole (ERROR, with row-numbered errors). The requisitions service sets the attachment status from it.',
 };
 
 type Json = any;

@@ -58,6 +58,8 @@ describe('createEvent', () => {
       'test-status': EXAMPLE_DATA['test-status'].testOrderId,
       sample: EXAMPLE_DATA.sample.sampleId,
       'billing-case': EXAMPLE_DATA['billing-case'].billingCaseId,
+      attachment: EXAMPLE_DATA.attachment.attachmentId,
+      'sample-manifest': EXAMPLE_DATA['sample-manifest'].attachmentId,
     };
     expect(event.subject).toBe(subjectByFamily[family]);
     // round trip through JSON (what the outbox stores and Kafka carries)

@@ -20,6 +20,8 @@ export const EVENT_TYPES = {
   'test-status': 'test.status-changed',
   sample: 'sample.changed',
   'billing-case': 'billing-case.changed',
+  attachment: 'attachment.changed',
+  'sample-manifest': 'sample-manifest.processed',
 } as const satisfies Record<EventFamily, string>;
 export type EventType = (typeof EVENT_TYPES)[EventFamily];
 
@@ -30,6 +32,8 @@ export const EVENT_SOURCES = {
   'test-status': '/lab/test-orders',
   sample: '/lab/samples',
   'billing-case': '/billing/cases',
+  attachment: '/portal/attachments',
+  'sample-manifest': '/lab/sample-manifests',
 } as const satisfies Record<EventFamily, string>;
 
 const FAMILY_BY_TYPE: Record<string, EventFamily> = Object.fromEntries(
@@ -166,7 +170,7 @@ export function createEvent<F extends EventFamily>(
   const newId = deps.newId ?? randomUUID;
   const schemaVersion = CURRENT_SCHEMA_VERSION[family];
   const data = dataSchemaFor(family, schemaVersion).parse(input.data);
-  const subjectField = SUBJECT_FIELD[family] as keyof EventData<F>;
+  const subjectField = SUBJECT_FIELD[family] as unknown as keyof EventData<F>;
   const subject = input.subject ?? String(data[subjectField]);
   const id = newId();
   const envelope = {

@@ -36,6 +36,8 @@ describe('topics', () => {
       'oncotrf.test-status.v1',
       'oncotrf.sample.v1',
       'oncotrf.billing-case.v1',
+      'oncotrf.attachment.v1',
+      'oncotrf.sample-manifest.v1',
     ]);
     expect(familyOfTopic('p.oncotrf.sample.v1', 'p')).toBe('sample');
     expect(familyOfTopic('oncotrf.sample.v1', 'p')).toBeUndefined();

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import {
+  ALL_ATTACHMENT_TYPES,
   BILLING_CASE_STATUSES,
   BILLING_REVIEW_STATUSES,
   CLINICAL_REVIEW_STATUSES,
@@ -434,6 +435,88 @@ export const BillingCaseDataV1 = z
 export type BillingCaseData = z.infer<typeof BillingCaseDataV1>;
 
 // ---------------------------------------------------------------------------
+// attachment
+// ---------------------------------------------------------------------------
+
+/** What an attachment event reports: a user uploaded a file, or removed (soft-deleted) one. */
+export const ATTACHMENT_CHANGES = ['uploaded', 'deleted'] as const;
+export const AttachmentChange = z.enum(ATTACHMENT_CHANGES);
+export type AttachmentChange = z.infer<typeof AttachmentChange>;
+
+export const AttachmentDataV1 = z
+  .object({
+    attachmentId: id('Attachment entity id; also the event subject'),
+    change: AttachmentChange.describe("What happened: 'uploaded' or 'deleted' (a soft delete)"),
+    type: z.enum(ALL_ATTACHMENT_TYPES).describe('Attachment type, e.g. SAMPLE_MANIFEST'),
+    name: z.string().max(300).describe('File name as uploaded'),
+    contentType: z.string().max(200).describe('Content type the client declared'),
+    size: z.number().int().min(0).describe('Size in bytes'),
+    sha256: z.string().max(64).nullable().describe('SHA-256 of the content (hex), null when unknown'),
+    blobId: z
+      .string()
+      .max(200)
+      .nullable()
+      .describe(
+        "The file's key in the platform's file store (for services on that store); others download it with GET /portal/api/v1/attachments/{attachmentId}/download",
+      ),
+    accountId: z.string().max(200).nullable().describe('Account the file belongs to, null when none'),
+    accountName: z.string().max(300).nullable().describe('Account name at upload, null when unknown'),
+    requisitionId: z
+      .string()
+      .max(200)
+      .nullable()
+      .describe('Requisition the file is attached to, null for an Attachment Box upload'),
+    uploadedBy: Actor.describe('Who uploaded the file'),
+    uploaderScope: z
+      .object({
+        allAccounts: z.boolean().describe('The uploader sees every account (lab, billing, operations staff)'),
+        accountIds: z.array(z.string().max(200)).max(10_000).describe("The uploader's accounts"),
+        physicianIds: z.array(z.string().max(200)).max(10_000).describe("The uploader's physicians"),
+        mayEditSamples: z.boolean().describe('The uploader holds VIEW_SAMPLE_ACTIONS (may change samples)'),
+      })
+      .describe(
+        "The uploader's data scope and sample permission at upload time: what a manifest's rows may change",
+      ),
+    changedBy: Actor,
+    changedOn: instant('When the change was committed'),
+  })
+  .describe('A file was uploaded as an attachment, or an attachment was removed');
+export type AttachmentData = z.infer<typeof AttachmentDataV1>;
+
+// ---------------------------------------------------------------------------
+// sample-manifest
+// ---------------------------------------------------------------------------
+
+export const SAMPLE_MANIFEST_RESULTS = ['PROCESSED', 'ERROR'] as const;
+
+export const SampleManifestDataV1 = z
+  .object({
+    attachmentId: id('The manifest attachment id; also the event subject'),
+    status: z
+      .enum(SAMPLE_MANIFEST_RESULTS)
+      .describe('PROCESSED: every row applied; ERROR: nothing applied (see errorDetails)'),
+    rows: z.number().int().min(0).describe('Sample rows read (blank rows not counted)'),
+    created: z.number().int().min(0).describe('Samples created'),
+    updated: z.number().int().min(0).describe('Samples updated'),
+    errorCount: z.number().int().min(0).describe('Problems found (0 when PROCESSED)'),
+    errorDetails: z
+      .string()
+      .max(200_000)
+      .nullable()
+      .describe('One line per problem, "Row N, Column: message" (the first 1,000); null when PROCESSED'),
+    missingSamples: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'Expected samples of the listed requisitions still missing after processing (reconciliation)',
+      ),
+    processedOn: instant('When the result was committed'),
+  })
+  .describe('A sample manifest was processed: applied whole (PROCESSED) or refused whole (ERROR)');
+export type SampleManifestData = z.infer<typeof SampleManifestDataV1>;
+
+// ---------------------------------------------------------------------------
 // Registry
 // ---------------------------------------------------------------------------
 
@@ -443,6 +526,8 @@ export const EVENT_FAMILIES = [
   'test-status',
   'sample',
   'billing-case',
+  'attachment',
+  'sample-manifest',
 ] as const;
 export type EventFamily = (typeof EVENT_FAMILIES)[number];
 
@@ -453,6 +538,8 @@ export interface EventDataMap {
   'test-status': TestStatusData;
   sample: SampleData;
   'billing-case': BillingCaseData;
+  attachment: AttachmentData;
+  'sample-manifest': SampleManifestData;
 }
 export type EventData<F extends EventFamily> = EventDataMap[F];
 
@@ -477,6 +564,8 @@ export const DATA_SCHEMAS = {
   'test-status': { 1: TestStatusDataV1, 2: TestStatusDataV2 },
   sample: { 1: SampleDataV1 },
   'billing-case': { 1: BillingCaseDataV1 },
+  attachment: { 1: AttachmentDataV1 },
+  'sample-manifest': { 1: SampleManifestDataV1 },
 } as const satisfies Record<EventFamily, Record<number, z.ZodType>>;
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
@@ -485,6 +574,8 @@ export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
   'test-status': 2,
   sample: 1,
   'billing-case': 1,
+  attachment: 1,
+  'sample-manifest': 1,
 };
 
 /** The data schema to use for a family at a given schemaVersion (see DATA_SCHEMAS). */
@@ -508,4 +599,6 @@ export const SUBJECT_FIELD = {
   'test-status': 'testOrderId',
   sample: 'sampleId',
   'billing-case': 'billingCaseId',
+  attachment: 'attachmentId',
+  'sample-manifest': 'attachmentId',
 } as const satisfies { [F in EventFamily]: keyof EventDataMap[F] };

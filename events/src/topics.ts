@@ -12,6 +12,8 @@ export const TOPICS = {
   'test-status': 'oncotrf.test-status.v1',
   sample: 'oncotrf.sample.v1',
   'billing-case': 'oncotrf.billing-case.v1',
+  attachment: 'oncotrf.attachment.v1',
+  'sample-manifest': 'oncotrf.sample-manifest.v1',
 } as const satisfies Record<EventFamily, string>;
 
 export const DEFAULT_PARTITIONS = 3;

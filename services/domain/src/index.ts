@@ -6,6 +6,7 @@ export * from './users';
 export * from './requisition/index';
 export * from './lab/tests';
 export * from './lab/samples';
+export * from './lab/manifest';
 export * from './billing/cases';
 export * from './kits/index';
 export * from './box';

@@ -13,3 +13,19 @@ export {
 } from './consumers/requisition-changed';
 export { labDashboard, RECENT_PER_PAGE, DASHBOARD_TEST_STATUSES } from './dashboard';
 export { DEFAULT_DOMAIN_PREFERENCES, seedDomainPreferences } from './domain-preferences';
+export {
+  defineSampleManifestQueue,
+  SAMPLE_MANIFEST_QUEUE,
+  type SampleManifestQueue,
+  type SampleManifestJobResult,
+} from './manifests/queue';
+export { handleAttachmentEvent, LAB_SAMPLE_MANIFEST_GROUP } from './manifests/consumer';
+export {
+  parseManifestFile,
+  extractSheet,
+  sniffManifest,
+  ManifestFileError,
+  formatOfName,
+} from './manifests/parse';
+export { planManifest, applyManifestPlan } from './manifests/plan';
+export { templateFile, errorFile, writeRows } from './manifests/files';

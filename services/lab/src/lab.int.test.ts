@@ -90,7 +90,7 @@ describe('lab: models and GET /oms/api/v1/testOrders (real FerretDB)', () => {
     expect((await lab.models.Sample.collection.indexes()).map((i) => JSON.stringify(i.key))).toContain(
       JSON.stringify({ 'testOrderForm.id': 1 }),
     );
-    expect(lab.outboxCollections).toEqual(['test_orders', 'samples']);
+    expect(lab.outboxCollections).toEqual(['test_orders', 'samples', 'sample_manifests']);
   });
 
   it('needs VIEW_TESTS_PAGE', async () => {

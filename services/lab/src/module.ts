@@ -6,8 +6,11 @@ import { sampleReviewAccount } from './sample-service';
 import { reportRoutes } from './routes/reports';
 import { startLabConsumers } from './consumers/requisition-submitted';
 import { labDashboard } from './dashboard';
+import { defineSampleManifestQueue, type SampleManifestQueue } from './manifests/queue';
+import { startSampleManifestConsumer } from './manifests/consumer';
+import { sampleManifestRoutes } from './manifests/routes';
 
-export type LabModule = DomainModule & { models: LabModels };
+export type LabModule = DomainModule & { models: LabModels; manifests: SampleManifestQueue };
 
 /**
  * The lab service: test orders, samples and sample groups (test_orders and samples carry pending events).
@@ -16,17 +19,31 @@ export type LabModule = DomainModule & { models: LabModels };
  */
 export function createLabModule(ctx: PlatformContext): LabModule {
   const models = labModels(ctx.mongo);
+  const reviewAccountId = sampleReviewAccount(ctx.config);
+  // sample manifests (docs/manifests.md): attachment.changed -> the `sample-manifest` queue -> samples
+  const manifests = defineSampleManifestQueue(ctx, { models, reviewAccountId });
   return {
     name: 'lab',
     models,
-    outboxCollections: ['test_orders', 'samples'],
-    startConsumers: () => startLabConsumers(ctx, models),
+    manifests,
+    outboxCollections: ['test_orders', 'samples', 'sample_manifests'],
+    startConsumers: async () => {
+      const running = [
+        await startLabConsumers(ctx, models),
+        await startSampleManifestConsumer(ctx, models, manifests),
+      ];
+      return { stop: async () => void (await Promise.all(running.map((c) => c.stop()))) };
+    },
+    stop: () => manifests.close(),
     dashboard: (user, range) => labDashboard(models, user, range),
     areas: {
       oms: async (app) => {
         await app.register(testOrderRoutes, { models });
-        await app.register(sampleRoutes, { models, reviewAccountId: sampleReviewAccount(ctx.config) });
+        await app.register(sampleRoutes, { models, reviewAccountId });
         await app.register(reportRoutes, { models });
+      },
+      portal: async (app) => {
+        await app.register(sampleManifestRoutes, { models, reviewAccountId });
       },
     },
   };

@@ -90,6 +90,11 @@ export async function labRequisition(
     .lean<TestOrderDoc[]>()
     .exec();
   if (!orders.length) throw notFound(`Requisition ${id} was not found.`);
+  return requisitionView(id, orders);
+}
+
+/** The requisition of test orders (all of one requisition, oldest first), as the sample rules see it. */
+export function requisitionView(id: string, orders: readonly TestOrderDoc[]): LabRequisitionView {
   const live = orders.filter((o) => !o.deleted);
   const f = (live[0] ?? orders[0]).testOrderForm;
   return {
@@ -118,16 +123,26 @@ export async function knownDomains(models: LabModels): Promise<string[]> {
   return (await models.DomainPreference.distinct('domain').exec()) as string[];
 }
 
-/** The first domain preference for a sample of `type`/`specimenType` on the requisition, or null. */
+/**
+ * The first domain preference for a sample of `type`/`specimenType` on the requisition, or null. `cache` (a
+ * manifest's many rows share a few keys) remembers the answer per key.
+ */
 export async function findDomainPreference(
   models: LabModels,
   req: SampleRequisition,
   type: SpecimenKind,
   specimenType: string,
   domains?: string[],
+  cache?: Map<string, Promise<DomainPreferenceDoc | null>>,
 ): Promise<DomainPreferenceDoc | null> {
   const key = domainPreferenceKey(req, type, specimenType, domains ?? (await knownDomains(models)));
-  return models.DomainPreference.findOne(key).sort({ rank: 1, _id: 1 }).lean<DomainPreferenceDoc>().exec();
+  const find = () =>
+    models.DomainPreference.findOne(key).sort({ rank: 1, _id: 1 }).lean<DomainPreferenceDoc>().exec();
+  if (!cache) return find();
+  const k = `${key.domain}|${key.testType}|${key.orderType}|${key.tissueType}|${key.specimenType}`;
+  let hit = cache.get(k);
+  if (!hit) cache.set(k, (hit = find()));
+  return hit;
 }
 
 /** A sample as the API gives it: `id`, collection and received days as 'YYYY-MM-DD'. */
@@ -201,7 +216,12 @@ function refuse(errors: FieldErrors, where?: string): never {
   throw badRequest(where ? `${where}: ${message}` : message, { fields: errors });
 }
 
-function sampleEvent(doc: SampleDoc, change: SampleChange, by: { id: string; name: string }, at: Date) {
+export function sampleEvent(
+  doc: SampleDoc,
+  change: SampleChange,
+  by: { id: string; name: string },
+  at: Date,
+) {
   return createEvent(
     'sample',
     {
@@ -258,14 +278,28 @@ function fieldsOf(input: SampleInput, req: LabRequisitionView, pref: DomainPrefe
   };
 }
 
-/** Check a form with the rules and find its domain preference; throws to refuse. */
-async function decide(
+export interface SampleCheckContext {
+  mode: 'add' | 'edit';
+  current?: SampleDoc;
+  today: string;
+  cfg: SampleRuleConfig;
+  domains: string[];
+  /** domain preferences per key (a manifest checks many rows) */
+  prefs?: Map<string, Promise<DomainPreferenceDoc | null>>;
+}
+
+/**
+ * THE check of one sample write, for the Samples tab (createSamples, updateSamples) and the sample manifests
+ * (manifests/plan.ts) alike: the domain's form rules (validateSampleForm), then the domain preference that gives
+ * the sample its work order and product data. Returns the problems by field (empty when none) and the preference.
+ */
+export async function checkSample(
   models: LabModels,
   req: LabRequisitionView,
   type: SpecimenKind,
   input: SampleInput,
-  ctx: { mode: 'add' | 'edit'; current?: SampleDoc; today: string; cfg: SampleRuleConfig; domains: string[] },
-) {
+  ctx: SampleCheckContext,
+): Promise<{ errors: FieldErrors; pref: DomainPreferenceDoc | null }> {
   const errors = validateSampleForm(
     { ...input, type },
     {
@@ -278,14 +312,99 @@ async function decide(
         : null,
     },
   );
-  if (Object.keys(errors).length) refuse(errors);
-  const pref = await findDomainPreference(models, req, type, input.specimenType!, ctx.domains);
-  if (!pref) throw conflict(SAMPLE_MSG.noPreference, { fields: { specimenType: SAMPLE_MSG.noPreference } });
-  return pref;
+  if (Object.keys(errors).length) return { errors, pref: null };
+  const pref = await findDomainPreference(models, req, type, input.specimenType!, ctx.domains, ctx.prefs);
+  return { errors: pref ? {} : { specimenType: SAMPLE_MSG.noPreference }, pref };
+}
+
+/** checkSample, throwing to refuse: 400 for a form problem, 409 when no domain preference matches. */
+async function decide(
+  models: LabModels,
+  req: LabRequisitionView,
+  type: SpecimenKind,
+  input: SampleInput,
+  ctx: SampleCheckContext,
+) {
+  const { errors, pref } = await checkSample(models, req, type, input, ctx);
+  if (pref) return pref;
+  if (errors.specimenType === SAMPLE_MSG.noPreference && Object.keys(errors).length === 1)
+    throw conflict(SAMPLE_MSG.noPreference, { fields: { specimenType: SAMPLE_MSG.noPreference } });
+  refuse(errors);
+}
+
+/** A new sample's document (without its outbox) from a checked form: one shape for every way a sample is added. */
+export function newSampleDoc(
+  type: SpecimenKind,
+  input: SampleInput,
+  req: LabRequisitionView,
+  pref: DomainPreferenceDoc | null,
+  by: { id: string; name: string },
+  at: Date,
+  ids: { _id?: string; limsId?: string | null } = {},
+): SampleDoc {
+  const _id = ids._id ?? newId();
+  return {
+    _id,
+    type,
+    specimenId: text(input.specimenId),
+    // stands in for the LIMS sample id until a LIMS integration assigns it (decision); a manifest may carry it
+    limsId: text(ids.limsId) ?? `${type[0]}-${_id.slice(0, 8).toUpperCase()}`,
+    accessioner: text(input.accessioner) ?? by.name,
+    releasedOn: null,
+    ...fieldsOf(input, req, pref),
+    copiedFrom: null,
+    createdOn: at,
+    createdBy: by.id,
+    updatedOn: at,
+    updatedBy: by.id,
+    version: 0,
+    archived: false,
+    deleted: false,
+  } as unknown as SampleDoc;
+}
+
+/** The `$set` of a checked change to a sample, and the sample after it (version + 1). */
+export function sampleChange(
+  current: SampleDoc,
+  input: SampleInput,
+  req: LabRequisitionView,
+  pref: DomainPreferenceDoc | null,
+  userId: string,
+  at: Date,
+) {
+  const set = { ...fieldsOf(input, req, pref), updatedOn: at, updatedBy: userId };
+  const after = { ...current, ...set, version: current.version + 1 } as SampleDoc;
+  return { set, after };
+}
+
+/** The form of a stored sample (what a manifest row's blank cells keep). */
+export function formOfSample(s: SampleDoc): SampleInput {
+  const day = (d: Date | null) => dayOf(d);
+  return {
+    status: s.status,
+    specimenId: s.specimenId,
+    specimenType: s.specimenType,
+    sampleSite: s.sampleSite,
+    name: s.name,
+    limsProjectId: s.limsProjectId,
+    limsProjectName: s.limsProjectName,
+    accessionId: s.accessionId,
+    sampleGroupId: s.sampleGroupId,
+    collectedOn: day(s.collectedOn),
+    receivedOn: day(s.receivedOn),
+    trackingNumber: s.trackingNumber,
+    doNotExhaust: s.doNotExhaust,
+    diagnosis: s.diagnosis,
+    containerLocationValue: s.containerLocationValue,
+    researcherId: s.researcherId,
+    patient: s.patient
+      ? { firstName: s.patient.firstName, lastName: s.patient.lastName, dateOfBirth: s.patient.dateOfBirth }
+      : null,
+  };
 }
 
 /** Keep the sample groups in step with a sample's group id (a derived index: tumors, normals, plasmas ids). */
-async function syncSampleGroup(
+export async function syncSampleGroup(
   models: LabModels,
   sample: SampleDoc,
   previous: string | null,
@@ -341,25 +460,7 @@ export async function createSamples(
   const by = actorOf(user);
   const out: SampleDoc[] = [];
   for (const { type, input, pref } of decided) {
-    const _id = newId();
-    const doc = {
-      _id,
-      type,
-      specimenId: text(input.specimenId),
-      // stands in for the LIMS sample id until a LIMS integration assigns it (decision)
-      limsId: `${type[0]}-${_id.slice(0, 8).toUpperCase()}`,
-      accessioner: text(input.accessioner) ?? by.name,
-      releasedOn: null,
-      ...fieldsOf(input, req, pref),
-      copiedFrom: null,
-      createdOn: at,
-      createdBy: user.id,
-      updatedOn: at,
-      updatedBy: user.id,
-      version: 0,
-      archived: false,
-      deleted: false,
-    } as unknown as SampleDoc;
+    const doc = newSampleDoc(type, input, req, pref, by, at);
     await models.Sample.create({ ...doc, outbox: outboxForInsert(sampleEvent(doc, 'created', by, at)) });
     await syncSampleGroup(models, doc, null, user.id);
     out.push(doc);
@@ -418,8 +519,7 @@ export async function updateSamples(
       // decided again on the state read now: a concurrent change may have made the rule refuse
       const { current, pref } = await check(type, input);
       const at = now();
-      const set = { ...fieldsOf(input, req, pref), updatedOn: at, updatedBy: user.id };
-      const after = { ...current, ...set, version: current.version + 1 } as SampleDoc;
+      const { set, after } = sampleChange(current, input, req, pref, user.id, at);
       const res = await models.Sample.updateOne(
         { _id: current._id, version: current.version, deleted: false },
         withOutbox({ $set: set, $inc: { version: 1 } }, sampleEvent(after, 'updated', by, at)),

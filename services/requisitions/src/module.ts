@@ -7,6 +7,7 @@ import { attachmentRoutes } from './routes/attachments';
 import { trfPrintRoutes } from './routes/trf';
 import { defineTrfQueue, type TrfQueue } from './workers/trf-queue';
 import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';
+import { startSampleManifestStatusConsumer } from './consumers/sample-manifest';
 import { requisitionsDashboard } from './dashboard';
 import { startTestStatusProjection } from './projections/test-status';
 import { startSampleStatusProjection } from './projections/sample-status';
@@ -59,7 +60,7 @@ export function createRequisitionsModule(
     pdf,
     trf,
     service,
-    outboxCollections: ['test_order_forms'],
+    outboxCollections: ['test_order_forms', 'attachments'],
     dashboard: (user, range) => requisitionsDashboard(models, user, range),
     areas: {
       portal: async (app) => {
@@ -81,12 +82,14 @@ export function createRequisitionsModule(
     // test-status -> the requisition's summary of its tests (projections/test-status.ts)
     // sample -> the requisition's summary of its samples and its sampleStatuses (projections/sample-status.ts)
     // every order event -> the order's timeline (projections/timeline.ts)
+    // sample-manifest -> a manifest attachment's status, processedOn and errorDetails (consumers/sample-manifest.ts)
     startConsumers: async () => {
       const running = [
         await startRequisitionSubmittedConsumer(ctx, trf),
         await startTestStatusProjection(ctx, models),
         await startSampleStatusProjection(ctx, models),
         await startTimelineProjection(ctx, models),
+        await startSampleManifestStatusConsumer(ctx, models),
       ];
       return { stop: async () => void (await Promise.all(running.map((c) => c.stop()))) };
     },

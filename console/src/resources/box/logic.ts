@@ -19,6 +19,72 @@ export const hasErrors = (status: string | null | undefined) => status === 'ERRO
 /** Which empty text: nothing at all vs nothing for the filters (decision, docs/decisions.md "Attachment Box"). */
 export const boxEmptyKey = (filtered: boolean) => (filtered ? 'box.emptyFiltered' : 'box.emptyAll');
 
+/** How often the list refreshes itself while a manifest is being processed. */
+export const BOX_POLL_MS = 3_000;
+
 /** While a row is still UPLOADED (a manifest being processed), the list refreshes itself. */
 export const needsPolling = (rows: readonly { status?: string | null; type?: string | null }[]) =>
   rows.some((r) => r.status === 'UPLOADED' && r.type === 'SAMPLE_MANIFEST');
+
+/** An account uploads may go to (GET /portal/api/v1/accounts). */
+export interface BoxAccount {
+  id: string;
+  name: string | null;
+}
+
+/**
+ * The upload's account (spec 3 section 7.2, "first result's id"): the first account found under the configured
+ * name; without one (no setting, or that account is not the user's), the user's first account; else none.
+ */
+export const pickBoxAccount = (configured: readonly BoxAccount[], first: readonly BoxAccount[]) =>
+  configured[0] ?? first[0] ?? null;
+
+/**
+ * The file name a download is saved under: the Content-Disposition's `filename*` (UTF-8, percent-encoded), else
+ * its `filename`, else the fallback. Path separators are dropped.
+ */
+export function fileNameOf(disposition: string | null | undefined, fallback: string): string {
+  const clean = (s: string) => s.replace(/[/\\]/g, '_').trim();
+  if (disposition) {
+    const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+    if (star) {
+      try {
+        const v = clean(decodeURIComponent(star[1].trim().replace(/^"|"$/g, '')));
+        if (v) return v;
+      } catch {
+        /* a malformed encoding: try the plain filename */
+      }
+    }
+    const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/.exec(disposition);
+    const v = clean(plain?.[1] ?? plain?.[2] ?? '');
+    if (v) return v;
+  }
+  return fallback;
+}
+
+const isManifest = (type: string | null | undefined) => type === 'SAMPLE_MANIFEST';
+
+/** A processed sample manifest has a summary (counts and the missing samples) to open from its status. */
+export const hasSummary = (row: { status?: string | null; type?: string | null }) =>
+  isManifest(row.type) && row.status === 'PROCESSED';
+
+/** A sample manifest in ERROR has an error file (its rows with an Error column). */
+export const hasErrorFile = (row: { status?: string | null; type?: string | null }) =>
+  isManifest(row.type) && row.status === 'ERROR';
+
+/**
+ * "Check file" (the dry run) is offered for a SAMPLE_MANIFEST with a file chosen, to a user who may change
+ * samples (VIEW_SAMPLE_ACTIONS, the permission the server's dry run and the worker ask for).
+ */
+export const canCheckManifest = (type: string, file: unknown, permissions: readonly string[]) =>
+  isManifest(type) && !!file && permissions.includes('VIEW_SAMPLE_ACTIONS');
+
+/** What a dry run says as a whole: nothing to read, every row fine, or some refused. */
+export function checkOutcome(r: { rows: number; errors: readonly unknown[]; errorCount?: number }) {
+  if ((r.errorCount ?? r.errors.length) > 0) return 'errors' as const;
+  return r.rows > 0 ? ('ok' as const) : ('empty' as const);
+}
+
+/** The sample kinds a requisition still lacks (reconciliation): expected and not found. */
+export const missingKinds = (m: { expected: readonly string[]; found: readonly string[] }) =>
+  m.expected.filter((k) => !m.found.includes(k));

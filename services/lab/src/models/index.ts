@@ -4,12 +4,14 @@ import { testOrderModel } from './test-order';
 import { labRequisitionModel } from './lab-requisition';
 import { domainPreferenceModel } from './domain-preference';
 import { pendingReportModel } from './pending-report';
+import { sampleManifestContentModel, sampleManifestModel } from './sample-manifest';
 
 export * from './test-order';
 export * from './sample';
 export * from './lab-requisition';
 export * from './domain-preference';
 export * from './pending-report';
+export * from './sample-manifest';
 
 /** The lab service's models, registered once per connection. */
 export function labModels(conn: Connection) {
@@ -20,6 +22,8 @@ export function labModels(conn: Connection) {
     LabRequisition: labRequisitionModel(conn),
     DomainPreference: domainPreferenceModel(conn),
     PendingReport: pendingReportModel(conn),
+    SampleManifest: sampleManifestModel(conn),
+    SampleManifestContent: sampleManifestContentModel(conn),
   };
 }
 export type LabModels = ReturnType<typeof labModels>;

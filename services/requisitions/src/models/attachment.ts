@@ -1,12 +1,15 @@
 import type { Connection, Model } from 'mongoose';
 import { auditedSchema } from '@onco/platform';
 import { ALL_ATTACHMENT_TYPES, ATTACHMENT_STATUSES, type AttachmentType } from '@onco/domain';
-import { idName, str, sub } from './common';
+import type { OutboxEntry } from '@onco/events';
+import { idName, outboxField, str, sub } from './common';
 import type { RequisitionDoc } from './requisition';
 
 /**
  * An uploaded file (spec 1 section 3 "Attachment", spec 3 section 3 and 4.2): its metadata here, its bytes in
- * the blob store under `blobId`. Status UPLOADED -> PROCESSED | ERROR (errorDetails). Collection `attachments`.
+ * the blob store under `blobId`. Status UPLOADED -> PROCESSED | ERROR (errorDetails): for a SAMPLE_MANIFEST the
+ * lab's result (consumers/sample-manifest.ts). A user's upload and delete carry their `attachment.changed` event
+ * in `outbox` (the same insert / update). Collection `attachments`.
  */
 export interface AttachmentDoc {
   _id: string;
@@ -34,6 +37,8 @@ export interface AttachmentDoc {
   version: number;
   archived: boolean;
   deleted: boolean;
+  /** pending events (uploads and deletes by users; see docs/events.md "attachment") */
+  outbox?: OutboxEntry[];
 }
 
 export const attachmentSchema = auditedSchema(
@@ -53,6 +58,7 @@ export const attachmentSchema = auditedSchema(
     testOrder: { type: sub({ id: str }), default: null },
     attachedBy: { type: idName(), default: null },
     processedOn: { type: Date, default: null },
+    outbox: outboxField(),
   },
   { collection: 'attachments' },
 );

@@ -33,6 +33,7 @@ import {
   type PlatformContext,
   type SessionUser,
 } from '@onco/platform';
+import { createEvent, outboxForInsert, withOutbox, type AttachmentChange } from '@onco/events';
 import { linkAttachment, unlinkAttachment, type AttachmentDoc } from '../models/attachment';
 import type { RequisitionDoc } from '../models/requisition';
 import type { RequisitionModels } from '../models';
@@ -128,6 +129,43 @@ export function attachmentToApi(d: AttachmentDoc): z.infer<typeof attachmentOut>
     createdOn: d.createdOn,
     updatedOn: d.updatedOn,
   };
+}
+
+/**
+ * The `attachment.changed` event of a user's upload or delete (docs/events.md "attachment"), committed with the
+ * insert or the update. It carries the uploader's data scope and whether they may change samples: the lab applies
+ * a SAMPLE_MANIFEST's rows within that scope (docs/manifests.md).
+ */
+export function attachmentEvent(doc: AttachmentDoc, change: AttachmentChange, user: SessionUser, at: Date) {
+  const actor = { id: user.id, name: `${user.firstName} ${user.lastName}`.trim() || user.loginId };
+  return createEvent(
+    'attachment',
+    {
+      data: {
+        attachmentId: doc._id,
+        change,
+        type: doc.type,
+        name: doc.name,
+        contentType: doc.contentType.slice(0, 200),
+        size: doc.size,
+        sha256: doc.sha256,
+        blobId: doc.blobId,
+        accountId: doc.account?.id ?? null,
+        accountName: doc.account?.name ?? null,
+        requisitionId: doc.testOrderForm?.id ?? null,
+        uploadedBy: { id: doc.attachedBy?.id ?? user.id, name: doc.attachedBy?.name ?? actor.name },
+        uploaderScope: {
+          allAccounts: user.allAccounts,
+          accountIds: user.accountIds,
+          physicianIds: user.physicianIds,
+          mayEditSamples: can(user, 'VIEW_SAMPLE_ACTIONS'),
+        },
+        changedBy: actor,
+        changedOn: at.toISOString(),
+      },
+    },
+    { now: () => at },
+  );
 }
 
 /** `attachment; filename="..."; filename*=UTF-8''...` (ASCII fallback plus the exact name). */
@@ -391,7 +429,11 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
         deleted: false,
       };
       try {
-        await Attachment.create(doc);
+        // the upload and its attachment.changed event in one insert (a SAMPLE_MANIFEST's job follows from it)
+        await Attachment.create({
+          ...doc,
+          outbox: outboxForInsert(attachmentEvent(doc, 'uploaded', user, now)),
+        });
         if (target.requisition) {
           const linked = await linkAttachment(Requisition, target.requisition._id, doc, user.id);
           if (!linked) {
@@ -403,6 +445,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
         await ctx.blobs.remove(stored.id).catch(() => undefined);
         throw err;
       }
+      ctx.nudgeOutbox();
       req.log.info(
         {
           attachmentId: doc._id,
@@ -464,7 +507,10 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
       // conditional on what was checked: not deleted yet, and (Attachment Box) still UPLOADED
       const updated = await Attachment.findOneAndUpdate(
         { _id: doc._id, deleted: false, ...(requisitionId ? {} : { status: 'UPLOADED' }) },
-        { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
+        withOutbox(
+          { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
+          attachmentEvent(doc, 'deleted', user, now),
+        ),
         { returnDocument: 'after' },
       )
         .lean<AttachmentDoc>()
@@ -474,6 +520,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
           throw new AppError(409, 'CONFLICT', 'Only an attachment with status UPLOADED can be deleted');
         throw notFound('Attachment not found');
       }
+      ctx.nudgeOutbox();
       if (requisitionId) await unlinkAttachment(Requisition, requisitionId, doc._id, user.id);
       req.log.info({ attachmentId: doc._id, requisitionId }, 'attachment deleted');
       return attachmentToApi(updated);

@@ -1,0 +1,163 @@
+/**
+ * Benchmark: sample manifests (docs/manifests.md), 100,000 rows, .xlsx and .csv.
+ *  - Bare parse: the same parser on the same bytes, in this thread, nothing else (`extractSheet`: SheetJS read
+ *    of the first sheet into rows of text, the options the worker uses).
+ *  - Dry run: what POST /sampleManifests/check does after the upload: the parse in its bounded worker thread,
+ *    then every row checked with the Samples tab's rules against the store (requisitions, samples, domain
+ *    preferences). Nothing written.
+ *  - Applied: the sample-manifest job's `exec` (what the BullMQ worker runs): the file read from the file store,
+ *    the parse thread, the check, and the whole manifest applied in one transaction (100,000 sample inserts each
+ *    with its `sample` event, the sample groups, the verdict with its event).
+ * Prints rows/second of each, the ratios (targets: applied >= 0.5x bare, dry run >= 0.8x bare) and the peak
+ * resident memory of the process during the applied run (the parse thread included).
+ *
+ *   npm run bench:manifest -- [--rows 100000] [--requisitions 500] [--formats xlsx,csv]
+ * (run with --expose-gc, as the npm script does, so the memory figure starts from a collected heap)
+ *
+ * Uses its own database (oncotrf_bench_manifest_<run>, dropped at the end) and file store (.data/bench-manifest-
+ * <run>, removed); needs `npm run infra:up`. Not a test.
+ */
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import pino from 'pino';
+import * as XLSX from '@e965/xlsx';
+import { MANIFEST_LIMITS } from '@onco/domain';
+import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
+import {
+  createTestOrdersFromSubmission,
+  defineSampleManifestQueue,
+  extractSheet,
+  labModels,
+  parseManifestFile,
+  planManifest,
+  seedDomainPreferences,
+} from '../services/lab/src/index';
+import { HEADER, row, submission } from '../services/lab/src/test/manifests';
+import { buildSystem } from '../services/server/src/system';
+import { arg } from './bench-support';
+
+const ROWS = Number(arg('rows', '100000'));
+const REQS = Number(arg('requisitions', '500'));
+const FORMATS = arg('formats', 'xlsx,csv').split(',') as ('xlsx' | 'csv')[];
+
+function file(format: 'xlsx' | 'csv', run: string, reqIds: string[]): Buffer {
+  const rows: unknown[][] = [HEADER];
+  for (let i = 0; i < ROWS; i++) {
+    const req = reqIds[i % reqIds.length];
+    rows.push(
+      row(`TRF-${req}`, i % 2 ? 'NORMAL' : 'TUMOR', `${format}-${run}-${i}`, {
+        'Sample Group ID': `G-${format}-${req}`,
+      }),
+    );
+  }
+  const ws = XLSX.utils.aoa_to_sheet(rows);
+  if (format === 'csv') return Buffer.from(XLSX.utils.sheet_to_csv(ws), 'utf8');
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, ws, 'Manifest');
+  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true, bookSST: true }) as Buffer;
+}
+
+const mb = (n: number) => Math.round(n / 1024 / 1024);
+
+async function main() {
+  const run = randomBytes(3).toString('hex');
+  const config = loadConfig({
+    ...process.env,
+    MONGO_URL: mongoUrlWithDb(process.env.MONGO_URL ?? LOCAL_MONGO_URL, `oncotrf_bench_manifest_${run}`),
+    FILE_STORE_DIR: `.data/bench-manifest-${run}`,
+    QUEUE_PREFIX: `bench_manifest_${run}`,
+    TOPIC_PREFIX: `bench_manifest_${run}.`,
+    WORKERS: 'false',
+    SERVE_CONSOLE: 'false',
+    DEMO_MODE: 'false',
+    LOG_LEVEL: 'warn',
+  });
+  const sys = await buildSystem(config, { logger: pino({ level: 'warn' }) });
+  const models = labModels(sys.ctx.mongo);
+  const queue = defineSampleManifestQueue(sys.ctx, { models });
+  try {
+    await seedDomainPreferences(models);
+    const reqIds = Array.from({ length: REQS }, (_, i) => `b${i}-${run}`);
+    for (const id of reqIds) await createTestOrdersFromSubmission(models, submission(id));
+    console.log(
+      `sample manifest benchmark: ${ROWS.toLocaleString('en-US')} rows over ${REQS} requisitions\n`,
+    );
+    const lines: string[] = [];
+    for (const format of FORMATS) {
+      const buf = file(format, run, reqIds);
+      const limits = { maxRows: MANIFEST_LIMITS.maxRows, maxColumns: MANIFEST_LIMITS.maxColumns };
+
+      let t = performance.now();
+      let bare: ReturnType<typeof extractSheet> | null = extractSheet(XLSX, buf, format, limits);
+      const bareMs = performance.now() - t;
+      if (!bare.ok || bare.rows.length !== ROWS + 1) throw new Error('bare parse failed');
+      bare = null;
+
+      const uploader = {
+        by: { id: 'bench', name: 'Bench' },
+        scope: { allAccounts: true, accountIds: [], physicianIds: [] },
+      };
+      t = performance.now();
+      const parsed = await parseManifestFile(buf, format);
+      let plan: Awaited<ReturnType<typeof planManifest>> | null = await planManifest(
+        models,
+        uploader,
+        parsed,
+        { now: new Date() },
+      );
+      const dryMs = performance.now() - t;
+      if (plan.errorCount || plan.creates.length !== ROWS)
+        throw new Error(`dry run: ${JSON.stringify(plan.errors.slice(0, 3))}`);
+      plan = null;
+
+      const stored = await sys.ctx.blobs.put(Readable.from([buf]));
+      const attachmentId = `bench-${format}-${run}`;
+      const now = new Date();
+      await models.SampleManifest.create({
+        _id: attachmentId,
+        name: `bench.${format}`,
+        blobId: stored.id,
+        sha256: stored.sha256,
+        size: stored.size,
+        account: { id: 'acc-M', name: 'Manifest Oncology' },
+        uploadedBy: { id: 'bench', name: 'Bench' },
+        uploaderScope: { allAccounts: true, accountIds: [], physicianIds: [], mayEditSamples: true },
+        status: 'UPLOADED',
+        uploadedOn: now,
+        createdOn: now,
+        updatedOn: now,
+      });
+      global.gc?.();
+      const base = process.memoryUsage().rss;
+      let peak = base;
+      const probe = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+      t = performance.now();
+      const result = await queue.exec({ data: { attachmentId }, attemptsMade: 0 });
+      const appliedMs = performance.now() - t;
+      clearInterval(probe);
+      if (result.outcome !== 'PROCESSED' || result.created !== ROWS)
+        throw new Error(`applied: ${JSON.stringify(result)}`);
+
+      const rps = (ms: number) => Math.round(ROWS / (ms / 1000));
+      const out = [
+        `${format} (${mb(buf.length)} MB): bare parse ${rps(bareMs).toLocaleString('en-US')} rows/s (${Math.round(bareMs)} ms)`,
+        `  dry run  ${rps(dryMs).toLocaleString('en-US')} rows/s (${Math.round(dryMs)} ms) = ${(bareMs / dryMs).toFixed(2)}x bare (target 0.8x)`,
+        `  applied  ${rps(appliedMs).toLocaleString('en-US')} rows/s (${Math.round(appliedMs)} ms) = ${(bareMs / appliedMs).toFixed(2)}x bare (target 0.5x); job timings ${JSON.stringify(result.timings)}`,
+        `  peak memory during the applied run: ${mb(peak)} MB resident (${mb(peak - base)} MB above the ${mb(base)} MB before)`,
+      ];
+      for (const l of out) console.log(l);
+      lines.push(...out);
+    }
+  } finally {
+    await queue.close();
+    await sys.ctx.mongo.dropDatabase().catch(() => undefined);
+    await sys.close();
+    await rm(config.FILE_STORE_DIR, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

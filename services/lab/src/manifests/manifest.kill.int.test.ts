@@ -1,0 +1,171 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent } from '@onco/events';
+import { createTestSystem } from '../../../server/src/test-helper';
+import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
+import type { ManifestWorkerProcessMessage } from '../test/manifest-worker-process';
+import { HEADER, manifestFile, row, submission } from '../test/manifests';
+import { handleAttachmentEvent } from './consumer';
+import { defineSampleManifestQueue, type SampleManifestQueue } from './queue';
+
+/**
+ * The manifest worker's process is killed outright (SIGKILL: no shutdown, its BullMQ lock left to expire) inside
+ * the apply transaction, after half of a 2,000-row manifest's samples were inserted. Nothing of the transaction
+ * is visible, before or after the kill; a fresh worker process takes the stalled job over (BullMQ's stalled-job
+ * check, production settings: up to a minute) and applies the manifest whole: every sample exactly once.
+ */
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function waitFor<T>(fn: () => Promise<T>, what: string, timeoutMs: number): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}
+const WORKER_SCRIPT = fileURLToPath(new URL('../test/manifest-worker-process.ts', import.meta.url));
+
+describe('sample-manifest worker killed (SIGKILL) mid-apply: a fresh worker applies the manifest whole, once', () => {
+  let sys: Sys;
+  let lab: LabModels;
+  let queue: SampleManifestQueue;
+  const children: ChildProcess[] = [];
+
+  function startWorker(stall = '') {
+    const child = fork(WORKER_SCRIPT, [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        MONGO_URL: sys.config.MONGO_URL,
+        REDIS_URL: sys.config.REDIS_URL,
+        QUEUE_PREFIX: sys.config.QUEUE_PREFIX,
+        TOPIC_PREFIX: sys.config.TOPIC_PREFIX,
+        FILE_STORE_DIR: sys.config.FILE_STORE_DIR,
+        MAILBOX_DIR: sys.config.MAILBOX_DIR,
+        LOG_LEVEL: 'warn',
+        MANIFEST_STALL: stall,
+      },
+    });
+    children.push(child);
+    const messages: ManifestWorkerProcessMessage[] = [];
+    child.on('message', (m) => messages.push(m as ManifestWorkerProcessMessage));
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      child.once('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    const until = (pred: (m: ManifestWorkerProcessMessage) => boolean, what: string) =>
+      waitFor(
+        async () => {
+          if (child.exitCode !== null || child.signalCode !== null)
+            throw new Error(`the worker exited while waiting for ${what}`);
+          return messages.some(pred);
+        },
+        what,
+        90_000,
+      );
+    return { child, exited, until };
+  }
+
+  beforeAll(async () => {
+    sys = await createTestSystem({ WORKERS: 'false' });
+    lab = labModels(sys.ctx.mongo);
+    queue = defineSampleManifestQueue(sys.ctx, { models: lab });
+    await seedDomainPreferences(lab);
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of children)
+      if (c.exitCode === null && c.signalCode === null) {
+        c.send?.({ stop: true });
+        await Promise.race([new Promise((r) => c.once('exit', r)), sleep(15_000)]);
+        if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      }
+    await queue?.close();
+    await sys?.close();
+  }, 60_000);
+
+  it('kills the worker inside the transaction; nothing is half-applied; a new worker creates each sample once', async () => {
+    const run = randomBytes(3).toString('hex');
+    const reqIds = Array.from({ length: 20 }, (_, i) => `k${i}-${run}`);
+    for (const id of reqIds) await createTestOrdersFromSubmission(lab, submission(id));
+    const rows: unknown[][] = [HEADER];
+    for (let i = 0; i < 2000; i++)
+      rows.push(
+        row(`TRF-${reqIds[i % 20]}`, i % 2 ? 'NORMAL' : 'TUMOR', `K-${run}-${i}`, {
+          'Sample Group ID': `KG-${run}-${i % 20}`,
+        }),
+      );
+    const xlsx = manifestFile(rows, 'xlsx');
+    const stored = await sys.ctx.blobs.put(Readable.from([xlsx]));
+    const attachmentId = `kill-${run}`;
+    const event = createEvent('attachment', {
+      data: {
+        attachmentId,
+        change: 'uploaded',
+        type: 'SAMPLE_MANIFEST',
+        name: 'kill.xlsx',
+        contentType: 'application/octet-stream',
+        size: stored.size,
+        sha256: createHash('sha256').update(xlsx).digest('hex'),
+        blobId: stored.id,
+        accountId: 'acc-M',
+        accountName: 'Manifest Oncology',
+        requisitionId: null,
+        uploadedBy: { id: 'u-kill', name: 'Kill Test' },
+        uploaderScope: { allAccounts: true, accountIds: [], physicianIds: [], mayEditSamples: true },
+        changedBy: { id: 'u-kill', name: 'Kill Test' },
+        changedOn: new Date().toISOString(),
+      },
+    });
+
+    const first = startWorker(attachmentId);
+    await first.until((m) => 'ready' in m, 'the first worker to start');
+    expect(await handleAttachmentEvent(lab, queue, event)).toBe('queued');
+    await first.until((m) => 'stalled' in m, 'the apply to reach half of the samples');
+    // inside an open transaction: nothing visible outside it
+    expect(await lab.Sample.countDocuments({ specimenId: { $regex: `^K-${run}-` } }).exec()).toBe(0);
+    expect(await (await queue.queue.getJob(attachmentId))!.getState()).toBe('active');
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+    await sleep(500);
+    expect(await lab.Sample.countDocuments({ specimenId: { $regex: `^K-${run}-` } }).exec()).toBe(0);
+    expect((await lab.SampleManifest.findById(attachmentId).lean().exec())!.status).toBe('UPLOADED');
+
+    const second = startWorker();
+    await second.until((m) => 'ready' in m, 'the second worker to start');
+    const job = await waitFor(
+      async () => {
+        const j = await queue.queue.getJob(attachmentId);
+        const state = await j!.getState();
+        if (state === 'failed') throw new Error(`the job failed: ${j!.failedReason}`);
+        return state === 'completed' ? j : null;
+      },
+      'the job to complete in the new worker',
+      150_000,
+    );
+    expect(job.returnvalue).toMatchObject({ outcome: 'PROCESSED', rows: 2000, created: 2000 });
+    const samples = await lab.Sample.find(
+      { specimenId: { $regex: `^K-${run}-` } },
+      { specimenId: 1, outbox: 1 },
+    )
+      .lean()
+      .exec();
+    expect(samples).toHaveLength(2000);
+    expect(new Set(samples.map((s) => s.specimenId)).size).toBe(2000);
+    // each with exactly one pending `sample` event (no relay in this system): one event each, in effect
+    expect(samples.every((s) => s.outbox.length === 1 && s.outbox[0].type === 'sample.changed')).toBe(true);
+    const m = await lab.SampleManifest.findById(attachmentId).lean().exec();
+    expect(m).toMatchObject({ status: 'PROCESSED', rows: 2000, created: 2000 });
+    expect(m!.outbox.map((o) => o.type)).toEqual(['sample-manifest.processed']);
+    const groups = await lab.SampleGroup.find({ sampleGroupId: { $regex: `^KG-${run}-` } })
+      .lean()
+      .exec();
+    expect(groups).toHaveLength(20);
+    expect(groups.reduce((n, g) => n + g.tumors.length + g.normals.length, 0)).toBe(2000);
+  }, 300_000);
+});

@@ -1,0 +1,296 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { MANIFEST_LIMITS } from '@onco/domain';
+
+/**
+ * Reading a manifest file (docs/manifests.md "Formats", "Bad input"): .xlsx, .xls and .csv, all with one parser,
+ * SheetJS (`@e965/xlsx`, the registry build of SheetJS 0.20 with the fixes the old `xlsx` 0.18 lacks; it also
+ * writes the template and the error files in the same formats).
+ *
+ * Defence in depth, cheapest first, so a malicious or broken file ends as an ERROR with a reason and never takes
+ * the process down:
+ *  1. `sniffManifest`: the bytes must be what the name says (a zip for .xlsx, an OLE2 compound file for .xls,
+ *     UTF-8 text for .csv); a password-protected workbook, a PDF, an image, UTF-16 or Windows-1252 text are named
+ *     as such. For a zip the central directory is read (no inflating) and the unpacked size summed: past
+ *     MANIFEST_LIMITS.maxUnpackedBytes it is refused as a zip bomb.
+ *  2. The parse runs in a worker thread with a heap limit (PARSE_HEAP_MB) and a time limit (PARSE_TIMEOUT_MS):
+ *     an out-of-memory or a runaway parse kills that thread only. It reads at most maxRows + 2 rows
+ *     (`sheetRows`) and refuses a sheet wider than maxColumns before converting a cell.
+ *  3. Formula cells are reported (never evaluated): a manifest holds values.
+ */
+export type ManifestFormat = 'xlsx' | 'xls' | 'csv';
+
+export const PARSE_HEAP_MB = 1536;
+export const PARSE_TIMEOUT_MS = 120_000;
+
+export const formatOfName = (name: string): ManifestFormat | null => {
+  const l = name.toLowerCase();
+  return l.endsWith('.xlsx') ? 'xlsx' : l.endsWith('.xls') ? 'xls' : l.endsWith('.csv') ? 'csv' : null;
+};
+
+export class ManifestFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ManifestFileError';
+  }
+}
+
+const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+const CFB = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const ENCRYPTED = Buffer.from('EncryptedPackage', 'utf16le');
+
+/** What the bytes are, by their magic number. */
+export function contentKind(buf: Buffer): 'zip' | 'cfb' | 'pdf' | 'image' | 'utf16' | 'binary' | 'text' {
+  if (buf.subarray(0, 4).equals(ZIP) || buf.subarray(0, 4).equals(EMPTY_ZIP)) return 'zip';
+  if (buf.subarray(0, 8).equals(CFB)) return 'cfb';
+  if (buf.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
+  const head = buf.subarray(0, 4).toString('hex');
+  if (head.startsWith('89504e47') || head.startsWith('ffd8ff') || head.startsWith('47494638')) return 'image';
+  if (head.startsWith('fffe') || head.startsWith('feff')) return 'utf16';
+  if (buf.subarray(0, Math.min(buf.length, 64 * 1024)).includes(0)) return 'binary';
+  return 'text';
+}
+
+/** The sum of the uncompressed sizes in a zip's central directory (no inflating); Infinity when unreadable. */
+export function zipUnpackedSize(buf: Buffer): number {
+  const from = Math.max(0, buf.length - 65_557);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= from; i--)
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  if (eocd < 0) return Infinity;
+  const entries = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  if (entries === 0xffff || p === 0xffffffff) return Infinity; // zip64: far past any manifest
+  let total = 0;
+  for (let n = 0; n < entries; n++) {
+    if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) return Infinity;
+    const size = buf.readUInt32LE(p + 24);
+    if (size === 0xffffffff) return Infinity;
+    total += size;
+    p += 46 + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+  }
+  return total;
+}
+
+const what = {
+  pdf: 'a PDF document',
+  image: 'an image',
+  binary: 'not a spreadsheet',
+  zip: 'an .xlsx workbook',
+  cfb: 'an .xls workbook',
+} as const;
+
+/** Check that the bytes are what the name says (step 1 above); throws ManifestFileError with the reason. */
+export function sniffManifest(buf: Buffer, format: ManifestFormat): void {
+  if (buf.length === 0) throw new ManifestFileError('The file is empty.');
+  const kind = contentKind(buf);
+  if (kind === 'cfb' && buf.includes(ENCRYPTED))
+    throw new ManifestFileError(
+      'The workbook is password-protected (encrypted): remove the password and upload it again.',
+    );
+  if (format === 'csv') {
+    if (kind === 'utf16')
+      throw new ManifestFileError('The file is UTF-16 text: save it as "CSV UTF-8 (comma delimited)".');
+    if (kind !== 'text')
+      throw new ManifestFileError(`The file is named .csv but is ${what[kind]}: save it as CSV.`);
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    } catch {
+      throw new ManifestFileError(
+        'The file is not UTF-8 text (another encoding, e.g. Windows-1252): save it as "CSV UTF-8 (comma delimited)".',
+      );
+    }
+    // the delimiter is the comma (RFC 4180); SheetJS would guess another one, we name it instead
+    const first = buf
+      .subarray(0, Math.min(buf.length, 64 * 1024))
+      .toString('utf8')
+      .split(/\r?\n/)[0];
+    const other = !first.includes(',') ? [';', '\t', '|'].find((d) => first.includes(d)) : undefined;
+    if (other)
+      throw new ManifestFileError(
+        `The columns are separated by ${other === '\t' ? 'tabs' : `"${other}"`}: save the file as CSV with commas (or as .xlsx).`,
+      );
+    return;
+  }
+  const expected = format === 'xlsx' ? 'zip' : 'cfb';
+  if (kind !== expected) {
+    const actual = kind === 'text' || kind === 'utf16' ? 'plain text' : what[kind];
+    throw new ManifestFileError(
+      `The file is named .${format} but is ${actual}: save it from the spreadsheet program as .${format}.`,
+    );
+  }
+  if (kind === 'zip' && zipUnpackedSize(buf) > MANIFEST_LIMITS.maxUnpackedBytes)
+    throw new ManifestFileError(
+      `The workbook unpacks to more than ${MANIFEST_LIMITS.maxUnpackedBytes / 1024 / 1024} MB (or its zip directory is unreadable): it is refused.`,
+    );
+}
+
+export interface SheetLimits {
+  maxRows: number;
+  maxColumns: number;
+}
+
+export type ExtractResult =
+  | { ok: true; rows: string[][]; formulas: [number, number][]; truncated: boolean }
+  | { ok: false; message: string };
+
+/**
+ * Read the first sheet into rows of text cells. Self-contained (no imports, no closures): it runs in the
+ * parse thread from its source text, and in this thread for the unit tests and the benchmark.
+ * Dates become 'YYYY-MM-DD', numbers their plain text, booleans TRUE/FALSE. `truncated`: more rows than
+ * maxRows + 1 (the header) were in the sheet.
+ */
+export function extractSheet(
+  XLSX: any,
+  buf: Uint8Array,
+  format: 'xlsx' | 'xls' | 'csv',
+  limits: { maxRows: number; maxColumns: number },
+): ExtractResult {
+  let wb: any;
+  try {
+    const common = { dense: true, sheetRows: limits.maxRows + 2, cellHTML: false, cellStyles: false };
+    wb =
+      format === 'csv'
+        ? XLSX.read(new TextDecoder('utf-8').decode(buf), { ...common, type: 'string', raw: true })
+        : XLSX.read(buf, {
+            ...common,
+            type: 'buffer',
+            cellDates: true,
+            cellFormula: true,
+            cellNF: false,
+            bookVBA: false,
+          });
+  } catch (err) {
+    const m = String((err as Error)?.message ?? err);
+    if (/password|encrypt/i.test(m))
+      return {
+        ok: false,
+        message: 'The workbook is password-protected (encrypted): remove the password and upload it again.',
+      };
+    return { ok: false, message: `The file could not be read as .${format}: ${m.slice(0, 200)}` };
+  }
+  const name = wb.SheetNames?.[0];
+  const ws = name ? wb.Sheets[name] : null;
+  if (!ws || !ws['!ref']) return { ok: true, rows: [], formulas: [], truncated: false };
+  const range = XLSX.utils.decode_range(ws['!ref']);
+  const full = ws['!fullref'] ? XLSX.utils.decode_range(ws['!fullref']) : range;
+  const width = range.e.c + 1;
+  if (width > limits.maxColumns)
+    return {
+      ok: false,
+      message: `Too many columns: the sheet has ${width}; a manifest may have at most ${limits.maxColumns}.`,
+    };
+  const data: any[][] = ws['!data'] ?? [];
+  const rows: string[][] = [];
+  const formulas: [number, number][] = [];
+  const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+  const last = Math.min(range.e.r, limits.maxRows + 1);
+  for (let r = 0; r <= last; r++) {
+    const src = data[r];
+    const out: string[] = new Array(width);
+    for (let c = 0; c < width; c++) {
+      const cell = src ? src[c] : undefined;
+      if (!cell) {
+        out[c] = '';
+        continue;
+      }
+      if (cell.f) formulas.push([r, c]);
+      const v = cell.v;
+      if (v == null) out[c] = cell.w ?? '';
+      else if (cell.t === 'd' || v instanceof Date) {
+        const d = v as Date;
+        out[c] = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+      } else if (cell.t === 'b') out[c] = v ? 'TRUE' : 'FALSE';
+      else if (cell.t === 'e') out[c] = cell.w ?? '#ERROR';
+      else out[c] = typeof v === 'string' ? v : String(v);
+    }
+    rows.push(out);
+  }
+  return {
+    ok: true,
+    rows,
+    formulas,
+    truncated: full.e.r > limits.maxRows + 1 || range.e.r > limits.maxRows + 1,
+  };
+}
+
+const requireHere = createRequire(import.meta.url);
+let xlsxPath: string | null = null;
+const resolveXlsx = () => (xlsxPath ??= requireHere.resolve('@e965/xlsx'));
+
+// tsx/esbuild may wrap named functions with __name(); the thread defines it as the identity
+const THREAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const __name = (f) => f;
+const XLSX = require(workerData.xlsxPath);
+const extractSheet = ${extractSheet.toString()};
+parentPort.postMessage(extractSheet(XLSX, workerData.buf, workerData.format, workerData.limits));
+`;
+
+export interface ParseOptions {
+  limits?: SheetLimits;
+  heapMb?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Parse a manifest (after sniffManifest) in a worker thread with a heap and a time limit (step 2 above).
+ * Resolves with the rows, or throws ManifestFileError with the reason; never crashes the caller.
+ */
+export function parseManifestFile(
+  buf: Buffer,
+  format: ManifestFormat,
+  opts: ParseOptions = {},
+): Promise<Extract<ExtractResult, { ok: true }>> {
+  sniffManifest(buf, format);
+  const limits = opts.limits ?? { maxRows: MANIFEST_LIMITS.maxRows, maxColumns: MANIFEST_LIMITS.maxColumns };
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(THREAD_SOURCE, {
+      eval: true,
+      workerData: { xlsxPath: resolveXlsx(), buf, format, limits },
+      resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? PARSE_HEAP_MB, maxYoungGenerationSizeMb: 64 },
+    });
+    let settled = false;
+    const done = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+      void worker.terminate();
+    };
+    const timer = setTimeout(
+      () =>
+        done(() =>
+          reject(
+            new ManifestFileError(
+              `Reading the file took longer than ${(opts.timeoutMs ?? PARSE_TIMEOUT_MS) / 1000} s: it is refused.`,
+            ),
+          ),
+        ),
+      opts.timeoutMs ?? PARSE_TIMEOUT_MS,
+    );
+    worker.once('message', (r: ExtractResult) =>
+      done(() => (r.ok ? resolve(r) : reject(new ManifestFileError(r.message)))),
+    );
+    worker.once('error', (err: Error & { code?: string }) =>
+      done(() =>
+        reject(
+          new ManifestFileError(
+            err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? 'Reading the file needed more memory than allowed: it is too large or malformed.'
+              : `The file could not be read as .${format}: ${String(err.message).slice(0, 200)}`,
+          ),
+        ),
+      ),
+    );
+    worker.once('exit', (code) =>
+      done(() =>
+        reject(new ManifestFileError(`The file could not be read (the reader stopped with code ${code}).`)),
+      ),
+    );
+  });
+}

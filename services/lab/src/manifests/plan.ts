@@ -1,0 +1,506 @@
+import { createHash } from 'node:crypto';
+import type { ClientSession, Connection } from 'mongoose';
+import {
+  MANIFEST_LIMITS,
+  MANIFEST_MSG,
+  SAMPLE_MSG,
+  expectedSampleKinds,
+  isBlankRow,
+  manifestLabel,
+  proceedAllowed,
+  readManifestHeader,
+  readManifestRow,
+  samplesMayBeAdded,
+  type ManifestColumnKey,
+  type ManifestError,
+  type ManifestHeader,
+  type SpecimenKind,
+} from '@onco/domain';
+import { outboxForInsert, withOutbox } from '@onco/events';
+import type { SessionUser } from '@onco/platform';
+import type { LabModels, MissingSamples, SampleDoc, TestOrderDoc } from '../models';
+import {
+  checkSample,
+  formOfSample,
+  knownDomains,
+  newSampleDoc,
+  requisitionView,
+  sampleChange,
+  sampleEvent,
+  type LabRequisitionView,
+  type SampleInput,
+} from '../sample-service';
+import { testOrderScope } from '../test-order-service';
+
+/**
+ * A manifest's rows -> the samples they create or update (docs/manifests.md), in two steps:
+ *
+ *   planManifest  reads and checks EVERY row first, with the Samples tab's own check (sample-service.ts
+ *                 checkSample: the domain's validateSampleForm and the domain preference), and writes nothing.
+ *                 The dry run (POST /sampleManifests/check) stops here.
+ *   applyManifest writes the whole plan in ONE transaction: the new samples (each insert with its `sample`
+ *                 event), the changed samples (each a conditional update on the version read, with its event),
+ *                 the sample groups, the content hash and the manifest's verdict with its own event. All or
+ *                 nothing: a crash, a kill or a concurrent change aborts it and nothing is left half-applied.
+ *
+ * A row names its requisition by TRF # or Test ID within the uploader's data scope (unknown and out of scope
+ * read the same); it updates the requisition's sample with its Specimen ID (the tube id), else it creates one.
+ */
+
+export interface ManifestUploader {
+  by: { id: string; name: string };
+  scope: { allAccounts: boolean; accountIds: string[]; physicianIds: string[] };
+}
+
+export interface PlannedSample {
+  row: number;
+  action: 'create' | 'update';
+  testOrderFormId: string;
+  testRequisitionId: string | null;
+  name: string;
+  type: SpecimenKind;
+}
+
+export interface ManifestPlan {
+  rows: number;
+  errors: ManifestError[];
+  errorCount: number;
+  /** rows with at least one error */
+  refused: number;
+  creates: { row: number; doc: SampleDoc }[];
+  updates: { row: number; current: SampleDoc; set: Record<string, unknown>; after: SampleDoc }[];
+  samples: PlannedSample[];
+  missing: MissingSamples[];
+}
+
+export interface PlanOptions {
+  now: Date;
+  reviewAccountId?: string | null;
+  /** the manifest's attachment id (new sample ids derive from it and the row's tube id); none for a dry run */
+  attachmentId?: string | null;
+}
+
+const CHUNK = 1000;
+const chunks = <T>(xs: readonly T[], n = CHUNK) =>
+  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+
+/** The id of the sample a manifest creates for a tube of a requisition: a re-run creates the same id. */
+export const manifestSampleId = (attachmentId: string, requisitionId: string, specimenId: string) => {
+  const h = createHash('sha256')
+    .update(`${attachmentId}\u0000${requisitionId}\u0000${specimenId}`)
+    .digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-b${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+/** The sample form field a rule names -> the manifest column it comes from. */
+const COLUMN_OF: Record<string, ManifestColumnKey> = {
+  type: 'type',
+  specimenId: 'specimenId',
+  status: 'status',
+  specimenType: 'specimenType',
+  sampleSite: 'sampleSite',
+  limsProjectId: 'limsProjectId',
+  limsProjectName: 'limsProjectName',
+  accessionId: 'accessionId',
+  sampleGroupId: 'sampleGroupId',
+  collectedOn: 'collectedOn',
+  receivedOn: 'receivedOn',
+  trackingNumber: 'trackingNumber',
+  name: 'name',
+  doNotExhaust: 'doNotExhaust',
+};
+
+class Errors {
+  list: ManifestError[] = [];
+  count = 0;
+  rows = new Set<number>();
+  add(e: ManifestError) {
+    this.count++;
+    if (e.row > 0) this.rows.add(e.row);
+    if (this.list.length < MANIFEST_LIMITS.maxErrors) this.list.push(e);
+  }
+}
+
+/** A plan that refuses the file as a whole (row 0, or the header's row 1). */
+export function filePlan(errors: ManifestError[], rows = 0): ManifestPlan {
+  return {
+    rows,
+    errors: errors.slice(0, MANIFEST_LIMITS.maxErrors),
+    errorCount: errors.length,
+    refused: 0,
+    creates: [],
+    updates: [],
+    samples: [],
+    missing: [],
+  };
+}
+
+/** Read and check every row (writes nothing). */
+export async function planManifest(
+  models: LabModels,
+  uploader: ManifestUploader,
+  parsed: { rows: string[][]; formulas: [number, number][]; truncated: boolean },
+  opts: PlanOptions,
+): Promise<ManifestPlan> {
+  const [headerCells, ...dataCells] = parsed.rows;
+  if (!headerCells) return filePlan([{ row: 0, column: null, message: MANIFEST_MSG.noRows }]);
+  const header: ManifestHeader = readManifestHeader(headerCells);
+  if (header.errors.length) return filePlan(header.errors);
+  const data: { row: number; cells: string[] }[] = [];
+  dataCells.forEach((cells, i) => {
+    if (!isBlankRow(cells)) data.push({ row: i + 2, cells });
+  });
+  if (parsed.truncated || data.length > MANIFEST_LIMITS.maxRows)
+    return filePlan([{ row: 0, column: null, message: MANIFEST_MSG.tooManyRows(MANIFEST_LIMITS.maxRows) }]);
+  if (data.length === 0) return filePlan([{ row: 0, column: null, message: MANIFEST_MSG.noRows }]);
+
+  const errors = new Errors();
+  const colName = (key: ManifestColumnKey) => {
+    const i = header.index[key];
+    return i === undefined ? manifestLabel(key) : header.names[i] || manifestLabel(key);
+  };
+  for (const [r, c] of parsed.formulas)
+    errors.add({ row: r + 1, column: header.names[c] || null, message: MANIFEST_MSG.formula });
+
+  // 1. every row read on its own: required cells, values, cell length, a tube id twice in the file
+  const read = data.map(({ row, cells }) => {
+    const m = readManifestRow(header, cells, row);
+    cells.forEach((v, c) => {
+      if (v.length > MANIFEST_LIMITS.maxCellChars)
+        m.errors.push({
+          row,
+          column: header.names[c] || null,
+          message: MANIFEST_MSG.cellTooLong(MANIFEST_LIMITS.maxCellChars),
+        });
+    });
+    return m;
+  });
+  const tubes = new Map<string, number>();
+  for (const m of read) {
+    if (!m.specimenId) continue;
+    const first = tubes.get(m.specimenId);
+    if (first !== undefined)
+      m.errors.push({
+        row: m.row,
+        column: colName('specimenId'),
+        message: MANIFEST_MSG.duplicateSpecimen(m.specimenId, first),
+      });
+    else tubes.set(m.specimenId, m.row);
+  }
+
+  // 2. the requisitions named, in the uploader's scope (their test orders: the lab knows submitted ones only)
+  const scope = testOrderScope(uploader.scope as SessionUser);
+  const byScope = (filter: Record<string, unknown>) =>
+    Object.keys(scope).length ? { $and: [filter, scope] } : filter;
+  const ordersOf = new Map<string, TestOrderDoc[]>();
+  const reqOfTrf = new Map<string, string>();
+  const reqOfTest = new Map<string, string>();
+  const lookup = async (
+    field: string,
+    values: string[],
+    into: Map<string, string>,
+    keyOf: (o: TestOrderDoc) => string | null,
+  ) => {
+    for (const part of chunks(values)) {
+      const found = await models.TestOrder.find(byScope({ [field]: { $in: part } }), { outbox: 0 })
+        .sort({ createdOn: 1, _id: 1 })
+        .lean<TestOrderDoc[]>()
+        .exec();
+      for (const o of found) {
+        const id = o.testOrderForm.id;
+        const list = ordersOf.get(id) ?? [];
+        if (!list.some((x) => x._id === o._id)) list.push(o);
+        ordersOf.set(id, list);
+        const k = keyOf(o);
+        if (k && !into.has(k)) into.set(k, id);
+      }
+    }
+  };
+  const trfs = [...new Set(read.map((m) => m.testRequisitionId).filter((v): v is string => !!v))];
+  const tests = [...new Set(read.map((m) => m.testOrderId).filter((v): v is string => !!v))];
+  await lookup(
+    'testOrderForm.testRequisitionId',
+    trfs,
+    reqOfTrf,
+    (o) => o.testOrderForm.testRequisitionId ?? null,
+  );
+  await lookup('testOrderId', tests, reqOfTest, (o) => o.testOrderId ?? null);
+  // a requisition found by one test id: all its test orders (the rules look at every test of it)
+  const partial = [...ordersOf.keys()];
+  for (const part of chunks(partial)) {
+    const all = await models.TestOrder.find(byScope({ 'testOrderForm.id': { $in: part } }), { outbox: 0 })
+      .sort({ createdOn: 1, _id: 1 })
+      .lean<TestOrderDoc[]>()
+      .exec();
+    const grouped = new Map<string, TestOrderDoc[]>();
+    for (const o of all) grouped.set(o.testOrderForm.id, [...(grouped.get(o.testOrderForm.id) ?? []), o]);
+    for (const [id, list] of grouped) ordersOf.set(id, list);
+  }
+  const views = new Map<string, LabRequisitionView>();
+  for (const [id, list] of ordersOf) views.set(id, requisitionView(id, list));
+
+  // 3. the samples of these requisitions: a light pass (id, kind, tube id) finds the kinds each has
+  //    (reconciliation) and which of the file's tubes exist; only those are read whole (an update needs them)
+  const existing = new Map<string, SampleDoc>();
+  const kindsOf = new Map<string, Set<string>>();
+  const wanted: string[] = [];
+  for (const reqPart of chunks([...views.keys()])) {
+    const light = await models.Sample.find(
+      { 'testOrderForm.id': { $in: reqPart }, deleted: false },
+      { type: 1, specimenId: 1, 'testOrderForm.id': 1 },
+    )
+      .lean<Pick<SampleDoc, '_id' | 'type' | 'specimenId' | 'testOrderForm'>[]>()
+      .exec();
+    for (const s of light) {
+      const req = s.testOrderForm!.id!;
+      kindsOf.set(req, (kindsOf.get(req) ?? new Set()).add(s.type));
+      if (s.specimenId && tubes.has(s.specimenId)) wanted.push(s._id);
+    }
+  }
+  for (const part of chunks(wanted)) {
+    const found = await models.Sample.find({ _id: { $in: part } }, { outbox: 0 })
+      .lean<SampleDoc[]>()
+      .exec();
+    for (const s of found) existing.set(`${s.testOrderForm!.id}\u0000${s.specimenId}`, s);
+  }
+
+  // 4. every row through the Samples tab's check
+  const today = opts.now.toISOString().slice(0, 10);
+  const cfg = { reviewAccountId: opts.reviewAccountId ?? null };
+  const domains = await knownDomains(models);
+  const prefs = new Map();
+  const plan: ManifestPlan = {
+    rows: data.length,
+    errors: [],
+    errorCount: 0,
+    refused: 0,
+    creates: [],
+    updates: [],
+    samples: [],
+    missing: [],
+  };
+  const listed = new Set<string>();
+  for (const m of read) {
+    const refCol = m.testRequisitionId ? colName('testRequisitionId') : colName('testOrderId');
+    let reqId: string | undefined;
+    if (m.testRequisitionId) reqId = reqOfTrf.get(m.testRequisitionId);
+    if (m.testOrderId) {
+      const byTest = reqOfTest.get(m.testOrderId);
+      if (reqId && byTest && reqId !== byTest)
+        m.errors.push({
+          row: m.row,
+          column: colName('testOrderId'),
+          message: MANIFEST_MSG.referenceMismatch(m.testRequisitionId!, m.testOrderId),
+        });
+      reqId ??= byTest;
+    }
+    const ref = m.testRequisitionId ? `TRF # ${m.testRequisitionId}` : `Test ID ${m.testOrderId}`;
+    const req = reqId ? views.get(reqId) : undefined;
+    if ((m.testRequisitionId || m.testOrderId) && !req)
+      m.errors.push({ row: m.row, column: refCol, message: MANIFEST_MSG.unknownRequisition(ref) });
+    else if (req?.deleted)
+      m.errors.push({
+        row: m.row,
+        column: refCol,
+        message: 'The requisition is deleted: its samples cannot be changed.',
+      });
+    if (m.errors.length || !req || !m.type || !m.specimenId) {
+      m.errors.forEach((e) => errors.add(e));
+      continue;
+    }
+    listed.add(req.id);
+    const current = existing.get(`${req.id}\u0000${m.specimenId}`);
+    const fail = (column: string | null, message: string) => errors.add({ row: m.row, column, message });
+    if (current) {
+      if (m.limsId && current.limsId !== m.limsId) {
+        fail(colName('limsId'), MANIFEST_MSG.limsIdMismatch(m.limsId, current.limsId));
+        continue;
+      }
+      const input: SampleInput = { ...formOfSample(current), ...m.fields, specimenId: m.specimenId };
+      const { errors: fe, pref } = await checkSample(
+        models,
+        req,
+        m.type,
+        { ...input, type: m.type } as SampleInput,
+        {
+          mode: 'edit',
+          current,
+          today,
+          cfg,
+          domains,
+          prefs,
+        },
+      );
+      if (Object.keys(fe).length) {
+        for (const [field, message] of Object.entries(fe))
+          fail(COLUMN_OF[field] ? colName(COLUMN_OF[field]) : field, message);
+        continue;
+      }
+      const { set, after } = sampleChange(current, input, req, pref, uploader.by.id, opts.now);
+      plan.updates.push({ row: m.row, current, set, after });
+      plan.samples.push({
+        row: m.row,
+        action: 'update',
+        testOrderFormId: req.id,
+        testRequisitionId: req.testRequisitionId,
+        name: after.name ?? m.specimenId,
+        type: m.type,
+      });
+    } else {
+      if (!samplesMayBeAdded(req.testOrders.map((t) => t.status))) {
+        fail(refCol, SAMPLE_MSG.addNotAllowed);
+        continue;
+      }
+      const f = m.fields;
+      // a blank status: PROCEED when the rules allow it and the row has what PROCEED needs, else ON_HOLD
+      const status =
+        f.status ??
+        (proceedAllowed(req, m.type, cfg) && f.accessionId && f.sampleGroupId ? 'PROCEED' : 'ON_HOLD');
+      const input: SampleInput = { ...f, status, specimenId: m.specimenId };
+      const { errors: fe, pref } = await checkSample(models, req, m.type, input, {
+        mode: 'add',
+        today,
+        cfg,
+        domains,
+        prefs,
+      });
+      if (Object.keys(fe).length) {
+        for (const [field, message] of Object.entries(fe))
+          fail(COLUMN_OF[field] ? colName(COLUMN_OF[field]) : field, message);
+        continue;
+      }
+      const doc = newSampleDoc(m.type, input, req, pref, uploader.by, opts.now, {
+        _id: opts.attachmentId ? manifestSampleId(opts.attachmentId, req.id, m.specimenId) : undefined,
+        limsId: m.limsId,
+      });
+      plan.creates.push({ row: m.row, doc });
+      kindsOf.set(req.id, (kindsOf.get(req.id) ?? new Set()).add(m.type));
+      plan.samples.push({
+        row: m.row,
+        action: 'create',
+        testOrderFormId: req.id,
+        testRequisitionId: req.testRequisitionId,
+        name: doc.name ?? m.specimenId,
+        type: m.type,
+      });
+    }
+  }
+  plan.errors = errors.list.sort((a, b) => a.row - b.row);
+  plan.errorCount = errors.count;
+  plan.refused = errors.rows.size;
+  // reconciliation: the expected sample kinds of each listed requisition still missing after the manifest
+  for (const id of listed) {
+    const req = views.get(id)!;
+    const found = [...(kindsOf.get(id) ?? [])].sort();
+    const expected = expectedSampleKinds(req);
+    if (expected.some((k) => !found.includes(k)))
+      plan.missing.push({ testOrderFormId: id, testRequisitionId: req.testRequisitionId, expected, found });
+  }
+  return plan;
+}
+
+/** A conditional update of the plan found the sample changed since it was read: the plan is made again. */
+export class StalePlanError extends Error {
+  constructor() {
+    super('a sample of the manifest was changed meanwhile');
+    this.name = 'StalePlanError';
+  }
+}
+
+/**
+ * Write the plan's samples and groups in `session` (the caller's transaction, which also records the verdict).
+ * `midway` (tests) runs after half of the new samples are inserted.
+ */
+export async function applyManifestPlan(
+  models: LabModels,
+  session: ClientSession,
+  plan: ManifestPlan,
+  by: { id: string; name: string },
+  at: Date,
+  midway?: () => Promise<void>,
+  timings: Record<string, number> = {},
+): Promise<void> {
+  let t = Date.now();
+  const lap = (k: string) => {
+    timings[k] = (timings[k] ?? 0) + Date.now() - t;
+    t = Date.now();
+  };
+  const half = Math.floor(plan.creates.length / 2);
+  let done = 0;
+  for (const part of chunks(plan.creates)) {
+    const docs = part.map(({ doc }) => ({
+      ...doc,
+      outbox: outboxForInsert(sampleEvent(doc, 'created', by, at)),
+    }));
+    lap('events');
+    await models.Sample.collection.insertMany(docs as never[], { session, ordered: true });
+    lap('insert');
+    done += part.length;
+    if (midway && done >= half && done - part.length < half) await midway();
+  }
+  for (const part of chunks(plan.updates)) {
+    const res = await models.Sample.collection.bulkWrite(
+      part.map((u) => ({
+        updateOne: {
+          filter: { _id: u.current._id, version: u.current.version, deleted: false } as never,
+          update: withOutbox({ $set: u.set, $inc: { version: 1 } }, sampleEvent(u.after, 'updated', by, at)),
+        },
+      })),
+      { session, ordered: false },
+    );
+    if (res.matchedCount !== part.length) throw new StalePlanError();
+  }
+  // sample groups: one $addToSet per group and kind, one $pull per group a sample left
+  const add = new Map<string, { reqId: string | null; lists: Record<string, string[]> }>();
+  const pull: { group: string; list: string; id: string }[] = [];
+  const listOf = { TUMOR: 'tumors', NORMAL: 'normals', PLASMA: 'plasmas' } as const;
+  const join = (s: SampleDoc) => {
+    if (!s.sampleGroupId) return;
+    const g = add.get(s.sampleGroupId) ?? { reqId: s.testOrderForm?.id ?? null, lists: {} };
+    (g.lists[listOf[s.type]] ??= []).push(s._id);
+    add.set(s.sampleGroupId, g);
+  };
+  for (const c of plan.creates) join(c.doc);
+  for (const u of plan.updates) {
+    if (u.current.sampleGroupId && u.current.sampleGroupId !== u.after.sampleGroupId)
+      pull.push({ group: u.current.sampleGroupId, list: listOf[u.after.type], id: u.after._id });
+    join(u.after);
+  }
+  const ops: any[] = pull.map((p) => ({
+    updateOne: { filter: { sampleGroupId: p.group }, update: { $pull: { [p.list]: p.id } } },
+  }));
+  for (const [group, g] of add) {
+    const addToSet = Object.fromEntries(Object.entries(g.lists).map(([k, ids]) => [k, { $each: ids }]));
+    ops.push({
+      updateOne: {
+        filter: { sampleGroupId: group },
+        update: {
+          $addToSet: addToSet,
+          $set: { updatedOn: at, updatedBy: by.id },
+          $setOnInsert: {
+            _id: manifestSampleId('group', group, g.reqId ?? ''),
+            testOrderForm: { id: g.reqId },
+            ...Object.fromEntries(
+              Object.values(listOf)
+                .filter((l) => !g.lists[l])
+                .map((l) => [l, []]),
+            ),
+            status: null,
+            createdOn: at,
+            createdBy: by.id,
+            version: 0,
+            archived: false,
+            deleted: false,
+          },
+        },
+        upsert: true,
+      },
+    });
+  }
+  lap('updates');
+  for (const part of chunks(ops))
+    await models.SampleGroup.collection.bulkWrite(part, { session, ordered: true });
+  lap('groups');
+}
+
+export type { Connection };
