@@ -39,6 +39,8 @@ const BillingListPage = screen(() => import('./resources/billing/BillingListPage
 const KitsPage = screen(() => import('./resources/kits/KitsPage'));
 const MessagesPage = screen(() => import('./resources/messages/MessagesPage'));
 const BoxPage = screen(() => import('./resources/box/BoxPage'));
+const PatientsListPage = screen(() => import('./resources/patients/PatientsListPage'));
+const PatientDetailPage = screen(() => import('./resources/patients/PatientDetailPage'));
 
 /** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
 const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
@@ -75,13 +77,9 @@ const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode
   { path: '/billing', permission: 'VIEW_BILLING_PAGE', element: <BillingListPage /> },
   { path: '/box', permission: 'VIEW_BOX_PAGE', element: <BoxPage /> },
   { path: '/test/:id', permission: 'VIEW_TEST_PAGE', element: <TestDetailPage /> },
-  {
-    path: '/patient/:id',
-    permission: 'VIEW_PATIENT_PAGE',
-    element: <Placeholder menu="patients" detail="patient" />,
-  },
+  { path: '/patient/:id', permission: 'VIEW_PATIENT_PAGE', element: <PatientDetailPage /> },
   { path: '/messages', permission: 'VIEW_MESSAGES_PAGE', element: <MessagesPage /> },
-  { path: '/patients', permission: 'VIEW_PATIENTS_PAGE', element: <Placeholder menu="patients" /> },
+  { path: '/patients', permission: 'VIEW_PATIENTS_PAGE', element: <PatientsListPage /> },
 ];
 
 /** The console: providers, shell, public pages and the routes by permission. Screens live in pages/ and resources/. */

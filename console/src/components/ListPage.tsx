@@ -77,6 +77,8 @@ export interface ListPageProps<T extends RaRecord = RaRecord> {
   /** the empty text when filters or a search leave nothing (default 'No records found.') */
   filteredEmptyText?: ReactNode;
   searchPlaceholder?: string;
+  /** whether the search box shows (default true; e.g. patients only with canSearchPatient) */
+  search?: boolean;
   /** toolbar content beside the search box (Actions menu, Add buttons) */
   actions?: (ctx: ListContext<T>) => ReactNode;
   /** anything else that needs the list (dialogs, context menus) */
@@ -110,6 +112,7 @@ export function ListPage<T extends RaRecord = RaRecord>(props: ListPageProps<T>)
     emptyText,
     filteredEmptyText,
     searchPlaceholder,
+    search = true,
     actions,
     children,
     rememberFilters = true,
@@ -130,7 +133,10 @@ export function ListPage<T extends RaRecord = RaRecord>(props: ListPageProps<T>)
   }));
   useEffect(() => pref.save(state), [pref, state]);
 
-  const filter = useMemo(() => serverFilter(state, baseFilter), [state, baseFilter]);
+  const filter = useMemo(
+    () => serverFilter(search ? state : { ...state, q: '' }, baseFilter),
+    [state, baseFilter, search],
+  );
   const list = useGetList<T>(
     resource,
     {
@@ -222,11 +228,13 @@ export function ListPage<T extends RaRecord = RaRecord>(props: ListPageProps<T>)
           ) : null}
           <Box sx={{ flex: 1 }} />
           {actions?.(ctx)}
-          <SearchBox
-            value={state.q}
-            onChange={(q) => dispatch({ type: 'q', q })}
-            placeholder={searchPlaceholder}
-          />
+          {search ? (
+            <SearchBox
+              value={state.q}
+              onChange={(q) => dispatch({ type: 'q', q })}
+              placeholder={searchPlaceholder}
+            />
+          ) : null}
         </Box>
         <Divider />
         <DataTable<T>

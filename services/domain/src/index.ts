@@ -10,3 +10,4 @@ export * from './lab/manifest';
 export * from './billing/cases';
 export * from './kits/index';
 export * from './box';
+export * from './patients/index';

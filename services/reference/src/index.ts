@@ -15,6 +15,7 @@ import { Icd10Catalog } from './icd10-catalog';
 import { patientBillingRoutes } from './routes/patient-billings';
 import { npiRegistryRoutes, npiStandInRoutes } from './routes/npi-registry';
 import { createNpiRegistryStandIn, NpiRegistryClient, type NpiRegistryStandIn } from './npi-registry';
+import { startPatientPartiesConsumer } from './consumers/patient-parties';
 
 export * from './models';
 export * from './importers/common';
@@ -30,6 +31,7 @@ export type { SeedOptions, SeedResult } from './seed';
 export { accountsResource, hospitalLocationsResource } from './routes/accounts';
 export { physiciansResource, pathologistsResource } from './routes/providers';
 export { patientsResource } from './routes/patients';
+export { applyPatientParties, type PatientParties } from './consumers/patient-parties';
 export { payorsResource } from './routes/payors';
 export { icd10Resource } from './routes/icd10';
 export { diagnosisTypesResource } from './routes/diagnosis-types';
@@ -112,6 +114,9 @@ export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
         await diagnosisTypeRoutes(app, deps);
       },
     },
+    // requisition-submitted, requisition-changed (parties-changed) -> the patient's accounts, physicians and
+    // hospital locations (consumers/patient-parties.ts)
+    startConsumers: async () => startPatientPartiesConsumer(ctx, models),
     seedReference: (opts?: SeedOptions) => seedReference(models, ctx.logger, opts),
     seed: async () => {
       await seedReference(models, ctx.logger);

@@ -1,10 +1,4 @@
-import {
-  BILLING_PREFERENCES,
-  BILLING_TYPES,
-  BIRTH_SEXES,
-  PATIENT_STATUSES,
-  RELATIONSHIPS,
-} from '@onco/domain';
+import { BIRTH_SEXES } from '@onco/domain';
 
 /**
  * Pure validation of the reference records users edit: the patient edit form (spec 1 section 5 "Patient",
@@ -23,10 +17,6 @@ export const RULE_MSG = {
   invalidDate: 'Invalid date',
   noLaterThan: (d: string) => `Date must be no later than ${d}`,
   noEarlierThan: (d: string) => `Date must be no earlier than ${d}`,
-  billingRequired: (label: string) => `${label} is required`,
-  billingDateFormat: 'Enter a valid date (MM/DD/YYYY)',
-  billingOnAfter: 'Date must be on/after 01/01/1900',
-  billingOnBefore: (today: string) => `Date must be on/before ${today}`,
 } as const;
 
 /** field -> message */
@@ -215,149 +205,14 @@ export function checkPhones<T extends Record<string, unknown>>(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Saved billing entries (patient insurances)
+// Saved billing entries (patient insurances): the rule lives in @onco/domain (patients/patient-billing.ts), shared
+// with the console's "Add or Edit Billing Information" dialog; these names are kept for this module's callers.
 
-export interface BillingForm {
-  billingType?: string | null;
-  preference?: string | null;
-  insuranceProvider?: string | null;
-  payorId?: string | null;
-  insuredName?: string | null;
-  insuredDob?: string | null;
-  policyNumber?: string | null;
-  groupNumber?: string | null;
-  priorAuthorizationNumber?: string | null;
-  relationshipToPatient?: string | null;
-  patientStatus?: string | null;
-  dischargeDate?: string | null;
-  facilityTypeName?: string | null;
-  otherTypeName?: string | null;
-}
-
-export const BILLING_LABELS: Record<string, string> = {
-  billingType: 'Payment Type',
-  preference: 'Preference',
-  insuranceProvider: 'Insurance Provider',
-  payorId: 'Payor Id',
-  insuredName: 'Insured Name',
-  insuredDob: 'Insured DOB',
-  policyNumber: 'Policy Number',
-  relationshipToPatient: 'Relationship to Patient',
-  patientStatus: 'Patient Status',
-  dischargeDate: 'Discharge Date',
-  facilityTypeName: 'Facility Type',
-};
-
-const INSURANCE_FIELDS = [
-  'insuranceProvider',
-  'payorId',
-  'insuredName',
-  'insuredDob',
-  'policyNumber',
-  'groupNumber',
-  'priorAuthorizationNumber',
-  'relationshipToPatient',
-  'patientStatus',
-  'dischargeDate',
-] as const;
-const INSURANCE_REQUIRED = [
-  'insuranceProvider',
-  'payorId',
-  'insuredName',
-  'insuredDob',
-  'policyNumber',
-  'relationshipToPatient',
-] as const;
-
-/** Which billing types show the insurance fields (hidden for SELF, FACILITY and OTHER). */
-export const hasInsuranceFields = (t: string) => t === 'INSURANCE' || t === 'MEDICARE' || t === 'MEDICAID';
-
-/** Policy and group numbers as compared across systems: letters and digits only, upper case. */
-export const canonicalNumber = (v: string | null | undefined): string | null => {
-  if (blank(v)) return null;
-  const c = String(v)
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '');
-  return c || null;
-};
-
-export type CheckedBilling = Required<BillingForm> & {
-  canonicalPolicyNumber: string | null;
-  canonicalGroupNumber: string | null;
-};
-
-/**
- * Check a billing entry by its billing type (spec 1 section 5 table): INSURANCE, MEDICARE and MEDICAID
- * need the insurance fields (discharge date only for MEDICARE/MEDICAID with INPATIENT_DISCHARGED, otherwise
- * cleared); FACILITY needs the facility type; OTHER and SELF need nothing. Fields a type hides are cleared.
- * Insured DOB and discharge date: MM/DD/YYYY (YYYY-MM-DD accepted), 01/01/1900 to today; stored YYYY-MM-DD.
- * Canonical policy and group numbers are derived.
- */
-export function checkBilling(
-  b: BillingForm,
-  today: Date,
-): { value: CheckedBilling } | { errors: FieldErrors } {
-  const errors: FieldErrors = {};
-  const t = (v: string | null | undefined) => (blank(v) ? null : String(v).trim());
-  const out: CheckedBilling = {
-    billingType: t(b.billingType),
-    preference: t(b.preference),
-    insuranceProvider: t(b.insuranceProvider),
-    payorId: t(b.payorId),
-    insuredName: t(b.insuredName),
-    insuredDob: t(b.insuredDob),
-    policyNumber: t(b.policyNumber),
-    groupNumber: t(b.groupNumber),
-    priorAuthorizationNumber: t(b.priorAuthorizationNumber),
-    relationshipToPatient: t(b.relationshipToPatient),
-    patientStatus: t(b.patientStatus),
-    dischargeDate: t(b.dischargeDate),
-    facilityTypeName: t(b.facilityTypeName),
-    otherTypeName: t(b.otherTypeName),
-    canonicalPolicyNumber: null,
-    canonicalGroupNumber: null,
-  };
-  const req = (f: keyof BillingForm) => {
-    if (!out[f]) errors[f] = RULE_MSG.billingRequired(BILLING_LABELS[f]);
-  };
-  const oneOf = (f: keyof BillingForm, values: readonly string[]) => {
-    if (out[f] && !values.includes(out[f]!)) errors[f] = RULE_MSG.invalid(BILLING_LABELS[f] ?? f);
-  };
-  const todayIso = isoDay(today);
-  const billingDate = (f: 'insuredDob' | 'dischargeDate') => {
-    const v = out[f];
-    if (!v) return;
-    const d = parseCalendarDate(v);
-    if (!d) errors[f] = RULE_MSG.billingDateFormat;
-    else if (d < MIN_DATE) errors[f] = RULE_MSG.billingOnAfter;
-    else if (d > todayIso) errors[f] = RULE_MSG.billingOnBefore(usDay(todayIso));
-    else out[f] = d;
-  };
-
-  req('billingType');
-  oneOf('billingType', BILLING_TYPES);
-  oneOf('preference', BILLING_PREFERENCES);
-  oneOf('relationshipToPatient', RELATIONSHIPS);
-  oneOf('patientStatus', PATIENT_STATUSES);
-  const type = out.billingType ?? '';
-
-  if (hasInsuranceFields(type)) {
-    out.relationshipToPatient ??= 'SELF'; // "relationshipToPatient (default self)"
-    for (const f of INSURANCE_REQUIRED) req(f);
-    const medi = type === 'MEDICARE' || type === 'MEDICAID';
-    if (medi && out.patientStatus === 'INPATIENT_DISCHARGED') req('dischargeDate');
-    else out.dischargeDate = null;
-    billingDate('insuredDob');
-    billingDate('dischargeDate');
-  } else {
-    for (const f of INSURANCE_FIELDS) out[f] = null;
-  }
-  if (type === 'FACILITY') req('facilityTypeName');
-  else out.facilityTypeName = null;
-  if (type !== 'OTHER') out.otherTypeName = null;
-
-  if (Object.keys(errors).length) return { errors };
-  out.canonicalPolicyNumber = canonicalNumber(out.policyNumber);
-  out.canonicalGroupNumber = canonicalNumber(out.groupNumber);
-  return { value: out };
-}
+export {
+  BILLING_ENTRY_LABELS as BILLING_LABELS,
+  checkBillingEntry as checkBilling,
+  hasInsuranceFields,
+  type BillingEntryForm as BillingForm,
+  type CheckedBillingEntry as CheckedBilling,
+} from '@onco/domain';
+export { canonicalNumber } from '@onco/domain';

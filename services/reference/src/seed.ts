@@ -190,6 +190,8 @@ export async function seedReference(
         diagnosis: p.diagnosis,
         accountIds: [accountIds[doctor.account]],
         physicianIds: [physicians[p.physician]._id],
+        // the physician's first location: the demo patients' Hospital filter has something to show
+        hospitalLocationIds: physicians[p.physician].hospitalLocationIds.slice(0, 1),
         ...audit,
       };
     }),

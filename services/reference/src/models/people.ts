@@ -68,6 +68,15 @@ pathologistSchema.index({ accountIds: 1 });
 // GET /pathologists: default sort name asc
 pathologistSchema.index({ name: 1 });
 
+/** One renumbering of a patient (Update Patient #), kept on the patient as its audit trail. */
+export interface PatientNumberChange {
+  fromId: string;
+  toId: string;
+  changedBy: string;
+  changedByName: string | null;
+  changedOn: Date;
+}
+
 export interface PatientDoc extends Audited {
   /** the patient number shown as PAT #, e.g. "PAT-000123" */
   userId: string;
@@ -95,6 +104,10 @@ export interface PatientDoc extends Audited {
   diagnosis: string | null;
   accountIds: string[];
   physicianIds: string[];
+  /** the hospital locations of the patient's requisitions (the patients list's Hospital filter) */
+  hospitalLocationIds: string[];
+  /** every Update Patient #: who, when, from which number to which (newest last) */
+  numberHistory: PatientNumberChange[];
   /** see the schema: serializes the patient's billing writes */
   billingsVersion?: number;
 }
@@ -125,6 +138,25 @@ export const patientSchema = auditedSchema(
     accountIds: { type: [String], default: [] },
     physicianIds: { type: [String], default: [] },
     /**
+     * the hospital locations the patient's submitted requisitions named; kept by the reference service's own
+     * consumer of requisition-submitted / requisition-changed (consumers/patient-parties.ts), which also adds the
+     * requisition's account and physician to accountIds / physicianIds
+     */
+    hospitalLocationIds: { type: [String], default: [] },
+    numberHistory: {
+      type: [
+        {
+          fromId: { type: String, required: true },
+          toId: { type: String, required: true },
+          changedBy: { type: String, required: true },
+          changedByName: { type: String, default: null },
+          changedOn: { type: Date, required: true },
+          _id: false,
+        },
+      ],
+      default: [],
+    },
+    /**
      * incremented by every write of the patient's billing entries, inside its transaction, so two of them
      * conflict and one default per patient holds (routes/patient-billings.ts); not part of the patient's reply
      */
@@ -132,11 +164,14 @@ export const patientSchema = auditedSchema(
   },
   { collection: 'patients' },
 );
-// GET /patients: data scope by account and filter accountIds
-patientSchema.index({ accountIds: 1 });
-// GET /patients: data scope by physician and filter physicianIds
-patientSchema.index({ physicianIds: 1 });
-// GET /patients: default sort updatedOn desc
+// GET /patients: data scope by account / physician (and the accountIds / physicianIds filters: account_facet,
+// physician_facet picked), sorted by the default updatedOn desc (the list's page and
+// total for a provider read these, not every patient)
+patientSchema.index({ accountIds: 1, updatedOn: -1, _id: -1 });
+patientSchema.index({ physicianIds: 1, updatedOn: -1, _id: -1 });
+// GET /patients: filter hospitalLocationIds (the Hospital filter, hospital_location_facet picked)
+patientSchema.index({ hospitalLocationIds: 1 });
+// GET /patients: default sort updatedOn desc (users who see every account)
 patientSchema.index({ updatedOn: -1 });
 // patient number look-up (filter userId) and renumbering
 patientSchema.index({ userId: 1 }, { unique: true });

@@ -1,14 +1,36 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import type { Permission } from '@onco/domain';
 import {
+  MSG_PATIENT_NUMBER_INVALID,
+  MSG_PATIENT_NUMBER_SAME,
+  msgPatientNumberInUse,
+  patientNumberProblem,
+  type Permission,
+} from '@onco/domain';
+import {
+  actorOf,
+  badRequest,
+  can,
+  conflict,
+  dateOut,
+  facetSchema,
+  forbidden,
   idParams,
+  listQuerystring,
+  listReply,
+  notFound,
+  parseListQuery,
+  runFacets,
+  runList,
+  sendList,
+  type Facet,
+  type ListQuery,
   type ListResource,
-  listRoutes,
   requireUser,
   scopeFilter,
   type SessionUser,
   errorReplies,
+  toApi,
   typed,
 } from '@onco/platform';
 import { checkPatient, PATIENT_LABELS } from '../rules';
@@ -31,10 +53,19 @@ export const patientsResource: ListResource = {
     accountId: { type: 'id', path: 'accountIds', filter: true },
     physicianIds: { type: 'id', filter: true },
     physicianId: { type: 'id', path: 'physicianIds', filter: true },
+    hospitalLocationIds: { type: 'id', filter: true },
+    hospitalLocationId: { type: 'id', path: 'hospitalLocationIds', filter: true },
     createdOn: { type: 'date', filter: true, sort: true },
     updatedOn: { type: 'date', filter: true, sort: true },
   },
   search: ['name', 'firstName', 'lastName', 'userId', 'mrn'],
+  // the patients list's Account, Provider and Hospital filters (spec 2 section 2.6): values are ids, each item
+  // labelled with the name (see labelFacets)
+  facets: [
+    { name: 'account_facet', field: 'accountIds', unwind: 'accountIds' },
+    { name: 'physician_facet', field: 'physicianIds', unwind: 'physicianIds' },
+    { name: 'hospital_location_facet', field: 'hospitalLocationIds', unwind: 'hospitalLocationIds' },
+  ],
   defaultSort: { field: 'updatedOn', order: 'desc' },
   defaultPerPage: 20,
   deletedField: 'deleted',
@@ -61,6 +92,21 @@ export const patientReply = z.object({
   diagnosis: str,
   accountIds: z.array(z.string()),
   physicianIds: z.array(z.string()),
+  hospitalLocationIds: z.array(z.string()).nullish(),
+  /** the Update Patient # audit trail: who renumbered the patient, when, from which number to which */
+  numberHistory: z
+    .array(
+      z.object({
+        fromId: z.string(),
+        toId: z.string(),
+        changedBy: z.string(),
+        changedByName: z.string().nullish(),
+        changedOn: dateOut,
+      }),
+    )
+    .nullish(),
+  /** whether this user may edit the patient (Edit Patient, Update Patient #, merge: spec 2 section 6) */
+  canEdit: z.boolean().optional(),
 });
 
 /** Who reads patients: the patients pages and the requisition's patient pick (not ROLE_PATIENT users). */
@@ -132,22 +178,172 @@ const EDITABLE = [
 export const patientScope = (user: SessionUser) =>
   scopeFilter(user, { account: 'accountIds', physician: 'physicianIds' });
 
+/** One patient by number within the data scope, not deleted. */
+function scopedByNumber(userId: string, scope: Record<string, unknown>): Record<string, unknown> {
+  const parts: Record<string, unknown>[] = [{ userId }, { deleted: { $ne: true } }];
+  if (Object.keys(scope).length) parts.push(scope);
+  return { $and: parts };
+}
+
 /** Patient pick and patients list (spec 1 section 7; spec 2 section 7). Mounted in the portal area. */
 export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps) {
   const r = typed(app);
 
-  listRoutes(app, {
-    path: '/patients',
-    resource: patientsResource,
-    model: models.Patient,
-    permission: PATIENT_READERS,
-    scope: patientScope,
-    tag: 'reference',
-    noun: 'patients',
-    summary:
-      "Patients in the user's scope, 20 a page (filter accountIds, physicianIds, createdOn between; q)",
-    row: patientReply,
+  const present = (doc: Record<string, any>, user: SessionUser) => ({
+    ...toApi(doc),
+    canEdit: PATIENT_EDITORS.some((p) => can(user, p)),
   });
+  /** Search is for users who may search patients (spec 2 section 2.6 "only if canSearchPatient"). */
+  const checkSearch = (user: SessionUser, query: ListQuery) => {
+    if (query.q && !can(user, 'CAN_SEARCH_PATIENT'))
+      throw forbidden('Searching patients needs the CAN_SEARCH_PATIENT permission.');
+  };
+  /** Facet items with the account, provider and location names (this service's own directories). */
+  const labelFacets = async (facets: Facet[]): Promise<Facet[]> => {
+    const ids = (name: string) =>
+      (facets.find((f) => f.name === name)?.items ?? []).map((i) => String(i.value));
+    const names = async (model: any, list: string[]) =>
+      new Map<string, string>(
+        list.length
+          ? (
+              (await model
+                .find({ _id: { $in: list } }, { name: 1 })
+                .lean()
+                .exec()) as any[]
+            ).map((d) => [String(d._id), d.name])
+          : [],
+      );
+    const [accounts, physicians, locations] = await Promise.all([
+      names(models.Account, ids('account_facet')),
+      names(models.Physician, ids('physician_facet')),
+      names(models.HospitalLocation, ids('hospital_location_facet')),
+    ]);
+    const byFacet: Record<string, Map<string, string>> = {
+      account_facet: accounts,
+      physician_facet: physicians,
+      hospital_location_facet: locations,
+    };
+    return facets.map((f) => ({
+      name: f.name,
+      items: f.items.map((i) => ({ ...i, label: byFacet[f.name]?.get(String(i.value)) ?? String(i.value) })),
+    }));
+  };
+
+  r.get(
+    '/patients',
+    {
+      config: { permission: PATIENT_READERS },
+      schema: {
+        tags: ['reference'],
+        summary:
+          "Patients in the user's scope, 20 a page unless asked (filter accountIds, physicianIds, hospitalLocationIds, createdOn between; q with CAN_SEARCH_PATIENT; facets account_facet, physician_facet, hospital_location_facet, labelled with names)",
+        querystring: listQuerystring,
+        response: { 200: listReply(patientReply), ...errorReplies },
+      },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const query = parseListQuery(patientsResource, req.query as Record<string, unknown>);
+      checkSearch(user, query);
+      const result = await runList(models.Patient, patientsResource, query, patientScope(user), {
+        map: (doc) => present(doc, user),
+      });
+      if (result.facets) result.facets = await labelFacets(result.facets);
+      return sendList(reply, patientsResource, query, result);
+    },
+  );
+
+  r.get(
+    '/patients/facets',
+    {
+      config: { permission: PATIENT_READERS },
+      schema: {
+        tags: ['reference'],
+        summary:
+          'Facets of patients for the same filter: account_facet, physician_facet, hospital_location_facet (value = id, label = name)',
+        querystring: listQuerystring,
+        response: { 200: z.object({ content: z.array(facetSchema) }), ...errorReplies },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const qs = req.query as Record<string, unknown>;
+      const query = parseListQuery(patientsResource, { ...qs, facets: qs.facets ?? 'true' });
+      checkSearch(user, query);
+      const facets = await runFacets(
+        models.Patient,
+        patientsResource,
+        query,
+        patientScope(user),
+        query.facets,
+      );
+      return { content: await labelFacets(facets) };
+    },
+  );
+
+  r.put(
+    '/patients/updatePatientId',
+    {
+      config: { permission: 'CAN_UPDATE_PATIENTID' },
+      schema: {
+        tags: ['reference'],
+        summary:
+          'Update Patient #: renumber the patient whose number is fromId to toId (a UUID, versions 1-5); a number in use is a 409; audited on the patient (numberHistory)',
+        querystring: z.object({
+          fromId: z.string().min(1).max(100),
+          toId: z.string().max(100),
+          /** the patient version read; a stale one is a 409 */
+          version: z.coerce.number().int().min(0).optional(),
+        }),
+        response: { 200: patientReply, ...errorReplies },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const fromId = req.query.fromId.trim();
+      const toId = req.query.toId.trim().toLowerCase();
+      const problem = patientNumberProblem(toId, fromId);
+      if (problem === 'required' || problem === 'invalid')
+        throw badRequest(MSG_PATIENT_NUMBER_INVALID, { field: 'toId' });
+      if (problem === 'same') throw badRequest(MSG_PATIENT_NUMBER_SAME, { field: 'toId' });
+      const scope = patientScope(user);
+      const current = (await models.Patient.findOne(scopedByNumber(fromId, scope)).lean().exec()) as any;
+      if (!current) throw notFound(`No patient with Patient # ${fromId}.`);
+      if (req.query.version !== undefined && req.query.version !== current.version) throw conflict();
+      // any patient holding the number (a deleted one too: numbers are never reused)
+      if (await models.Patient.exists({ userId: toId }))
+        throw conflict(msgPatientNumberInUse(toId), { field: 'toId' });
+      const actor = actorOf(user);
+      const now = new Date();
+      const updated = await models.Patient.findOneAndUpdate(
+        { _id: current._id, userId: fromId, version: current.version, deleted: { $ne: true } },
+        {
+          $set: { userId: toId, updatedOn: now, updatedBy: user.id },
+          $push: {
+            numberHistory: {
+              fromId,
+              toId,
+              changedBy: actor.id,
+              changedByName: actor.name,
+              changedOn: now,
+            },
+          },
+          $inc: { version: 1 },
+        },
+        { returnDocument: 'after' },
+      )
+        .lean()
+        .exec()
+        .catch((err: unknown) => {
+          // the unique index on userId: another renumbering took the number in between
+          if ((err as { code?: unknown })?.code === 11000)
+            throw conflict(msgPatientNumberInUse(toId), { field: 'toId' });
+          throw err;
+        });
+      if (!updated) throw conflict();
+      return present(updated as Record<string, any>, user);
+    },
+  );
 
   r.get(
     '/patients/:id',
@@ -155,7 +351,10 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
       config: { permission: PATIENT_READERS },
       schema: { tags: ['reference'], params: idParams, response: { 200: patientReply } },
     },
-    async (req) => loadScoped(models.Patient, req.params.id, patientScope(requireUser(req))),
+    async (req) => {
+      const user = requireUser(req);
+      return present(await loadScoped(models.Patient, req.params.id, patientScope(user)), user);
+    },
   );
 
   r.put(
@@ -174,7 +373,7 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
     async (req) => {
       const user = requireUser(req);
       const b = req.body;
-      return updateScoped({
+      const updated = await updateScoped({
         model: models.Patient,
         id: req.params.id,
         scope: patientScope(user),
@@ -200,6 +399,7 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
           return checked.value as unknown as Record<string, unknown>;
         },
       });
+      return present(updated, user);
     },
   );
 }

@@ -1,0 +1,221 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  TextField,
+} from '@mui/material';
+import { BIRTH_SEXES, patientNumberProblem } from '@onco/domain';
+import { useDataProvider } from 'react-admin';
+import { useToast } from '../../components';
+import { useEnumLabel } from '../orders/list/useOrdersT';
+import type { PatientRow } from './api';
+import { errorMessage, fieldErrorsOf, usePatientMethods, usePatientsT } from './usePatients';
+
+type EditValues = Record<string, string>;
+const FIELDS: Array<{ key: string; label: string; required?: boolean; type?: string }> = [
+  { key: 'firstName', label: 'firstName', required: true },
+  { key: 'middleName', label: 'middleName' },
+  { key: 'lastName', label: 'lastName', required: true },
+  { key: 'dateOfBirth', label: 'dob', required: true, type: 'date' },
+  { key: 'birthSex', label: 'birthSex', required: true },
+  { key: 'mrn', label: 'mrn' },
+  { key: 'race', label: 'race' },
+  { key: 'ethnicity', label: 'ethnicity' },
+  { key: 'trialName', label: 'trialName' },
+  { key: 'studyPatientId', label: 'studyPatientId' },
+  { key: 'email', label: 'email', type: 'email' },
+  { key: 'phone', label: 'phone' },
+  { key: 'address.street', label: 'street', required: true },
+  { key: 'address.city', label: 'city', required: true },
+  { key: 'address.state', label: 'state', required: true },
+  { key: 'address.postalCode', label: 'zip', required: true },
+];
+
+function initial(p: PatientRow): EditValues {
+  const a = p.address ?? {};
+  return {
+    firstName: p.firstName ?? '',
+    middleName: p.middleName ?? '',
+    lastName: p.lastName ?? '',
+    dateOfBirth: p.dateOfBirth ?? '',
+    birthSex: p.birthSex ?? '',
+    mrn: p.mrn ?? '',
+    race: p.race ?? '',
+    ethnicity: p.ethnicity ?? '',
+    trialName: p.trialName ?? '',
+    studyPatientId: p.studyPatientId ?? '',
+    email: p.email ?? '',
+    phone: p.phone ?? '',
+    'address.street': a.street ?? '',
+    'address.city': a.city ?? '',
+    'address.state': a.state ?? '',
+    'address.postalCode': a.postalCode ?? '',
+  };
+}
+
+/**
+ * Edit Patient (spec 2 section 5 "Patient edit form"): the server checks the whole record (required fields, phone 10
+ * digits, city and zip patterns, date of birth not in the future) and answers each field's message, shown under
+ * it; a stale version is a 409.
+ */
+export function EditPatientDialog(props: { patient: PatientRow; onClose: () => void; onSaved: () => void }) {
+  const { patient, onClose, onSaved } = props;
+  const t = usePatientsT();
+  const label = useEnumLabel();
+  const toast = useToast();
+  const dp = useDataProvider();
+  const [v, setV] = useState<EditValues>(() => initial(patient));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const missing = FIELDS.filter((f) => f.required && !v[f.key]?.trim()).map((f) => f.key);
+
+  const save = async () => {
+    setBusy(true);
+    const body: Record<string, unknown> = { version: patient.version ?? undefined, address: {} };
+    for (const f of FIELDS) {
+      const val = v[f.key].trim() === '' ? null : v[f.key].trim();
+      if (f.key.startsWith('address.')) (body.address as Record<string, unknown>)[f.key.slice(8)] = val;
+      else body[f.key] = val;
+    }
+    try {
+      await dp.update('patients', { id: patient.id, data: body, previousData: patient });
+      toast('success', t('patients.updated'));
+      onSaved();
+    } catch (e) {
+      setErrors(fieldErrorsOf(e));
+      toast('error', errorMessage(e, t('patients.updateFailed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="patient-edit-dialog">
+      <DialogTitle>{t('patients.editTitle', { name: patient.name })}</DialogTitle>
+      <DialogContent>
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr' }, gap: 2, pt: 1 }}>
+          {FIELDS.map((f) => (
+            <TextField
+              key={f.key}
+              size="small"
+              label={t(`patients.field.${f.label}`)}
+              required={f.required}
+              type={f.type ?? 'text'}
+              select={f.key === 'birthSex'}
+              value={v[f.key]}
+              onChange={(e) => setV((x) => ({ ...x, [f.key]: e.target.value }))}
+              error={Boolean(errors[f.key])}
+              helperText={errors[f.key] ?? ' '}
+              slotProps={{
+                inputLabel: f.type === 'date' ? { shrink: true } : undefined,
+                htmlInput: { 'data-testid': `patient-edit-${f.key}` },
+              }}
+            >
+              {f.key === 'birthSex'
+                ? BIRTH_SEXES.map((s) => (
+                    <MenuItem key={s} value={s}>
+                      {label(s)}
+                    </MenuItem>
+                  ))
+                : null}
+            </TextField>
+          ))}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('patients.cancel')}</Button>
+        <Button
+          variant="contained"
+          disabled={busy || missing.length > 0}
+          onClick={() => void save()}
+          data-testid="patient-edit-save"
+        >
+          {t('patients.save')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * Update Patient # (spec 2 section 5): the new number must be a UUID (versions 1-5); Update stays disabled until it
+ * is. The server refuses a number already in use (409, its message shown) and keeps who/when/from/to on the patient.
+ */
+export function UpdatePatientNumberDialog(props: {
+  patient: PatientRow;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { patient, onClose, onDone } = props;
+  const t = usePatientsT();
+  const toast = useToast();
+  const api = usePatientMethods();
+  const [to, setTo] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const rule = patientNumberProblem(to, patient.userId);
+
+  const update = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await api.updatePatientNumber({ fromId: patient.userId, toId: to.trim(), version: patient.version });
+      toast('success', t('patients.numberUpdated'));
+      onDone();
+    } catch (e) {
+      const msg = errorMessage(e, t('patients.numberFailed'));
+      setProblem(msg);
+      toast('error', msg);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth data-testid="patient-number-dialog">
+      <DialogTitle>{t('patients.numberTitle')}</DialogTitle>
+      <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}>
+        <TextField size="small" label={t('patients.currentNumber')} value={patient.userId} disabled />
+        <TextField
+          size="small"
+          required
+          autoFocus
+          label={t('patients.newNumber')}
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          error={to !== '' && rule !== null}
+          helperText={
+            to !== '' && rule === 'invalid'
+              ? t('patients.numberInvalid')
+              : to !== '' && rule === 'same'
+                ? t('patients.numberSame')
+                : t('patients.numberHelp')
+          }
+          slotProps={{ htmlInput: { 'data-testid': 'patient-number-input' } }}
+        />
+        {problem ? (
+          <Alert severity="error" data-testid="patient-number-problem">
+            {problem}
+          </Alert>
+        ) : null}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('patients.cancel')}</Button>
+        <Button
+          variant="contained"
+          disabled={busy || rule !== null}
+          onClick={() => void update()}
+          data-testid="patient-number-submit"
+        >
+          {t('patients.update')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,244 @@
+/**
+ * Browser tests, the patients screens (spec 2 sections 2.6, 2.7; issue 15), on the real backend with its workers
+ * and headless Debian chromium:
+ *  1. a provider (NPI) opens /patients: only their account's patients, phones as (xxx) xxx-xxxx, no Actions menu;
+ *     filters by Provider (the facet's names), opens a patient, sees the Patient Information, the Test History
+ *     (their submitted requisition with its test, "No samples found") and adds a billing entry with the payor
+ *     search in "Add or Edit Billing Information";
+ *  2. an admin renumbers a patient: Update Patient # disabled until a UUID, a number in use refused with the
+ *     server's message, then renumbered; Merge Patients is a disabled entry ("Coming in a later release").
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { msgPatientNumberInUse } from '@onco/domain';
+import {
+  bodyText,
+  clickButton,
+  clickWhenReady,
+  fill,
+  login,
+  loginAs,
+  open,
+  startConsole,
+  TEST_PASSWORD,
+  waitForText,
+  type ConsoleHarness,
+} from '../../../test/harness';
+import { createReferenceModule } from '../../../../services/reference/src/index';
+import type { SeedResult } from '../../../../services/reference/src/seed';
+import { completeForm } from '../../../../services/requisitions/src/test/fixtures';
+
+const RQ = '/portal/api/v1/testOrderForms';
+
+describe('patients list and patient detail (real backend with workers, chromium)', () => {
+  let h: ConsoleHarness;
+  let seed: SeedResult;
+  let provider: { loginId: string };
+  let admin: { loginId: string };
+  let patient: SeedResult['patients'][number];
+  let requisition: { id: string; testRequisitionId: string; testId: string };
+
+  beforeAll(async () => {
+    h = await startConsole({ WORKERS: 'true' });
+    seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
+    const [A] = seed.accounts;
+    const physician = seed.physicians.find((p) => p.accountIds.includes(A.id))!;
+    patient = seed.patients.find((p) => p.physicianIds.includes(physician.id))!;
+    provider = await h.user('ROLE_NPI', { account: A, physicianId: physician.id });
+    admin = await h.user('ROLE_PORTAL_ADMIN');
+    // the provider submits a requisition for the patient
+    const auth = (await login(h.sys, provider.loginId)).authorization;
+    const base = completeForm({ accountId: A.id, physicianId: physician.id, patientId: patient.id });
+    const [firstName, lastName] = patient.name.split(' ');
+    const form = {
+      ...base,
+      account: { ...base.account, name: A.name },
+      patient: {
+        ...base.patient,
+        id: patient.id,
+        userId: patient.userId,
+        firstName,
+        lastName,
+        name: patient.name,
+      },
+    };
+    const d = await h.api(auth, 'POST', RQ, form);
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+    const signed = await h.api(auth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD });
+    expect(signed.status).toBe(200);
+    const sub = await h.api(auth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    requisition = {
+      id: sub.body.id,
+      testRequisitionId: sub.body.testRequisitionId,
+      testId: sub.body.testOrders[0].id,
+    };
+  }, 180_000);
+
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  async function pickFacet(page: Page, facet: string, item: string) {
+    await clickWhenReady(page, `[data-testid="facet-${facet}"]`);
+    await page.waitForFunction(
+      (t) =>
+        [...document.querySelectorAll('.MuiPopover-paper .MuiListItemButton-root')].some((b) =>
+          b.textContent?.includes(t),
+        ),
+      {},
+      item,
+    );
+    await page.evaluate((t) => {
+      const b = [...document.querySelectorAll('.MuiPopover-paper .MuiListItemButton-root')].find((x) =>
+        x.textContent?.includes(t),
+      ) as HTMLElement;
+      b.click();
+    }, item);
+    await page.evaluate(() => {
+      const b = [...document.querySelectorAll('.MuiPopover-paper button')].find(
+        (x) => x.textContent?.trim() === 'Apply',
+      ) as HTMLButtonElement;
+      b.click();
+    });
+    await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper'));
+  }
+
+  it('a provider finds the patient, opens the test history and adds a billing entry', async () => {
+    const page = await h.newPage();
+    await loginAs(page, h, provider.loginId);
+    await open(page, h, '/patients');
+    await page.waitForSelector(`[data-testid="patient-link-${patient.id}"]`);
+    const text = await bodyText(page);
+    const [, B] = seed.accounts;
+    // the headers (shown upper-case)
+    for (const col of ['Patient #', 'First Name', 'Middle Name', 'Birth Sex', 'D.O.B', 'MRN', 'Diagnosis'])
+      expect(text.toUpperCase()).toContain(col.toUpperCase());
+    // only account A's patients; phones as (xxx) xxx-xxxx
+    for (const p of seed.patients.filter((x) => x.accountIds.includes(B.id)))
+      expect(text).not.toContain(p.userId);
+    const phone = await page.$eval(`[data-testid="patient-phone-${patient.id}"]`, (e) => e.textContent);
+    expect(phone).toMatch(/^\(\d{3}\) \d{3}-\d{4}$/);
+    // a provider has no patient actions; the search box is there (CAN_SEARCH_PATIENT)
+    expect(await page.$('[data-testid="patients-actions"]')).toBeNull();
+    expect(await page.$('[data-testid="list-search"]')).not.toBeNull();
+    // the Provider filter lists names; picking one narrows the list
+    const doctor = seed.physicians.find((p) => patient.physicianIds.includes(p.id))!;
+    await pickFacet(page, 'Provider', doctor.name);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('tbody tr').length === n,
+      {},
+      seed.patients.filter((p) => p.physicianIds.includes(doctor.id)).length,
+    );
+    await h.shot(page, 'patients-provider-list');
+
+    // the patient
+    await clickWhenReady(page, `[data-testid="patient-link-${patient.id}"]`);
+    await page.waitForSelector('[data-testid="patient-detail"]');
+    expect(await page.$eval('[data-testid="patient-info-number"]', (e) => e.textContent)).toBe(
+      patient.userId,
+    );
+    expect(await page.$eval('[data-testid="patient-info-phone"]', (e) => e.textContent)).toMatch(
+      /^\(\d{3}\) \d{3}-\d{4}$/,
+    );
+    await page.waitForSelector(`[data-testid="history-row-${requisition.id}"]`);
+    const history = await page.$eval(
+      '[data-testid="patient-test-history"]',
+      (e) => (e as HTMLElement).innerText,
+    );
+    expect(history).toContain(requisition.testRequisitionId);
+    expect(history).toContain('No samples found');
+    expect(history).toContain('No TRF Selected');
+    expect(await page.$(`[data-testid="history-test-${requisition.testId}"]`)).not.toBeNull();
+    // the test's status comes from the lab's events (the requisition's projection)
+    await page.waitForFunction(
+      (id) => document.querySelector(`[data-testid="history-status-${id}"]`)?.textContent !== '',
+      {},
+      requisition.testId,
+    );
+    await h.shot(page, 'patient-test-history');
+
+    // Billing Information: add an entry with the payor search
+    await clickWhenReady(page, '[data-testid="patient-tab-billing"]');
+    await waitForText(page, 'No billing information for this patient');
+    await clickWhenReady(page, '[data-testid="billing-add"]');
+    await page.waitForSelector('[data-testid="billing-dialog"]');
+    await waitForText(page, 'Add or Edit Billing Information');
+    const save = '[data-testid="billing-save"]';
+    expect(await page.$eval(save, (b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    await fill(page, '[data-testid="billing-payor-search"]', 'Aetn');
+    await page.waitForSelector('.MuiAutocomplete-popper li');
+    await clickWhenReady(page, '.MuiAutocomplete-popper li');
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="billing-field-payorId"]') as HTMLInputElement)?.value ===
+        '60054',
+    );
+    await fill(page, '[data-testid="billing-field-insuredName"]', patient.name);
+    await fill(page, '[data-testid="billing-field-insuredDob"]', '13/45/1970');
+    await waitForText(page, 'Enter a valid date (MM/DD/YYYY)');
+    await fill(page, '[data-testid="billing-field-insuredDob"]', '01/02/1970');
+    await fill(page, '[data-testid="billing-field-policyNumber"]', 'AET-7788');
+    await page.waitForFunction((s) => !(document.querySelector(s) as HTMLButtonElement).disabled, {}, save);
+    await h.shot(page, 'patient-billing-dialog');
+    await clickWhenReady(page, save);
+    await page.waitForFunction(() => !document.querySelector('[data-testid="billing-dialog"]'));
+    await waitForText(page, 'AET-7788');
+    const cards = await page.$$eval('[data-testid^="billing-card-"]', (els) =>
+      els.map((e) => (e as HTMLElement).innerText),
+    );
+    expect(cards).toHaveLength(1);
+    expect(cards[0]).toContain('Aetna');
+    expect(cards[0]).toContain('Default');
+    // a provider has no card menu (VIEW_BILLING_ACTIONS)
+    expect(await page.$('[data-testid^="billing-menu-"]')).toBeNull();
+    await h.shot(page, 'patient-billing-cards');
+  }, 180_000);
+
+  it('an admin renumbers a patient; a number in use is refused with the reason', async () => {
+    const [, other] = seed.patients.filter((p) => p.id !== patient.id);
+    const inUse = crypto.randomUUID();
+    const auth = (await login(h.sys, admin.loginId)).authorization;
+    const taken = await h.api(
+      auth,
+      'PUT',
+      `/portal/api/v1/patients/updatePatientId?fromId=${other.userId}&toId=${inUse}`,
+    );
+    expect(taken.status).toBe(200);
+
+    const page = await h.newPage();
+    await loginAs(page, h, admin.loginId);
+    await open(page, h, '/patients');
+    await page.waitForSelector(`[data-testid="row-${patient.id}"] input[type="checkbox"]`);
+    await page.click(`[data-testid="row-${patient.id}"] input[type="checkbox"]`);
+    await clickWhenReady(page, '[data-testid="patients-actions"]');
+    await page.waitForSelector('[data-testid="patients-action-merge"].Mui-disabled');
+    expect(await bodyText(page)).toContain('Coming in a later release');
+    await h.shot(page, 'patients-admin-actions');
+    await clickWhenReady(page, '[data-testid="patients-action-number"]');
+    await page.waitForSelector('[data-testid="patient-number-dialog"]');
+    const submit = '[data-testid="patient-number-submit"]';
+    await fill(page, '[data-testid="patient-number-input"]', 'PAT-123');
+    expect(await page.$eval(submit, (b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    await waitForText(page, 'Invalid Patient #');
+    await fill(page, '[data-testid="patient-number-input"]', inUse);
+    await clickWhenReady(page, submit);
+    await waitForText(page, msgPatientNumberInUse(inUse));
+    await h.shot(page, 'patients-number-in-use');
+    const fresh = crypto.randomUUID();
+    await fill(page, '[data-testid="patient-number-input"]', fresh);
+    await clickButton(page, 'Update', true);
+    await waitForText(page, 'The patient # has been updated successfully');
+    await page.waitForFunction(
+      (id, n) => document.querySelector(`[data-testid="patient-link-${id}"]`)?.textContent === n,
+      {},
+      patient.id,
+      fresh,
+    );
+    await h.shot(page, 'patients-renumbered');
+    const audit = await h.api(auth, 'GET', `/portal/api/v1/patients/${patient.id}`);
+    expect(audit.body.numberHistory).toEqual([
+      expect.objectContaining({ fromId: patient.userId, toId: fresh, changedByName: 'Test PORTAL_ADMIN' }),
+    ]);
+  }, 180_000);
+});

@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { msgPatientNumberInUse } from '@onco/domain';
+import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { referenceModels, type ReferenceModels } from './models';
+import { applyPatientParties, createReferenceModule } from './index';
+import type { SeedResult } from './seed';
+
+/**
+ * The patients list and Update Patient # (spec 2 sections 2.6, 5, 6, 7 "Patients") on the real services: scope,
+ * facets with names, the search permission, renumbering (409 for a number in use, audited), the consumer that
+ * keeps a patient's accounts, physicians and locations, and the billing entry menu's rules.
+ */
+type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+let sys: Sys;
+let models: ReferenceModels;
+let seed: SeedResult;
+let A: { id: string; name: string };
+let B: { id: string; name: string };
+const h: Record<'npi' | 'b' | 'admin' | 'observer' | 'manager', { authorization: string }> = {} as any;
+const P = '/portal/api/v1';
+const enc = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
+const call = (method: string, url: string, headers?: { authorization: string }, payload?: unknown) =>
+  sys.app.inject({ method: method as any, url, headers, payload: payload as any });
+const get = (url: string, headers?: { authorization: string }) => call('GET', url, headers);
+
+beforeAll(async () => {
+  sys = await createTestSystem();
+  models = referenceModels(sys.ctx.mongo);
+  seed = await createReferenceModule(sys.ctx).seedReference({ referenceData: 'fixtures' });
+  [A, B] = seed.accounts;
+  const users = {
+    npi: await createUser(sys, 'ROLE_NPI', { account: A, physicianId: seed.physicians[0].id }),
+    b: await createUser(sys, 'ROLE_NON_NPI', { account: B }),
+    admin: await createUser(sys, 'ROLE_PORTAL_ADMIN'),
+    observer: await createUser(sys, 'ROLE_OBSERVER', { account: A }),
+    manager: await createUser(sys, 'ROLE_PROJECT_MANAGER'),
+  };
+  for (const [k, u] of Object.entries(users))
+    h[k as keyof typeof h] = { authorization: (await login(sys, u.loginId)).authorization };
+});
+
+afterAll(async () => {
+  await sys?.close();
+});
+
+const ofA = () => seed.patients.filter((p) => p.accountIds.includes(A.id));
+const ofB = () => seed.patients.filter((p) => p.accountIds.includes(B.id));
+let extra = 0;
+/** A patient of account A made for one test (the seeded ones stay as the list tests count them). */
+async function freshPatient() {
+  extra += 1;
+  const doc = await models.Patient.create({
+    _id: `patient-extra-${extra}`,
+    userId: `PAT-9${String(extra).padStart(5, '0')}`,
+    firstName: 'Extra',
+    lastName: `Patient${extra}`,
+    name: `Extra Patient${extra}`,
+    accountIds: [A.id],
+    physicianIds: [seed.physicians[0].id],
+  });
+  return { id: String(doc._id), userId: doc.userId };
+}
+
+describe('patients list (spec 2 section 2.6)', () => {
+  it("a provider sees only their accounts' patients, newest update first, 15 a page, with canEdit", async () => {
+    const res = await get(`${P}/patients?page=0&perPage=15&sortValue=updatedOn&sortOrder=DESC`, h.npi);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.totalElements).toBe(ofA().length);
+    expect(body.content.every((p: any) => p.accountIds.includes(A.id))).toBe(true);
+    const times = body.content.map((p: any) => new Date(p.updatedOn).getTime());
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    // a provider (NPI) edits patients in the wizard (CAN_CREATE_TRF), so canEdit; the list's Actions menu
+    // still needs VIEW_PATIENT_ACTIONS (domain patientListActions)
+    expect(body.content[0]).toMatchObject({ canEdit: true, userId: expect.stringMatching(/^PAT-/) });
+    expect(body.content[0]).not.toHaveProperty('billingsVersion');
+  });
+
+  it("another account's patient is a 404 for the provider, for the list filter an empty page", async () => {
+    const other = ofB()[0];
+    expect((await get(`${P}/patients/${other.id}`, h.npi)).statusCode).toBe(404);
+    expect((await get(`${P}/patients/${other.id}/billings`, h.npi)).statusCode).toBe(404);
+    const res = await get(`${P}/patients?filter=${enc({ accountIds: [B.id] })}`, h.npi);
+    expect(res.json()).toMatchObject({ content: [], totalElements: 0 });
+    expect((await get(`${P}/patients/${ofA()[0].id}`, h.npi)).statusCode).toBe(200);
+  });
+
+  it('facets: Account, Provider and Hospital with names; a picked value narrows the others, not its own', async () => {
+    const res = await get(`${P}/patients/facets`, h.admin);
+    expect(res.statusCode).toBe(200);
+    const facets = Object.fromEntries(res.json().content.map((f: any) => [f.name, f.items]));
+    expect(Object.keys(facets).sort()).toEqual([
+      'account_facet',
+      'hospital_location_facet',
+      'physician_facet',
+    ]);
+    expect(facets.account_facet).toEqual(
+      expect.arrayContaining([
+        { value: A.id, count: ofA().length, label: A.name },
+        { value: B.id, count: ofB().length, label: B.name },
+      ]),
+    );
+    expect(facets.physician_facet[0].label).toMatch(/^[A-Z][a-z]+ [A-Z]/);
+    expect(facets.hospital_location_facet.reduce((n: number, i: any) => n + i.count, 0)).toBe(
+      seed.patients.length,
+    );
+
+    const picked = await get(`${P}/patients/facets?filter=${enc({ accountIds: [A.id] })}`, h.admin);
+    const f2 = Object.fromEntries(picked.json().content.map((f: any) => [f.name, f.items]));
+    expect(f2.account_facet.map((i: any) => i.value).sort()).toEqual([A.id, B.id].sort());
+    const aPhysicians = new Set(ofA().flatMap((p) => p.physicianIds));
+    expect(f2.physician_facet.every((i: any) => aPhysicians.has(i.value))).toBe(true);
+
+    // the Hospital filter and the Created range
+    const loc = facets.hospital_location_facet[0];
+    const byLoc = await get(
+      `${P}/patients?perPage=50&filter=${enc({ hospitalLocationIds: [loc.value] })}`,
+      h.admin,
+    );
+    expect(byLoc.json().totalElements).toBe(loc.count);
+    const range = await get(
+      `${P}/patients?filter=${enc({ createdOn: `between(0,${Date.now() + 60_000})` })}&facets=true`,
+      h.admin,
+    );
+    expect(range.json().totalElements).toBe(seed.patients.length);
+    expect(range.json().facets.map((f: any) => f.name)).toContain('hospital_location_facet');
+  });
+
+  it('the provider scope also holds for facets: only their accounts count', async () => {
+    const res = await get(`${P}/patients/facets`, h.npi);
+    const account = res.json().content.find((f: any) => f.name === 'account_facet');
+    expect(account.items).toEqual([{ value: A.id, count: ofA().length, label: A.name }]);
+  });
+
+  it('search needs CAN_SEARCH_PATIENT: an observer gets a 403, a provider finds by name', async () => {
+    const p = ofA()[0];
+    const q = p.name.split(' ')[1].slice(0, 4);
+    expect((await get(`${P}/patients?q=${enc(q)}`, h.observer)).statusCode).toBe(403);
+    expect((await get(`${P}/patients`, h.observer)).statusCode).toBe(200);
+    const found = await get(`${P}/patients?q=${enc(q)}`, h.npi);
+    expect(found.statusCode).toBe(200);
+    expect(found.json().content.map((x: any) => x.id)).toContain(p.id);
+  });
+});
+
+describe('Update Patient # (PUT /patients/updatePatientId?fromId&toId)', () => {
+  const uuid = () => crypto.randomUUID();
+  const renumber = (fromId: string, toId: string, who = h.admin) =>
+    call('PUT', `${P}/patients/updatePatientId?fromId=${enc(fromId)}&toId=${enc(toId)}`, who);
+
+  it('renumbers, keeps who/when/from/to on the patient; the old number is gone', async () => {
+    const p = await freshPatient();
+    const before = (await models.Patient.findById(p.id).lean())!;
+    const to = uuid();
+    const res = await renumber(before.userId, to.toUpperCase());
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: p.id, userId: to, version: before.version + 1 });
+    expect(res.json().numberHistory).toEqual([
+      {
+        fromId: before.userId,
+        toId: to,
+        changedBy: expect.any(String),
+        changedByName: 'Test PORTAL_ADMIN',
+        changedOn: expect.any(String),
+      },
+    ]);
+    expect((await renumber(before.userId, uuid())).statusCode).toBe(404);
+    // and back again: a second audit entry
+    const back = await renumber(to, uuid());
+    expect(back.json().numberHistory).toHaveLength(2);
+  });
+
+  it('a number in use is a 409 with a clear message; nothing changes', async () => {
+    const [p1, p2] = [await freshPatient(), await freshPatient()];
+    const taken = uuid();
+    expect((await renumber(p1.userId, taken)).statusCode).toBe(200);
+    const v = (await models.Patient.findById(p2.id).lean())!;
+    const res = await renumber(v.userId, taken);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(msgPatientNumberInUse(taken));
+    const after = (await models.Patient.findById(p2.id).lean())!;
+    expect(after).toMatchObject({ userId: v.userId, version: v.version });
+    expect(after.numberHistory).toEqual([]);
+  });
+
+  it('two renumberings to one number at once: one 200, one 409', async () => {
+    const [p3, p4] = [await freshPatient(), await freshPatient()];
+    const n = uuid();
+    const codes = (await Promise.all([renumber(p3.userId, n), renumber(p4.userId, n)])).map(
+      (r) => r.statusCode,
+    );
+    expect(codes.sort()).toEqual([200, 409]);
+    expect(await models.Patient.countDocuments({ userId: n })).toBe(1);
+  });
+
+  it('bad input: not a UUID or the same number is a 400; unknown number 404; no permission 403', async () => {
+    const p = (await models.Patient.findById((await freshPatient()).id).lean())!;
+    const bad = await renumber(p.userId, 'PAT-999999');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/UUID/);
+    expect((await renumber(p.userId, '')).statusCode).toBe(400);
+    expect((await renumber('PAT-NOPE', uuid())).statusCode).toBe(404);
+    // a provider (no CAN_UPDATE_PATIENTID) may not renumber
+    expect((await renumber((await freshPatient()).userId, uuid(), h.npi)).statusCode).toBe(403);
+    const same = uuid();
+    await renumber(p.userId, same);
+    expect((await renumber(same, same)).statusCode).toBe(400);
+  });
+});
+
+describe("the patient's parties from the requisition events (consumers/patient-parties.ts)", () => {
+  it('adds the account, physician and location of a submitted requisition; a redelivery changes nothing', async () => {
+    const p = await freshPatient();
+    const location = seed.hospitalLocations.find((l: any) => l.accountId === B.id) as any;
+    const parties = {
+      patientId: p.id,
+      accountId: B.id,
+      physicianId: seed.physicians[5].id,
+      hospitalLocationId: location.id,
+    };
+    const before = (await models.Patient.findById(p.id).lean())!;
+    expect(await applyPatientParties(models, parties)).toBe(true);
+    expect(await applyPatientParties(models, parties)).toBe(false);
+    const after = (await models.Patient.findById(p.id).lean())!;
+    expect(after.accountIds).toEqual([A.id, B.id]);
+    expect(after.physicianIds).toContain(seed.physicians[5].id);
+    expect(after.hospitalLocationIds).toContain(location.id);
+    expect(after.version).toBe(before.version);
+    // now account B's users see the patient
+    expect((await get(`${P}/patients/${p.id}`, h.b)).statusCode).toBe(200);
+  });
+});
+
+describe('billing entries on the patient page (VIEW_BILLING_ACTIONS menu)', () => {
+  const entry = {
+    billingType: 'INSURANCE',
+    insuranceProvider: 'Aetna',
+    payorId: '60054',
+    insuredName: 'Pat Example',
+    insuredDob: '01/02/1970',
+    policyNumber: 'AET-1',
+  };
+  it('add, edit, mark default and delete; a provider adds but may not mark default or delete', async () => {
+    const p = await freshPatient();
+    const url = `${P}/patients/${p.id}/billings`;
+    const one = await call('POST', url, h.npi, entry);
+    expect(one.statusCode).toBe(201);
+    const two = await call('POST', url, h.manager, { ...entry, policyNumber: 'AET-2' });
+    const second = two.json().content.find((b: any) => b.policyNumber === 'AET-2');
+    expect(second.isDefault).toBe(false);
+    expect((await call('PUT', url, h.npi, { id: second.id, isDefault: true })).statusCode).toBe(403);
+    expect((await call('PUT', url, h.npi, { id: second.id, deleted: true })).statusCode).toBe(403);
+    const marked = await call('PUT', url, h.manager, { id: second.id, isDefault: true });
+    expect(
+      marked
+        .json()
+        .content.filter((b: any) => b.isDefault)
+        .map((b: any) => b.id),
+    ).toEqual([second.id]);
+    const edited = await call('PUT', url, h.manager, { id: second.id, groupNumber: 'g-9' });
+    expect(edited.json().content[0]).toMatchObject({ id: second.id, canonicalGroupNumber: 'G9' });
+    const bad = await call('PUT', url, h.manager, { id: second.id, insuredDob: '13/45/2000' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details.errors).toEqual({ insuredDob: 'Enter a valid date (MM/DD/YYYY)' });
+    const del = await call('PUT', url, h.manager, { id: second.id, deleted: true });
+    expect(del.json().totalElements).toBe(1);
+    // outside the scope: a 404 for account B's user
+    expect((await call('POST', url, h.b, entry)).statusCode).toBe(404);
+  });
+});
