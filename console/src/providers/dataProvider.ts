@@ -1,5 +1,5 @@
 import simpleRestProvider from 'ra-data-simple-rest';
-import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
+import { fetchUtils, type DataProvider } from 'react-admin';
 import { listMethods, type ListMethods } from '../components/listApi';
 import { userMethods, type UserMethods } from '../resources/users/api';
 import { OMS_API, testMethods, type TestMethods } from '../resources/tests/api';
@@ -8,7 +8,7 @@ import { mergeMethods, type MergeMethods } from '../resources/orders/merge/api';
 import { sampleMethods, type SampleMethods } from '../resources/orders/summary/samples/api';
 import { reportMethods, type ReportMethods } from '../resources/tests/reportsApi';
 import { BIS_API, billingMethods, type BillingMethods } from '../resources/billing/api';
-import { authHeaders, request, toHttpError } from './http';
+import { authHeaders, request, toHttpError, uploadForm } from './http';
 import { b64 } from './session';
 
 export const API = {
@@ -187,29 +187,7 @@ export const dataProvider: ConsoleDataProvider = {
     return { data };
   },
   upload({ path: p, form, onProgress }) {
-    return new Promise((resolve, reject) => {
-      const xhr = new XMLHttpRequest();
-      xhr.open('POST', path(p));
-      for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
-      xhr.setRequestHeader('Accept', 'application/json');
-      xhr.upload.onprogress = (e) => {
-        if (e.lengthComputable && onProgress) onProgress(Math.round((e.loaded / e.total) * 100));
-      };
-      xhr.onload = () => {
-        let body: any = null;
-        try {
-          body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-        } catch {
-          body = xhr.responseText;
-        }
-        if (xhr.status >= 200 && xhr.status < 300) {
-          onProgress?.(100);
-          resolve({ data: body });
-        } else reject(toHttpError(xhr.status, body));
-      };
-      xhr.onerror = () => reject(new HttpError('Network error', 0, null));
-      xhr.send(form);
-    });
+    return uploadForm<any>(path(p), form, { onProgress });
   },
   async download({ path: p, fileName }) {
     const res = await fetch(path(p), { headers: authHeaders() });

@@ -63,3 +63,53 @@ export async function request<T = unknown>(url: string, opts: RequestOptions = {
   }
   return json as T;
 }
+
+/**
+ * Multipart POST with XMLHttpRequest (fetch has no upload progress): `onProgress` gets an integer percent, at most
+ * 99 until the server has answered (it still stores and records the file), then 100. Errors carry the server's
+ * body like `request`; an abort through `signal` rejects with an AbortError.
+ */
+export function uploadForm<T>(
+  url: string,
+  form: FormData,
+  opts: { onProgress?: (percent: number) => void; signal?: AbortSignal } = {},
+) {
+  return new Promise<{ data: T }>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    xhr.setRequestHeader('Accept', 'application/json');
+    let last = -1;
+    const progress = (p: number) => {
+      const percent = Math.max(0, Math.min(100, Math.floor(p)));
+      if (percent !== last) {
+        last = percent;
+        opts.onProgress?.(percent);
+      }
+    };
+    xhr.upload.onprogress = (ev) => {
+      // 99 at most until the server has answered (it still stores and records the file)
+      if (ev.lengthComputable && ev.total > 0) progress(Math.min(99, (ev.loaded / ev.total) * 100));
+    };
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        body = xhr.responseText;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        progress(100);
+        resolve({ data: body as T });
+      } else reject(toHttpError(xhr.status, body));
+    };
+    xhr.onerror = () => reject(new HttpError(MSG.uploadFailed, 0, null));
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
+    if (opts.signal) {
+      if (opts.signal.aborted) return xhr.abort();
+      opts.signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    }
+    progress(0);
+    xhr.send(form);
+  });
+}

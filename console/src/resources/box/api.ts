@@ -1,7 +1,7 @@
 import { HttpError } from 'react-admin';
 import { MSG, type ManifestError } from '@onco/domain';
 import { useCustomMethods } from '../../components/useCustomMethods';
-import { authHeaders, request, toHttpError } from '../../providers/http';
+import { authHeaders, request, toHttpError, uploadForm } from '../../providers/http';
 import { saveBlob } from '../../providers/dataProvider';
 import { fileNameOf, pickBoxAccount, type BoxAccount } from './logic';
 
@@ -71,52 +71,6 @@ export interface UploadAttachmentParams {
 
 const e = encodeURIComponent;
 
-/** Multipart POST with XMLHttpRequest (for the upload's progress); the server's error body kept. */
-function postForm<T>(
-  url: string,
-  form: FormData,
-  opts: { onProgress?: (percent: number) => void; signal?: AbortSignal } = {},
-) {
-  return new Promise<{ data: T }>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
-    xhr.setRequestHeader('Accept', 'application/json');
-    let last = -1;
-    const progress = (p: number) => {
-      const percent = Math.max(0, Math.min(100, Math.floor(p)));
-      if (percent !== last) {
-        last = percent;
-        opts.onProgress?.(percent);
-      }
-    };
-    xhr.upload.onprogress = (ev) => {
-      // 99 at most until the server has answered (it still stores and records the file)
-      if (ev.lengthComputable && ev.total > 0) progress(Math.min(99, (ev.loaded / ev.total) * 100));
-    };
-    xhr.onload = () => {
-      let body: unknown = null;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-      } catch {
-        body = xhr.responseText;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        progress(100);
-        resolve({ data: body as T });
-      } else reject(toHttpError(xhr.status, body));
-    };
-    xhr.onerror = () => reject(new HttpError(MSG.uploadFailed, 0, null));
-    xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
-    if (opts.signal) {
-      if (opts.signal.aborted) return xhr.abort();
-      opts.signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    }
-    progress(0);
-    xhr.send(form);
-  });
-}
-
 /** GET a file and save it under the server's name (Content-Disposition), else `fallbackName`. */
 async function downloadFile(url: string, fallbackName: string) {
   let res: Response;
@@ -170,7 +124,7 @@ export function boxMethods() {
       form.append('accountId', account.id);
       if (account.name) form.append('accountName', account.name);
       form.append('file', file, fileName ?? (file instanceof File ? file.name : 'upload'));
-      return postForm<AttachmentRow>(`${PORTAL}/attachments/upload`, form, { onProgress, signal });
+      return uploadForm<AttachmentRow>(`${PORTAL}/attachments/upload`, form, { onProgress, signal });
     },
     /** GET attachments/{id}/download, saved under the attachment's name */
     downloadAttachment: ({ id, name }: { id: string; name: string }) =>
@@ -201,7 +155,7 @@ export function boxMethods() {
     }) {
       const form = new FormData();
       form.append('file', file, fileName ?? (file instanceof File ? file.name : 'manifest.csv'));
-      return postForm<ManifestCheck>(`${PORTAL}/sampleManifests/check`, form, { signal });
+      return uploadForm<ManifestCheck>(`${PORTAL}/sampleManifests/check`, form, { signal });
     },
     /** GET sampleManifests/{attachmentId}: counts, row errors and the missing samples (reconciliation) */
     async getSampleManifest({ id }: { id: string }) {

@@ -1,7 +1,5 @@
-import { HttpError } from 'react-admin';
-import { MSG } from '@onco/domain';
 import { useCustomMethods } from '../../components/useCustomMethods';
-import { authHeaders, request, toHttpError } from '../../providers/http';
+import { request, uploadForm } from '../../providers/http';
 
 /** The orders area, where the lab serves test reports (spec 2 section 7 "Test orders"). */
 const OMS_API = '/oms/api/v1';
@@ -37,49 +35,12 @@ export function reportMethods() {
      * XMLHttpRequest for its upload progress (an integer percent). Answers the `filePath` to submit.
      */
     uploadReport({ id, file, fileName, amended, tnp, onProgress, signal }: UploadReportParams) {
-      return new Promise<{ data: UploadedReport }>((resolve, reject) => {
-        const form = new FormData();
-        form.append('isAmendedReport', String(amended));
-        form.append('isTnpReportComplete', String(tnp));
-        // the flags first, the file last (the server reads the parts in order, streaming the file)
-        form.append('file', file, fileName ?? (file instanceof File ? file.name : 'report.pdf'));
-        const xhr = new XMLHttpRequest();
-        xhr.open('POST', `${testPath(id)}/reports/upload`);
-        for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
-        xhr.setRequestHeader('Accept', 'application/json');
-        let last = -1;
-        const progress = (p: number) => {
-          const percent = Math.max(0, Math.min(100, Math.floor(p)));
-          if (percent !== last) {
-            last = percent;
-            onProgress?.(percent);
-          }
-        };
-        xhr.upload.onprogress = (e) => {
-          // 99 at most until the server has answered (it still writes and records the file)
-          if (e.lengthComputable && e.total > 0) progress(Math.min(99, (e.loaded / e.total) * 100));
-        };
-        xhr.onload = () => {
-          let body: unknown = null;
-          try {
-            body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-          } catch {
-            body = xhr.responseText;
-          }
-          if (xhr.status >= 200 && xhr.status < 300) {
-            progress(100);
-            resolve({ data: body as UploadedReport });
-          } else reject(toHttpError(xhr.status, body));
-        };
-        xhr.onerror = () => reject(new HttpError(MSG.uploadFailed, 0, null));
-        xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
-        if (signal) {
-          if (signal.aborted) return xhr.abort();
-          signal.addEventListener('abort', () => xhr.abort(), { once: true });
-        }
-        progress(0);
-        xhr.send(form);
-      });
+      const form = new FormData();
+      form.append('isAmendedReport', String(amended));
+      form.append('isTnpReportComplete', String(tnp));
+      // the flags first, the file last (the server reads the parts in order, streaming the file)
+      form.append('file', file, fileName ?? (file instanceof File ? file.name : 'report.pdf'));
+      return uploadForm<UploadedReport>(`${testPath(id)}/reports/upload`, form, { onProgress, signal });
     },
     /**
      * Attach an uploaded file as the test's next report version and set its status: the TNP path
