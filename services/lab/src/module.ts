@@ -1,5 +1,5 @@
 import type { DomainModule, PlatformContext } from '@onco/platform';
-import { labModels, type LabModels } from './models';
+import { dropObsoleteSampleIndexes, labModels, type LabModels } from './models';
 import { testOrderRoutes } from './routes/test-orders';
 import { sampleRoutes } from './routes/samples';
 import { sampleReviewAccount } from './sample-service';
@@ -38,6 +38,7 @@ export function createLabModule(ctx: PlatformContext): LabModule {
     dashboard: (user, range) => labDashboard(models, user, range),
     areas: {
       oms: async (app) => {
+        await dropObsoleteSampleIndexes(models.Sample);
         await app.register(testOrderRoutes, { models });
         await app.register(sampleRoutes, { models, reviewAccountId });
         await app.register(reportRoutes, { models });

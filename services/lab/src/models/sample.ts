@@ -106,16 +106,12 @@ export const sampleSchema = auditedSchema(
   { collection: 'samples' },
 );
 
-// samples tab: a requisition's tumors, normals and plasmas; merge/copy sample sources by requisition
+// The samples tab, merge/copy sources and the manifest worker read samples by requisition (or by _id); no other
+// query reads samples, so no other index: each secondary index costs ~33 µs per insert on DocumentDB, which
+// dominated a manifest's apply (docs/manifests.md "Benchmark"). Add one beside the query that needs it.
 sampleSchema.index({ 'testOrderForm.id': 1 });
-// sample groups: the samples of a group
-sampleSchema.index({ sampleGroupId: 1 });
-// sample manifest list filtered by patientId
-sampleSchema.index({ 'patient.id': 1 });
-// LIMS updates arrive by LIMS sample id
-sampleSchema.index({ limsId: 1 });
-// data scope
-sampleSchema.index({ 'account.id': 1 });
+/** Indexes earlier versions created that no query uses (dropped at start, dropObsoleteSampleIndexes). */
+export const OBSOLETE_SAMPLE_INDEXES = ['sampleGroupId_1', 'patient.id_1', 'limsId_1', 'account.id_1'];
 
 export function sampleModel(conn: Connection): Model<SampleDoc> {
   return (conn.models.Sample as Model<SampleDoc>) ?? conn.model<SampleDoc>('Sample', sampleSchema);
@@ -161,4 +157,12 @@ export function sampleGroupModel(conn: Connection): Model<SampleGroupDoc> {
     (conn.models.SampleGroup as Model<SampleGroupDoc>) ??
     conn.model<SampleGroupDoc>('SampleGroup', sampleGroupSchema)
   );
+}
+
+/** Drops OBSOLETE_SAMPLE_INDEXES where they exist (an index that is not there is fine). */
+export async function dropObsoleteSampleIndexes(model: Model<SampleDoc>): Promise<void> {
+  const existing = new Set((await model.collection.indexes().catch(() => [])).map((i) => i.name));
+  for (const name of OBSOLETE_SAMPLE_INDEXES) {
+    if (existing.has(name)) await model.collection.dropIndex(name).catch(() => undefined);
+  }
 }
