@@ -23,6 +23,8 @@ export const MESSAGE_NAMES = {
   'billing-case': 'BillingCaseChanged',
   attachment: 'AttachmentChanged',
   'sample-manifest': 'SampleManifestProcessed',
+  patient: 'PatientChanged',
+  'patient-requisitions': 'PatientRequisitionsMoved',
 } as const satisfies Record<EventFamily, string>;
 
 const CHANNEL_IDS = {
@@ -33,6 +35,8 @@ const CHANNEL_IDS = {
   'billing-case': 'billingCase',
   attachment: 'attachment',
   'sample-manifest': 'sampleManifest',
+  patient: 'patient',
+  'patient-requisitions': 'patientRequisitions',
 } as const satisfies Record<EventFamily, string>;
 
 const SUMMARIES: Record<EventFamily, string> = {
@@ -49,6 +53,10 @@ const SUMMARIES: Record<EventFamily, string> = {
     "A file was uploaded as an attachment (Attachment Box or a requisition's documents), or removed. The lab turns an uploaded SAMPLE_MANIFEST into samples (docs/manifests.md).",
   'sample-manifest':
     'A sample manifest was processed by the lab: applied whole (PROCESSED, with counts) or refused whole (ERROR, with row-numbered errors). The requisitions service sets the attachment status from it.',
+  patient:
+    "Duplicate patients were merged into a primary patient (change 'merged'), or that merge was undone ('merge-undone'). Keyed by the primary patient. The requisitions service moves the duplicates' requisitions (each with its requisition-changed, change patient-changed).",
+  'patient-requisitions':
+    'The requisitions service has moved every requisition of a patient merge (or of its undo): the merge is complete. Keyed by the merge id.',
 };
 
 type Json = any;

@@ -60,6 +60,8 @@ describe('createEvent', () => {
       'billing-case': EXAMPLE_DATA['billing-case'].billingCaseId,
       attachment: EXAMPLE_DATA.attachment.attachmentId,
       'sample-manifest': EXAMPLE_DATA['sample-manifest'].attachmentId,
+      patient: EXAMPLE_DATA.patient.patientId,
+      'patient-requisitions': EXAMPLE_DATA['patient-requisitions'].mergeId,
     };
     expect(event.subject).toBe(subjectByFamily[family]);
     // round trip through JSON (what the outbox stores and Kafka carries)
@@ -292,11 +294,32 @@ describe('parsing envelopes', () => {
     const bad = { ...rs, data: { ...rs.data, billing: { ...rs.data.billing, billingType: 'BARTER' } } };
     expect(safeParseEvent(bad).ok).toBe(false);
     const rc = JSON.parse(JSON.stringify(example('requisition-changed')));
-    expect(rc.schemaVersion).toBe(4);
+    expect(rc.schemaVersion).toBe(5);
     const changed = parseEvent({ ...rc, data: { ...rc.data, changes: ['billing-changed'] } });
     expect(changed.data).toMatchObject({ changes: ['billing-changed'], icd10Codes: ['C34.90', 'C78.01'] });
     const asV3 = parseEvent({ ...rc, schemaVersion: 3 }).data;
     expect('billing' in asV3 || 'icd10Codes' in asV3).toBe(false);
+  });
+
+  it('requisition-changed v5 adds patient-changed with patientMerge; v4 readers drop patientMerge', () => {
+    const rc = JSON.parse(JSON.stringify(example('requisition-changed')));
+    const patientMerge = { mergeId: 'm-1', direction: 'merge', fromPatientId: 'pat-1', total: 3 };
+    const moved = { ...rc, data: { ...rc.data, changes: ['patient-changed'], patientMerge } };
+    expect(parseEvent(moved).data).toMatchObject({ changes: ['patient-changed'], patientMerge });
+    expect('patientMerge' in parseEvent({ ...moved, schemaVersion: 4 }).data).toBe(false);
+    const bad = {
+      ...moved,
+      data: { ...moved.data, patientMerge: { ...patientMerge, direction: 'sideways' } },
+    };
+    expect(safeParseEvent(bad).ok).toBe(false);
+  });
+
+  it('patient and patient-requisitions events parse and are keyed by the target patient and the merge', () => {
+    const p = example('patient');
+    expect(p).toMatchObject({ type: 'patient.changed', subject: 'pat-3003', source: '/portal/patients' });
+    expect(safeParseEvent({ ...p, data: { ...p.data, sourceIds: [] } }).ok).toBe(false);
+    const m = example('patient-requisitions');
+    expect(m).toMatchObject({ type: 'patient-requisitions.moved', subject: m.data.mergeId });
   });
 
   it('requisition-changed needs at least one change and a known change kind', () => {

@@ -22,6 +22,8 @@ export const EVENT_TYPES = {
   'billing-case': 'billing-case.changed',
   attachment: 'attachment.changed',
   'sample-manifest': 'sample-manifest.processed',
+  patient: 'patient.changed',
+  'patient-requisitions': 'patient-requisitions.moved',
 } as const satisfies Record<EventFamily, string>;
 export type EventType = (typeof EVENT_TYPES)[EventFamily];
 
@@ -34,6 +36,8 @@ export const EVENT_SOURCES = {
   'billing-case': '/billing/cases',
   attachment: '/portal/attachments',
   'sample-manifest': '/lab/sample-manifests',
+  patient: '/portal/patients',
+  'patient-requisitions': '/portal/requisitions',
 } as const satisfies Record<EventFamily, string>;
 
 const FAMILY_BY_TYPE: Record<string, EventFamily> = Object.fromEntries(

@@ -38,6 +38,8 @@ describe('topics', () => {
       'oncotrf.billing-case.v1',
       'oncotrf.attachment.v1',
       'oncotrf.sample-manifest.v1',
+      'oncotrf.patient.v1',
+      'oncotrf.patient-requisitions.v1',
     ]);
     expect(familyOfTopic('p.oncotrf.sample.v1', 'p')).toBe('sample');
     expect(familyOfTopic('oncotrf.sample.v1', 'p')).toBeUndefined();

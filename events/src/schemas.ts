@@ -217,6 +217,8 @@ export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV4
  * - `billing-review-changed`: its billing review status changed (schemaVersion 3)
  * - `billing-changed`: an edit changed its billing entries, the patient's address completeness or its ICD-10
  *   codes (schemaVersion 4)
+ * - `patient-changed`: a patient merge (or its undo) moved it to another patient (schemaVersion 5; see
+ *   `patientMerge`)
  */
 export const REQUISITION_CHANGES = [
   'deleted',
@@ -225,6 +227,7 @@ export const REQUISITION_CHANGES = [
   'parties-changed',
   'billing-review-changed',
   'billing-changed',
+  'patient-changed',
 ] as const;
 export const RequisitionChange = z.enum(REQUISITION_CHANGES);
 export type RequisitionChange = z.infer<typeof RequisitionChange>;
@@ -331,7 +334,40 @@ export const RequisitionChangedDataV4 = RequisitionChangedDataV3.extend({
 }).describe(
   'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing) or had its parties or billing edited',
 );
-export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV4>;
+
+/** Which way a patient merge moves a requisition: to the primary patient, or back by its undo. */
+export const PATIENT_MERGE_DIRECTIONS = ['merge', 'undo'] as const;
+export const PatientMergeDirection = z.enum(PATIENT_MERGE_DIRECTIONS);
+export type PatientMergeDirection = z.infer<typeof PatientMergeDirection>;
+
+/**
+ * schemaVersion 5 (additive): the change `patient-changed` (a patient merge or its undo moved the requisition to
+ * another patient; `patientId`, `patientName` and `patientNumber` are the new patient's) and `patientMerge`, which
+ * names the merge, where the requisition came from and how many requisitions that run moves (a progress bar).
+ */
+export const RequisitionChangedDataV5 = RequisitionChangedDataV4.extend({
+  patientMerge: z
+    .object({
+      mergeId: id('The patient merge (the patient event `mergeId`)'),
+      direction: PatientMergeDirection.describe(
+        "'merge': moved from a duplicate to the primary patient; 'undo': moved back by the merge's undo",
+      ),
+      fromPatientId: id('The patient the requisition belonged to before this change'),
+      total: z
+        .number()
+        .int()
+        .min(0)
+        .describe('Submitted requisitions this run of the merge (or undo) moves, this one included'),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      'Set with the change `patient-changed`: the merge that moved the requisition (schemaVersion 5; absent before, null otherwise)',
+    ),
+}).describe(
+  'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing), had its parties or billing edited, or was moved to another patient by a patient merge',
+);
+export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV5>;
 
 // ---------------------------------------------------------------------------
 // test-status
@@ -517,6 +553,63 @@ export const SampleManifestDataV1 = z
 export type SampleManifestData = z.infer<typeof SampleManifestDataV1>;
 
 // ---------------------------------------------------------------------------
+// patient
+// ---------------------------------------------------------------------------
+
+/** What a patient event reports: duplicates were merged into the patient, or that merge was undone. */
+export const PATIENT_CHANGES = ['merged', 'merge-undone'] as const;
+export const PatientChange = z.enum(PATIENT_CHANGES);
+export type PatientChange = z.infer<typeof PatientChange>;
+
+export const PatientDataV1 = z
+  .object({
+    patientId: id('The primary (target) patient of the merge; also the event subject'),
+    change: PatientChange.describe(
+      "'merged': the duplicates (sourceIds) were merged into this patient, their requisitions follow; 'merge-undone': the merge was undone, the requisitions go back",
+    ),
+    mergeId: id('The patient merge (GET /portal/api/v1/patients/merges/{mergeId})'),
+    sourceIds: z
+      .array(id('A duplicate patient id'))
+      .min(1)
+      .max(50)
+      .describe('The duplicate patients merged into this one'),
+    patientNumber: z
+      .string()
+      .max(300)
+      .nullable()
+      .describe("The primary patient's number (PAT #), null when none"),
+    patientName: z.string().max(300).nullable().describe('The primary patient\'s display name "First Last"'),
+    firstName: z.string().max(100).nullable().describe("The primary patient's first name"),
+    middleName: z.string().max(100).nullable().describe("The primary patient's middle name, null when none"),
+    lastName: z.string().max(100).nullable().describe("The primary patient's last name"),
+    changedBy: Actor,
+    changedOn: instant('When the merge (or its undo) was committed'),
+  })
+  .describe('Duplicate patients were merged into a patient, or that merge was undone');
+export type PatientData = z.infer<typeof PatientDataV1>;
+
+// ---------------------------------------------------------------------------
+// patient-requisitions
+// ---------------------------------------------------------------------------
+
+export const PatientRequisitionsDataV1 = z
+  .object({
+    mergeId: id('The patient merge; also the event subject'),
+    direction: PatientMergeDirection.describe("'merge' (to the primary patient) or 'undo' (back)"),
+    targetId: id('The primary patient of the merge'),
+    sourceIds: z.array(id('A duplicate patient id')).min(1).max(50).describe('The duplicate patients'),
+    total: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Submitted requisitions moved, each announced by its requisition-changed (patient-changed)'),
+    drafts: z.number().int().min(0).describe('Draft requisitions moved too (drafts publish no events)'),
+    completedOn: instant('When the last requisition was moved'),
+  })
+  .describe('The requisitions service has moved every requisition of a patient merge (or of its undo)');
+export type PatientRequisitionsData = z.infer<typeof PatientRequisitionsDataV1>;
+
+// ---------------------------------------------------------------------------
 // Registry
 // ---------------------------------------------------------------------------
 
@@ -528,6 +621,8 @@ export const EVENT_FAMILIES = [
   'billing-case',
   'attachment',
   'sample-manifest',
+  'patient',
+  'patient-requisitions',
 ] as const;
 export type EventFamily = (typeof EVENT_FAMILIES)[number];
 
@@ -540,6 +635,8 @@ export interface EventDataMap {
   'billing-case': BillingCaseData;
   attachment: AttachmentData;
   'sample-manifest': SampleManifestData;
+  patient: PatientData;
+  'patient-requisitions': PatientRequisitionsData;
 }
 export type EventData<F extends EventFamily> = EventDataMap[F];
 
@@ -560,22 +657,27 @@ export const DATA_SCHEMAS = {
     2: RequisitionChangedDataV2,
     3: RequisitionChangedDataV3,
     4: RequisitionChangedDataV4,
+    5: RequisitionChangedDataV5,
   },
   'test-status': { 1: TestStatusDataV1, 2: TestStatusDataV2 },
   sample: { 1: SampleDataV1 },
   'billing-case': { 1: BillingCaseDataV1 },
   attachment: { 1: AttachmentDataV1 },
   'sample-manifest': { 1: SampleManifestDataV1 },
+  patient: { 1: PatientDataV1 },
+  'patient-requisitions': { 1: PatientRequisitionsDataV1 },
 } as const satisfies Record<EventFamily, Record<number, z.ZodType>>;
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
   'requisition-submitted': 4,
-  'requisition-changed': 4,
+  'requisition-changed': 5,
   'test-status': 2,
   sample: 1,
   'billing-case': 1,
   attachment: 1,
   'sample-manifest': 1,
+  patient: 1,
+  'patient-requisitions': 1,
 };
 
 /** The data schema to use for a family at a given schemaVersion (see DATA_SCHEMAS). */
@@ -601,4 +703,6 @@ export const SUBJECT_FIELD = {
   'billing-case': 'billingCaseId',
   attachment: 'attachmentId',
   'sample-manifest': 'attachmentId',
+  patient: 'patientId',
+  'patient-requisitions': 'mergeId',
 } as const satisfies { [F in EventFamily]: keyof EventDataMap[F] };

@@ -14,6 +14,8 @@ export const TOPICS = {
   'billing-case': 'oncotrf.billing-case.v1',
   attachment: 'oncotrf.attachment.v1',
   'sample-manifest': 'oncotrf.sample-manifest.v1',
+  patient: 'oncotrf.patient.v1',
+  'patient-requisitions': 'oncotrf.patient-requisitions.v1',
 } as const satisfies Record<EventFamily, string>;
 
 export const DEFAULT_PARTITIONS = 3;

@@ -16,6 +16,9 @@ import { patientBillingRoutes } from './routes/patient-billings';
 import { npiRegistryRoutes, npiStandInRoutes } from './routes/npi-registry';
 import { createNpiRegistryStandIn, NpiRegistryClient, type NpiRegistryStandIn } from './npi-registry';
 import { startPatientPartiesConsumer } from './consumers/patient-parties';
+import { startPatientMergesConsumer } from './consumers/patient-merges';
+import { patientMergeRoutes } from './routes/patient-merges';
+import { PatientMergeService } from './patient-merges';
 
 export * from './models';
 export * from './importers/common';
@@ -31,7 +34,13 @@ export type { SeedOptions, SeedResult } from './seed';
 export { accountsResource, hospitalLocationsResource } from './routes/accounts';
 export { physiciansResource, pathologistsResource } from './routes/providers';
 export { patientsResource } from './routes/patients';
-export { applyPatientParties, type PatientParties } from './consumers/patient-parties';
+export {
+  applyPatientParties,
+  handlePatientPartiesEvent,
+  type PatientParties,
+} from './consumers/patient-parties';
+export { handlePatientMergeEvent } from './consumers/patient-merges';
+export * from './patient-merges';
 export { payorsResource } from './routes/payors';
 export { icd10Resource } from './routes/icd10';
 export { diagnosisTypesResource } from './routes/diagnosis-types';
@@ -51,6 +60,8 @@ export interface ReferenceModule extends DomainModule {
   directories: { accounts: NameDirectory; physicians: NameDirectory };
   /** the NPI registry adapter (NPI_REGISTRY_URL) and the local stand-in this process serves */
   npiRegistry: { client: NpiRegistryClient; standIn: NpiRegistryStandIn | null };
+  /** Merge Patients (patient-merges.ts) */
+  merges: PatientMergeService;
   /** demo data and the reference-data imports when the database is empty; idempotent */
   seedReference(opts?: SeedOptions): Promise<SeedResult>;
 }
@@ -63,6 +74,7 @@ export interface ReferenceModule extends DomainModule {
 export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
   const models = referenceModels(ctx.mongo);
   const deps = { models };
+  const merges = new PatientMergeService(models, ctx);
   const icd10Catalog = new Icd10Catalog(models.Icd10Code);
   // the stand-in is served except in production with a real registry configured
   const npiUrl = ctx.config.NPI_REGISTRY_URL;
@@ -94,12 +106,16 @@ export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
     name: 'reference',
     models,
     icd10Catalog,
+    merges,
+    // the patient merges carry their `patient` events (Merge Patients and its undo)
+    outboxCollections: ['patient_merges'],
     directories: { accounts, physicians },
     npiRegistry: { client: npiClient, standIn },
     areas: {
       portal: async (app: FastifyInstance) => {
         await accountRoutes(app, deps);
         await providerRoutes(app, deps);
+        await patientMergeRoutes(app, { merges });
         await patientRoutes(app, deps);
         await patientBillingRoutes(app, deps);
         await npiRegistryRoutes(app, { client: npiClient });
@@ -114,9 +130,17 @@ export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
         await diagnosisTypeRoutes(app, deps);
       },
     },
-    // requisition-submitted, requisition-changed (parties-changed) -> the patient's accounts, physicians and
-    // hospital locations (consumers/patient-parties.ts)
-    startConsumers: async () => startPatientPartiesConsumer(ctx, models),
+    // requisition-submitted, requisition-changed (parties-changed, patient-changed) -> the patient's accounts,
+    // physicians, hospital locations and requisitions (consumers/patient-parties.ts)
+    // requisition-changed (patient-changed), patient-requisitions -> a patient merge's progress, DONE and UNDONE
+    // (consumers/patient-merges.ts)
+    startConsumers: async () => {
+      const running = [
+        await startPatientPartiesConsumer(ctx, models),
+        await startPatientMergesConsumer(ctx, models),
+      ];
+      return { stop: async () => void (await Promise.all(running.map((c) => c.stop()))) };
+    },
     seedReference: (opts?: SeedOptions) => seedReference(models, ctx.logger, opts),
     seed: async () => {
       await seedReference(models, ctx.logger);

@@ -8,6 +8,7 @@ import { trfPrintRoutes } from './routes/trf';
 import { defineTrfQueue, type TrfQueue } from './workers/trf-queue';
 import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';
 import { startSampleManifestStatusConsumer } from './consumers/sample-manifest';
+import { startPatientMergeConsumer } from './consumers/patient-merges';
 import { requisitionsDashboard } from './dashboard';
 import { startTestStatusProjection } from './projections/test-status';
 import { startSampleStatusProjection } from './projections/sample-status';
@@ -60,7 +61,7 @@ export function createRequisitionsModule(
     pdf,
     trf,
     service,
-    outboxCollections: ['test_order_forms', 'attachments'],
+    outboxCollections: ['test_order_forms', 'attachments', 'patient_merge_runs'],
     dashboard: (user, range) => requisitionsDashboard(models, user, range),
     areas: {
       portal: async (app) => {
@@ -83,6 +84,8 @@ export function createRequisitionsModule(
     // sample -> the requisition's summary of its samples and its sampleStatuses (projections/sample-status.ts)
     // every order event -> the order's timeline (projections/timeline.ts)
     // sample-manifest -> a manifest attachment's status, processedOn and errorDetails (consumers/sample-manifest.ts)
+    // patient (merged, merge-undone) -> the merge's requisitions moved, each with its requisition-changed, then
+    // patient-requisitions (consumers/patient-merges.ts)
     startConsumers: async () => {
       const running = [
         await startRequisitionSubmittedConsumer(ctx, trf),
@@ -90,6 +93,7 @@ export function createRequisitionsModule(
         await startSampleStatusProjection(ctx, models),
         await startTimelineProjection(ctx, models),
         await startSampleManifestStatusConsumer(ctx, models),
+        await startPatientMergeConsumer(ctx, models, service),
       ];
       return { stop: async () => void (await Promise.all(running.map((c) => c.stop()))) };
     },

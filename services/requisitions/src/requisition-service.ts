@@ -420,9 +420,10 @@ export class RequisitionService {
    * The requisition-changed event of a write from `before` to `after` (the state after, version before + 1), or
    * null when there is nothing to tell: a draft was never published (downstream does not know it), and a write
    * that changes none of `changes` is not an event. Requisition events carry the state after the change, so a
-   * consumer applies the newest version it has seen.
+   * consumer applies the newest version it has seen. (Public for the patient-merge consumer,
+   * consumers/patient-merges.ts, which moves requisitions to another patient with this same event.)
    */
-  private changedEvent(
+  changedEvent(
     before: RequisitionDoc,
     after: RequisitionDoc,
     changes: RequisitionChange[],

@@ -55,8 +55,8 @@ export async function recordRequisitionChange(
  * while the clinical review is DISQUALIFIED (spec 1 section 4, `removesDueDates`). Each test order is one update
  * conditional on an older recorded version, so running this twice, or from both consumers at once, applies a
  * state once. A due date removed by DISQUALIFIED is a test change with its history entry and test-status event
- * (change due-date) in the same write; the other fields are a snapshot (no event). Returns the ids of the test
- * orders it changed.
+ * (change due-date) in the same write; the other fields are a snapshot (no event). The requisition's samples take
+ * its patient id (a patient merge). Returns the ids of the test orders it changed.
  */
 export async function applyRequisitionState(models: LabModels, requisitionId: string): Promise<string[]> {
   const state = await models.LabRequisition.findById(requisitionId).lean<LabRequisitionDoc>().exec();
@@ -124,6 +124,14 @@ export async function applyRequisitionState(models: LabModels, requisitionId: st
       update,
     ).exec();
     if (res.matchedCount) changed.push(doc._id);
+  }
+  // the requisition's samples follow its patient (a patient merge or its undo moves the requisition): their
+  // patient id (the sample manifest list's patient filter) is a snapshot too, not announced on sample events
+  if (state.patient?.id) {
+    await models.Sample.updateMany(
+      { 'testOrderForm.id': requisitionId, patient: { $ne: null }, 'patient.id': { $ne: state.patient.id } },
+      { $set: { 'patient.id': state.patient.id } },
+    ).exec();
   }
   return changed;
 }

@@ -12,6 +12,12 @@ import {
 import { patientBillingSchema, payorSchema, type PatientBillingDoc, type PayorDoc } from './billing';
 import { diagnosisTypeSchema, icd10CodeSchema, type DiagnosisTypeDoc, type Icd10CodeDoc } from './codes';
 import {
+  patientMergeSchema,
+  patientRequisitionSchema,
+  type PatientMergeDoc,
+  type PatientRequisitionDoc,
+} from './merge';
+import {
   counterSchema,
   maintenanceWindowSchema,
   releaseNoteSchema,
@@ -28,6 +34,7 @@ export * from './people';
 export * from './billing';
 export * from './codes';
 export * from './portal';
+export * from './merge';
 
 export interface ReferenceModels {
   Account: Model<AccountDoc>;
@@ -35,6 +42,8 @@ export interface ReferenceModels {
   Physician: Model<PhysicianDoc>;
   Pathologist: Model<PathologistDoc>;
   Patient: Model<PatientDoc>;
+  PatientMerge: Model<PatientMergeDoc>;
+  PatientRequisition: Model<PatientRequisitionDoc>;
   PatientBilling: Model<PatientBillingDoc>;
   Payor: Model<PayorDoc>;
   Icd10Code: Model<Icd10CodeDoc>;
@@ -52,6 +61,8 @@ export function referenceModels(conn: Connection): ReferenceModels {
     Physician: modelOn(conn, 'Physician', physicianSchema),
     Pathologist: modelOn(conn, 'Pathologist', pathologistSchema),
     Patient: modelOn(conn, 'Patient', patientSchema),
+    PatientMerge: modelOn(conn, 'PatientMerge', patientMergeSchema),
+    PatientRequisition: modelOn(conn, 'PatientRequisition', patientRequisitionSchema),
     PatientBilling: modelOn(conn, 'PatientBilling', patientBillingSchema),
     Payor: modelOn(conn, 'Payor', payorSchema),
     Icd10Code: modelOn(conn, 'Icd10Code', icd10CodeSchema),

@@ -110,6 +110,10 @@ export interface PatientDoc extends Audited {
   numberHistory: PatientNumberChange[];
   /** see the schema: serializes the patient's billing writes */
   billingsVersion?: number;
+  /** the patient this one was merged into (Merge Patients), null otherwise: hidden from lists, not editable */
+  mergedInto?: string | null;
+  /** the merge that made it a duplicate (patient_merges), null otherwise */
+  mergeId?: string | null;
 }
 
 export const patientSchema = auditedSchema(
@@ -161,6 +165,9 @@ export const patientSchema = auditedSchema(
      * conflict and one default per patient holds (routes/patient-billings.ts); not part of the patient's reply
      */
     billingsVersion: { type: Number, default: 0 },
+    /** Merge Patients (routes/patient-merges.ts): the primary this duplicate was merged into, and the merge */
+    mergedInto: { type: String, default: null },
+    mergeId: { type: String, default: null },
   },
   { collection: 'patients' },
 );

@@ -16,7 +16,7 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import { BILLING_LABELS, checkBilling, type BillingForm } from '../rules';
-import { PATIENT_READERS, patientScope } from './patients';
+import { mergedPatientError, PATIENT_READERS, patientScope } from './patients';
 import { auditReply, fieldErrors, loadScoped, str, text, type RouteDeps } from './shared';
 
 /**
@@ -116,7 +116,15 @@ export async function patientBillingRoutes(app: FastifyInstance, { models }: Rou
   /** a billing write of one patient: in a transaction that first writes the patient (see above) */
   const billingWrite = <T>(patientId: string, fn: (session: ClientSession) => Promise<T>) =>
     inTransaction(PatientBilling.db, async (session) => {
-      await Patient.updateOne({ _id: patientId }, { $inc: { billingsVersion: 1 } }, { session }).exec();
+      const p = await Patient.findOneAndUpdate(
+        { _id: patientId },
+        { $inc: { billingsVersion: 1 } },
+        { session, projection: { userId: 1, mergedInto: 1 } },
+      )
+        .lean()
+        .exec();
+      // a merged duplicate's entries moved to its primary (Merge Patients): it takes no billing writes
+      if (p?.mergedInto) throw mergedPatientError(p);
       return fn(session);
     });
   /** every other default of the patient stops being one (one bulk update) */

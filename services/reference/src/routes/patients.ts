@@ -34,7 +34,7 @@ import {
   typed,
 } from '@onco/platform';
 import { checkPatient, PATIENT_LABELS } from '../rules';
-import { auditReply, fieldErrors, loadScoped, str, text, updateScoped, type RouteDeps } from './shared';
+import { and, auditReply, fieldErrors, loadScoped, str, text, updateScoped, type RouteDeps } from './shared';
 
 export const patientsResource: ListResource = {
   name: 'patients',
@@ -107,7 +107,32 @@ export const patientReply = z.object({
     .nullish(),
   /** whether this user may edit the patient (Edit Patient, Update Patient #, merge: spec 2 section 6) */
   canEdit: z.boolean().optional(),
+  /** the primary patient this duplicate was merged into (Merge Patients), null otherwise */
+  mergedInto: z.string().nullish(),
+  /** the merge that made it a duplicate (GET /patients/merges/{mergeId}), null otherwise */
+  mergeId: z.string().nullish(),
 });
+
+/** A patient as replies show it: its fields and whether this user may edit it (a merged one: never). */
+export const presentPatient = (doc: Record<string, any>, user: SessionUser) => ({
+  ...toApi(doc),
+  mergedInto: doc.mergedInto ?? null,
+  mergeId: doc.mergeId ?? null,
+  canEdit: !doc.mergedInto && PATIENT_EDITORS.some((p) => can(user, p)),
+});
+
+/** The 400 of a write to a merged patient (edit, renumber, merge again, billing entries). */
+export const mergedPatientError = (doc: { userId?: string | null; mergedInto?: string | null }) =>
+  badRequest(
+    `Patient ${doc.userId ?? ''} has been merged into another patient and can no longer be changed.`,
+    {
+      field: 'id',
+      mergedInto: doc.mergedInto,
+    },
+  );
+
+/** The patients lists hide merged duplicates (like deleted ones); GET /patients/:id still answers them. */
+export const NOT_MERGED = { mergedInto: null };
 
 /** Who reads patients: the patients pages and the requisition's patient pick (not ROLE_PATIENT users). */
 export const PATIENT_READERS: Permission[] = [
@@ -189,10 +214,7 @@ function scopedByNumber(userId: string, scope: Record<string, unknown>): Record<
 export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps) {
   const r = typed(app);
 
-  const present = (doc: Record<string, any>, user: SessionUser) => ({
-    ...toApi(doc),
-    canEdit: PATIENT_EDITORS.some((p) => can(user, p)),
-  });
+  const present = presentPatient;
   /** Search is for users who may search patients (spec 2 section 2.6 "only if canSearchPatient"). */
   const checkSearch = (user: SessionUser, query: ListQuery) => {
     if (query.q && !can(user, 'CAN_SEARCH_PATIENT'))
@@ -245,9 +267,15 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
       const user = requireUser(req);
       const query = parseListQuery(patientsResource, req.query as Record<string, unknown>);
       checkSearch(user, query);
-      const result = await runList(models.Patient, patientsResource, query, patientScope(user), {
-        map: (doc) => present(doc, user),
-      });
+      const result = await runList(
+        models.Patient,
+        patientsResource,
+        query,
+        and(patientScope(user), NOT_MERGED),
+        {
+          map: (doc) => present(doc, user),
+        },
+      );
       if (result.facets) result.facets = await labelFacets(result.facets);
       return sendList(reply, patientsResource, query, result);
     },
@@ -274,7 +302,7 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
         models.Patient,
         patientsResource,
         query,
-        patientScope(user),
+        and(patientScope(user), NOT_MERGED),
         query.facets,
       );
       return { content: await labelFacets(facets) };
@@ -309,6 +337,7 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
       const scope = patientScope(user);
       const current = (await models.Patient.findOne(scopedByNumber(fromId, scope)).lean().exec()) as any;
       if (!current) throw notFound(`No patient with Patient # ${fromId}.`);
+      if (current.mergedInto) throw mergedPatientError(current);
       if (req.query.version !== undefined && req.query.version !== current.version) throw conflict();
       // any patient holding the number (a deleted one too: numbers are never reused)
       if (await models.Patient.exists({ userId: toId }))
@@ -316,7 +345,13 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
       const actor = actorOf(user);
       const now = new Date();
       const updated = await models.Patient.findOneAndUpdate(
-        { _id: current._id, userId: fromId, version: current.version, deleted: { $ne: true } },
+        {
+          _id: current._id,
+          userId: fromId,
+          version: current.version,
+          deleted: { $ne: true },
+          mergedInto: null,
+        },
         {
           $set: { userId: toId, updatedOn: now, updatedBy: user.id },
           $push: {
@@ -380,6 +415,7 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
         version: b.version,
         userId: user.id,
         change: (current) => {
+          if (current.mergedInto) throw mergedPatientError(current);
           const merged: Record<string, any> = {};
           for (const f of EDITABLE) merged[f] = b[f] !== undefined ? b[f] : current[f];
           const stored = current.address ?? {};

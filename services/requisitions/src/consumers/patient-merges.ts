@@ -1,0 +1,282 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import {
+  createEvent,
+  isEventOf,
+  outboxEntrySchemaDefinition,
+  outboxEntrySchemaOptions,
+  runConsumer,
+  withOutbox,
+  withPrefix,
+  type AnyEvent,
+  type EventEnvelope,
+  type OutboxEntry,
+  type PatientMergeDirection,
+  type RunningConsumer,
+} from '@onco/events';
+import type { PlatformContext, SessionUser } from '@onco/platform';
+import type { RequisitionDoc, RequisitionModels } from '../models';
+import type { RequisitionService } from '../requisition-service';
+
+/** The consumer group (prefixed with TOPIC_PREFIX, so test systems and environments never share it). */
+export const PATIENT_MERGES_GROUP = 'requisitions.patient-merges';
+
+type PatientSnapshot = NonNullable<RequisitionDoc['patient']>;
+
+/** One requisition of a run: where it was before (the whole patient snapshot, for the undo). */
+export interface PatientMergeRunEntry {
+  requisitionId: string;
+  fromPatientId: string;
+  fromPatient: PatientSnapshot;
+  draft: boolean;
+}
+
+/**
+ * This service's record of one run of a patient merge (`<mergeId>:merge`) or of its undo (`<mergeId>:undo`),
+ * collection `patient_merge_runs`: the requisitions it moves, fixed by the first delivery of the `patient` event
+ * (so a redelivery after a crash resumes the same list), and, once every one is moved, `finishedOn` with its
+ * `patient-requisitions` event in `outbox`.
+ */
+export interface PatientMergeRunDoc {
+  _id: string;
+  mergeId: string;
+  direction: PatientMergeDirection;
+  targetId: string;
+  sourceIds: string[];
+  entries: PatientMergeRunEntry[];
+  /** submitted requisitions of the run (the progress bar's total) */
+  total: number;
+  createdOn: Date;
+  finishedOn: Date | null;
+  outbox: OutboxEntry[];
+}
+
+const runSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    mergeId: { type: String, required: true },
+    direction: { type: String, enum: ['merge', 'undo'], required: true },
+    targetId: { type: String, required: true },
+    sourceIds: { type: [String], default: [] },
+    // the snapshots as they were (Mixed: stored as read, restored as stored)
+    entries: { type: [Schema.Types.Mixed], default: [] },
+    total: { type: Number, default: 0 },
+    createdOn: { type: Date, default: () => new Date() },
+    finishedOn: { type: Date, default: null },
+    outbox: { type: [new Schema(outboxEntrySchemaDefinition, outboxEntrySchemaOptions)], default: [] },
+  },
+  { collection: 'patient_merge_runs', versionKey: false, minimize: false },
+);
+
+export function patientMergeRunModel(conn: Connection): Model<PatientMergeRunDoc> {
+  return (
+    (conn.models.PatientMergeRun as Model<PatientMergeRunDoc> | undefined) ??
+    (conn.model('PatientMergeRun', runSchema) as unknown as Model<PatientMergeRunDoc>)
+  );
+}
+
+/** Requisitions moved at once by one run (writes to different documents; the store's latency, not its CPU, bounds it). */
+export const MOVE_CONCURRENCY = 8;
+
+export interface PatientMergeHooks {
+  /** requisitions moved at once (default MOVE_CONCURRENCY) */
+  concurrency?: number;
+  /** called after each requisition moved (tests: a crash mid-merge is an exception thrown here) */
+  afterMove?: (moved: number, run: PatientMergeRunDoc) => void | Promise<void>;
+  /** kafkajs heartbeat of the message being handled (a long run keeps its session) */
+  heartbeat?: () => Promise<void>;
+}
+
+/**
+ * Move the requisitions of a patient merge (`patient` event, change `merged`) to its primary patient, or back
+ * (`merge-undone`) to where each was. Each requisition is ONE conditional write (on its version and its current
+ * patient id) of its patient snapshot with its requisition-changed event (`patient-changed`, `patientMerge`):
+ * a requisition already moved no longer matches, so a redelivery after a crash resumes where it stopped and
+ * publishes nothing twice. A merge gives the requisition the primary's identity (id, number, names); the other
+ * demographics stay as the form recorded them (events carry no demographics, docs/events.md). The undo restores
+ * the snapshot recorded by the merge. When the list is done (plus any requisition that arrived for a duplicate
+ * meanwhile), the run is finished with its `patient-requisitions` event.
+ */
+export async function applyPatientMergeEvent(
+  ctx: Pick<PlatformContext, 'nudgeOutbox'>,
+  models: RequisitionModels,
+  service: RequisitionService,
+  event: AnyEvent,
+  hooks: PatientMergeHooks = {},
+): Promise<{ moved: number; total: number } | null> {
+  if (!isEventOf(event, 'patient')) return null;
+  const d = event.data;
+  const Run = patientMergeRunModel(models.Requisition.db);
+  const direction: PatientMergeDirection = d.change === 'merged' ? 'merge' : 'undo';
+  const runId = `${d.mergeId}:${direction}`;
+  let run = await Run.findById(runId).lean<PatientMergeRunDoc>().exec();
+  if (run?.finishedOn) return { moved: 0, total: run.total };
+
+  const snapshotFor = async (): Promise<PatientMergeRunEntry[]> => {
+    if (direction === 'merge') {
+      const rows = await models.Requisition.find(
+        { 'patient.id': { $in: d.sourceIds } },
+        { patient: 1, status: 1 },
+      )
+        .lean<Array<Pick<RequisitionDoc, '_id' | 'patient' | 'status'>>>()
+        .exec();
+      return rows.map((r) => ({
+        requisitionId: r._id,
+        fromPatientId: r.patient!.id!,
+        fromPatient: r.patient!,
+        draft: r.status === 'DRAFT',
+      }));
+    }
+    // the undo: every requisition the merge moved, back to its recorded snapshot
+    const merged = await Run.findById(`${d.mergeId}:merge`).lean<PatientMergeRunDoc>().exec();
+    return merged?.entries ?? [];
+  };
+  if (!run) {
+    const entries = await snapshotFor();
+    try {
+      await Run.create({
+        _id: runId,
+        mergeId: d.mergeId,
+        direction,
+        targetId: d.patientId,
+        sourceIds: d.sourceIds,
+        entries,
+        total: entries.filter((e) => !e.draft).length,
+        createdOn: new Date(),
+        finishedOn: null,
+        outbox: [],
+      });
+    } catch (err) {
+      if ((err as { code?: unknown })?.code !== 11000) throw err;
+    }
+    run = (await Run.findById(runId).lean<PatientMergeRunDoc>().exec())!;
+  }
+
+  const actor = {
+    id: d.changedBy.id,
+    firstName: d.changedBy.name,
+    lastName: '',
+  } as unknown as SessionUser;
+  let moved = 0;
+  const moveOne = async (entry: PatientMergeRunEntry, total: number) => {
+    const from = direction === 'merge' ? entry.fromPatientId : d.patientId;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const doc = await models.Requisition.findOne({ _id: entry.requisitionId, 'patient.id': from })
+        .lean<RequisitionDoc>()
+        .exec();
+      if (!doc) return; // already moved (a redelivery) or moved elsewhere since
+      const patient: PatientSnapshot =
+        direction === 'merge'
+          ? {
+              ...doc.patient!,
+              id: d.patientId,
+              userId: d.patientNumber,
+              firstName: d.firstName,
+              middleName: d.middleName,
+              lastName: d.lastName,
+              name: d.patientName,
+            }
+          : entry.fromPatient;
+      const now = new Date();
+      const base = service.changedEvent(doc, { ...doc, patient }, ['patient-changed'], actor, now);
+      const changed = base
+        ? createEvent('requisition-changed', {
+            data: {
+              ...(base as EventEnvelope<'requisition-changed'>).data,
+              patientMerge: { mergeId: d.mergeId, direction, fromPatientId: from, total },
+            },
+            traceId: event.traceId,
+          })
+        : null;
+      const update = {
+        $set: { patient, updatedOn: now, updatedBy: d.changedBy.id },
+        $inc: { version: 1 },
+      };
+      const res = await models.Requisition.updateOne(
+        { _id: doc._id, version: doc.version, 'patient.id': from },
+        changed ? withOutbox(update, changed) : update,
+      ).exec();
+      if (res.modifiedCount === 1) {
+        moved += 1;
+        if (moved % 25 === 0) {
+          ctx.nudgeOutbox();
+          await hooks.heartbeat?.().catch(() => undefined);
+        }
+        await hooks.afterMove?.(moved, run!);
+        return;
+      }
+      // the requisition changed in between (another writer): read it again
+    }
+    throw new Error(`requisition ${entry.requisitionId} kept changing while merging patients`);
+  };
+
+  /** the entries moved `concurrency` at a time (each move is independent: its own conditional write) */
+  const moveAll = async (entries: PatientMergeRunEntry[], total: number) => {
+    let next = 0;
+    const workers = Math.max(1, hooks.concurrency ?? MOVE_CONCURRENCY);
+    await Promise.all(
+      Array.from({ length: Math.min(workers, entries.length) }, async () => {
+        while (next < entries.length) await moveOne(entries[next++], total);
+      }),
+    );
+  };
+  await moveAll(run.entries, run.total);
+  // requisitions that reached a duplicate after the list was fixed (a submission under way): moved too
+  for (let round = 0; direction === 'merge' && round < 5; round++) {
+    const known = new Set<string>(run.entries.map((e) => e.requisitionId));
+    const late: PatientMergeRunEntry[] = (await snapshotFor()).filter((e) => !known.has(e.requisitionId));
+    if (!late.length) break;
+    const grown: PatientMergeRunDoc | null = await Run.findOneAndUpdate(
+      { _id: runId },
+      { $push: { entries: { $each: late } }, $inc: { total: late.filter((e) => !e.draft).length } },
+      { returnDocument: 'after' },
+    )
+      .lean<PatientMergeRunDoc>()
+      .exec();
+    run = grown!;
+    await moveAll(late, run.total);
+  }
+
+  const now = new Date();
+  const done = createEvent('patient-requisitions', {
+    data: {
+      mergeId: d.mergeId,
+      direction,
+      targetId: d.patientId,
+      sourceIds: d.sourceIds,
+      total: run.total,
+      drafts: run.entries.filter((e) => e.draft).length,
+      completedOn: now.toISOString(),
+    },
+    traceId: event.traceId,
+  });
+  await Run.updateOne(
+    { _id: runId, finishedOn: null },
+    withOutbox({ $set: { finishedOn: now } }, done),
+  ).exec();
+  ctx.nudgeOutbox();
+  return { moved, total: run.total };
+}
+
+/** Start the consumer (only in processes that run workers). */
+export function startPatientMergeConsumer(
+  ctx: PlatformContext,
+  models: RequisitionModels,
+  service: RequisitionService,
+  hooks: PatientMergeHooks = {},
+): Promise<RunningConsumer> {
+  return runConsumer({
+    kafka: ctx.kafka,
+    db: ctx.mongo,
+    groupId: withPrefix(PATIENT_MERGES_GROUP, ctx.config.TOPIC_PREFIX),
+    topics: ['patient'],
+    topicPrefix: ctx.config.TOPIC_PREFIX,
+    logger: ctx.logger,
+    // a merge of many requisitions takes a while: the session outlives it (heartbeats every 25 moves too)
+    consumerConfig: { sessionTimeout: 60_000, heartbeatInterval: 3_000 },
+    handler: async (event, hctx) => {
+      const heartbeat = (hctx as unknown as { heartbeat?: () => Promise<void> }).heartbeat;
+      const r = await applyPatientMergeEvent(ctx, models, service, event, { ...hooks, heartbeat });
+      if (r) ctx.logger.info({ mergeId: (event.data as any).mergeId, ...r }, 'patient merge run applied');
+    },
+  });
+}
