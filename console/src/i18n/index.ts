@@ -15,6 +15,8 @@ import { samplesEn, samplesZh } from '../resources/orders/summary/samples/i18n';
 import { timelineEn, timelineZh } from '../resources/orders/timeline/i18n';
 import { mergeEn, mergeZh } from '../resources/orders/merge/i18n';
 import { billingEn, billingZh } from '../resources/billing/i18n';
+import { patientsEn, patientsZh } from '../resources/patients/i18n';
+import { boxEn, boxZh } from '../resources/box/i18n';
 
 /** Supported languages (spec 3 section 9.1): English and Simplified Chinese, English the fallback. */
 export const LOCALES = [
@@ -48,6 +50,8 @@ export const messages: Record<Locale, Messages> = {
     mergeEn,
     reportsEn,
     billingEn,
+    patientsEn,
+    boxEn,
   ),
   // every key the Chinese texts lack falls back to its English text
   'zh-CN': merge(
@@ -63,6 +67,8 @@ export const messages: Record<Locale, Messages> = {
     mergeEn,
     reportsEn,
     billingEn,
+    patientsEn,
+    boxEn,
     raZh,
     appZh,
     listsZh,
@@ -75,6 +81,8 @@ export const messages: Record<Locale, Messages> = {
     mergeZh,
     reportsZh,
     billingZh,
+    patientsZh,
+    boxZh,
   ),
 };
 

@@ -1,14 +1,15 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Box, Button, Paper, Skeleton, Tab, Tabs, Typography } from '@mui/material';
+import { Alert, Box, Button, Link, Paper, Skeleton, Tab, Tabs, Typography } from '@mui/material';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, usePermissions } from 'react-admin';
-import { useParams } from 'react-router-dom';
+import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Banner, formatPhone } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { PatientRow } from './api';
 import { BillingTab } from './BillingTab';
-import { addressText, displayDay } from './logic';
+import { addressText, displayDay, patientLabel } from './logic';
+import { MergedPatientsPanel } from './MergedPatientsPanel';
 import { EditPatientDialog } from './PatientDialogs';
 import { TestHistoryTab } from './TestHistoryTab';
 import { errorMessage, usePatientsT } from './usePatients';
@@ -26,9 +27,37 @@ function Field({ label, children, testId }: { label: string; children: ReactNode
   );
 }
 
+/** "This patient was merged into {name (number)}", linking to the primary (its id when out of reach). */
+function MergedIntoNotice({ targetId }: { targetId: string }) {
+  const t = usePatientsT();
+  const dp = useDataProvider();
+  const target = useQuery({
+    queryKey: ['patients', 'one', targetId],
+    retry: false,
+    queryFn: () => dp.getOne<PatientRow>('patients', { id: targetId }).then((r) => r.data),
+  });
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }} data-testid="patient-merged-into">
+      {t('patients.merging.mergedInto')}{' '}
+      <Link
+        component={RouterLink}
+        to={`/patient/${encodeURIComponent(targetId)}`}
+        sx={{ fontWeight: 600 }}
+        data-testid="patient-merged-into-link"
+      >
+        {target.data ? patientLabel(target.data) : targetId}
+      </Link>
+      <Typography variant="body2" sx={{ mt: 0.5 }}>
+        {t('patients.merging.mergedIntoEnd')}
+      </Typography>
+    </Alert>
+  );
+}
+
 /**
  * The patient (/patient/{id}, spec 2 section 2.7): Patient Information, then the Test History and Billing
- * Information tabs. A patient outside the user's scope reads as not found (the server's 404).
+ * Information tabs. A patient outside the user's scope reads as not found (the server's 404). A duplicate merged
+ * away says into whom (and cannot be edited); with CAN_MERGE_PATIENTS, the merges into the patient show with Undo.
  */
 export function PatientDetailPage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -36,6 +65,7 @@ export function PatientDetailPage() {
   const label = useEnumLabel();
   const dp = useDataProvider();
   const { permissions = [] } = usePermissions<string[]>();
+  const queryClient = useQueryClient();
   const [tab, setTab] = useState<'tests' | 'billing'>('tests');
   const [editing, setEditing] = useState(false);
   const q = useQuery({
@@ -73,7 +103,7 @@ export function PatientDetailPage() {
         title={`${t('patients.detailTitle')} : ${p.name}`}
         subtitle={p.userId}
         right={
-          permissions.includes('VIEW_PATIENT_ACTIONS') && p.canEdit ? (
+          permissions.includes('VIEW_PATIENT_ACTIONS') && p.canEdit && !p.mergedInto ? (
             <Button
               variant="contained"
               color="secondary"
@@ -86,6 +116,7 @@ export function PatientDetailPage() {
           ) : null
         }
       />
+      {p.mergedInto ? <MergedIntoNotice targetId={p.mergedInto} /> : null}
       <Paper variant="outlined" sx={{ p: 2.5, borderRadius: 2, mb: 2 }} data-testid="patient-info">
         <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1.5 }}>
           {t('patients.info')}
@@ -111,6 +142,16 @@ export function PatientDetailPage() {
           </Field>
         </Box>
       </Paper>
+      {permissions.includes('CAN_MERGE_PATIENTS') && !p.mergedInto ? (
+        <MergedPatientsPanel
+          patient={p}
+          onChanged={() => {
+            void q.refetch();
+            void queryClient.invalidateQueries({ queryKey: ['testOrderForms'] });
+            void queryClient.invalidateQueries({ queryKey: ['patient-billings'] });
+          }}
+        />
+      ) : null}
       <Paper variant="outlined" sx={{ borderRadius: 2, mb: 2 }}>
         <Tabs value={tab} onChange={(_, v: 'tests' | 'billing') => setTab(v)}>
           <Tab value="tests" label={t('patients.tab.tests')} data-testid="patient-tab-tests" />

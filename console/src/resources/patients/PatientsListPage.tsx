@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, Link, ListItemText, Menu, MenuItem, TextField, Tooltip } from '@mui/material';
+import { Box, Button, Link, ListItemText, Menu, MenuItem, TextField } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { patientListActions, PATIENTS_PAGE_SIZE, PATIENTS_PAGE_SIZES } from '@onco/domain';
 import { usePermissions } from 'react-admin';
@@ -17,7 +17,14 @@ import { rememberActiveMenu } from '../../layout/menu';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { dayBoundary, dayOf } from '../tests/logic';
 import type { PatientRow } from './api';
-import { addressText, displayDay, patientsBaseFilter, type CreatedRange } from './logic';
+import {
+  addressText,
+  displayDay,
+  mergeSelectionProblem,
+  patientsBaseFilter,
+  type CreatedRange,
+} from './logic';
+import { MergePatientsDialog } from './MergePatientsDialog';
 import { EditPatientDialog, UpdatePatientNumberDialog } from './PatientDialogs';
 import { usePatientsT } from './usePatients';
 
@@ -27,8 +34,8 @@ const stop = (e: React.MouseEvent) => e.stopPropagation();
  * The patients list (/patients, spec 2 section 2.6): Account, Provider and Hospital filters from the server's
  * facets (labelled with names) and the Created range; the search box only with CAN_SEARCH_PATIENT; 15 a page,
  * newest update first; multi-select; Patient # opens the patient; the Actions menu with VIEW_PATIENT_ACTIONS
- * (Edit Patient, Update Patient #; Merge Patients is a later release). The server scopes the rows to the user's
- * accounts and physicians.
+ * (Edit Patient, Update Patient #, Merge Patients: the selected rows are the duplicates). The server scopes the rows
+ * to the user's accounts and physicians.
  */
 export function PatientsListPage() {
   const t = usePatientsT();
@@ -37,7 +44,9 @@ export function PatientsListPage() {
   const { permissions = [] } = usePermissions<string[]>();
   const [range, setRange] = useState<CreatedRange>({ start: null, end: null });
   const [menu, setMenu] = useState<HTMLElement | null>(null);
-  const [dialog, setDialog] = useState<{ kind: 'edit' | 'number'; patient: PatientRow } | null>(null);
+  const [dialog, setDialog] = useState<
+    { kind: 'edit' | 'number'; patient: PatientRow } | { kind: 'merge'; duplicates: PatientRow[] } | null
+  >(null);
   const baseFilter = useMemo(() => patientsBaseFilter(range), [range]);
 
   const facets: FacetFilterDef[] = [
@@ -122,6 +131,7 @@ export function PatientsListPage() {
   const actionsMenu = (ctx: ListContext<PatientRow>) => {
     const allowed = patientListActions(ctx.selected, permissions);
     if (!allowed.menu) return null;
+    const mergeProblem = mergeSelectionProblem(ctx.selected);
     const pick = (kind: 'edit' | 'number') => {
       setMenu(null);
       if (ctx.selected[0]) setDialog({ kind, patient: ctx.selected[0] });
@@ -153,14 +163,20 @@ export function PatientsListPage() {
             </MenuItem>
           ) : null}
           {permissions.includes('CAN_MERGE_PATIENTS') ? (
-            <Tooltip title={t('patients.mergeLater')} placement="left">
-              {/* a disabled item gets no pointer events: the tooltip sits on its wrapper */}
-              <span>
-                <MenuItem disabled data-testid="patients-action-merge">
-                  <ListItemText secondary={t('patients.mergeLater')}>{t('patients.merge')}</ListItemText>
-                </MenuItem>
-              </span>
-            </Tooltip>
+            <MenuItem
+              disabled={!allowed.merge}
+              onClick={() => {
+                setMenu(null);
+                setDialog({ kind: 'merge', duplicates: [...ctx.selected] });
+              }}
+              data-testid="patients-action-merge"
+            >
+              <ListItemText
+                secondary={mergeProblem ? t(`patients.merging.selectProblem.${mergeProblem}`) : null}
+              >
+                {t('patients.merge')}
+              </ListItemText>
+            </MenuItem>
           ) : null}
         </Menu>
       </>
@@ -221,6 +237,15 @@ export function PatientsListPage() {
             onClose={() => setDialog(null)}
             onSaved={() => {
               setDialog(null);
+              ctx.refresh();
+            }}
+          />
+        ) : dialog?.kind === 'merge' ? (
+          <MergePatientsDialog
+            duplicates={dialog.duplicates}
+            onClose={() => setDialog(null)}
+            onMerged={() => {
+              ctx.setSelectedIds([]);
               ctx.refresh();
             }}
           />

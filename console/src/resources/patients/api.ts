@@ -37,6 +37,49 @@ export interface PatientRow {
     changedByName?: string | null;
     changedOn: string;
   }> | null;
+  /** set on a duplicate merged away (Merge Patients): the primary patient's id */
+  mergedInto?: string | null;
+}
+
+/** A field whose values differ between the primary and the duplicates (the merge preview's conflicts). */
+export interface MergeConflict {
+  field: 'dateOfBirth' | 'sex' | 'mrn' | 'firstName' | 'lastName';
+  label: string;
+  target: string | null;
+  sources: Array<{ id: string; value: string | null }>;
+}
+
+/** POST /patients/mergePatients/preview: what a merge would do (nothing written). */
+export interface MergePreview {
+  target: PatientRow;
+  sources: PatientRow[];
+  conflicts: MergeConflict[];
+  moves: { requisitions: number; billingEntries: number };
+}
+
+export type PatientMergeStatus = 'RUNNING' | 'DONE' | 'UNDOING' | 'UNDONE';
+
+/** One Merge Patients run (and its undo) as the server reports it. */
+export interface PatientMerge {
+  id: string;
+  status: PatientMergeStatus;
+  targetId: string;
+  sourceIds: string[];
+  sources: Array<{
+    id: string;
+    firstName?: string | null;
+    lastName?: string | null;
+    patientNumber?: string | null;
+  }>;
+  total: number;
+  moved: number;
+  createdBy?: { id: string; name?: string | null } | null;
+  createdOn?: string | null;
+  finishedOn?: string | null;
+  undoneBy?: { id: string; name?: string | null } | string | null;
+  undoneOn?: string | null;
+  undoable: boolean;
+  undoBlockedReason: string | null;
 }
 
 /** A saved billing entry (spec 2 section 3 "Billing"). */
@@ -59,6 +102,11 @@ export interface Payor {
 
 type BillingList = { content: BillingEntry[]; totalElements: number };
 const patientPath = (id: string) => `${PORTAL_API}/patients/${encodeURIComponent(id)}`;
+const sourceQuery = (ids: readonly string[]) => {
+  const qs = new URLSearchParams();
+  for (const id of ids) qs.append('sourceId', id);
+  return qs.toString();
+};
 
 /**
  * The patients screens' named data-provider methods (design rule 10): Update Patient #, the patient's billing
@@ -99,6 +147,52 @@ export function patientMethods(http: HttpClient = sessionHttpClient()) {
       const qs = new URLSearchParams({ filter: JSON.stringify({ q: p.q }), perPage: '15', page: '0' });
       const { json } = await http(`${PORTAL_API}/payors?${qs}`);
       return { data: (json?.content ?? []) as Payor[] };
+    },
+    /** Merge Patients' primary search: the patients list with q, the duplicates excluded, 20 results */
+    searchMergePrimary: async (p: { filter: Record<string, unknown>; perPage: number }) => {
+      const qs = new URLSearchParams({
+        filter: JSON.stringify(p.filter),
+        page: '0',
+        perPage: String(p.perPage),
+        sort: 'updatedOn,DESC',
+      });
+      const { json } = await http(`${PORTAL_API}/patients?${qs}`);
+      return { data: (json?.content ?? []) as PatientRow[] };
+    },
+    /** POST /patients/mergePatients/preview?sourceId…: what moves and which fields conflict; nothing written */
+    previewPatientMerge: async (p: { targetId: string; sourceIds: readonly string[] }) => {
+      const { json } = await http(
+        `${PORTAL_API}/patients/mergePatients/preview?${sourceQuery(p.sourceIds)}`,
+        { method: 'POST', body: JSON.stringify({ targetPatient: { id: p.targetId } }) },
+      );
+      return { data: json as MergePreview };
+    },
+    /** POST /patients/mergePatients?sourceId… (CAN_MERGE_PATIENTS): 202 with the running merge */
+    mergePatients: async (p: { targetId: string; version?: number | null; sourceIds: readonly string[] }) => {
+      const targetPatient: { id: string; version?: number } = { id: p.targetId };
+      if (p.version !== undefined && p.version !== null) targetPatient.version = p.version;
+      const { json } = await http(`${PORTAL_API}/patients/mergePatients?${sourceQuery(p.sourceIds)}`, {
+        method: 'POST',
+        body: JSON.stringify({ targetPatient }),
+      });
+      return { data: json as PatientMerge };
+    },
+    /** GET /patients/merges/{id}: the merge's progress */
+    getPatientMerge: async (p: { mergeId: string }) => {
+      const { json } = await http(`${PORTAL_API}/patients/merges/${encodeURIComponent(p.mergeId)}`);
+      return { data: json as PatientMerge };
+    },
+    /** GET /patients/{id}/merges: the merges into this patient, newest first */
+    getPatientMerges: async (p: { patientId: string }) => {
+      const { json } = await http(`${patientPath(p.patientId)}/merges`);
+      return { data: (Array.isArray(json) ? json : (json?.content ?? [])) as PatientMerge[] };
+    },
+    /** POST /patients/merges/{id}/undo: 202 UNDOING, or 409 with the reason */
+    undoPatientMerge: async (p: { mergeId: string }) => {
+      const { json } = await http(`${PORTAL_API}/patients/merges/${encodeURIComponent(p.mergeId)}/undo`, {
+        method: 'POST',
+      });
+      return { data: json as PatientMerge };
     },
   };
 }

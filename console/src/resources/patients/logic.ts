@@ -4,6 +4,7 @@ import {
   checkBillingEntry,
   formatDisplayDate,
   hasInsuranceFields,
+  isDulPatientNumber,
   type BillingEntryForm,
 } from '@onco/domain';
 
@@ -129,4 +130,151 @@ export function payorTyped(
   return picked
     ? { ...d, insuranceProvider: picked.name, payorId: picked.payorId }
     : { ...d, insuranceProvider: text, payorId: '' };
+}
+
+// ---- Merge Patients (spec 2 sections 2.6, 5 "Merge patients", 6 "Patients") ----
+
+/** The primary search's debounce and size (spec 2 section 5). */
+export const MERGE_SEARCH_DEBOUNCE_MS = 400;
+export const MERGE_SEARCH_SIZE = 20;
+/** How often the dialog and the patient page ask for a running merge's (or undo's) progress. */
+export const MERGE_POLL_MS = 1000;
+
+export interface MergeCandidate {
+  id: string;
+  userId?: string | null;
+  canEdit?: boolean | null;
+}
+
+/**
+ * Why the selection cannot be merged (the duplicates are the selected rows: at least one, each with canEdit, none
+ * with a DUL number), or null. The menu entry is disabled with this reason as its hint.
+ */
+export function mergeSelectionProblem(
+  selected: readonly MergeCandidate[],
+): 'none' | 'canEdit' | 'dul' | null {
+  if (!selected.length) return 'none';
+  if (selected.some((p) => p.canEdit !== true)) return 'canEdit';
+  if (selected.some((p) => isDulPatientNumber(p.userId))) return 'dul';
+  return null;
+}
+
+/** Whether a search result may be the primary: not one of the duplicates, editable, not a DUL number. */
+export function primaryProblem(
+  p: MergeCandidate,
+  duplicateIds: readonly string[],
+): 'duplicate' | 'canEdit' | 'dul' | null {
+  if (duplicateIds.includes(p.id)) return 'duplicate';
+  if (p.canEdit !== true) return 'canEdit';
+  if (isDulPatientNumber(p.userId)) return 'dul';
+  return null;
+}
+
+/** The primary search's list filter: q (the server searches from 3 characters) and the duplicates excluded. */
+export function primarySearchFilter(q: string, duplicateIds: readonly string[]): Record<string, unknown> {
+  const f: Record<string, unknown> = {};
+  const text = q.trim();
+  if (text) f.q = text;
+  if (duplicateIds.length) f.id = `!in(${duplicateIds.join(',')})`;
+  return f;
+}
+
+/** The search's results without the duplicates (in case the server ignored the filter) and at most 20. */
+export function primaryResults<T extends MergeCandidate>(
+  rows: readonly T[],
+  duplicateIds: readonly string[],
+): T[] {
+  return rows.filter((r) => !duplicateIds.includes(r.id)).slice(0, MERGE_SEARCH_SIZE);
+}
+
+export interface MergeProgressLike {
+  status: string;
+  total: number;
+  moved: number;
+}
+
+/** Whether a merge (or its undo) still runs. */
+export const mergeRunning = (m: { status: string } | null | undefined) =>
+  m?.status === 'RUNNING' || m?.status === 'UNDOING';
+
+/**
+ * The progress bar's integer percent. A merge: moved of total. An undo: the requisitions no longer on the primary
+ * (moved counts those still there). Finished runs are 100; a running one never shows 100 before the server says
+ * DONE or UNDONE; nothing to move reads 0 while running.
+ */
+export function mergePercent(m: MergeProgressLike | null | undefined): number {
+  if (!m) return 0;
+  if (m.status === 'DONE' || m.status === 'UNDONE') return 100;
+  const total = Math.max(0, m.total || 0);
+  if (total === 0) return 0;
+  const moved = Math.min(Math.max(0, m.moved || 0), total);
+  const done = m.status === 'UNDOING' ? total - moved : moved;
+  return Math.min(99, Math.floor((done * 100) / total));
+}
+
+/** How many requisitions the bar stands for: moved so far (merge) or moved back so far (undo). */
+export function mergeProgressCount(m: MergeProgressLike): { done: number; total: number } {
+  const total = Math.max(0, m.total || 0);
+  const moved = Math.min(Math.max(0, m.moved || 0), total);
+  if (m.status === 'UNDONE') return { done: total, total };
+  return { done: m.status === 'UNDOING' ? total - moved : moved, total };
+}
+
+export interface ConflictRow {
+  field: string;
+  label: string;
+  /** the primary's value, kept */
+  primary: string;
+  /** one cell per duplicate, in the duplicates' order ('' when the server sent none) */
+  duplicates: string[];
+  /** which duplicates' cells differ from the primary's */
+  differs: boolean[];
+}
+
+/**
+ * The preview's conflicts table: one row per field, the primary's value then each duplicate's, dates of birth as
+ * MM/DD/YYYY and birth sex labelled.
+ */
+export function conflictRows(
+  conflicts: ReadonlyArray<{
+    field: string;
+    label: string;
+    target: string | null;
+    sources: ReadonlyArray<{ id: string; value: string | null }>;
+  }>,
+  duplicateIds: readonly string[],
+  enumLabel: (v: string | null | undefined) => string = (v) => v ?? '',
+): ConflictRow[] {
+  const show = (field: string, v: string | null | undefined) =>
+    v === null || v === undefined || v === ''
+      ? ''
+      : field === 'dateOfBirth'
+        ? displayDay(v)
+        : field === 'sex'
+          ? enumLabel(v)
+          : v;
+  return conflicts.map((c) => {
+    const primary = show(c.field, c.target);
+    const duplicates = duplicateIds.map((id) => show(c.field, c.sources.find((s) => s.id === id)?.value));
+    return {
+      field: c.field,
+      label: c.label,
+      primary,
+      duplicates,
+      differs: duplicates.map((d) => d.trim().toLowerCase() !== primary.trim().toLowerCase()),
+    };
+  });
+}
+
+/** "First Last (number)" of a merge's source or a patient. */
+export function patientLabel(p: {
+  firstName?: string | null;
+  lastName?: string | null;
+  name?: string | null;
+  userId?: string | null;
+  patientNumber?: string | null;
+}): string {
+  const name = [p.firstName, p.lastName].filter(Boolean).join(' ') || p.name || '';
+  const number = p.userId ?? p.patientNumber ?? '';
+  return number ? (name ? `${name} (${number})` : number) : name;
 }
