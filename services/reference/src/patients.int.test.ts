@@ -130,6 +130,25 @@ describe('patients list (spec 2 section 2.6)', () => {
     const res = await get(`${P}/patients/facets`, h.npi);
     const account = res.json().content.find((f: any) => f.name === 'account_facet');
     expect(account.items).toEqual([{ value: A.id, count: ofA().length, label: A.name }]);
+    // a patient ordered for by A and by B: the provider of A sees the patient, but not B's name in the facet
+    await models.Patient.create({
+      _id: 'patient-shared-ab',
+      userId: 'PAT-SHARED-AB',
+      firstName: 'Shared',
+      lastName: 'Patient',
+      name: 'Shared Patient',
+      accountIds: [A.id, B.id],
+    });
+    try {
+      const shared = await get(`${P}/patients/facets`, h.npi);
+      const items = shared.json().content.find((f: any) => f.name === 'account_facet').items;
+      expect(items).toEqual([{ value: A.id, count: ofA().length + 1, label: A.name }]);
+      const all = await get(`${P}/patients/facets`, h.admin);
+      const adminItems = all.json().content.find((f: any) => f.name === 'account_facet').items;
+      expect(adminItems.map((i: any) => i.value)).toEqual(expect.arrayContaining([A.id, B.id]));
+    } finally {
+      await models.Patient.deleteOne({ _id: 'patient-shared-ab' });
+    }
   });
 
   it('search needs CAN_SEARCH_PATIENT: an observer gets a 403, a provider finds by name', async () => {

@@ -220,8 +220,19 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
     if (query.q && !can(user, 'CAN_SEARCH_PATIENT'))
       throw forbidden('Searching patients needs the CAN_SEARCH_PATIENT permission.');
   };
-  /** Facet items with the account, provider and location names (this service's own directories). */
-  const labelFacets = async (facets: Facet[]): Promise<Facet[]> => {
+  /**
+   * Facet items with the account, provider and location names (this service's own directories). A patient in
+   * the user's scope may also belong to accounts outside it (ordered for elsewhere too): the Account facet lists
+   * only the user's own accounts, so another account's name never reaches them (decision, docs/decisions.md
+   * "Patients").
+   */
+  const labelFacets = async (unscoped: Facet[], user: SessionUser): Promise<Facet[]> => {
+    const mine = new Set(user.accountIds ?? []);
+    const facets = user.allAccounts
+      ? unscoped
+      : unscoped.map((f) =>
+          f.name === 'account_facet' ? { ...f, items: f.items.filter((i) => mine.has(String(i.value))) } : f,
+        );
     const ids = (name: string) =>
       (facets.find((f) => f.name === name)?.items ?? []).map((i) => String(i.value));
     const names = async (model: any, list: string[]) =>
@@ -276,7 +287,7 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
           map: (doc) => present(doc, user),
         },
       );
-      if (result.facets) result.facets = await labelFacets(result.facets);
+      if (result.facets) result.facets = await labelFacets(result.facets, user);
       return sendList(reply, patientsResource, query, result);
     },
   );
@@ -305,7 +316,7 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
         and(patientScope(user), NOT_MERGED),
         query.facets,
       );
-      return { content: await labelFacets(facets) };
+      return { content: await labelFacets(facets, user) };
     },
   );
 
