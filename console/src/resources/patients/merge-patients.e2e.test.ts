@@ -126,7 +126,10 @@ describe('Merge Patients (real backend with workers, chromium)', () => {
     // the reference service learns the duplicate's requisition from the requisitions service's events
     const until = Date.now() + 60_000;
     for (;;) {
-      const known = await ref.PatientRequisition.countDocuments({ _id: requisition.id, patientId: source.id });
+      const known = await ref.PatientRequisition.countDocuments({
+        _id: requisition.id,
+        patientId: source.id,
+      });
       if (known === 1) break;
       if (Date.now() > until) throw new Error('the reference service never learned the requisition');
       await new Promise((r) => setTimeout(r, 300));
