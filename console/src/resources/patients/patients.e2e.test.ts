@@ -195,6 +195,59 @@ describe('patients list and patient detail (real backend with workers, chromium)
     await h.shot(page, 'patient-billing-cards');
   }, 180_000);
 
+  it("the Test History's Report opens the test's report in the Test Report viewer", async () => {
+    // the lab reports the test through its API: In Progress, a PDF uploaded, submitted (REPORT_COMPLETE)
+    const lab = (await login(h.sys, admin.loginId)).authorization;
+    const OMS = '/oms/api/v1/testOrders';
+    const until = Date.now() + 60_000;
+    while ((await h.api(lab, 'GET', `${OMS}/${requisition.testId}`)).status !== 200) {
+      if (Date.now() > until) throw new Error('the lab never created the test order');
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const started = await h.api(lab, 'POST', `${OMS}/updateTestsStatus`, {
+      uuids: [requisition.testId],
+      status: 'IN_PROGRESS',
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const pdf = Buffer.concat([
+      Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'),
+      Buffer.from('1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+    ]);
+    const form = new FormData();
+    form.append('isAmendedReport', 'false');
+    form.append('isTnpReportComplete', 'false');
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'report.pdf');
+    const up = await fetch(`${h.base}${OMS}/${requisition.testId}/reports/upload`, {
+      method: 'POST',
+      headers: { authorization: lab },
+      body: form,
+    });
+    const uploaded = (await up.json()) as { filePath: string };
+    expect(up.status, JSON.stringify(uploaded)).toBe(200);
+    const submitted = await h.api(
+      lab,
+      'POST',
+      `${OMS}/${requisition.testId}/reports/submit?filePath=${encodeURIComponent(uploaded.filePath)}`,
+    );
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+
+    const page = await h.newPage();
+    await loginAs(page, h, provider.loginId);
+    await open(page, h, `/patient/${patient.id}`);
+    // the requisition's projection learns the report from the lab's test-status event
+    const link = `[data-testid="history-report-${requisition.testId}"]`;
+    const seen = Date.now() + 60_000;
+    while (!(await page.$(link))) {
+      if (Date.now() > seen) throw new Error('the Test History never offered the report');
+      await page.reload();
+      await page.waitForSelector(`[data-testid="history-test-${requisition.testId}"]`);
+    }
+    await clickWhenReady(page, link);
+    await waitForText(page, 'Test Report');
+    await page.waitForSelector('.MuiDialog-root iframe');
+    await h.shot(page, 'patient-test-report');
+  }, 180_000);
+
   it('an admin renumbers a patient; a number in use is refused with the reason', async () => {
     const [, other] = seed.patients.filter((p) => p.id !== patient.id);
     const inUse = crypto.randomUUID();
