@@ -155,8 +155,7 @@ export class PatientMergeService {
       throw badRequest(msgMergeTargetMerged(numberOf(target)), { field: 'targetPatient' });
     for (const s of sources) {
       if (s.mergedInto) throw badRequest(msgMergeAlreadyMerged(numberOf(s)), { field: 'sourceId' });
-      if (isDulPatientNumber(s.userId?.toUpperCase()))
-        throw badRequest(msgMergeDul(numberOf(s)), { field: 'sourceId' });
+      if (isDulPatientNumber(s.userId)) throw badRequest(msgMergeDul(numberOf(s)), { field: 'sourceId' });
     }
     // every duplicate must be editable by the user (the list's canEdit: spec 2 section 6 "Patients")
     if (!PATIENT_EDITORS.some((p) => can(user, p)))

@@ -1,15 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Box,
-  Button,
-  Divider,
-  IconButton,
-  Link,
-  ListItemText,
-  Menu,
-  MenuItem,
-  TextField,
-} from '@mui/material';
+import { Button, Divider, IconButton, Link, ListItemText, Menu, MenuItem } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import {
@@ -23,7 +13,7 @@ import {
   type FacetFilterDef,
 } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
-import { dayBoundary, dayOf } from '../tests/logic';
+import { DayRangeFields } from '../../components/DayRangeFields';
 import { useBoxMethods, type AttachmentRow } from './api';
 import { ErrorsDialog, SummaryDialog, UploadDialog } from './BoxDialogs';
 import { boxEn } from './i18n';
@@ -183,25 +173,7 @@ export function BoxPage() {
       searchPlaceholder={t('box.searchPlaceholder')}
       actions={() => (
         <>
-          <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center' }}>
-            <TextField
-              type="date"
-              size="small"
-              label={t('box.created')}
-              value={dayOf(range.start)}
-              onChange={(e) => setRange((r) => ({ ...r, start: dayBoundary(e.target.value, 'start') }))}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'box-created-start' } }}
-              sx={{ width: 150 }}
-            />
-            <TextField
-              type="date"
-              size="small"
-              value={dayOf(range.end)}
-              onChange={(e) => setRange((r) => ({ ...r, end: dayBoundary(e.target.value, 'end') }))}
-              slotProps={{ htmlInput: { 'data-testid': 'box-created-end', 'aria-label': t('box.created') } }}
-              sx={{ width: 150 }}
-            />
-          </Box>
+          <DayRangeFields label={t('box.created')} range={range} setRange={setRange} testId="box-created" />
           <Button
             size="small"
             variant="outlined"

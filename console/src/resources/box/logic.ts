@@ -1,15 +1,11 @@
+import { createdOnBetween, type DayRange } from '../../components/dayRange';
 /** Pure rules of the Attachment Box screen (spec 3 sections 2.8 and 4.2). */
 
-export interface BoxRange {
-  start: number | null;
-  end: number | null;
-}
+export type BoxRange = DayRange;
 
 /** The Created range as the list's filter (`between(start, end)` on createdOn, epoch milliseconds). */
 export function boxBaseFilter(range: BoxRange): Record<string, unknown> {
-  return range.start !== null || range.end !== null
-    ? { createdOn: `between(${range.start ?? 0},${range.end ?? 8_640_000_000_000_000})` }
-    : {};
+  return createdOnBetween(range);
 }
 
 /** Delete only while UPLOADED (spec 3 section 4.2); the red Error link only for ERROR. */

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, Link, ListItemText, Menu, MenuItem, TextField } from '@mui/material';
+import { Box, Button, Link, ListItemText, Menu, MenuItem } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { patientListActions, PATIENTS_PAGE_SIZE, PATIENTS_PAGE_SIZES } from '@onco/domain';
 import { usePermissions } from 'react-admin';
@@ -15,7 +15,7 @@ import {
 } from '../../components';
 import { rememberActiveMenu } from '../../layout/menu';
 import { useEnumLabel } from '../orders/list/useOrdersT';
-import { dayBoundary, dayOf } from '../tests/logic';
+import { DayRangeFields } from '../../components/DayRangeFields';
 import type { PatientRow } from './api';
 import {
   addressText,
@@ -201,30 +201,12 @@ export function PatientsListPage() {
       onRowClick={(r) => open(r.id)}
       actions={(ctx) => (
         <>
-          <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center' }}>
-            <TextField
-              type="date"
-              size="small"
-              label={t('patients.created')}
-              value={dayOf(range.start)}
-              onChange={(e) => setRange((r) => ({ ...r, start: dayBoundary(e.target.value, 'start') }))}
-              slotProps={{
-                inputLabel: { shrink: true },
-                htmlInput: { 'data-testid': 'patients-created-start' },
-              }}
-              sx={{ width: 150 }}
-            />
-            <TextField
-              type="date"
-              size="small"
-              value={dayOf(range.end)}
-              onChange={(e) => setRange((r) => ({ ...r, end: dayBoundary(e.target.value, 'end') }))}
-              slotProps={{
-                htmlInput: { 'data-testid': 'patients-created-end', 'aria-label': t('patients.created') },
-              }}
-              sx={{ width: 150 }}
-            />
-          </Box>
+          <DayRangeFields
+            label={t('patients.created')}
+            range={range}
+            setRange={setRange}
+            testId="patients-created"
+          />
           {actionsMenu(ctx)}
         </>
       )}

@@ -1,3 +1,4 @@
+import { createdOnBetween, type DayRange } from '../../components/dayRange';
 import {
   BILLING_ENTRY_LABELS,
   BILLING_INSURANCE_FIELDS,
@@ -14,16 +15,11 @@ import {
  * check) come from @onco/domain.
  */
 
-export interface CreatedRange {
-  start: number | null;
-  end: number | null;
-}
+export type CreatedRange = DayRange;
 
 /** The Created range as the list's filter (`between(start, end)` on createdOn, epoch milliseconds). */
 export function patientsBaseFilter(range: CreatedRange): Record<string, unknown> {
-  return range.start !== null || range.end !== null
-    ? { createdOn: `between(${range.start ?? 0},${range.end ?? 8_640_000_000_000_000})` }
-    : {};
+  return createdOnBetween(range);
 }
 
 /** "street, city, state zip" without empty parts. */

@@ -1,5 +1,6 @@
+import { DayRangeFields } from '../../components/DayRangeFields';
 import { useMemo, useState } from 'react';
-import { Box, Button, Chip, Link, ListItemText, Menu, MenuItem, TextField, Tooltip } from '@mui/material';
+import { Box, Button, Chip, Link, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { usePermissions } from 'react-admin';
@@ -15,15 +16,7 @@ import {
 import { rememberActiveMenu } from '../../layout/menu';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { TestOrderRow } from './api';
-import {
-  dayBoundary,
-  dayOf,
-  initialTestsState,
-  limsUrl,
-  statusTone,
-  testsBaseFilter,
-  type OrderedRange,
-} from './logic';
+import { initialTestsState, limsUrl, statusTone, testsBaseFilter, type OrderedRange } from './logic';
 import { LimsDialog, UpdateStatusDialog } from './TestDialogs';
 import { UploadReportDialog } from './UploadReportDialog';
 import { useTestsT } from './useTestsT';
@@ -209,25 +202,7 @@ export function TestsListPage() {
         />
       ) : null}
       <Tooltip title={t('tests.ordered')}>
-        <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center' }}>
-          <TextField
-            type="date"
-            size="small"
-            label={t('tests.ordered')}
-            value={dayOf(range.start)}
-            onChange={(e) => setRange((r) => ({ ...r, start: dayBoundary(e.target.value, 'start') }))}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'ordered-start' } }}
-            sx={{ width: 150 }}
-          />
-          <TextField
-            type="date"
-            size="small"
-            value={dayOf(range.end)}
-            onChange={(e) => setRange((r) => ({ ...r, end: dayBoundary(e.target.value, 'end') }))}
-            slotProps={{ htmlInput: { 'data-testid': 'ordered-end', 'aria-label': t('tests.ordered') } }}
-            sx={{ width: 150 }}
-          />
-        </Box>
+        <DayRangeFields label={t('tests.ordered')} range={range} setRange={setRange} testId="ordered" />
       </Tooltip>
       {navStatus || range.start !== null || range.end !== null ? (
         <Link

@@ -1,4 +1,7 @@
 import type { TestStatus } from '@onco/domain';
+import { createdOnBetween, type DayRange } from '../../components/dayRange';
+
+export { dayBoundary, dayOf } from '../../components/dayRange';
 
 /**
  * Pure rules of the Tests list and Test detail screens (spec 2 sections 2.4, 2.5, 9). Product rules (status
@@ -12,10 +15,8 @@ export interface TestsNavState {
   from?: string;
 }
 
-export interface OrderedRange {
-  start: number | null;
-  end: number | null;
-}
+/** The Ordered range (the shared day-range filter). */
+export type OrderedRange = DayRange;
 
 /** The initial status chip and Ordered range from navigation state (anything malformed is ignored). */
 export function initialTestsState(state: unknown): { status: string | null; range: OrderedRange } {
@@ -34,26 +35,7 @@ export function initialTestsState(state: unknown): { status: string | null; rang
  */
 export function testsBaseFilter(status: string | null, range: OrderedRange): Record<string, unknown> {
   const out: Record<string, unknown> = { status: status ? [status] : '!in(TEST_SELECTED)' };
-  if (range.start !== null || range.end !== null)
-    out.createdOn = `between(${range.start ?? 0},${range.end ?? 8_640_000_000_000_000})`;
-  return out;
-}
-
-/** A calendar day input (YYYY-MM-DD, local) as epoch milliseconds of its start or end. */
-export function dayBoundary(day: string, edge: 'start' | 'end'): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) return null;
-  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  if (edge === 'end') d.setHours(23, 59, 59, 999);
-  return d.getTime();
-}
-
-/** Epoch milliseconds as the local calendar day YYYY-MM-DD (for a date input), '' when none. */
-export function dayOf(ms: number | null): string {
-  if (ms === null) return '';
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+  return { ...out, ...createdOnBetween(range) };
 }
 
 /**

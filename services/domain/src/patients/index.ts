@@ -39,7 +39,7 @@ export function patientNumberProblem(
 }
 
 /** A patient number marking a duplicate already merged away ("DUL"): never merged again (spec 2 section 6). */
-export const isDulPatientNumber = (n: string | null | undefined) => (n ?? '').includes('DUL');
+export const isDulPatientNumber = (n: string | null | undefined) => (n ?? '').toUpperCase().includes('DUL');
 
 export interface PatientRowForActions {
   userId?: string | null;

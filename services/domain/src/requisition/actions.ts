@@ -1,5 +1,6 @@
 import type { OrderType, RequisitionStatus, TestStatus, TestType } from '../enums';
 import type { RuleContext } from './validate';
+import { isDulPatientNumber } from '../patients/index';
 
 /** Test statuses that count as complete for the Edit action (decision: every report-complete status). */
 export const COMPLETE_TEST_STATUSES: readonly TestStatus[] = [
@@ -80,7 +81,7 @@ export function requisitionActions(
       state.orderType === cfg.orderType &&
       state.status === 'SUBMITTED' &&
       !state.deleted &&
-      !(state.patientNumber ?? '').includes('DUL') &&
+      !isDulPatientNumber(state.patientNumber) &&
       !(cfg.excludedAccountId != null && state.accountId === cfg.excludedAccountId),
   };
 }
