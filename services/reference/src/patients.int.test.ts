@@ -126,6 +126,27 @@ describe('patients list (spec 2 section 2.6)', () => {
     expect(range.json().facets.map((f: any) => f.name)).toContain('hospital_location_facet');
   });
 
+  it('a renamed account shows its new name in the facets at once (the label cache forgets it)', async () => {
+    const label = async () =>
+      (await get(`${P}/patients/facets`, h.admin))
+        .json()
+        .content.find((f: any) => f.name === 'account_facet')
+        .items.find((i: any) => i.value === B.id)?.label;
+    expect(await label()).toBe(B.name);
+    const current = (await get(`${P}/accounts/${B.id}`, h.admin)).json();
+    const renamed = await call('PUT', `${P}/accounts/${B.id}`, h.admin, {
+      name: `${B.name} Renamed`,
+      version: current.version,
+    });
+    expect(renamed.statusCode).toBe(200);
+    try {
+      expect(await label()).toBe(`${B.name} Renamed`);
+    } finally {
+      const now = (await get(`${P}/accounts/${B.id}`, h.admin)).json();
+      await call('PUT', `${P}/accounts/${B.id}`, h.admin, { name: B.name, version: now.version });
+    }
+  });
+
   it('the provider scope also holds for facets: only their accounts count', async () => {
     const res = await get(`${P}/patients/facets`, h.npi);
     const account = res.json().content.find((f: any) => f.name === 'account_facet');

@@ -16,6 +16,7 @@ import {
 import { nextSequence } from '../models';
 import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
 import { auditReply, fieldErrors, loadScoped, ref, str, text, updateScoped, type RouteDeps } from './shared';
+import { facetNameCaches } from '../name-cache';
 
 export const accountsResource: ListResource = {
   name: 'accounts',
@@ -272,7 +273,7 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
           ]);
           return { name, address };
         },
-      });
+      }).finally(() => facetNameCaches(models).account.forget(req.params.id));
     },
   );
 
@@ -304,7 +305,7 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
           checkLocation(name, address);
           return { name, address };
         },
-      });
+      }).finally(() => facetNameCaches(models).location.forget(req.params.id));
     },
   );
 }

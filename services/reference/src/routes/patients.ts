@@ -34,6 +34,7 @@ import {
   typed,
 } from '@onco/platform';
 import { checkPatient, PATIENT_LABELS } from '../rules';
+import { facetNameCaches } from '../name-cache';
 import { and, auditReply, fieldErrors, loadScoped, str, text, updateScoped, type RouteDeps } from './shared';
 
 export const patientsResource: ListResource = {
@@ -215,6 +216,8 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
   const r = typed(app);
 
   const present = presentPatient;
+  /** Facet labels: names by id, one cache per directory (ids of different directories may coincide). */
+  const nameCaches = facetNameCaches(models);
   /** Search is for users who may search patients (spec 2 section 2.6 "only if canSearchPatient"). */
   const checkSearch = (user: SessionUser, query: ListQuery) => {
     if (query.q && !can(user, 'CAN_SEARCH_PATIENT'))
@@ -235,21 +238,10 @@ export async function patientRoutes(app: FastifyInstance, { models }: RouteDeps)
         );
     const ids = (name: string) =>
       (facets.find((f) => f.name === name)?.items ?? []).map((i) => String(i.value));
-    const names = async (model: any, list: string[]) =>
-      new Map<string, string>(
-        list.length
-          ? (
-              (await model
-                .find({ _id: { $in: list } }, { name: 1 })
-                .lean()
-                .exec()) as any[]
-            ).map((d) => [String(d._id), d.name])
-          : [],
-      );
     const [accounts, physicians, locations] = await Promise.all([
-      names(models.Account, ids('account_facet')),
-      names(models.Physician, ids('physician_facet')),
-      names(models.HospitalLocation, ids('hospital_location_facet')),
+      nameCaches.account.names(models.Account, ids('account_facet')),
+      nameCaches.physician.names(models.Physician, ids('physician_facet')),
+      nameCaches.location.names(models.HospitalLocation, ids('hospital_location_facet')),
     ]);
     const byFacet: Record<string, Map<string, string>> = {
       account_facet: accounts,

@@ -16,6 +16,7 @@ import {
 import { isValidNpi } from '../npi';
 import { checkPhones, EMAIL_RE, RULE_MSG, type FieldErrors } from '../rules';
 import { and, auditReply, fieldErrors, loadScoped, str, text, updateScoped, type RouteDeps } from './shared';
+import { facetNameCaches } from '../name-cache';
 
 /**
  * Who edits a provider's or pathologist's contact details: the requisition wizard's provider and pathology
@@ -224,7 +225,7 @@ export async function providerRoutes(app: FastifyInstance, { models }: RouteDeps
           if (Object.keys(errors).length) throw fieldErrors(errors, LABELS);
           return { ...m, name: `${m.firstName} ${m.lastName}` };
         },
-      });
+      }).finally(() => facetNameCaches(models).physician.forget(req.params.id));
     },
   );
 
