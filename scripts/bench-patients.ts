@@ -427,9 +427,19 @@ async function measureScreen(o: {
   if (!sameFacets) {
     const a = flat(facets.body.content).split('|');
     const b = new Set(flat(mine.facets).split('|'));
-    console.log(`[bench] facet items only in the API: ${a.filter((x) => !b.has(x)).slice(0, 5).join(', ')}`);
+    console.log(
+      `[bench] facet items only in the API: ${a
+        .filter((x) => !b.has(x))
+        .slice(0, 5)
+        .join(', ')}`,
+    );
     const aa = new Set(a);
-    console.log(`[bench] facet items only in the bare reads: ${[...b].filter((x) => !aa.has(x)).slice(0, 5).join(', ')}`);
+    console.log(
+      `[bench] facet items only in the bare reads: ${[...b]
+        .filter((x) => !aa.has(x))
+        .slice(0, 5)
+        .join(', ')}`,
+    );
   }
   if (total !== mine.total || list.body.map((r: any) => r.id).join() !== mine.pageIds.join() || !sameFacets)
     throw new Error(
