@@ -1,23 +1,33 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxRelay, safeParseEventJson, topicFor, type RunningConsumer } from '@onco/events';
+import { OutboxRelay, safeParseEventJson, topicFor, type AnyEvent } from '@onco/events';
 import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
+import { collectMessages, kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
 import { completeForm } from '../../requisitions/src/test/fixtures';
+import type { PatientMergeConsumerProcessMessage } from '../../requisitions/src/test/patient-merge-consumer-process';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
-import { RequisitionService } from '../../requisitions/src/requisition-service';
-import { startPatientMergeConsumer } from '../../requisitions/src/consumers/patient-merges';
+import { patientMergeRunModel } from '../../requisitions/src/consumers/patient-merges';
 import { referenceModels, type ReferenceModels } from './models';
 import { startPatientMergesConsumer } from './consumers/patient-merges';
 
 /**
- * The requisitions service's merge consumer dies in the middle of a merge (stopped while handling the `patient`
- * event, once 5 of 12 requisitions were moved: its offset is not committed, nothing else of it survives). A
- * fresh consumer of the same group gets the event again and resumes from the store: every requisition ends on
- * the target exactly once (one write, one requisition-changed each), the merge ends DONE with 12 of 12.
+ * "Nothing is lost if the process dies mid-merge": the requisitions service's merge consumer runs in a process of
+ * its own (`requisitions/src/test/patient-merge-consumer-process.ts`, each move slowed to 300 ms, 2 at a time) and
+ * is killed outright (SIGKILL: no shutdown, no offset commit, no processed-event marker) once the store shows some
+ * of the 12 requisitions on the target (it stops moving after 8, so the kill always lands midway). A fresh process
+ * of the same consumer group gets the `patient` event again once Kafka drops the dead member (its 10 s session)
+ * and resumes from the store: every requisition ends on the target, written once (version + 1) with one
+ * requisition-changed (patient-changed) each, one `patient-requisitions`, and the merge DONE with 12 of 12. The
+ * outbox relay and the reference service's consumers run in this process.
  */
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+const CONSUMER_SCRIPT = fileURLToPath(
+  new URL('../../requisitions/src/test/patient-merge-consumer-process.ts', import.meta.url),
+);
+const N = 12;
 
-describe('patient merge consumer killed mid-merge: a fresh one resumes and ends consistent', () => {
+describe('patient merge consumer process killed (SIGKILL) mid-merge: a fresh one resumes and ends consistent', () => {
   let sys: Sys;
   let ref: ReferenceModels;
   let rq: RequisitionModels;
@@ -25,8 +35,48 @@ describe('patient merge consumer killed mid-merge: a fresh one resumes and ends 
   let release: () => void;
   let collector: Awaited<ReturnType<typeof collectMessages>>;
   const running: Array<{ stop(): Promise<void> }> = [];
+  const children: ChildProcess[] = [];
   let auth: { authorization: string };
   const A = { id: 'acc-merge-kill', name: 'Merge Kill Clinic' };
+
+  /** the merge consumer in its own process, against this test system's database and topics */
+  function startConsumerProcess(env: Record<string, string> = {}) {
+    const child = fork(CONSUMER_SCRIPT, [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        MONGO_URL: sys.config.MONGO_URL,
+        REDIS_URL: sys.config.REDIS_URL,
+        TOPIC_PREFIX: sys.config.TOPIC_PREFIX,
+        KAFKA_CLIENT_ID: `${sys.config.KAFKA_CLIENT_ID}-merge-${children.length}`,
+        MAILBOX_DIR: sys.config.MAILBOX_DIR,
+        FILE_STORE_DIR: sys.config.FILE_STORE_DIR,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+    });
+    children.push(child);
+    const messages: PatientMergeConsumerProcessMessage[] = [];
+    child.on('message', (m) => messages.push(m as PatientMergeConsumerProcessMessage));
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      child.once('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    const alive = () => {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`the consumer process exited (${child.exitCode ?? child.signalCode})`);
+    };
+    const ready = waitFor(
+      () => {
+        alive();
+        return messages.some((m) => 'ready' in m);
+      },
+      // a new member joins once the group has dropped the dead one (its session): generous on a busy machine
+      { what: 'the consumer process to join its group', timeoutMs: 120_000, intervalMs: 100 },
+    );
+    return { child, exited, ready, alive };
+  }
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
@@ -52,17 +102,23 @@ describe('patient merge consumer killed mid-merge: a fresh one resumes and ends 
     );
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
     auth = { authorization: (await login(sys, admin.loginId)).authorization };
-  });
+  }, 120_000);
 
   afterAll(async () => {
+    for (const c of children)
+      if (c.exitCode === null && c.signalCode === null) {
+        c.send?.({ stop: true });
+        await Promise.race([new Promise((r) => c.once('exit', r)), sleep(15_000)]);
+        if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      }
     for (const r of running) await r.stop().catch(() => undefined);
     await collector?.stop();
     await relay?.stop();
     await sys?.close();
     release?.();
-  });
+  }, 60_000);
 
-  it('stops once 5 of 12 moved; the next consumer moves the rest, each requisition once', async () => {
+  it(`kills the process once some of ${N} moved; a fresh process moves the rest, each requisition once`, async () => {
     const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
       sys.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
     const T = `kill-target-${sys.suffix}`;
@@ -79,8 +135,16 @@ describe('patient merge consumer killed mid-merge: a fresh one resumes and ends 
         name: 'Ada Lovelace',
         accountIds: [A.id],
       });
+    // the first consumer process starts (and joins its group) while the requisitions are submitted
+    const first = startConsumerProcess({
+      MERGE_CONCURRENCY: '2',
+      MERGE_MOVE_DELAY_MS: '300',
+      MERGE_STALL_AFTER: '8',
+      MERGE_SESSION_TIMEOUT_MS: '10000',
+    });
+    first.ready.catch(() => undefined);
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < N; i++) {
       const form = completeForm({ accountId: A.id, physicianId: 'phy-kill', patientId: S });
       const draft = await call('POST', '/portal/api/v1/testOrderForms', form);
       expect(draft.statusCode, draft.body).toBe(200);
@@ -99,74 +163,80 @@ describe('patient merge consumer killed mid-merge: a fresh one resumes and ends 
         r.version,
       ]),
     );
+    const onTarget = () => rq.Requisition.countDocuments({ _id: { $in: ids }, 'patient.id': T }).exec();
 
-    // the first consumer stalls after its 5th move, and is stopped there (its handler never finishes)
-    const service = new RequisitionService({ ctx: sys.ctx, models: rq });
-    let stalled!: () => void;
-    const atFive = new Promise<void>((r) => (stalled = r));
-    let die!: (err: Error) => void;
-    const death = new Promise<never>((_, reject) => (die = reject));
-    death.catch(() => undefined);
-    const first: RunningConsumer = await startPatientMergeConsumer(sys.ctx, rq, service, {
-      // from the 5th move on, every mover stops where it is (the moves in flight finish, as a dying process's
-      // last writes may): the process is dead from there
-      concurrency: 2,
-      afterMove: async (moved) => {
-        if (moved >= 5) {
-          stalled();
-          await death;
-        }
-      },
-    });
-
+    await first.ready;
     const res = await call('POST', `/portal/api/v1/patients/mergePatients?sourceId=${S}`, {
       targetPatient: { id: T },
     });
     expect(res.statusCode, res.body).toBe(202);
-    const mergeId = res.json().id;
-    await atFive;
-    const stopping = first.stop();
-    die(new Error('killed mid-merge'));
-    await stopping;
+    const mergeId = res.json().id as string;
 
-    const onTarget = () => rq.Requisition.countDocuments({ _id: { $in: ids }, 'patient.id': T });
+    // the kill lands while the process is moving: 3 seen on the target (at most 9 ever: it stops after 8)
+    await waitFor(
+      async () => {
+        first.alive();
+        return (await onTarget()) >= 3;
+      },
+      { what: 'the first requisitions to move', timeoutMs: 90_000, intervalMs: 50 },
+    );
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+
     const part = await onTarget();
-    expect(part).toBeGreaterThanOrEqual(5);
-    expect(part).toBeLessThan(12);
+    expect(part).toBeGreaterThanOrEqual(3);
+    expect(part).toBeLessThan(N);
+    const run = await patientMergeRunModel(rq.Requisition.db).findById(`${mergeId}:merge`).lean().exec();
+    expect(run).toMatchObject({ total: N, finishedOn: null });
+    expect(run!.entries).toHaveLength(N);
     expect((await ref.PatientMerge.findById(mergeId).lean())?.status).toBe('RUNNING');
 
-    // a fresh consumer of the same group: the event comes again, the run resumes
-    running.push(await startPatientMergeConsumer(sys.ctx, rq, service));
+    // a fresh process of the same group: the event comes again, the run resumes from the store
+    const second = startConsumerProcess();
+    await second.ready;
     const done = await waitFor(
       async () => {
+        second.alive();
         const m = (await call('GET', `/portal/api/v1/patients/merges/${mergeId}`)).json();
         return m.status === 'DONE' ? m : null;
       },
-      { what: 'the merge to be DONE', timeoutMs: 90_000 },
+      { what: 'the merge to be DONE', timeoutMs: 120_000, intervalMs: 250 },
     );
-    expect(done).toMatchObject({ total: 12, moved: 12 });
-    expect(await onTarget()).toBe(12);
-    // each requisition written once by the merge
+    expect(done).toMatchObject({ total: N, moved: N });
+    expect(await onTarget()).toBe(N);
+    // each requisition written once by the merge (a requisition moved before the kill is not written again)
     const after = await rq.Requisition.find({ _id: { $in: ids } }, { version: 1 }).lean();
-    expect(after.every((r) => r.version === before.get(r._id)! + 1)).toBe(true);
-    // one requisition-changed (patient-changed) per requisition, one end of the run
-    await waitFor(
-      () => {
-        const moved = collector.messages
-          .map((m) => safeParseEventJson(m.value))
-          .filter((p) => p.ok && (p.event.data as any).patientMerge?.mergeId === mergeId);
-        return moved.length >= 12 ? moved : null;
-      },
-      { what: 'the requisition-changed events', timeoutMs: 30_000 },
-    );
-    const parsed = collector.messages.map((m) => safeParseEventJson(m.value)).filter((p) => p.ok) as any[];
-    const moved = parsed.filter((p) => p.event.data.patientMerge?.mergeId === mergeId);
-    expect(moved).toHaveLength(12);
-    expect(new Set(moved.map((p) => p.event.data.requisitionId)).size).toBe(12);
-    const ends = parsed.filter(
-      (p) => p.event.type === 'patient-requisitions.moved' && p.event.data.mergeId === mergeId,
-    );
+    expect(after.map((r) => r.version - before.get(r._id)!)).toEqual(ids.map(() => 1));
+
+    // one requisition-changed (patient-changed) per requisition in effect: copies of one event (same id) count
+    // once, a second event for a requisition would be a second move
+    const ofMerge = () => {
+      const byId = new Map<string, AnyEvent>();
+      for (const m of collector.messages) {
+        const p = safeParseEventJson(m.value);
+        if (!p.ok) continue;
+        const d = p.event.data as { mergeId?: string; patientMerge?: { mergeId: string } | null };
+        if (d.patientMerge?.mergeId === mergeId || d.mergeId === mergeId) byId.set(p.event.id, p.event);
+      }
+      return [...byId.values()];
+    };
+    await waitFor(() => ofMerge().filter((e) => e.type === 'patient-requisitions.moved').length >= 1, {
+      what: 'the end of the run on Kafka',
+      timeoutMs: 30_000,
+    });
+    await waitFor(() => ofMerge().filter((e) => e.type !== 'patient-requisitions.moved').length >= N, {
+      what: 'the requisition-changed events',
+      timeoutMs: 30_000,
+    });
+    const events = ofMerge();
+    const moves = events.filter((e) => e.type !== 'patient-requisitions.moved');
+    expect(moves).toHaveLength(N);
+    expect(new Set(moves.map((e) => (e.data as any).requisitionId))).toEqual(new Set(ids));
+    expect(moves.every((e) => (e.data as any).changes.includes('patient-changed'))).toBe(true);
+    const ends = events.filter((e) => e.type === 'patient-requisitions.moved');
     expect(ends).toHaveLength(1);
-    expect(ends[0].event.data).toMatchObject({ total: 12, direction: 'merge' });
-  });
+    expect(ends[0].data).toMatchObject({ total: N, direction: 'merge' });
+    const merge = await ref.PatientMerge.findById(mergeId).lean().exec();
+    expect(new Set(merge!.movedRequisitionIds)).toEqual(new Set(ids));
+  }, 300_000);
 });

@@ -257,12 +257,18 @@ export async function applyPatientMergeEvent(
   return { moved, total: run.total };
 }
 
+export interface PatientMergeConsumerOptions {
+  /** kafkajs session settings (default: a 60 s session, a heartbeat every 3 s) */
+  consumerConfig?: { sessionTimeout?: number; heartbeatInterval?: number; rebalanceTimeout?: number };
+}
+
 /** Start the consumer (only in processes that run workers). */
 export function startPatientMergeConsumer(
   ctx: PlatformContext,
   models: RequisitionModels,
   service: RequisitionService,
   hooks: PatientMergeHooks = {},
+  options: PatientMergeConsumerOptions = {},
 ): Promise<RunningConsumer> {
   return runConsumer({
     kafka: ctx.kafka,
@@ -272,7 +278,7 @@ export function startPatientMergeConsumer(
     topicPrefix: ctx.config.TOPIC_PREFIX,
     logger: ctx.logger,
     // a merge of many requisitions takes a while: the session outlives it (heartbeats every 25 moves too)
-    consumerConfig: { sessionTimeout: 60_000, heartbeatInterval: 3_000 },
+    consumerConfig: { sessionTimeout: 60_000, heartbeatInterval: 3_000, ...options.consumerConfig },
     handler: async (event, hctx) => {
       const heartbeat = (hctx as unknown as { heartbeat?: () => Promise<void> }).heartbeat;
       const r = await applyPatientMergeEvent(ctx, models, service, event, { ...hooks, heartbeat });
