@@ -103,7 +103,9 @@ patientMergeSchema.index({ sourceIds: 1, status: 1 });
  * Which patient each submitted requisition belongs to, as the requisition events tell this service
  * (consumers/patient-parties.ts): one small document per requisition, so a patient with hundreds of requisitions
  * is no hot, growing document. The merge preview counts a patient's requisitions here; a requisition newly
- * attached to a merge's primary is spotted here.
+ * attached to a merge's primary is spotted here. Requisitions submitted before that consumer existed are added by
+ * the requisitions service's backfill (`backfillPatientRequisitions`, insert-only, the same three fields: keep
+ * them in step; docs/decisions.md "Patient merge: a real crash, and the backfill of patient_requisitions").
  */
 export interface PatientRequisitionDoc {
   /** the requisition id */

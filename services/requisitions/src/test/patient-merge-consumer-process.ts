@@ -56,6 +56,7 @@ async function main() {
     },
   };
   const consumer = await startPatientMergeConsumer(ctx, models, service, hooks, {
+    backfill: false,
     ...(sessionTimeout
       ? {
           consumerConfig: {
