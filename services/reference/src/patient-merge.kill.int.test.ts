@@ -1,9 +1,9 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxRelay, safeParseEventJson, topicFor, type AnyEvent } from '@onco/events';
 import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { collectMessages, kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
+import { testProcesses } from '../../server/src/test-processes';
+import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
 import { completeForm } from '../../requisitions/src/test/fixtures';
 import type { PatientMergeConsumerProcessMessage } from '../../requisitions/src/test/patient-merge-consumer-process';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
@@ -35,52 +35,22 @@ describe('patient merge consumer process killed (SIGKILL) mid-merge: a fresh one
   let release: () => void;
   let collector: Awaited<ReturnType<typeof collectMessages>>;
   const running: Array<{ stop(): Promise<void> }> = [];
-  const children: ChildProcess[] = [];
+  let procs: ReturnType<typeof testProcesses>;
   let auth: { authorization: string };
   const A = { id: 'acc-merge-kill', name: 'Merge Kill Clinic' };
 
   /** the merge consumer in its own process, against this test system's database and topics */
   function startConsumerProcess(env: Record<string, string> = {}) {
-    const child = fork(CONSUMER_SCRIPT, [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        MONGO_URL: sys.config.MONGO_URL,
-        REDIS_URL: sys.config.REDIS_URL,
-        TOPIC_PREFIX: sys.config.TOPIC_PREFIX,
-        KAFKA_CLIENT_ID: `${sys.config.KAFKA_CLIENT_ID}-merge-${children.length}`,
-        MAILBOX_DIR: sys.config.MAILBOX_DIR,
-        FILE_STORE_DIR: sys.config.FILE_STORE_DIR,
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-    });
-    children.push(child);
-    const messages: PatientMergeConsumerProcessMessage[] = [];
-    child.on('message', (m) => messages.push(m as PatientMergeConsumerProcessMessage));
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-      child.once('exit', (code, signal) => resolve(signal ?? code)),
-    );
-    const alive = () => {
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`the consumer process exited (${child.exitCode ?? child.signalCode})`);
-    };
-    const ready = waitFor(
-      () => {
-        alive();
-        return messages.some((m) => 'ready' in m);
-      },
-      // a new member joins once the group has dropped the dead one (its session): generous on a busy machine
-      { what: 'the consumer process to join its group', timeoutMs: 120_000, intervalMs: 100 },
-    );
-    return { child, exited, ready, alive };
+    const p = procs.start<PatientMergeConsumerProcessMessage>(CONSUMER_SCRIPT, env);
+    // a new member joins once the group has dropped the dead one (its session): generous on a busy machine
+    const ready = p.until((m) => 'ready' in m, 'the consumer process to join its group', 120_000);
+    return { ...p, ready };
   }
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
     sys = await createTestSystem({ WORKERS: 'false' });
+    procs = testProcesses(sys.config);
     ref = referenceModels(sys.ctx.mongo);
     rq = requisitionModels(sys.ctx.mongo);
     relay = new OutboxRelay({
@@ -105,12 +75,7 @@ describe('patient merge consumer process killed (SIGKILL) mid-merge: a fresh one
   }, 120_000);
 
   afterAll(async () => {
-    for (const c of children)
-      if (c.exitCode === null && c.signalCode === null) {
-        c.send?.({ stop: true });
-        await Promise.race([new Promise((r) => c.once('exit', r)), sleep(15_000)]);
-        if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-      }
+    await procs?.stopAll();
     for (const r of running) await r.stop().catch(() => undefined);
     await collector?.stop();
     await relay?.stop();

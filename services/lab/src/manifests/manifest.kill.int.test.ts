@@ -1,10 +1,10 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent } from '@onco/events';
 import { createTestSystem } from '../../../server/src/test-helper';
+import { testProcesses } from '../../../server/src/test-processes';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import type { ManifestWorkerProcessMessage } from '../test/manifest-worker-process';
 import { HEADER, manifestFile, row, submission } from '../test/manifests';
@@ -34,57 +34,20 @@ describe('sample-manifest worker killed (SIGKILL) mid-apply: a fresh worker appl
   let sys: Sys;
   let lab: LabModels;
   let queue: SampleManifestQueue;
-  const children: ChildProcess[] = [];
+  let procs: ReturnType<typeof testProcesses>;
 
-  function startWorker(stall = '') {
-    const child = fork(WORKER_SCRIPT, [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        MONGO_URL: sys.config.MONGO_URL,
-        REDIS_URL: sys.config.REDIS_URL,
-        QUEUE_PREFIX: sys.config.QUEUE_PREFIX,
-        TOPIC_PREFIX: sys.config.TOPIC_PREFIX,
-        FILE_STORE_DIR: sys.config.FILE_STORE_DIR,
-        MAILBOX_DIR: sys.config.MAILBOX_DIR,
-        LOG_LEVEL: 'warn',
-        MANIFEST_STALL: stall,
-      },
-    });
-    children.push(child);
-    const messages: ManifestWorkerProcessMessage[] = [];
-    child.on('message', (m) => messages.push(m as ManifestWorkerProcessMessage));
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-      child.once('exit', (code, signal) => resolve(signal ?? code)),
-    );
-    const until = (pred: (m: ManifestWorkerProcessMessage) => boolean, what: string) =>
-      waitFor(
-        async () => {
-          if (child.exitCode !== null || child.signalCode !== null)
-            throw new Error(`the worker exited while waiting for ${what}`);
-          return messages.some(pred);
-        },
-        what,
-        90_000,
-      );
-    return { child, exited, until };
-  }
+  const startWorker = (stall = '') =>
+    procs.start<ManifestWorkerProcessMessage>(WORKER_SCRIPT, { MANIFEST_STALL: stall });
 
   beforeAll(async () => {
     sys = await createTestSystem({ WORKERS: 'false' });
+    procs = testProcesses(sys.config);
     lab = labModels(sys.ctx.mongo);
     queue = defineSampleManifestQueue(sys.ctx, { models: lab });
     await seedDomainPreferences(lab);
   }, 120_000);
   afterAll(async () => {
-    for (const c of children)
-      if (c.exitCode === null && c.signalCode === null) {
-        c.send?.({ stop: true });
-        await Promise.race([new Promise((r) => c.once('exit', r)), sleep(15_000)]);
-        if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-      }
+    await procs?.stopAll();
     await queue?.close();
     await sys?.close();
   }, 60_000);

@@ -1,8 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
+import { testProcesses } from '../../../server/src/test-processes';
 import { requisitionModels, type RequisitionModels } from '../models';
 import { blobFiles } from '../test/blobs';
 import { pdfText } from '../test/pdf';
@@ -36,45 +36,14 @@ describe('TRF PDF worker process killed (SIGKILL) mid-job: a fresh worker finish
   let sys: Sys;
   let models: RequisitionModels;
   let trf: TrfQueue;
-  const children: ChildProcess[] = [];
+  let procs: ReturnType<typeof testProcesses>;
 
   /** a TRF worker in its own process, against this test system's database, Redis and file store */
   function startWorker(stall: { rendered?: string; inserted?: string } = {}) {
-    const child = fork(WORKER_SCRIPT, [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        MONGO_URL: sys.config.MONGO_URL,
-        REDIS_URL: sys.config.REDIS_URL,
-        QUEUE_PREFIX: sys.config.QUEUE_PREFIX,
-        TOPIC_PREFIX: sys.config.TOPIC_PREFIX,
-        FILE_STORE_DIR: sys.config.FILE_STORE_DIR,
-        MAILBOX_DIR: sys.config.MAILBOX_DIR,
-        CHROMIUM_PATH: sys.config.CHROMIUM_PATH,
-        LOG_LEVEL: 'warn',
-        TRF_STALL_RENDERED: stall.rendered ?? '',
-        TRF_STALL_INSERTED: stall.inserted ?? '',
-      },
+    return procs.start<TrfWorkerProcessMessage>(WORKER_SCRIPT, {
+      TRF_STALL_RENDERED: stall.rendered ?? '',
+      TRF_STALL_INSERTED: stall.inserted ?? '',
     });
-    children.push(child);
-    const messages: TrfWorkerProcessMessage[] = [];
-    child.on('message', (m) => messages.push(m as TrfWorkerProcessMessage));
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-      child.once('exit', (code, signal) => resolve(signal ?? code)),
-    );
-    const until = (pred: (m: TrfWorkerProcessMessage) => boolean, what: string) =>
-      waitFor(
-        async () => {
-          if (child.exitCode !== null || child.signalCode !== null)
-            throw new Error(`the worker process exited while waiting for ${what}`);
-          return messages.some(pred);
-        },
-        what,
-        90_000,
-      );
-    return { child, messages, exited, until };
   }
 
   async function submitted() {
@@ -107,16 +76,12 @@ describe('TRF PDF worker process killed (SIGKILL) mid-job: a fresh worker finish
   beforeAll(async () => {
     // no workers in this process: only the forked worker processes take the jobs
     sys = await createTestSystem({ WORKERS: 'false' });
+    procs = testProcesses(sys.config);
     models = requisitionModels(sys.ctx.mongo);
     trf = defineTrfQueue(sys.ctx, { models });
   }, 120_000);
   afterAll(async () => {
-    for (const c of children)
-      if (c.exitCode === null && c.signalCode === null) {
-        c.send?.({ stop: true });
-        await Promise.race([new Promise((r) => c.once('exit', r)), sleep(15_000)]);
-        if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-      }
+    await procs?.stopAll();
     await trf?.close();
     await sys?.close();
   }, 60_000);

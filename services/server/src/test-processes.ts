@@ -1,0 +1,79 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Config } from '@onco/platform';
+
+/**
+ * Child processes for the kill tests (a worker or consumer really SIGKILLed midway, then a fresh one resumes):
+ * each runs a script under tsx against the test system's database, Redis, topics, queues and file store, and
+ * reports over IPC (`{ ready: true }`, and whatever the script adds). Test support only.
+ */
+export interface TestProcess<M> {
+  child: ChildProcess;
+  /** every message the child has sent so far */
+  messages: M[];
+  /** resolves with the signal (e.g. 'SIGKILL') or the exit code */
+  exited: Promise<NodeJS.Signals | number | null>;
+  /** throws when the child has exited (a test waiting on it fails with that, not with a timeout) */
+  alive(): void;
+  /** wait for a message matching `pred`; fails at once if the child exits first */
+  until(pred: (m: M) => boolean, what: string, timeoutMs?: number): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function testProcesses(config: Config) {
+  const children: ChildProcess[] = [];
+
+  function start<M>(script: string, env: Record<string, string> = {}): TestProcess<M> {
+    const child = fork(script, [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        MONGO_URL: config.MONGO_URL,
+        REDIS_URL: config.REDIS_URL,
+        QUEUE_PREFIX: config.QUEUE_PREFIX,
+        TOPIC_PREFIX: config.TOPIC_PREFIX,
+        KAFKA_CLIENT_ID: `${config.KAFKA_CLIENT_ID}-child-${children.length}`,
+        FILE_STORE_DIR: config.FILE_STORE_DIR,
+        MAILBOX_DIR: config.MAILBOX_DIR,
+        CHROMIUM_PATH: config.CHROMIUM_PATH,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+    });
+    children.push(child);
+    const messages: M[] = [];
+    child.on('message', (m) => messages.push(m as M));
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      child.once('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    const alive = () => {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`the child process exited (${child.exitCode ?? child.signalCode})`);
+    };
+    const until = async (pred: (m: M) => boolean, what: string, timeoutMs = 90_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`the child process exited while waiting for ${what}`);
+        if (messages.some(pred)) return;
+        if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+        await sleep(100);
+      }
+    };
+    return { child, messages, exited, alive, until };
+  }
+
+  /** ask every child still running to stop, SIGKILL it after 15 s */
+  async function stopAll() {
+    for (const c of children)
+      if (c.exitCode === null && c.signalCode === null) {
+        c.send?.({ stop: true });
+        await Promise.race([new Promise((r) => c.once('exit', r)), sleep(15_000)]);
+        if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      }
+  }
+
+  return { start, stopAll, children };
+}
