@@ -77,3 +77,27 @@ export function testProcesses(config: Config) {
 
   return { start, stopAll, children };
 }
+
+/**
+ * The child's side: run `main` (which starts the worker or consumer and returns how to stop it), report
+ * `{ ready: true, pid }`, stop on the parent's `{ stop: true }` or SIGTERM; a failed start exits 1.
+ */
+export function runTestChild(main: () => Promise<() => Promise<void>>): void {
+  main()
+    .then((stop) => {
+      process.send?.({ ready: true, pid: process.pid });
+      const quit = () =>
+        void stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      process.on('message', (m: unknown) => {
+        if ((m as { stop?: boolean })?.stop) quit();
+      });
+      process.on('SIGTERM', quit);
+    })
+    .catch((err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    });
+}

@@ -7,6 +7,7 @@
  * ever. It sends {ready: true} once its worker runs.
  */
 import pino from 'pino';
+import { runTestChild } from '../../../server/src/test-processes';
 import {
   connectMongo,
   createKafka,
@@ -58,22 +59,13 @@ async function main() {
     },
   });
   queues.startWorkers();
-  send({ ready: true, pid: process.pid });
-  const stop = async () => {
+  return async () => {
     await queues.close();
     await mongo.close();
     redis.disconnect();
-    process.exit(0);
   };
-  process.on('message', (m: unknown) => {
-    if ((m as { stop?: boolean })?.stop) void stop();
-  });
-  process.on('SIGTERM', () => void stop());
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runTestChild(main);
 
 export type ManifestWorkerProcessMessage = { ready: true; pid: number } | { stalled: 'apply' };

@@ -15,12 +15,12 @@
  * It sends {ready: true, pid} once it has joined its consumer group.
  */
 import pino from 'pino';
+import { runTestChild } from '../../../server/src/test-processes';
 import { connectMongo, createKafka, loadConfig, type PlatformContext } from '@onco/platform';
 import { requisitionModels } from '../models';
 import { RequisitionService } from '../requisition-service';
 import { startPatientMergeConsumer, type PatientMergeHooks } from '../consumers/patient-merges';
 
-const send = (msg: Record<string, unknown>) => process.send?.(msg);
 const forever = () => new Promise<never>(() => undefined);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const int = (name: string) => {
@@ -68,21 +68,12 @@ async function main() {
       : {}),
   });
   await consumer.ready;
-  send({ ready: true, pid: process.pid });
-  const stop = async () => {
+  return async () => {
     await consumer.stop();
     await mongo.close();
-    process.exit(0);
   };
-  process.on('message', (m: unknown) => {
-    if ((m as { stop?: boolean })?.stop) void stop();
-  });
-  process.on('SIGTERM', () => void stop());
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runTestChild(main);
 
 export type PatientMergeConsumerProcessMessage = { ready: true; pid: number };

@@ -12,6 +12,7 @@
  * It sends {ready: true} once its worker runs.
  */
 import pino from 'pino';
+import { runTestChild } from '../../../server/src/test-processes';
 import {
   connectMongo,
   createKafka,
@@ -84,24 +85,15 @@ async function main() {
   };
   defineTrfQueue(ctx, { models: requisitionModels(mongo), renderer });
   queues.startWorkers();
-  send({ ready: true, pid: process.pid });
-  const stop = async () => {
+  return async () => {
     await queues.close();
     await renderer.close();
     await mongo.close();
     redis.disconnect();
-    process.exit(0);
   };
-  process.on('message', (m: unknown) => {
-    if ((m as { stop?: boolean })?.stop) void stop();
-  });
-  process.on('SIGTERM', () => void stop());
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runTestChild(main);
 
 export type TrfWorkerProcessMessage =
   { ready: true; pid: number } | { stalled: 'rendered' | 'inserted'; requisitionId?: string };
