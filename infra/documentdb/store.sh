@@ -30,7 +30,7 @@ DOCUMENTDB_VERSION="0.106-0"
 LIBBSON_VERSION="1.28.0"
 PGVECTOR_VERSION="0.8.0"
 # Bumped whenever the build recipe or a gateway patch changes, so an older build is not reused.
-STORE_BUILD_REV="r2"
+STORE_BUILD_REV="r3"
 STORE_BUILD_ID="documentdb-$DOCUMENTDB_VERSION-libbson-$LIBBSON_VERSION-pgvector-$PGVECTOR_VERSION-$STORE_BUILD_REV"
 STORE_HOME="${STORE_HOME:-/opt/oncotrf-store/$STORE_BUILD_ID}"
 STORE_GATEWAY_BIN="$STORE_HOME/bin/documentdb_gateway"
@@ -71,9 +71,14 @@ ensure_cargo() {
 #    seconds, so every index on an existing collection waited up to a minute.
 #  - gateway-bind-once.patch: the listener is bound once. As published it is bound anew for every accepted
 #    connection, so connections opened together (a driver filling its pool) were reset or refused.
-patch_gateway() { # documentdb source dir
+#
+# The extension's source is patched too (infra/documentdb/extension-*.patch):
+#  - extension-upsert-race.patch: an upsert by _id whose insert meets a concurrent insert of the same _id updates
+#    that document, as MongoDB does. As published it replaced it: two racing upserts both reported an insert and
+#    the first one's write was lost (services/platform/src/store.int.test.ts, "racing upserts").
+patch_sources() { # documentdb source dir, patch kind (gateway | extension)
   local p
-  for p in "$ROOT"/infra/documentdb/gateway-*.patch; do
+  for p in "$ROOT"/infra/documentdb/"$2"-*.patch; do
     patch -p1 -d "$1" --forward <"$p" || {
       err "documentdb: $(rel "$p") does not apply to DocumentDB $DOCUMENTDB_VERSION"
       return 1
@@ -145,6 +150,7 @@ PC
   if ((ok)); then
     log "documentdb: [3/4] DocumentDB $DOCUMENTDB_VERSION extensions (pg_documentdb_core, pg_documentdb)..."
     (export PKG_CONFIG_PATH="$deps/lib/pkgconfig" PG_CONFIG="$PG_BIN/pg_config"
+      patch_sources "$build/documentdb-$DOCUMENTDB_VERSION" extension &&
       cd "$build/documentdb-$DOCUMENTDB_VERSION" &&
       make -C pg_documentdb_core -j"$jobs" && make -C pg_documentdb_core install &&
       make -C pg_documentdb -j"$jobs" && make -C pg_documentdb install) >>"$logf" 2>&1 ||
@@ -156,7 +162,7 @@ PC
   fi
   if ((ok)); then
     log "documentdb: [4/4] the wire gateway (Rust; crates from the registry, ~2-3 min)..."
-    (patch_gateway "$build/documentdb-$DOCUMENTDB_VERSION" &&
+    (patch_sources "$build/documentdb-$DOCUMENTDB_VERSION" gateway &&
       cd "$build/documentdb-$DOCUMENTDB_VERSION/pg_documentdb_gw" && cargo build --release --locked &&
       install -m 0755 target/release/documentdb_gateway "$STORE_GATEWAY_BIN") >>"$logf" 2>&1 ||
       { err "documentdb: gateway build failed"; ok=0; }

@@ -89,6 +89,31 @@ describe('single-document updates are atomic', () => {
   });
 });
 
+describe('racing upserts of one missing _id', () => {
+  /**
+   * Two writers upsert the same document that does not exist yet (a consumer's `$set` upsert and a migration's
+   * `$setOnInsert`; two first uses of a counter). MongoDB inserts once and applies the other as an update. The
+   * published DocumentDB 0.106 replaced the first writer's document with the second's (both answered "upserted")
+   * and lost the first write; infra/documentdb/extension-upsert-race.patch fixes that in the store.
+   */
+  it('neither write is lost: the $set always lands, the $setOnInsert never overwrites it', async () => {
+    const c = mongo.db!.collection<{ _id: string; v?: string; n?: number }>('upsert_race');
+    let lost = 0;
+    for (let round = 0; round < 25; round++) {
+      const ids = Array.from({ length: 20 }, (_, i) => `u${round}-${i}`);
+      await Promise.all([
+        ...ids.map((id) => c.updateOne({ _id: id }, { $setOnInsert: { n: 0 } }, { upsert: true })),
+        ...ids.map((id) => c.findOneAndUpdate({ _id: id }, { $set: { v: 'set' } }, { upsert: true })),
+        ...ids.map((id) => c.updateOne({ _id: id }, { $inc: { n: 1 } }, { upsert: true })),
+      ]);
+      const docs = await c.find({ _id: { $in: ids } }).toArray();
+      expect(docs).toHaveLength(20);
+      lost += docs.filter((d) => d.v !== 'set' || d.n !== 1).length;
+    }
+    expect(lost).toBe(0);
+  });
+});
+
 describe('aggregation', () => {
   beforeAll(async () => {
     await mongo.collection('orders').insertMany(
