@@ -447,10 +447,8 @@ export async function backfillPatientRequisitions(
 
 /**
  * Insert the rows that do not exist: plain inserts, a duplicate key being a row another writer inserted first
- * (kept as it is). Not `$setOnInsert` upserts: on DocumentDB 0.106 an upsert racing the reference consumer's `$set`
- * upsert of the same missing `_id` may win over it (the consumer's write lost: 9 of 400 rows in
- * `services/reference/src/patient-merge.backfill.int.test.ts`, "the store: ..."), while an insert never did (0 of
- * 400) and reports the duplicate.
+ * (kept as it is): the consumer's row always wins. (The published DocumentDB 0.106 also lost the consumer's write to
+ * a racing `$setOnInsert` upsert; the store is patched since, infra/documentdb/extension-upsert-race.patch.)
  */
 async function insertMissing(
   rows: mongo.Collection<PatientRequisitionRow>,
