@@ -157,3 +157,55 @@ describe('billing: model and GET /bis/api/v1/billingCases (real FerretDB)', () =
     ]);
   });
 });
+
+describe("billing: the outbox relay's scan of billing_cases (DocumentDB)", () => {
+  let sys: Sys;
+  let billing: BillingModule;
+
+  beforeAll(async () => {
+    sys = await createTestSystem();
+    billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
+    await billing.models.BillingCase.init();
+  }, 120_000);
+  afterAll(async () => {
+    await sys?.close();
+  });
+
+  it("reads only the cases with pending events, through the sparse index on 'outbox.0'", async () => {
+    const coll = billing.models.BillingCase.collection;
+    const entry = (n: number) => ({
+      id: `e-${n}`,
+      topic: 'billing-case',
+      key: `bc-${n}`,
+      type: 'billing-case.changed',
+      value: '{}',
+      createdOn: new Date(Date.UTC(2026, 0, 1, 0, 0, n)),
+      attempts: 0,
+    });
+    // 3,000 cases, 20 of them with an event waiting (the relay's query, events/src/outbox.ts passCollection)
+    await coll.insertMany(
+      Array.from({ length: 3000 }, (_, n) => ({
+        _id: `bc-${n}`,
+        testOrderId: `to-${n}`,
+        caseStatus: 'ACCEPTED_BY_XIFIN',
+        caseHistory: [],
+        outbox: n % 150 === 0 ? [entry(n)] : [],
+        deleted: false,
+        version: 0,
+      })) as never[],
+    );
+    const query = () =>
+      coll
+        .find({ 'outbox.0': { $exists: true } }, { projection: { outbox: 1 } })
+        .sort({ 'outbox.0.createdOn': 1, _id: 1 })
+        .limit(100);
+    expect((await query().toArray()).map((d) => d._id)).toEqual(
+      Array.from({ length: 20 }, (_, k) => `bc-${k * 150}`),
+    );
+    // the planner's choice: an index scan of the sparse index, not a scan of every case
+    const plan = JSON.stringify((await query().explain()).queryPlanner.winningPlan);
+    expect(plan).toContain('"stage":"IXSCAN"');
+    expect(plan).toContain('"indexName":"outbox.0_1"');
+    expect(plan).not.toContain('COLLSCAN');
+  });
+});
