@@ -62,9 +62,15 @@ export async function findCase(
   return doc;
 }
 
+/** What a billing-case event says of the case after a change. */
+export type CaseEventFields = Pick<
+  BillingCaseDoc,
+  '_id' | 'testOrderId' | 'testOrderFormId' | 'caseStatus' | 'billingCode' | 'errorDetails'
+>;
+
 /** The billing-case event for a case after a change. */
 export function billingCaseEvent(
-  after: BillingCaseDoc,
+  after: CaseEventFields,
   previousStatus: BillingCaseStatus | null,
   by: CaseActor,
   at: Date,
@@ -88,6 +94,46 @@ export function billingCaseEvent(
   );
 }
 
+/** A history entry for the case's status after a change. */
+export const historyEntry = (
+  status: BillingCaseStatus,
+  errorDetails: string | null,
+  at: Date,
+): CaseHistoryEntry => ({ id: randomUUID(), createdOn: at, status, errorDetails });
+
+/**
+ * One decided change as a conditional update (not yet written): the filter on the version read, the update with
+ * the fields, the history entry and the event, and the case as it will be once written. Null for a noop. Used by
+ * writeCaseDecision and by the writers that send several at once (bulk submit).
+ */
+export function caseWrite(
+  doc: BillingCaseDoc,
+  d: CaseDecision,
+  by: CaseActor,
+  at: Date,
+): { filter: Record<string, unknown>; update: Record<string, unknown>; after: BillingCaseDoc } | null {
+  if (d.noop) return null;
+  const set = { ...(d.set ?? {}) };
+  const after = {
+    ...doc,
+    ...set,
+    updatedOn: at,
+    updatedBy: by.id,
+    version: doc.version + 1,
+  } as BillingCaseDoc;
+  const statusChanged = after.caseStatus !== doc.caseStatus;
+  const entry =
+    statusChanged || d.history ? historyEntry(after.caseStatus, after.errorDetails ?? null, at) : null;
+  const event = billingCaseEvent(after, doc.caseStatus, by, at);
+  const update: Record<string, unknown> = {
+    $set: { ...set, updatedOn: at, updatedBy: by.id },
+    $inc: { version: 1 },
+  };
+  if (entry) update.$push = { caseHistory: entry };
+  after.caseHistory = entry ? [...doc.caseHistory, entry] : doc.caseHistory;
+  return { filter: { _id: doc._id, version: doc.version }, update: withOutbox(update, event), after };
+}
+
 /**
  * Write one decided change on the case as read. Returns the case after the change, the same case for a noop, or
  * null when the case changed meanwhile (the caller reads again).
@@ -99,37 +145,10 @@ export async function writeCaseDecision(
   by: CaseActor,
   at: Date,
 ): Promise<BillingCaseDoc | null> {
-  if (d.noop) return doc;
-  const set = { ...(d.set ?? {}) };
-  const after = {
-    ...doc,
-    ...set,
-    updatedOn: at,
-    updatedBy: by.id,
-    version: doc.version + 1,
-  } as BillingCaseDoc;
-  const statusChanged = after.caseStatus !== doc.caseStatus;
-  const entry: CaseHistoryEntry | null =
-    statusChanged || d.history
-      ? {
-          id: randomUUID(),
-          createdOn: at,
-          status: after.caseStatus,
-          errorDetails: after.errorDetails ?? null,
-        }
-      : null;
-  const event = billingCaseEvent(after, doc.caseStatus, by, at);
-  const update: Record<string, unknown> = {
-    $set: { ...set, updatedOn: at, updatedBy: by.id },
-    $inc: { version: 1 },
-  };
-  if (entry) update.$push = { caseHistory: entry };
-  const res = await models.BillingCase.updateOne(
-    { _id: doc._id, version: doc.version },
-    withOutbox(update, event),
-  ).exec();
-  if (res.modifiedCount !== 1) return null;
-  return { ...after, caseHistory: entry ? [...doc.caseHistory, entry] : doc.caseHistory };
+  const w = caseWrite(doc, d, by, at);
+  if (!w) return doc;
+  const res = await models.BillingCase.updateOne(w.filter, w.update).exec();
+  return res.modifiedCount === 1 ? w.after : null;
 }
 
 /** Read (with `read`), decide, write; again on a lost race (5 attempts, then 409). */

@@ -1,7 +1,8 @@
 import type { Job } from 'bullmq';
 import type { BillingCaseStatus } from '@onco/domain';
 import type { PlatformContext } from '@onco/platform';
-import { changeCase, SYSTEM_ACTOR, type CaseDecision } from '../case-service';
+import { withOutbox } from '@onco/events';
+import { billingCaseEvent, changeCase, historyEntry, SYSTEM_ACTOR, type CaseDecision } from '../case-service';
 import type { BillingCaseDoc, BillingModels, BillingSubmission } from '../models';
 import { buildClaim, claimKey } from './claim';
 
@@ -13,6 +14,9 @@ import { buildClaim, claimKey } from './claim';
  * - `exec` re-reads the case and stops (completes, sends nothing) when it is gone, of another generation, or no
  *   longer in a sending status (QUEUED_FOR_SUBMISSION, SUBMITTED_TO_XIFIN, RETRY_SCHEDULED, RETRY_IN_PROGRESS,
  *   RETRY_SUCCEEDED: the last three and SUBMITTED_TO_XIFIN are where a crash between send and record leaves it).
+ *   The common case, a first send of a case Submit queued, reads nothing first: its SUBMITTED_TO_XIFIN write is
+ *   conditional on that state (and on what the job says Submit saw, `queued`) and returns the case as written, so a
+ *   claim costs the worker two commands on the store (that write, and the answer's), not three.
  * - The claim carries `Idempotency-Key: <caseId>:<generation>`, so a re-run job (a crash after sending, a stalled
  *   job) gets the stored answer back and never makes a second claim.
  * - First attempt: QUEUED_FOR_SUBMISSION -> SUBMITTED_TO_XIFIN -> the answer's status. A transient failure
@@ -20,14 +24,25 @@ import { buildClaim, claimKey } from './claim';
  *   BullMQ retries with exponential backoff (BILLING_SUBMIT_ATTEMPTS, BILLING_SUBMIT_BACKOFF_MS); the next attempt
  *   RETRY_IN_PROGRESS -> RETRY_SUCCEEDED -> the answer's status, or after the last attempt RETRY_FAILED.
  * - Any other 4xx is permanent (not retried): the claim is REJECTED_BY_XIFIN with the refusal as error details.
- * - Every step is one changeCase write: the status, a history entry and the billing-case event.
+ * - Every step is one conditional write (changeCase, or markSubmitted for the first send): the status, a history
+ *   entry and the billing-case event, committed before the next step starts. SUBMITTED_TO_XIFIN is committed
+ *   before the claim leaves, so a case whose claim may be at the billing system says so (the kill test).
  */
 export const BILLING_SUBMIT_QUEUE = 'billing-submit';
 export const BILLING_SUBMIT_CONCURRENCY = 16;
+/** How many cases being sent the requeue sweep checks in one round trip to Redis. */
+const REQUEUE_PAGE = 500;
 
 export interface BillingSubmitJobData {
   caseId: string;
   generation: number;
+  /**
+   * What the case held when Submit queued it, as far as its billing-case events say: the first send's
+   * SUBMITTED_TO_XIFIN write is conditional on these (and on QUEUED_FOR_SUBMISSION of this generation), so it is
+   * written, with its event, and the case read back in one command. Absent (jobs added before it existed) or no
+   * longer matching: the job reads the case first.
+   */
+  queued?: Pick<BillingCaseDoc, 'testOrderId' | 'testOrderFormId' | 'billingCode'>;
 }
 
 export interface BillingSubmitResult {
@@ -73,6 +88,8 @@ export interface BillingSubmitQueue {
   name: typeof BILLING_SUBMIT_QUEUE;
   /** queue one submission under its deterministic job id */
   add(data: BillingSubmitJobData): Promise<Job<BillingSubmitJobData>>;
+  /** queue several at once (one round trip to Redis), each under its deterministic job id */
+  addMany(data: BillingSubmitJobData[]): Promise<void>;
   exec(job: Pick<Job<BillingSubmitJobData>, 'data' | 'attemptsMade' | 'opts'>): Promise<BillingSubmitResult>;
   /**
    * Make sure every case being sent has its job (run where the workers start): a case whose job is missing (its
@@ -168,6 +185,55 @@ export function defineBillingSubmitQueue(
     };
   }
 
+  /**
+   * Step 1 of a first send without reading the case first: QUEUED_FOR_SUBMISSION (of this generation, still as
+   * Submit queued it) -> SUBMITTED_TO_XIFIN with its history entry and its billing-case event (built from what the
+   * filter guarantees), the case returned as written. Null when the case is not in that state (a re-run after a
+   * crash, a retry, a stale job, a case changed meanwhile): the caller reads it and decides as usual.
+   */
+  async function markSubmitted(
+    caseId: string,
+    generation: number,
+    queued: NonNullable<BillingSubmitJobData['queued']>,
+  ): Promise<BillingCaseDoc | null> {
+    const at = new Date();
+    const status: BillingCaseStatus = 'SUBMITTED_TO_XIFIN';
+    const event = billingCaseEvent(
+      { _id: caseId, ...queued, caseStatus: status, errorDetails: null },
+      'QUEUED_FOR_SUBMISSION',
+      SYSTEM_ACTOR,
+      at,
+    );
+    return models.BillingCase.findOneAndUpdate(
+      {
+        _id: caseId,
+        deleted: false,
+        caseStatus: 'QUEUED_FOR_SUBMISSION',
+        'submission.generation': generation,
+        testOrderId: queued.testOrderId,
+        testOrderFormId: queued.testOrderFormId,
+        billingCode: queued.billingCode,
+      },
+      withOutbox(
+        {
+          $set: {
+            caseStatus: status,
+            errorDetails: null,
+            'submission.attempts': 1,
+            updatedOn: at,
+            updatedBy: SYSTEM_ACTOR.id,
+          },
+          $inc: { version: 1 },
+          $push: { caseHistory: historyEntry(status, null, at) },
+        },
+        event,
+      ),
+      { returnDocument: 'after', projection: { outbox: 0 } },
+    )
+      .lean<BillingCaseDoc>()
+      .exec();
+  }
+
   async function exec(
     job: Pick<Job<BillingSubmitJobData>, 'data' | 'attemptsMade' | 'opts'>,
   ): Promise<BillingSubmitResult> {
@@ -176,7 +242,10 @@ export function defineBillingSubmitQueue(
     const lastAttempt = attempt >= (job.opts.attempts ?? BILLING_SUBMIT_ATTEMPTS);
     const log = ctx.logger.child({ queue: BILLING_SUBMIT_QUEUE, caseId, generation, attempt });
 
-    const current = await models.BillingCase.findById(caseId, { outbox: 0 }).lean<BillingCaseDoc>().exec();
+    // the first send of a case Submit queued: SUBMITTED_TO_XIFIN in one command; anything else reads the case
+    const marked = job.data.queued ? await markSubmitted(caseId, generation, job.data.queued) : null;
+    const current =
+      marked ?? (await models.BillingCase.findById(caseId, { outbox: 0 }).lean<BillingCaseDoc>().exec());
     const skip = (reason: BillingSubmitResult['reason']): BillingSubmitResult => {
       log.info({ reason, status: current?.caseStatus }, 'billing submission skipped');
       return { outcome: 'skipped', reason };
@@ -296,31 +365,80 @@ export function defineBillingSubmitQueue(
 
   const add = (data: BillingSubmitJobData) =>
     handle.add(data, { jobId: billingSubmitJobId(data.caseId, data.generation) });
+  const addMany = async (data: BillingSubmitJobData[]) => {
+    await handle.queue.addBulk(
+      data.map((d) => ({
+        name: BILLING_SUBMIT_QUEUE,
+        data: d,
+        opts: { jobId: billingSubmitJobId(d.caseId, d.generation) },
+      })),
+    );
+  };
+
+  type Sending = Pick<
+    BillingCaseDoc,
+    '_id' | 'submission' | 'testOrderId' | 'testOrderFormId' | 'billingCode'
+  >;
+  /** Which of a page of cases being sent have no job (added again) or a failed one (retried). */
+  async function requeuePage(page: Sending[]): Promise<number> {
+    const jobs = page.map((c) => ({
+      id: billingSubmitJobId(c._id, c.submission!.generation),
+      data: {
+        caseId: c._id,
+        generation: c.submission!.generation,
+        queued: {
+          testOrderId: c.testOrderId,
+          testOrderFormId: c.testOrderFormId ?? null,
+          billingCode: c.billingCode ?? null,
+        },
+      },
+    }));
+    // one round trip for the page: whether each job exists, and whether it is in the failed set
+    const pipe = ctx.redis.pipeline();
+    for (const j of jobs) pipe.exists(handle.queue.toKey(j.id)).zscore(handle.queue.keys.failed, j.id);
+    const replies = (await pipe.exec()) ?? [];
+    const answer = (i: number) => {
+      const [err, value] = replies[i] ?? [new Error('no reply from Redis'), null];
+      if (err) throw err;
+      return value;
+    };
+    const missing: BillingSubmitJobData[] = [];
+    let n = 0;
+    for (let i = 0; i < jobs.length; i++) {
+      if (!answer(2 * i)) missing.push(jobs[i].data);
+      else if (answer(2 * i + 1) !== null) {
+        const job = await handle.queue.getJob(jobs[i].id);
+        if (job && (await job.isFailed())) {
+          await job.retry('failed');
+          n += 1;
+        }
+      }
+    }
+    if (missing.length) await addMany(missing);
+    return n + missing.length;
+  }
 
   async function requeue(): Promise<number> {
     let n = 0;
     // index { caseStatus: 1, updatedOn: -1 } (the list's Billing Status filter)
     const cursor = models.BillingCase.find(
       { caseStatus: { $in: SENDING }, deleted: false },
-      { _id: 1, submission: 1 },
+      { _id: 1, submission: 1, testOrderId: 1, testOrderFormId: 1, billingCode: 1 },
     )
-      .lean<Pick<BillingCaseDoc, '_id' | 'submission'>[]>()
-      .cursor();
+      .lean<Sending[]>()
+      .cursor({ batchSize: REQUEUE_PAGE });
+    let page: Sending[] = [];
     for await (const c of cursor) {
-      const generation = c.submission?.generation;
-      if (!generation) continue;
-      const job = await handle.queue.getJob(billingSubmitJobId(c._id, generation));
-      if (!job) {
-        await add({ caseId: c._id, generation });
-        n += 1;
-      } else if (await job.isFailed()) {
-        await job.retry('failed');
-        n += 1;
-      }
+      if (!c.submission?.generation) continue;
+      page.push(c);
+      if (page.length < REQUEUE_PAGE) continue;
+      n += await requeuePage(page);
+      page = [];
     }
+    if (page.length) n += await requeuePage(page);
     if (n) ctx.logger.warn({ queue: BILLING_SUBMIT_QUEUE, jobs: n }, 'billing submissions re-queued');
     return n;
   }
 
-  return { name: BILLING_SUBMIT_QUEUE, add, exec, requeue };
+  return { name: BILLING_SUBMIT_QUEUE, add, addMany, exec, requeue };
 }

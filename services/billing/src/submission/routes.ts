@@ -9,32 +9,73 @@ import {
   errorReplies,
   idParams,
   messageReply,
+  notFound,
   requireUser,
   typed,
   type SessionUser,
 } from '@onco/platform';
-import { changeCase, findCase } from '../case-service';
-import type { BillingModels } from '../models';
-import type { BillingSubmitQueue } from './queue';
-import { checkClaim, submitRefusal, type ClaimProblem, type DiagnosisCodeCatalog } from './rules';
+import { caseWrite, changeCase, findCase, type CaseDecision } from '../case-service';
+import type { BillingCaseDoc, BillingModels } from '../models';
+import { billingScope } from '../routes/billing-cases';
+import type { BillingSubmitJobData, BillingSubmitQueue } from './queue';
+import {
+  checkClaim,
+  claimProblems,
+  submitRefusal,
+  type ClaimProblem,
+  type DiagnosisCodeCatalog,
+} from './rules';
 
 export const SUBMITTED_MESSAGE = BILLING_MESSAGES.submitted;
 
 /** The most ids one bulk submit takes (a page of the list at its largest size, and then some). */
 export const BULK_SUBMIT_MAX = 500;
-/** How many cases of one bulk submit are queued at once. */
-const BULK_SUBMIT_PARALLEL = 8;
+/** How many cases of one bulk submit are read, checked and queued together (one read, one write, one add). */
+const BULK_SUBMIT_CHUNK = 100;
+
+type SubmitOpts = { models: BillingModels; queue: BillingSubmitQueue; catalog: DiagnosisCodeCatalog };
+
+/**
+ * The decision that queues a case (section 4.3's rule, 409; then the pre-submit checks' problems, 400 with the
+ * list of what to fix): QUEUED_FOR_SUBMISSION with a new submission generation.
+ */
+function queueDecision(doc: BillingCaseDoc, problems: ClaimProblem[], user: SessionUser): CaseDecision {
+  const refusal = submitRefusal(doc);
+  if (refusal) throw conflict(refusal, { caseStatus: doc.caseStatus });
+  if (problems.length)
+    throw badRequest(BILLING_MESSAGES.cannotSubmitUntil(problems.map((p) => p.message)), { problems });
+  return {
+    set: {
+      caseStatus: 'QUEUED_FOR_SUBMISSION',
+      errorDetails: null,
+      submission: {
+        generation: (doc.submission?.generation ?? 0) + 1,
+        attempts: 0,
+        lastError: null,
+        queuedOn: new Date(),
+        queuedBy: user.id,
+      },
+    },
+  };
+}
+
+/** The billing-submit job of a case just queued (with what its SUBMITTED_TO_XIFIN event needs: queue.ts). */
+const jobOf = (after: BillingCaseDoc): BillingSubmitJobData => ({
+  caseId: after._id,
+  generation: after.submission!.generation,
+  queued: {
+    testOrderId: after.testOrderId,
+    testOrderFormId: after.testOrderFormId ?? null,
+    billingCode: after.billingCode ?? null,
+  },
+});
 
 /**
  * Queue one case for submission: one write puts it in QUEUED_FOR_SUBMISSION with a new submission generation
  * (history entry and billing-case event), after the section 4.3 rule (409) and the pre-submit checks (400 with
  * the list of what to fix, `details.problems`); then the generation's billing-submit job is added.
  */
-export async function submitCase(
-  opts: { models: BillingModels; queue: BillingSubmitQueue; catalog: DiagnosisCodeCatalog },
-  user: SessionUser,
-  id: string,
-): Promise<number> {
+export async function submitCase(opts: SubmitOpts, user: SessionUser, id: string): Promise<number> {
   const { models, queue, catalog } = opts;
   let problems: ClaimProblem[] = [];
   const after = await changeCase(
@@ -44,31 +85,12 @@ export async function submitCase(
       problems = await checkClaim(doc, catalog);
       return doc;
     },
-    (doc) => {
-      const refusal = submitRefusal(doc);
-      if (refusal) throw conflict(refusal, { caseStatus: doc.caseStatus });
-      if (problems.length)
-        throw badRequest(BILLING_MESSAGES.cannotSubmitUntil(problems.map((p) => p.message)), { problems });
-      return {
-        set: {
-          caseStatus: 'QUEUED_FOR_SUBMISSION',
-          errorDetails: null,
-          submission: {
-            generation: (doc.submission?.generation ?? 0) + 1,
-            attempts: 0,
-            lastError: null,
-            queuedOn: new Date(),
-            queuedBy: user.id,
-          },
-        },
-      };
-    },
+    (doc) => queueDecision(doc, problems, user),
     actorOf(user),
   );
-  const generation = after.submission!.generation;
   // the case is committed QUEUED_FOR_SUBMISSION: if this add fails (Redis down), the requeue sweep adds the job
-  await queue.add({ caseId: id, generation });
-  return generation;
+  await queue.add(jobOf(after));
+  return after.submission!.generation;
 }
 
 const bulkResult = z.object({
@@ -78,16 +100,97 @@ const bulkResult = z.object({
   message: z.string(),
   problems: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
+export type BulkSubmitResult = z.infer<typeof bulkResult>;
+
+const refused = (id: string, err: AppError): BulkSubmitResult => {
+  const problems = (err.details as { problems?: ClaimProblem[] } | undefined)?.problems;
+  return { id, submitted: false, message: err.message, ...(problems ? { problems } : {}) };
+};
+
+/**
+ * Queue several cases, each exactly as submitCase would (same rule, same checks, same write, same job), with a
+ * result per id in the ids' order. Per chunk of BULK_SUBMIT_CHUNK: one read of the cases (in the caller's scope),
+ * one look-up of their ICD-10 codes, one bulk write of the conditional updates (each on the version read, with its
+ * history entry and event) and one add of their jobs. A case whose update lost a race (changed since the read) is
+ * submitted again on its own by submitCase, which re-reads and re-decides.
+ */
+export async function submitCases(
+  opts: SubmitOpts,
+  user: SessionUser,
+  ids: readonly string[],
+): Promise<BulkSubmitResult[]> {
+  const { models, queue, catalog } = opts;
+  const by = actorOf(user);
+  const results: BulkSubmitResult[] = new Array(ids.length);
+  for (let from = 0; from < ids.length; from += BULK_SUBMIT_CHUNK) {
+    const chunk = ids.slice(from, from + BULK_SUBMIT_CHUNK);
+    const docs = await models.BillingCase.find(
+      { _id: { $in: chunk }, deleted: false, ...billingScope(user) },
+      { outbox: 0 },
+    )
+      .lean<BillingCaseDoc[]>()
+      .exec();
+    const byId = new Map(docs.map((d) => [d._id, d]));
+    const codes = [...new Set(docs.flatMap((d) => d.claimInfo?.diagnosisCodes ?? []))];
+    const invalid = new Set(codes.length ? await catalog.invalidCodes(codes) : []);
+    const at = new Date();
+    const writes: { i: number; w: NonNullable<ReturnType<typeof caseWrite>> }[] = [];
+    chunk.forEach((id, k) => {
+      const i = from + k;
+      const doc = byId.get(id);
+      try {
+        if (!doc) throw notFound(`Billing case ${id} was not found.`);
+        const problems = claimProblems(
+          doc,
+          (doc.claimInfo?.diagnosisCodes ?? []).filter((c) => invalid.has(c)),
+        );
+        writes.push({ i, w: caseWrite(doc, queueDecision(doc, problems, user), by, at)! });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        results[i] = refused(id, err);
+      }
+    });
+    if (!writes.length) continue;
+    const res = await models.BillingCase.bulkWrite(
+      writes.map(({ w }) => ({ updateOne: { filter: w.filter, update: w.update } })),
+      { ordered: false },
+    );
+    let applied = writes;
+    if (res.modifiedCount !== writes.length) {
+      // some lost a race: which landed is told by their history entries (each write pushed one of its own)
+      const entryIds = writes.map(({ w }) => w.after.caseHistory.at(-1)!.id);
+      const landed = await models.BillingCase.find(
+        { _id: { $in: writes.map(({ w }) => w.after._id) }, 'caseHistory.id': { $in: entryIds } },
+        { _id: 1 },
+      )
+        .lean<Pick<BillingCaseDoc, '_id'>[]>()
+        .exec();
+      const ok = new Set(landed.map((d) => d._id));
+      applied = writes.filter(({ w }) => ok.has(w.after._id));
+      for (const { i } of writes.filter(({ w }) => !ok.has(w.after._id))) {
+        const id = ids[i];
+        try {
+          await submitCase(opts, user, id);
+          results[i] = { id, submitted: true, message: SUBMITTED_MESSAGE };
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          results[i] = refused(id, err);
+        }
+      }
+    }
+    // the cases are committed QUEUED_FOR_SUBMISSION: if this add fails (Redis down), the requeue sweep adds the jobs
+    if (applied.length) await queue.addMany(applied.map(({ w }) => jobOf(w.after)));
+    for (const { i } of applied) results[i] = { id: ids[i], submitted: true, message: SUBMITTED_MESSAGE };
+  }
+  return results;
+}
 
 /**
  * Submit a billing case to the billing system (spec 3 sections 4.3 and 7.3): `POST /bis/api/v1/billing/submit/:id`.
  * One write puts the case in QUEUED_FOR_SUBMISSION with a new submission generation (history entry and
  * billing-case event), then the `billing-submit` job of that generation is added (queue.ts).
  */
-export async function billingSubmitRoutes(
-  app: FastifyInstance,
-  opts: { models: BillingModels; queue: BillingSubmitQueue; catalog: DiagnosisCodeCatalog },
-) {
+export async function billingSubmitRoutes(app: FastifyInstance, opts: SubmitOpts) {
   typed(app).post(
     '/billing/submit/:id',
     {
@@ -140,25 +243,7 @@ export async function billingSubmitRoutes(
     async (req) => {
       const user = requireUser(req);
       const ids = [...new Set(req.body)];
-      const results: z.infer<typeof bulkResult>[] = new Array(ids.length);
-      const one = async (i: number) => {
-        const id = ids[i];
-        try {
-          await submitCase(opts, user, id);
-          results[i] = { id, submitted: true, message: SUBMITTED_MESSAGE };
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          const problems = (err.details as { problems?: ClaimProblem[] } | undefined)?.problems;
-          results[i] = { id, submitted: false, message: err.message, ...(problems ? { problems } : {}) };
-        }
-      };
-      // the cases are independent (one document each): BULK_SUBMIT_PARALLEL at a time, results in the ids' order
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: Math.min(BULK_SUBMIT_PARALLEL, ids.length) }, async () => {
-          while (next < ids.length) await one(next++);
-        }),
-      );
+      const results = await submitCases(opts, user, ids);
       const submitted = results.filter((r) => r.submitted).length;
       if (submitted) app.platform.nudgeOutbox();
       req.log.info({ submitted, of: ids.length }, 'billing cases queued for submission (bulk)');

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseEventJson, topicFor } from '@onco/events';
+import type { SessionUser } from '@onco/platform';
 import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
 import { collectMessages, kafkaTestLock, REPO_ROOT, waitFor } from '../../../../events/src/int-test-support';
 import { createReferenceModule } from '@onco/reference';
@@ -11,6 +12,7 @@ import { createBillingModule, type BillingCaseDoc, type BillingModule } from '..
 import { CLAIM_INFO, importIcd10Fixture, qualifiedCase } from './test-fixtures';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
 import { billingSubmitJobId } from './queue';
+import { submitCases } from './routes';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
@@ -119,6 +121,17 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
       ['SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN'],
     ]);
     expect(events[0].changedBy.id).not.toBe('system');
+    // the SUBMITTED_TO_XIFIN step is written without reading the case first (queue.ts markSubmitted): its event
+    // says the same of the case as the others, at the time of its history entry
+    expect(events[1]).toMatchObject({
+      billingCaseId: id,
+      testOrderId: done.testOrderId,
+      requisitionId: done.testOrderFormId,
+      billingCode: 'ACC-0340U',
+      errorDetails: null,
+      changedBy: { id: 'system', name: 'system' },
+      changedOn: new Date(done.caseHistory[1].createdOn).toISOString(),
+    });
     expect(events[2].changedBy).toEqual({ id: 'system', name: 'system' });
     expect(events[2]).toMatchObject({ billingCaseId: id, billingCode: 'ACC-0340U', errorDetails: null });
   });
@@ -246,6 +259,116 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
       await billing.submission.exec({ data: { caseId: id, generation: 0 }, attemptsMade: 0, opts: {} }),
     ).toEqual({ outcome: 'skipped', reason: 'stale' });
     expect(gateway.posts(`${id}:1`)).toBe(2);
+  });
+
+  it('a job whose case changed since Submit queued it reads the case and sends what it holds now', async () => {
+    const id = await newCase('ACC-CHANGED');
+    await billing.models.BillingCase.updateOne(
+      { _id: id },
+      {
+        $set: {
+          caseStatus: 'QUEUED_FOR_SUBMISSION',
+          submission: { generation: 1, attempts: 0, lastError: null, queuedOn: new Date(), queuedBy: 'u' },
+        },
+        $inc: { version: 1 },
+      },
+    ).exec();
+    // the job says what Submit saw; the billing code changed since (a direct write: the API refuses it while queued)
+    const result = await billing.submission.exec({
+      data: {
+        caseId: id,
+        generation: 1,
+        queued: {
+          testOrderId: (await get(id)).testOrderId,
+          testOrderFormId: 'tof-sub-x',
+          billingCode: 'ACC-OLD',
+        },
+      },
+      attemptsMade: 0,
+      opts: { attempts: 3 },
+    });
+    expect(result).toEqual({ outcome: 'answered', status: 'ACCEPTED_BY_XIFIN' });
+    const done = await get(id);
+    expect(history(done)).toEqual(['SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN']);
+    expect(
+      gateway
+        .claims()
+        .filter((c) => c.key === `${id}:1`)
+        .map((c) => c.claim.billingCode),
+    ).toEqual(['ACC-CHANGED']);
+    const events = await waitFor(() => (eventsOf(id).length >= 2 ? eventsOf(id) : null), {
+      what: 'two billing-case events',
+      timeoutMs: 30_000,
+    });
+    expect(events.map((e) => [e.caseStatus, e.billingCode, e.requisitionId])).toEqual([
+      ['SUBMITTED_TO_XIFIN', 'ACC-CHANGED', done.testOrderFormId],
+      ['ACCEPTED_BY_XIFIN', 'ACC-CHANGED', done.testOrderFormId],
+    ]);
+  });
+
+  it('bulk submit: a case changed between its read and the bulk write is decided again on its own', async () => {
+    const moved = await newCase('ACC-RACE-1');
+    const cancelled = await newCase('ACC-RACE-2');
+    const calm = await newCase('ACC-RACE-3');
+    const entries = (id: string) => get(id).then((c) => c.caseHistory.length);
+    // the ICD-10 look-up runs between the chunk's read and its write: two writers get in there
+    let raced = false;
+    const catalog = {
+      invalidCodes: async (codes: readonly string[]) => {
+        if (!raced) {
+          raced = true;
+          await billing.models.BillingCase.updateOne({ _id: moved }, { $inc: { version: 1 } }).exec();
+          await billing.models.BillingCase.updateOne(
+            { _id: cancelled },
+            { $set: { caseStatus: 'CANCELLED' }, $inc: { version: 1 } },
+          ).exec();
+        }
+        return createReferenceModule(sys.ctx).icd10Catalog.invalidCodes(codes);
+      },
+    };
+    // billing staff (every account), as the route would have it from the session
+    const user = {
+      id: 'u-biller',
+      loginId: 'biller',
+      firstName: 'Bea',
+      lastName: 'Biller',
+      role: 'ROLE_ADMINISTRATOR',
+      status: 'ACTIVE',
+      grantedAuthorities: [],
+      accountIds: [],
+      physicianIds: [],
+      allAccounts: true,
+      tokenVersion: 0,
+    } as unknown as SessionUser;
+    const results = await submitCases({ models: billing.models, queue: billing.submission, catalog }, user, [
+      moved,
+      cancelled,
+      calm,
+    ]);
+    expect(raced).toBe(true);
+    expect(results.map((r) => [r.id, r.submitted])).toEqual([
+      [moved, true],
+      [cancelled, false],
+      [calm, true],
+    ]);
+    expect(results[1].message).toMatch(/CANCELLED/);
+    await settle(moved, 'ACCEPTED_BY_XIFIN');
+    await settle(calm, 'ACCEPTED_BY_XIFIN');
+    expect(history(await get(moved))).toEqual([
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'ACCEPTED_BY_XIFIN',
+    ]);
+    expect(await entries(cancelled)).toBe(0);
+    expect((await get(cancelled)).caseStatus).toBe('CANCELLED');
+    for (const id of [moved, calm])
+      expect(
+        gateway
+          .claims()
+          .filter((c) => c.key.startsWith(`${id}:`))
+          .map((c) => c.key),
+      ).toEqual([`${id}:1`]);
+    expect(gateway.claims().filter((c) => c.key.startsWith(`${cancelled}:`))).toHaveLength(0);
   });
 
   it('requeue gives a queued case whose job was lost its job back, and does nothing twice', async () => {
