@@ -6,7 +6,7 @@
  *    billing gateway stand-in, and its answer recorded (two more writes). Claims per second from the first Submit
  *    to the last case ACCEPTED_BY_XIFIN.
  *  - Bare: the same claims (built by the same `buildClaim`) POSTed to another stand-in by a plain loop at the same
- *    concurrency (16), no queue, no database.
+ *    concurrency (16) with the worker's own HTTP client (gateway-client.ts), no queue, no database.
  * The stand-in answers after `--latency` ms (default 0: as fast as it can; a real billing system takes tens to
  * hundreds of ms, which hides the worker's own work). Prints claims/s of each and the ratio (target >= 0.8x).
  *
@@ -24,6 +24,7 @@ import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
 import { billingModels, type BillingCaseDoc } from '../services/billing/src/models';
 import { buildClaim, claimKey } from '../services/billing/src/submission/claim';
 import { BILLING_SUBMIT_CONCURRENCY } from '../services/billing/src/submission/queue';
+import { createGatewayClient } from '../services/billing/src/submission/gateway-client';
 import { startGatewayStandin } from '../services/billing/src/submission/gateway-standin';
 import { importIcd10Fixture, qualifiedCase } from '../services/billing/src/submission/test-fixtures';
 import { buildSystem } from '../services/server/src/system';
@@ -121,23 +122,26 @@ async function main() {
     const claims = (await models.BillingCase.find({}).lean<BillingCaseDoc[]>().exec()).map((d) =>
       buildClaim(d, 1),
     );
-    const claimsUrl = `${bareGateway.url}/claims`;
+    // the worker's own HTTP client (keep-alive, one connection per slot), so both sides pay the same client
+    const client = createGatewayClient(bareGateway.url, {
+      timeoutMs: Math.max(10_000, latency * 10),
+      sockets: BILLING_SUBMIT_CONCURRENCY,
+    });
     let next = 0;
     const t1 = performance.now();
     await Promise.all(
       Array.from({ length: BILLING_SUBMIT_CONCURRENCY }, async () => {
         while (next < claims.length) {
           const c = claims[next++];
-          const res = await fetch(claimsUrl, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'idempotency-key': claimKey(c.billingCaseId, 1) },
-            body: JSON.stringify(c),
+          const res = await client.post('/claims', JSON.stringify(c), {
+            'content-type': 'application/json',
+            'idempotency-key': claimKey(c.billingCaseId, 1),
           });
-          if (!res.ok) throw new Error(`bare post failed: ${res.status}`);
-          await res.text();
+          if (res.status !== 200) throw new Error(`bare post failed: ${res.status}`);
         }
       }),
     );
+    client.close();
     const bareMs = performance.now() - t1;
     const bareRate = (claims.length / bareMs) * 1000;
     console.log(

@@ -134,6 +134,17 @@ export function caseWrite(
   return { filter: { _id: doc._id, version: doc.version }, update: withOutbox(update, event), after };
 }
 
+/** One decided change as caseWrite builds it. */
+export type CaseWrite = NonNullable<ReturnType<typeof caseWrite>>;
+/** Writes one conditional update; true when it matched the version read (and so was applied). */
+export type CaseWriter = (w: CaseWrite) => Promise<boolean>;
+
+/** The default writer: mongoose's updateOne, which casts the update with the schema. */
+const castingWriter =
+  (models: BillingModels): CaseWriter =>
+  async (w) =>
+    (await models.BillingCase.updateOne(w.filter, w.update).exec()).modifiedCount === 1;
+
 /**
  * Write one decided change on the case as read. Returns the case after the change, the same case for a noop, or
  * null when the case changed meanwhile (the caller reads again).
@@ -144,24 +155,29 @@ export async function writeCaseDecision(
   d: CaseDecision,
   by: CaseActor,
   at: Date,
+  write: CaseWriter = castingWriter(models),
 ): Promise<BillingCaseDoc | null> {
   const w = caseWrite(doc, d, by, at);
   if (!w) return doc;
-  const res = await models.BillingCase.updateOne(w.filter, w.update).exec();
-  return res.modifiedCount === 1 ? w.after : null;
+  return (await write(w)) ? w.after : null;
 }
 
-/** Read (with `read`), decide, write; again on a lost race (5 attempts, then 409). */
+/**
+ * Read (with `read`), decide, write; again on a lost race (5 attempts, then 409). `write` replaces the default
+ * writer (the submission worker's own, which skips casting).
+ */
 export async function changeCase(
   models: BillingModels,
   read: () => Promise<BillingCaseDoc>,
   decide: (doc: BillingCaseDoc) => CaseDecision,
   by: CaseActor,
-  now: () => Date = () => new Date(),
+  opts: { now?: () => Date; write?: CaseWriter } = {},
 ): Promise<BillingCaseDoc> {
+  const now = opts.now ?? (() => new Date());
+  const write = opts.write ?? castingWriter(models);
   for (let attempt = 0; attempt < 5; attempt++) {
     const doc = await read();
-    const after = await writeCaseDecision(models, doc, decide(doc), by, now());
+    const after = await writeCaseDecision(models, doc, decide(doc), by, now(), write);
     if (after) return after;
   }
   throw conflict('The billing case was changed by someone else at the same time. Reload it and try again.');

@@ -54,6 +54,8 @@ export function createBillingModule(ctx: PlatformContext, opts: BillingModuleOpt
         },
       };
     },
+    // the gateway client's idle keep-alive connections, once the workers have stopped
+    stop: async () => submission.close(),
     dashboard: (user, range) => billingDashboard(models, user, range),
     areas: {
       bis: async (app) => {

@@ -2,9 +2,18 @@ import type { Job } from 'bullmq';
 import type { BillingCaseStatus } from '@onco/domain';
 import type { PlatformContext } from '@onco/platform';
 import { withOutbox } from '@onco/events';
-import { billingCaseEvent, changeCase, historyEntry, SYSTEM_ACTOR, type CaseDecision } from '../case-service';
+import type { mongo } from 'mongoose';
+import {
+  billingCaseEvent,
+  changeCase,
+  historyEntry,
+  SYSTEM_ACTOR,
+  type CaseDecision,
+  type CaseWriter,
+} from '../case-service';
 import type { BillingCaseDoc, BillingModels, BillingSubmission } from '../models';
 import { buildClaim, claimKey } from './claim';
+import { createGatewayClient, type GatewayReply } from './gateway-client';
 
 /**
  * The `billing-submit` queue (design.md rule 8): one job per submission of a billing case, which sends the claim
@@ -99,6 +108,8 @@ export interface BillingSubmitQueue {
    * added or retried.
    */
   requeue(): Promise<number>;
+  /** close the gateway client's idle connections (after the workers stopped) */
+  close(): void;
 }
 
 function errorText(errors: unknown): string | null {
@@ -118,7 +129,10 @@ export function defineBillingSubmitQueue(
 ): BillingSubmitQueue {
   const { models } = opts;
   const { BILLING_GATEWAY_URL, BILLING_GATEWAY_TIMEOUT_MS, BILLING_SUBMIT_ATTEMPTS } = ctx.config;
-  const claimsUrl = `${BILLING_GATEWAY_URL.replace(/\/+$/, '')}/claims`;
+  const gateway = createGatewayClient(BILLING_GATEWAY_URL, {
+    timeoutMs: BILLING_GATEWAY_TIMEOUT_MS,
+    sockets: BILLING_SUBMIT_CONCURRENCY,
+  });
 
   const read = (id: string) => async () => {
     const doc = await models.BillingCase.findById(id, { outbox: 0 }).lean<BillingCaseDoc>().exec();
@@ -129,29 +143,22 @@ export function defineBillingSubmitQueue(
   /** Send the claim; classify the answer. Never throws. */
   async function send(doc: BillingCaseDoc, generation: number): Promise<SendResult> {
     const claim = buildClaim(doc, generation);
-    let res: Response;
-    let text: string;
+    let res: GatewayReply;
     try {
-      res = await fetch(claimsUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': claimKey(doc._id, generation) },
-        body: JSON.stringify(claim),
-        signal: AbortSignal.timeout(BILLING_GATEWAY_TIMEOUT_MS),
+      res = await gateway.post('/claims', JSON.stringify(claim), {
+        'content-type': 'application/json',
+        'idempotency-key': claimKey(doc._id, generation),
       });
-      text = await res.text();
     } catch (err) {
-      const e = err as Error;
+      const e = err as NodeJS.ErrnoException;
       if (e.name === 'TimeoutError' || e.name === 'AbortError')
         return {
           kind: 'transient',
           error: `The billing system did not answer within ${BILLING_GATEWAY_TIMEOUT_MS} ms`,
         };
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      return {
-        kind: 'transient',
-        error: `The billing system could not be reached: ${cause?.code ?? cause?.message ?? e.message}`,
-      };
+      return { kind: 'transient', error: `The billing system could not be reached: ${e.code ?? e.message}` };
     }
+    const text = res.text;
     let body: { status?: unknown; errors?: unknown } = {};
     try {
       body = JSON.parse(text) as typeof body;
@@ -159,7 +166,7 @@ export function defineBillingSubmitQueue(
       // not JSON: described by the HTTP status below
     }
     const details = errorText(body.errors);
-    if (res.ok) {
+    if (res.status >= 200 && res.status < 300) {
       const status = typeof body.status === 'string' ? ANSWER_STATUS[body.status] : undefined;
       if (status)
         return { kind: 'final', status, errorDetails: status === 'ACCEPTED_BY_XIFIN' ? null : details };
@@ -186,6 +193,20 @@ export function defineBillingSubmitQueue(
   }
 
   /**
+   * The worker's writes go to the driver without mongoose's casting (~0.3-0.5 ms of CPU a write, on the process
+   * that also runs the queue and the relay): everything they hold is already what the store keeps (strings,
+   * numbers, Dates, the history entry and the outbox entry as built).
+   */
+  const cases = models.BillingCase.collection as unknown as mongo.Collection<BillingCaseDoc>;
+  const writeUncast: CaseWriter = async (w) =>
+    (
+      await cases.updateOne(
+        w.filter as mongo.Filter<BillingCaseDoc>,
+        w.update as mongo.UpdateFilter<BillingCaseDoc>,
+      )
+    ).modifiedCount === 1;
+
+  /**
    * Step 1 of a first send without reading the case first: QUEUED_FOR_SUBMISSION (of this generation, still as
    * Submit queued it) -> SUBMITTED_TO_XIFIN with its history entry and its billing-case event (built from what the
    * filter guarantees), the case returned as written. Null when the case is not in that state (a re-run after a
@@ -204,7 +225,7 @@ export function defineBillingSubmitQueue(
       SYSTEM_ACTOR,
       at,
     );
-    return models.BillingCase.findOneAndUpdate(
+    return cases.findOneAndUpdate(
       {
         _id: caseId,
         deleted: false,
@@ -229,9 +250,7 @@ export function defineBillingSubmitQueue(
         event,
       ),
       { returnDocument: 'after', projection: { outbox: 0 } },
-    )
-      .lean<BillingCaseDoc>()
-      .exec();
+    ) as Promise<BillingCaseDoc | null>;
   }
 
   async function exec(
@@ -243,7 +262,11 @@ export function defineBillingSubmitQueue(
     const log = ctx.logger.child({ queue: BILLING_SUBMIT_QUEUE, caseId, generation, attempt });
 
     // the first send of a case Submit queued: SUBMITTED_TO_XIFIN in one command; anything else reads the case
-    const marked = job.data.queued ? await markSubmitted(caseId, generation, job.data.queued) : null;
+    // (a retry reads it: the case is still QUEUED_FOR_SUBMISSION then only after an unexpected error)
+    const marked =
+      job.data.queued && job.attemptsMade === 0
+        ? await markSubmitted(caseId, generation, job.data.queued)
+        : null;
     const current =
       marked ?? (await models.BillingCase.findById(caseId, { outbox: 0 }).lean<BillingCaseDoc>().exec());
     const skip = (reason: BillingSubmitResult['reason']): BillingSubmitResult => {
@@ -286,6 +309,7 @@ export function defineBillingSubmitQueue(
           return decide(d);
         },
         SYSTEM_ACTOR,
+        { write: writeUncast },
       );
       known = after;
       return after;
@@ -440,5 +464,5 @@ export function defineBillingSubmitQueue(
     return n;
   }
 
-  return { name: BILLING_SUBMIT_QUEUE, add, addMany, exec, requeue };
+  return { name: BILLING_SUBMIT_QUEUE, add, addMany, exec, requeue, close: () => gateway.close() };
 }
