@@ -62,6 +62,7 @@ export function listMethods(http: HttpClient = sessionHttpClient(), base = PORTA
       const { json } = await http(`${base}/userPreferences`, {
         method: 'PUT',
         body: JSON.stringify({ name, content: JSON.stringify(content) }),
+        keepalive: true, // sent as the page is left, too (useListPreference flushes on pagehide)
       });
       return { data: json as PreferenceRecord };
     },

@@ -57,7 +57,22 @@ export function useListPreference(list: string, enabled: boolean, onLoaded: (sav
     };
   }, [enabled, hadLocal, key, list, methods]);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  // a change still waiting for its pause is sent at once when the list unmounts or the page is hidden
+  // (navigating away, closing the tab), so the server's copy is never older than the last applied filters
+  const pending = useRef<(() => void) | null>(null);
+  const flush = useCallback(() => {
+    clearTimeout(timer.current);
+    const send = pending.current;
+    pending.current = null;
+    send?.();
+  }, []);
+  useEffect(() => {
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [flush]);
 
   const save = useCallback(
     (state: Pick<ListState, 'filters' | 'q' | 'toggle'>) => {
@@ -68,11 +83,12 @@ export function useListPreference(list: string, enabled: boolean, onLoaded: (sav
       last.current = text;
       localStorage.setItem(key, text);
       clearTimeout(timer.current);
-      timer.current = setTimeout(() => {
+      pending.current = () => {
         methods.savePreference({ name: preferenceName(list), content }).catch(() => undefined);
-      }, 1500);
+      };
+      timer.current = setTimeout(flush, 1500);
     },
-    [enabled, ready, key, list, methods],
+    [enabled, ready, key, list, methods, flush],
   );
 
   return { initial, save, ready };

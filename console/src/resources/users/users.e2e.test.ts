@@ -122,6 +122,12 @@ describe('Users screen (browser)', () => {
   const statusOf = async (loginId: string) =>
     (await h.api(admin.authorization, 'GET', `/portal/api/v1/users/${ids[loginId]}`)).body.status;
 
+  /** The admin's remembered filters of the Users list as the server has them (preference "filters.users"). */
+  const saved = async () => {
+    const url = `/portal/api/v1/userPreferences?filter=${encodeURIComponent(JSON.stringify({ name: 'filters.users' }))}`;
+    return JSON.parse((await h.api(admin.authorization, 'GET', url)).body.content?.[0]?.content ?? 'null');
+  };
+
   async function openUsers(page: Page, first = 'maria.lopez') {
     await loginAs(page, h, admin.loginId);
     await open(page, h, '/users');
@@ -206,10 +212,6 @@ describe('Users screen (browser)', () => {
     await settle();
     await page.screenshot({ path: `${SCREENSHOT_DIR}/users-filtered-full-en.png`, fullPage: true });
     // the applied filter is remembered for this list on the server (preference record "filters.users")
-    const saved = async () => {
-      const url = `/portal/api/v1/userPreferences?filter=${encodeURIComponent(JSON.stringify({ name: 'filters.users' }))}`;
-      return JSON.parse((await h.api(admin.authorization, 'GET', url)).body.content?.[0]?.content ?? 'null');
-    };
     await expect.poll(saved, { timeout: 10_000 }).toMatchObject({ listFilters: { status: ['LOCKED_OUT'] } });
   });
 
@@ -228,6 +230,18 @@ describe('Users screen (browser)', () => {
     await page.click('[data-testid="list-search"]', { count: 3 });
     await page.keyboard.press('Backspace');
     await page.waitForSelector(rowSel('priya.shah'), { visible: true });
+    // leaving the page at once still sends the last change (no waiting out the list's pause): the reset
+    // filters and the cleared search reach the server, so the next fresh browser opens the whole list
+    await page.goto('about:blank');
+    await expect
+      .poll(
+        async () => {
+          const s = await saved();
+          return { listFilters: s?.listFilters, simpleFilters: s?.simpleFilters };
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual({ listFilters: {}, simpleFilters: {} });
   });
 
   it('adds a user (roles the creator may add, default Physician, account for that role) and a directory employee', async () => {
