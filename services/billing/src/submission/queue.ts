@@ -60,6 +60,23 @@ export interface BillingSubmitResult {
   reason?: 'missing' | 'stale' | 'not-sending';
 }
 
+/** A case as far as its billing-submit job needs it. */
+export type QueuedCase = Pick<
+  BillingCaseDoc,
+  '_id' | 'submission' | 'testOrderId' | 'testOrderFormId' | 'billingCode'
+>;
+
+/** The billing-submit job of a case in QUEUED_FOR_SUBMISSION (or being sent), for its current generation. */
+export const submitJobData = (c: QueuedCase): BillingSubmitJobData => ({
+  caseId: c._id,
+  generation: c.submission!.generation,
+  queued: {
+    testOrderId: c.testOrderId,
+    testOrderFormId: c.testOrderFormId ?? null,
+    billingCode: c.billingCode ?? null,
+  },
+});
+
 /** BullMQ job ids may not contain ':' */
 export const billingSubmitJobId = (caseId: string, generation: number) =>
   `billing-submit-${caseId}-${generation}`;
@@ -399,23 +416,11 @@ export function defineBillingSubmitQueue(
     );
   };
 
-  type Sending = Pick<
-    BillingCaseDoc,
-    '_id' | 'submission' | 'testOrderId' | 'testOrderFormId' | 'billingCode'
-  >;
   /** Which of a page of cases being sent have no job (added again) or a failed one (retried). */
-  async function requeuePage(page: Sending[]): Promise<number> {
+  async function requeuePage(page: QueuedCase[]): Promise<number> {
     const jobs = page.map((c) => ({
       id: billingSubmitJobId(c._id, c.submission!.generation),
-      data: {
-        caseId: c._id,
-        generation: c.submission!.generation,
-        queued: {
-          testOrderId: c.testOrderId,
-          testOrderFormId: c.testOrderFormId ?? null,
-          billingCode: c.billingCode ?? null,
-        },
-      },
+      data: submitJobData(c),
     }));
     // one round trip for the page: whether each job exists, and whether it is in the failed set
     const pipe = ctx.redis.pipeline();
@@ -449,9 +454,9 @@ export function defineBillingSubmitQueue(
       { caseStatus: { $in: SENDING }, deleted: false },
       { _id: 1, submission: 1, testOrderId: 1, testOrderFormId: 1, billingCode: 1 },
     )
-      .lean<Sending[]>()
+      .lean<QueuedCase[]>()
       .cursor({ batchSize: REQUEUE_PAGE });
-    let page: Sending[] = [];
+    let page: QueuedCase[] = [];
     for await (const c of cursor) {
       if (!c.submission?.generation) continue;
       page.push(c);

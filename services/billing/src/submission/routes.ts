@@ -17,7 +17,7 @@ import {
 import { caseWrite, changeCase, findCase, type CaseDecision } from '../case-service';
 import type { BillingCaseDoc, BillingModels } from '../models';
 import { billingScope } from '../routes/billing-cases';
-import type { BillingSubmitJobData, BillingSubmitQueue } from './queue';
+import { submitJobData, type BillingSubmitQueue } from './queue';
 import {
   checkClaim,
   claimProblems,
@@ -59,17 +59,6 @@ function queueDecision(doc: BillingCaseDoc, problems: ClaimProblem[], user: Sess
   };
 }
 
-/** The billing-submit job of a case just queued (with what its SUBMITTED_TO_XIFIN event needs: queue.ts). */
-const jobOf = (after: BillingCaseDoc): BillingSubmitJobData => ({
-  caseId: after._id,
-  generation: after.submission!.generation,
-  queued: {
-    testOrderId: after.testOrderId,
-    testOrderFormId: after.testOrderFormId ?? null,
-    billingCode: after.billingCode ?? null,
-  },
-});
-
 /**
  * Queue one case for submission: one write puts it in QUEUED_FOR_SUBMISSION with a new submission generation
  * (history entry and billing-case event), after the section 4.3 rule (409) and the pre-submit checks (400 with
@@ -89,7 +78,7 @@ export async function submitCase(opts: SubmitOpts, user: SessionUser, id: string
     actorOf(user),
   );
   // the case is committed QUEUED_FOR_SUBMISSION: if this add fails (Redis down), the requeue sweep adds the job
-  await queue.add(jobOf(after));
+  await queue.add(submitJobData(after));
   return after.submission!.generation;
 }
 
@@ -179,7 +168,7 @@ export async function submitCases(
       }
     }
     // the cases are committed QUEUED_FOR_SUBMISSION: if this add fails (Redis down), the requeue sweep adds the jobs
-    if (applied.length) await queue.addMany(applied.map(({ w }) => jobOf(w.after)));
+    if (applied.length) await queue.addMany(applied.map(({ w }) => submitJobData(w.after)));
     for (const { i } of applied) results[i] = { id: ids[i], submitted: true, message: SUBMITTED_MESSAGE };
   }
   return results;
