@@ -4,10 +4,11 @@
 #   postgres    PostgreSQL 15 (Debian) with DocumentDB's extensions, 127.0.0.1:9712, data in .data/postgres
 #   documentdb  DocumentDB's own MongoDB wire gateway (pg_documentdb_gw, Rust), 127.0.0.1:27017
 #
-# Built once per machine from ../shared/vendor (DocumentDB 0.106-0, libbson 1.28.0, pgvector 0.8.0) and
-# Debian's packages; see infra/README.md "The store". The extensions go where PostgreSQL loads them from
-# (/usr/lib/postgresql/15/lib, /usr/share/postgresql/15/extension); libbson and the gateway binary under
-# STORE_HOME. A stamp there names what was built; a later `up` skips the build when it matches.
+# Built once per machine from ../shared/vendor (DocumentDB 0.106-0 with its extended RUM, libbson 1.28.0,
+# pgvector 0.8.0) and Debian's packages; see infra/README.md "The store" and "Index-ordered pages". The
+# extensions go where PostgreSQL loads them from (/usr/lib/postgresql/15/lib, /usr/share/postgresql/15/extension);
+# libbson and the gateway binary under STORE_HOME. A stamp there names what was built; a later `up` skips the
+# build when it matches.
 
 PG_MAJOR=15
 PG_BIN="/usr/lib/postgresql/$PG_MAJOR/bin"
@@ -17,7 +18,7 @@ PG_START_TIMEOUT="${PG_START_TIMEOUT:-60}"
 PG_DIR="$DATA/postgres"
 PG_LOG="$LOGS/postgres.log"
 DOCUMENTDB_HOST=127.0.0.1
-DOCUMENTDB_PORT=27017
+DOCUMENTDB_PORT="${DOCUMENTDB_PORT:-27017}"
 DOCUMENTDB_START_TIMEOUT="${DOCUMENTDB_START_TIMEOUT:-60}"
 DOCUMENTDB_DIR="$DATA/documentdb"
 DOCUMENTDB_LOG="$LOGS/documentdb.log"
@@ -25,12 +26,17 @@ DOCUMENTDB_LOG="$LOGS/documentdb.log"
 # the default MONGO_URL in services/platform/src/config.ts carries the same pair.
 STORE_USER="${STORE_USER:-oncotrf}"
 STORE_PASSWORD="${STORE_PASSWORD:-oncotrf-local}"
+# A second login, used only to create index-ordered indexes (infra/README.md "Index-ordered pages"): its
+# sessions create DocumentDB's extended RUM indexes (documentdb.alternate_index_handler_name, set on the role,
+# never globally: unique indexes cannot be created with it). Same password; the app never signs in with it.
+STORE_ORDERED_USER="${STORE_ORDERED_USER:-${STORE_USER}_ordered}"
+STORE_ORDERED_PASSWORD="${STORE_ORDERED_PASSWORD:-$STORE_PASSWORD}"
 
 DOCUMENTDB_VERSION="0.106-0"
 LIBBSON_VERSION="1.28.0"
 PGVECTOR_VERSION="0.8.0"
 # Bumped whenever the build recipe or a gateway patch changes, so an older build is not reused.
-STORE_BUILD_REV="r3"
+STORE_BUILD_REV="r4"
 STORE_BUILD_ID="documentdb-$DOCUMENTDB_VERSION-libbson-$LIBBSON_VERSION-pgvector-$PGVECTOR_VERSION-$STORE_BUILD_REV"
 STORE_HOME="${STORE_HOME:-/opt/oncotrf-store/$STORE_BUILD_ID}"
 STORE_GATEWAY_BIN="$STORE_HOME/bin/documentdb_gateway"
@@ -51,6 +57,7 @@ store_installed() {
     [[ -x "$STORE_GATEWAY_BIN" ]] &&
     [[ "$(cat "$STORE_HOME/installed" 2>/dev/null || true)" == "$STORE_BUILD_ID" ]] &&
     [[ -f "/usr/lib/postgresql/$PG_MAJOR/lib/pg_documentdb.so" ]] &&
+    [[ -f "/usr/lib/postgresql/$PG_MAJOR/lib/pg_documentdb_extended_rum.so" ]] &&
     [[ -f "/usr/lib/postgresql/$PG_MAJOR/lib/vector.so" ]] &&
     grep -q "default_version = '$DOCUMENTDB_VERSION'" "/usr/share/postgresql/$PG_MAJOR/extension/documentdb.control" 2>/dev/null
 }
@@ -148,12 +155,16 @@ PC
       make install PG_CONFIG="$PG_BIN/pg_config") >>"$logf" 2>&1 || { err "documentdb: pgvector build failed"; ok=0; }
   fi
   if ((ok)); then
-    log "documentdb: [3/4] DocumentDB $DOCUMENTDB_VERSION extensions (pg_documentdb_core, pg_documentdb)..."
+    # pg_documentdb_extended_rum (DocumentDB's own RUM, internal/ in the same archive) links against the
+    # pg_documentdb.so built just before it in the same tree, so it is built last.
+    log "documentdb: [3/4] DocumentDB $DOCUMENTDB_VERSION extensions (pg_documentdb_core, pg_documentdb, pg_documentdb_extended_rum)..."
     (export PKG_CONFIG_PATH="$deps/lib/pkgconfig" PG_CONFIG="$PG_BIN/pg_config"
       patch_sources "$build/documentdb-$DOCUMENTDB_VERSION" extension &&
       cd "$build/documentdb-$DOCUMENTDB_VERSION" &&
       make -C pg_documentdb_core -j"$jobs" && make -C pg_documentdb_core install &&
-      make -C pg_documentdb -j"$jobs" && make -C pg_documentdb install) >>"$logf" 2>&1 ||
+      make -C pg_documentdb -j"$jobs" && make -C pg_documentdb install &&
+      make -C internal/pg_documentdb_extended_rum -j"$jobs" &&
+      make -C internal/pg_documentdb_extended_rum install) >>"$logf" 2>&1 ||
       { err "documentdb: extension build failed"; ok=0; }
   fi
   if ((ok)) && nm -D --undefined-only "/usr/lib/postgresql/$PG_MAJOR/lib/pg_documentdb_core.so" | grep -q ' __bid'; then
@@ -248,12 +259,17 @@ postgres_ready() {
 CREATE EXTENSION IF NOT EXISTS documentdb CASCADE;
 ALTER EXTENSION documentdb_core UPDATE;
 ALTER EXTENSION documentdb UPDATE;
+CREATE EXTENSION IF NOT EXISTS documentdb_extended_rum;
 DO \$\$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '$STORE_USER') THEN
     CREATE ROLE "$STORE_USER" WITH LOGIN INHERIT CREATEROLE PASSWORD '$STORE_PASSWORD' IN ROLE documentdb_admin_role;
     GRANT "$STORE_USER" TO postgres WITH ADMIN OPTION;
   END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '$STORE_ORDERED_USER') THEN
+    CREATE ROLE "$STORE_ORDERED_USER" WITH LOGIN INHERIT PASSWORD '$STORE_ORDERED_PASSWORD' IN ROLE documentdb_admin_role;
+  END IF;
 END \$\$;
+ALTER ROLE "$STORE_ORDERED_USER" SET documentdb.alternate_index_handler_name = 'extended_rum';
 SQL
   touch "$PG_DIR/.provisioned-$STORE_BUILD_ID"
 }
