@@ -40,6 +40,11 @@ export const configSchema = z.object({
   /** Serve the built console (console/dist) from this process. */
   SERVE_CONSOLE: bool.default(true),
   MONGO_URL: z.string().url().default(LOCAL_MONGO_URL),
+  /**
+   * The login that builds the large lists' index-ordered indexes on the local store (DocumentDB; store.sh's
+   * ordered-index role). Default: MONGO_URL's login with "_ordered" added. Not used with MongoDB.
+   */
+  MONGO_ORDERED_URL: z.string().url().optional(),
   KAFKA_BROKERS: csv.default(['127.0.0.1:9092']),
   KAFKA_CLIENT_ID: z.string().default('oncotrf'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
@@ -101,6 +106,13 @@ export const configSchema = z.object({
    * with Redis's data is added again under its deterministic id; the claim's idempotency key keeps it one claim).
    */
   BILLING_REQUEUE_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * How long a large list's total and facet counts are served before they are counted again (0: every request
+   * counts). The page's rows are always read fresh. docs/decisions.md "List totals and facet counts".
+   */
+  LIST_COUNTS_TTL_MS: z.coerce.number().int().min(0).default(10_000),
+  /** A list is "large" (its counts kept for LIST_COUNTS_TTL_MS) from this many matching rows. */
+  LIST_COUNTS_MIN_ROWS: z.coerce.number().int().min(1).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -3,6 +3,8 @@ export * from './errors';
 export * from './logger';
 export * from './list-query';
 export * from './list-exec';
+export * from './list-counts';
+export * from './ordered-indexes';
 export * from './records';
 export * from './tokens';
 export * from './auth';

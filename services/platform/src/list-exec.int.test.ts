@@ -4,6 +4,9 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { connectMongo } from './connections';
 import { LOCAL_MONGO_URL, mongoUrlWithDb } from './config';
 import { runFacets, runList } from './list-exec';
+import { DEFAULT_LIST_COUNTS_POLICY, configureListCounts } from './list-counts';
+import { declareOrderedIndex, ensureOrderedIndexes, orderedHint } from './ordered-indexes';
+import pino from 'pino';
 import { parseListQuery, type Filter, type ListQuery, type ListResource } from './list-query';
 
 /**
@@ -13,6 +16,7 @@ import { parseListQuery, type Filter, type ListQuery, type ListResource } from '
  * documents with MongoDB's query, sort, `$unwind` and `$group` semantics.
  */
 const suffix = randomBytes(4).toString('hex');
+const MONGO = mongoUrlWithDb(process.env.MONGO_URL ?? LOCAL_MONGO_URL, `oncotrf_listexec_${suffix}`);
 let mongo: Connection;
 let Row: Model<any>;
 let ALL: Array<Record<string, any>>;
@@ -50,9 +54,7 @@ const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 
 beforeAll(async () => {
-  mongo = await connectMongo(
-    mongoUrlWithDb(process.env.MONGO_URL ?? LOCAL_MONGO_URL, `oncotrf_listexec_${suffix}`),
-  );
+  mongo = await connectMongo(MONGO);
   Row = mongo.model('Row', new Schema({ _id: String }, { strict: false, versionKey: false }), 'rows');
   const base = Date.UTC(2024, 0, 1);
   ALL = Array.from({ length: 240 }, (_, i) => {
@@ -337,6 +339,55 @@ describe('list engine: total, page and facets from the database equal a brute-fo
     // test type is another field on the same array: the test status filter applies to it
     const dx = rows.flatMap((d) => facetValues(d, 'tests.type', 'tests')).filter((v) => v === 'DX').length;
     expect(facet('test_type_facet').find((i) => i.value === 'DX')?.count ?? 0).toBe(dx);
+  });
+});
+
+describe('a large list: its counts kept briefly, its page always read fresh (LIST_COUNTS_*)', () => {
+  afterAll(() => configureListCounts(DEFAULT_LIST_COUNTS_POLICY));
+
+  it('with kept counts the page comes from its own ordered read and still equals the brute-force answer', async () => {
+    configureListCounts({ ttlMs: 60_000, staleMs: 0, minRows: 1 });
+    // the newest-first sort gets its index-ordered index (DocumentDB: built by the ordered-index login)
+    declareOrderedIndex('rows', { updatedOn: -1, _id: -1 });
+    await ensureOrderedIndexes(mongo, { mongoUrl: MONGO, logger: pino({ level: 'silent' }) });
+    expect(orderedHint(mongo.db!.databaseName, 'rows', { updatedOn: -1, _id: -1 })).toBe(
+      'updatedOn_-1__id_-1',
+    );
+    expect(orderedHint(mongo.db!.databaseName, 'rows', { updatedOn: 1, _id: 1 })).toBeUndefined();
+    for (const qs of QUERIES) {
+      const query = parseListQuery(resource, { ...qs, facets: 'true' });
+      const want = bruteForce(query, () => true);
+      for (let round = 0; round < 2; round++) {
+        // round 0 counts (and keeps the counts of a non-empty list), round 1 reads the page alone
+        const got = await runList(Row, resource, query, {});
+        expect(got.content.map((r: any) => r.id)).toEqual(want.ids);
+        expect(got.totalElements).toBe(want.total);
+        expect(got.facets).toEqual(want.facets);
+      }
+    }
+  });
+
+  it('serves kept counts within the TTL while the rows change; a small list is always exact', async () => {
+    const c = mongo.db!.collection<any>('rows');
+    const query = parseListQuery(resource, { facets: 'status_facet', sort: 'rank,DESC' });
+    const count = async () => {
+      const r = await runList(Row, resource, query, {});
+      return { total: r.totalElements, first: (r.content[0] as any).id };
+    };
+    // exact for a list under minRows: a new row shows in the total at once
+    configureListCounts({ ttlMs: 60_000, staleMs: 0, minRows: 100_000 });
+    const before = await count();
+    await c.insertOne({ _id: 'zz-small', rank: 1_000_000, status: 'SUBMITTED', deleted: false });
+    expect(await count()).toEqual({ total: before.total + 1, first: 'zz-small' });
+    // a large list (minRows 1): the total is kept, the page is not
+    configureListCounts({ ttlMs: 600, staleMs: 0, minRows: 1 });
+    const kept = await count();
+    await c.insertOne({ _id: 'zz-large', rank: 2_000_000, status: 'SUBMITTED', deleted: false });
+    expect(await count()).toEqual({ total: kept.total, first: 'zz-large' });
+    // after the TTL (no stale window): counted again
+    await new Promise((r) => setTimeout(r, 700));
+    expect(await count()).toEqual({ total: kept.total + 1, first: 'zz-large' });
+    await c.deleteMany({ _id: { $in: ['zz-small', 'zz-large'] } });
   });
 });
 

@@ -8,6 +8,8 @@ import {
   type ListResource,
   type ListResult,
 } from './list-query';
+import { countsKey, listCountsCache, type ListCounts } from './list-counts';
+import { orderedHint } from './ordered-indexes';
 import { toApi } from './records';
 
 export interface RunListOptions<T> {
@@ -43,25 +45,84 @@ export async function runList<T = Record<string, unknown>>(
   opts: RunListOptions<T> = {},
 ): Promise<ListResult<T>> {
   const map = opts.map ?? ((d: any) => toApi(d) as T);
-  const answer = await listQueries(model, resource, query, scope, query.facets, true);
-  const ids = answer.pageIds;
-  const docs: any[] = ids.length
-    ? await model
-        .find({ _id: { $in: ids } }, opts.projection ?? { outbox: 0 })
-        .lean()
-        .exec()
-    : [];
-  // in the page's order (a row deleted between the two reads is left out)
-  const byId = new Map(docs.map((d) => [idKey(d._id), d]));
-  const rows = ids.flatMap((id) => {
-    const d = byId.get(idKey(id));
-    return d ? [d] : [];
-  });
+  const projection = opts.projection ?? { outbox: 0 };
+  const counts = listAggregates(resource, query, scope, query.facets, false, true);
+  const key = countsKey(`${model.db.name}.${model.collection.collectionName}`, counts.aggregates);
+  const cache = listCountsCache;
+  let rows: any[];
+  let answer: ListCounts;
+  const kept = cache.peek(key);
+  const pending = kept ? undefined : cache.pending(key);
+  if (kept || pending) {
+    // the counts are known (or being counted by another request): only the page is read
+    if (kept?.refresh) void cache.compute(key, () => countsOf(model, counts)).catch(() => undefined);
+    [rows, answer] = await Promise.all([
+      pageOf(model, resource, query, scope, projection),
+      kept?.value ?? pending!,
+    ]);
+  } else {
+    // page, total and facets together (one pass over the matched documents), then the page's documents
+    const all = await cache.own(
+      key,
+      () => listQueries(model, resource, query, scope, query.facets, true),
+      ({ total, facets }) => ({ total, facets }),
+    );
+    answer = all;
+    rows = await docsInOrder(model, all.pageIds, projection);
+  }
   return {
     content: rows.map(map),
     totalElements: answer.total,
     ...(query.facets.length ? { facets: answer.facets } : {}),
   };
+}
+
+/**
+ * The page's documents alone, in the list's order: one find. Asked only of a large list (its counts kept), so
+ * when an ordered index serves the sort (`ordered-indexes.ts`) it is hinted: a page then reads about
+ * (skip + 15) x all / matching index entries, a few ms, where the store would otherwise sort every match. A
+ * list with few matches is not hinted (walking the index for them would cost more than sorting them).
+ */
+async function pageOf(
+  model: Model<any>,
+  resource: ListResource,
+  query: ListQuery,
+  scope: Record<string, unknown>,
+  projection: Record<string, 0 | 1>,
+): Promise<any[]> {
+  const sort = sortOf(query);
+  const find = model
+    .find(buildMatch(resource, query, scope), projection)
+    .sort(sort)
+    .skip(query.page * query.perPage)
+    .limit(query.perPage);
+  const hint = orderedHint(model.db.name, model.collection.collectionName, sort);
+  if (hint) find.hint(hint);
+  return find.lean().exec();
+}
+
+/** Documents by id in the order of `ids` (a row deleted between the two reads is left out). */
+async function docsInOrder(model: Model<any>, ids: unknown[], projection: Record<string, 0 | 1>) {
+  if (!ids.length) return [];
+  const docs: any[] = await model
+    .find({ _id: { $in: ids } }, projection)
+    .lean()
+    .exec();
+  const byId = new Map(docs.map((d) => [idKey(d._id), d]));
+  return ids.flatMap((id) => {
+    const d = byId.get(idKey(id));
+    return d ? [d] : [];
+  });
+}
+
+/** The total and the facets alone (the aggregates of `listAggregates(…, false, true)`). */
+async function countsOf(
+  model: Model<any>,
+  { defs, aggregates }: ReturnType<typeof listAggregates>,
+): Promise<ListCounts> {
+  const answers = await Promise.all(aggregates.map((a) => model.aggregate(a.pipeline as any[]).exec()));
+  const { total, facets } = listAnswer(defs, aggregates, answers);
+  return { total, facets };
 }
 
 /** The named facets of a list query (runList's aggregates without the page and the total). */
@@ -72,7 +133,21 @@ export async function runFacets(
   scope: Record<string, unknown>,
   names: string[],
 ): Promise<Facet[]> {
-  return (await listQueries(model, resource, query, scope, names, false)).facets;
+  // the same question as the list's own counts (total included, so the policy knows the list's size): the
+  // rows request and this facets request of one screen share the kept counts
+  const counts = listAggregates(resource, query, scope, names, false, true);
+  const key = countsKey(`${model.db.name}.${model.collection.collectionName}`, counts.aggregates);
+  const kept = listCountsCache.peek(key);
+  if (kept?.refresh) void listCountsCache.compute(key, () => countsOf(model, counts)).catch(() => undefined);
+  const answer =
+    kept?.value ??
+    (await (listCountsCache.pending(key) ??
+      listCountsCache.own(
+        key,
+        () => countsOf(model, counts),
+        (v) => v,
+      )));
+  return answer.facets;
 }
 
 /** The list's sort: the asked field, then `_id` in the same direction (a total order: pages never overlap). */
@@ -186,12 +261,13 @@ export function listAggregates(
   scope: Record<string, unknown>,
   names: string[],
   withPage: boolean,
+  withTotal = withPage,
 ): { defs: FacetDef[]; aggregates: ListAggregate[] } {
   const { defs, main, own } = facetPlan(resource, query, scope, names);
   const aggregates: ListAggregate[] = [];
-  for (const [match, group, page] of [
-    [main.match, main.defs, withPage] as const,
-    ...own.map((g) => [g.match, g.defs, false] as const),
+  for (const [match, group, page, total] of [
+    [main.match, main.defs, withPage, withTotal] as const,
+    ...own.map((g) => [g.match, g.defs, false, false] as const),
   ]) {
     const branches: Record<string, unknown[]> = {};
     const paths: string[] = [];
@@ -202,9 +278,9 @@ export function listAggregates(
         { $limit: query.perPage },
         { $project: { _id: 1 } },
       ];
-      branches.total = [{ $count: 'n' }];
       paths.push(query.sort.path);
     }
+    if (total) branches.total = [{ $count: 'n' }];
     for (const def of group) {
       branches[`f${defs.indexOf(def)}`] = facetStages(resource, def);
       paths.push(...facetPaths(resource, def));

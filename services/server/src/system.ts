@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import {
+  configureListCounts,
+  ensureOrderedIndexes,
   AREAS,
   FileBlobStore,
   QueueRegistry,
@@ -55,6 +57,11 @@ function selectedAreas(config: Config): AreaName[] {
 export async function buildSystem(config: Config, opts: { logger?: Logger } = {}): Promise<System> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   const areas = selectedAreas(config);
+  configureListCounts({
+    ttlMs: config.LIST_COUNTS_TTL_MS,
+    staleMs: 2 * config.LIST_COUNTS_TTL_MS,
+    minRows: config.LIST_COUNTS_MIN_ROWS,
+  });
   const mongo = await connectMongo(config.MONGO_URL);
   const redis = createRedis(config.REDIS_URL, { logger });
   const kafka = createKafka(config, logger);
@@ -151,6 +158,12 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
   // Build every model's indexes before serving or writing, so a unique index holds from the first write
   // (mongoose otherwise builds them in the background).
   for (const model of Object.values(mongo.models)) await model.init();
+  // the large lists' index-ordered indexes: built in the background (a list hints one once it is ready)
+  void ensureOrderedIndexes(mongo, {
+    mongoUrl: config.MONGO_URL,
+    orderedUrl: config.MONGO_ORDERED_URL,
+    logger,
+  });
 
   const app = await createBaseApp(ctx, identity.resolver);
 

@@ -1,5 +1,5 @@
 import type { Connection, Model } from 'mongoose';
-import { auditedSchema } from '@onco/platform';
+import { auditedSchema, declareOrderedIndex } from '@onco/platform';
 import {
   CLINICAL_REVIEW_STATUSES,
   ORDER_TYPES,
@@ -146,6 +146,9 @@ export const testOrderSchema = auditedSchema(
 testOrderSchema.index({ status: 1, updatedOn: -1 });
 // tests list: default sort updatedOn DESC without a status filter
 testOrderSchema.index({ updatedOn: -1 });
+// the list's newest-first pages once the list is large (its counts kept): read in index order, on the local store
+// through DocumentDB's extended RUM (built by the ordered-index login: @onco/platform ordered-indexes.ts)
+declareOrderedIndex('test_orders', { updatedOn: -1, _id: -1 });
 // tests list: data scope and the account filter
 testOrderSchema.index({ 'testOrderForm.account.id': 1 });
 // tests list: data scope and the physician filter

@@ -1,5 +1,5 @@
 import type { Connection, Model } from 'mongoose';
-import { auditedSchema } from '@onco/platform';
+import { auditedSchema, declareOrderedIndex } from '@onco/platform';
 import {
   BILLING_PREFERENCES,
   BILLING_REVIEW_STATUSES,
@@ -478,6 +478,9 @@ requisitionSchema.index({ 'physician.id': 1, status: 1, updatedOn: -1, _id: -1 }
 requisitionSchema.index({ createdBy: 1, status: 1, updatedOn: -1, _id: -1 });
 // orders list: the patientId filter (a patient's requisitions)
 requisitionSchema.index({ 'patient.id': 1 });
+// the list's newest-first pages once the list is large (its counts kept): read in index order, on the local store
+// through DocumentDB's extended RUM (built by the ordered-index login: @onco/platform ordered-indexes.ts)
+declareOrderedIndex('test_order_forms', { updatedOn: -1, _id: -1 });
 // orders list: the testRequisitionId filter (a TRF number). Not unique: drafts have none (null); the number is
 // unique by construction (allocated from the `counters` sequence on first submit)
 requisitionSchema.index({ testRequisitionId: 1 });
