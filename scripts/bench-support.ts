@@ -1,5 +1,12 @@
 import type { Collection } from 'mongodb';
-import { listAggregates, listAnswer, type ListQuery, type ListResource } from '@onco/platform';
+import {
+  buildMatch,
+  listAggregates,
+  listAnswer,
+  orderedHint,
+  type ListQuery,
+  type ListResource,
+} from '@onco/platform';
 
 /**
  * What the list benchmarks share (scripts/bench-orders-list.ts, scripts/bench-tests-list.ts): the command-line
@@ -66,7 +73,22 @@ export async function compareListToBare(o: {
   concurrency: number;
   describe: (first: { totalElements: number }, aggregates: number) => string;
   target: string;
+  /** the database name: wait for the collection's index-ordered index, then also time paging (pages 1-20) */
+  orderedDb?: string;
 }) {
+  const sort = {
+    [o.query.sort.path]: o.query.sort.order === 'asc' ? 1 : -1,
+    _id: o.query.sort.order === 'asc' ? 1 : -1,
+  } as Record<string, 1 | -1>;
+  let hint: string | undefined;
+  if (o.orderedDb) {
+    const from = Date.now();
+    while (!(hint = orderedHint(o.orderedDb, o.coll.collectionName, sort)) && Date.now() - from < 300_000)
+      await new Promise((r) => setTimeout(r, 200));
+    console.log(
+      `[bench] index-ordered index for this sort: ${hint ?? 'NOT READY (pages sort their matches)'} (waited ${((Date.now() - from) / 1000).toFixed(1)} s)`,
+    );
+  }
   const first = await (await fetch(o.url, { headers: o.headers })).json();
   const { defs, aggregates } = listAggregates(o.resource, o.query, o.scope, o.query.facets, true);
   const answersOf = () => Promise.all(aggregates.map((a) => o.coll.aggregate(a.pipeline).toArray()));
@@ -91,5 +113,33 @@ export async function compareListToBare(o: {
   console.log(`[bench] bare driver queries, same page/count/facets: ${fmt(b)}`);
   console.log(
     `[bench] ratio API/bare: p50 ${(a.p50 / b.p50).toFixed(2)}x, p95 ${(a.p95 / b.p95).toFixed(2)}x (${o.target})`,
+  );
+  if (!o.orderedDb) return;
+  // paging through the list while its counts are kept: the API reads the page alone (hinted when the list is
+  // large); the bare side is the driver's same find
+  const pages = 20;
+  const match = buildMatch(o.resource, o.query, o.scope);
+  await api(); // counts the question again after the bare run (its kept counts expired)
+  let n = 0;
+  const paging = await run(o.requests, o.concurrency, async () => {
+    const u = new URL(o.url);
+    u.searchParams.set('page', String(n++ % pages));
+    const res = await fetch(u, { headers: o.headers });
+    if (!res.ok) throw new Error(`list failed: ${res.status}`);
+    await res.json();
+  });
+  n = 0;
+  const pagingBare = await run(o.requests, o.concurrency, async () => {
+    const f = o.coll
+      .find(match, { projection: { outbox: 0 } })
+      .sort(sort)
+      .skip((n++ % pages) * o.query.perPage)
+      .limit(o.query.perPage);
+    await (hint ? f.hint(hint) : f).toArray();
+  });
+  console.log(`[bench] API, pages 1-${pages} in turn (counts kept): ${fmt(paging)}`);
+  console.log(`[bench] bare, the same pages' find${hint ? ' (hinted)' : ''}: ${fmt(pagingBare)}`);
+  console.log(
+    `[bench] ratio API/bare (paging): p50 ${(paging.p50 / pagingBare.p50).toFixed(2)}x, p95 ${(paging.p95 / pagingBare.p95).toFixed(2)}x`,
   );
 }

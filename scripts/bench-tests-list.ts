@@ -82,6 +82,7 @@ async function main() {
       describe: (first, n) =>
         `query: ${query.filter}, newest first, 15 a page, ${FACETS.length} facets; ${first.totalElements} matching; as ${demoLogin(role)}; ${n} aggregates a request`,
       target: 'target within 1.5x; p95 target under 300 ms',
+      orderedDb: system.ctx.mongo.db!.databaseName,
     });
   } finally {
     await system.close();
