@@ -114,7 +114,7 @@ describe('tests list and test detail: the lab journey (real backend, chromium)',
     await page.waitForFunction((id) => location.pathname === `/test/${id}`, {}, target.id);
     await waitForText(page, `Test Order ${target.testOrderId}`);
     await page.waitForSelector('[data-testid="timeline"]');
-    expect(await bodyText(page)).toContain('Test Ordered');
+    await waitForText(page, 'Test Ordered');
 
     // Update Status: In Progress
     await clickWhenReady(page, '[data-testid="action-status"]');

@@ -100,7 +100,7 @@ describe('orders list, order summary and home dashboard (real backend, chromium)
       'In Progress',
       'Report Complete',
     ])
-      expect(await bodyText(page)).toContain(s);
+      await waitForText(page, s); // the patient panel and the timeline load beside the header
     await waitForText(page, 'No comment added', 60_000);
     await waitForText(page, 'Print', 90_000); // once the worker has made the TRF PDF
     await h.shot(page, 'orders-summary');
