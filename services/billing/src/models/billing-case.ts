@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { auditedSchema } from '@onco/platform';
+import { auditedSchema, declareOrderedIndex } from '@onco/platform';
 import {
   BILLING_CASE_STATUSES,
   BILLING_REVIEW_STATUSES,
@@ -151,6 +151,8 @@ export const billingCaseSchema = auditedSchema(
 
 // billing list: default sort updatedOn DESC
 billingCaseSchema.index({ updatedOn: -1 });
+// the list's newest-first pages once it is large: read in index order (@onco/platform ordered-indexes.ts)
+declareOrderedIndex('billing_cases', { updatedOn: -1, _id: -1 });
 // billing list: Test Type filter and test_type_facet
 billingCaseSchema.index({ testType: 1 });
 // billing list: Test Status filter and test_status_facet

@@ -1,5 +1,5 @@
 import { BIRTH_SEXES } from '@onco/domain';
-import { auditedSchema } from '@onco/platform';
+import { auditedSchema, declareOrderedIndex } from '@onco/platform';
 import type { Audited } from './common';
 
 export const PHYSICIAN_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
@@ -180,5 +180,7 @@ patientSchema.index({ physicianIds: 1, updatedOn: -1, _id: -1 });
 patientSchema.index({ hospitalLocationIds: 1 });
 // GET /patients: default sort updatedOn desc (users who see every account)
 patientSchema.index({ updatedOn: -1 });
+// the list's newest-first pages once it is large: read in index order (@onco/platform ordered-indexes.ts)
+declareOrderedIndex('patients', { updatedOn: -1, _id: -1 });
 // patient number look-up (filter userId) and renumbering
 patientSchema.index({ userId: 1 }, { unique: true });

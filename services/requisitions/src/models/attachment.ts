@@ -1,5 +1,5 @@
 import type { Connection, Model } from 'mongoose';
-import { auditedSchema } from '@onco/platform';
+import { auditedSchema, declareOrderedIndex } from '@onco/platform';
 import { ALL_ATTACHMENT_TYPES, ATTACHMENT_STATUSES, type AttachmentType } from '@onco/domain';
 import type { OutboxEntry } from '@onco/events';
 import { idName, outboxField, str, sub } from './common';
@@ -65,6 +65,8 @@ export const attachmentSchema = auditedSchema(
 
 // Attachment Box list: default sort updatedOn DESC
 attachmentSchema.index({ updatedOn: -1 });
+// the list's newest-first pages once it is large: read in index order (@onco/platform ordered-indexes.ts)
+declareOrderedIndex('attachments', { updatedOn: -1, _id: -1 });
 // Attachment Box list: type in(...) filter and attachment_type_facet; upload dialog's type in(list)
 attachmentSchema.index({ type: 1 });
 // Attachment Box list: status in(...) filter and attachment_status_facet
