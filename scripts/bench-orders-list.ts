@@ -29,6 +29,7 @@ import {
   listAnswer,
   facetStages,
   loadConfig,
+  planStages,
   orderedHint,
   parseListQuery,
   type ListQuery,
@@ -141,21 +142,6 @@ async function firstAnswer(role: Role, password: string, kind: 'bench' | 'consol
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
   }
-}
-
-/** Every stage (and index) name of an explain answer, wherever DocumentDB or MongoDB nests them. */
-function stagesOf(plan: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      if (typeof o.stage === 'string') out.push(o.indexName ? `${o.stage}(${o.indexName})` : o.stage);
-      for (const [k, x] of Object.entries(o)) if (k !== 'stage') walk(x);
-    }
-  };
-  walk(plan);
-  return out;
 }
 
 /** The two plans the engine was chosen from (see the header), bare. */
@@ -306,11 +292,11 @@ async function main() {
         .limit(15)
         .explain('executionStats');
       console.log(
-        `[bench] explain, the page query (find): ${stagesOf(page.queryPlanner ?? page).join(' > ')}`,
+        `[bench] explain, the page query (find): ${planStages(page.queryPlanner ?? page, { withIndex: true }).join(' > ')}`,
       );
       for (const a of aggregates) {
         const plan = await coll.aggregate(a.pipeline).explain('queryPlanner');
-        const stages = stagesOf(plan).filter((s) => /SCAN|FETCH|INDEX|AND|OR/.test(s));
+        const stages = planStages(plan, { withIndex: true }).filter((s) => /SCAN|FETCH|INDEX|AND|OR/.test(s));
         console.log(`[bench] explain, aggregate ${a.branch ?? '$facet'}: ${stages.join(' > ')}`);
       }
     }

@@ -31,6 +31,7 @@ import {
   listAggregates,
   listAnswer,
   loadConfig,
+  planStages,
   parseListQuery,
   type SessionUser,
 } from '@onco/platform';
@@ -311,21 +312,6 @@ async function widenProvider(mongo: Connection, parties: Party[]) {
   }
 }
 
-/** Every stage (and index) name of an explain answer, wherever DocumentDB or MongoDB nests them. */
-function stagesOf(plan: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      if (typeof o.stage === 'string') out.push(o.indexName ? `${o.stage}(${o.indexName})` : o.stage);
-      for (const [k, x] of Object.entries(o)) if (k !== 'stage') walk(x);
-    }
-  };
-  walk(plan);
-  return out;
-}
-
 async function signIn(base: string, role: Role, password: string) {
   const res = await fetch(`${base}/uam/api/v1/authenticate`, {
     method: 'POST',
@@ -458,16 +444,20 @@ async function measureScreen(o: {
       .sort({ updatedOn: -1, _id: -1 })
       .limit(PATIENTS_PAGE_SIZE)
       .explain('executionStats');
-    console.log(`[bench] explain, the page query (find): ${stagesOf(page.queryPlanner ?? page).join(' > ')}`);
+    console.log(
+      `[bench] explain, the page query (find): ${planStages(page.queryPlanner ?? page, { withIndex: true }).join(' > ')}`,
+    );
     const count = await coll.aggregate([{ $match: match }, { $count: 'n' }]).explain('queryPlanner');
-    console.log(`[bench] explain, the count alone: ${stagesOf(count).join(' > ')}`);
+    console.log(`[bench] explain, the count alone: ${planStages(count, { withIndex: true }).join(' > ')}`);
     for (const [what, p] of [
       ['rows request', rows],
       ['facets request', counts],
     ] as const) {
       for (const a of p.aggregates) {
         const plan = await coll.aggregate(a.pipeline).explain('queryPlanner');
-        const stages = stagesOf(plan).filter((s) => /SCAN|FETCH|INDEX|AND|OR|SORT/.test(s));
+        const stages = planStages(plan, { withIndex: true }).filter((s) =>
+          /SCAN|FETCH|INDEX|AND|OR|SORT/.test(s),
+        );
         console.log(`[bench] explain, ${what}, aggregate ${a.branch ?? '$facet'}: ${stages.join(' > ')}`);
       }
     }

@@ -5,6 +5,7 @@ export * from './list-query';
 export * from './list-exec';
 export * from './list-counts';
 export * from './ordered-indexes';
+export * from './explain';
 export * from './records';
 export * from './tokens';
 export * from './auth';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { connectMongo } from './connections';
+import { planStages } from './explain';
 import { LOCAL_MONGO_URL, mongoUrlWithDb } from './config';
 
 /**
@@ -63,22 +64,6 @@ function expected(all: Row[]): string[] {
     )
     .sort((a, b) => t(b) - t(a) || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0))
     .map((r) => r._id);
-}
-
-/** Every stage name of an explain answer, wherever the server nests them. */
-function stagesOf(plan: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        if (k === 'stage' && typeof x === 'string') out.push(x);
-        else walk(x);
-      }
-    }
-  };
-  walk(plan);
-  return out;
 }
 
 let mongo: Connection;
@@ -172,13 +157,13 @@ describe('index-ordered list pages (DocumentDB extended RUM)', () => {
 
     // (ii) the page is read in index order: no sort stage
     const explain = await c.find(FILTER).sort(SORT).hint(ORDERED).limit(PAGE).explain();
-    const stages = stagesOf(explain.queryPlanner ?? explain);
+    const stages = planStages(explain.queryPlanner ?? explain);
     expect(stages).toContain('IXSCAN');
     expect(stages.filter((s) => /SORT/i.test(s))).toEqual([]);
     expect(JSON.stringify(explain.queryPlanner ?? explain)).toContain(ORDERED);
     // the copy with an ordinary index on the same keys sorts
     const plainExplain = await copy.find(FILTER).sort(SORT).hint(ORDERED).limit(PAGE).explain();
-    expect(stagesOf(plainExplain.queryPlanner ?? plainExplain)).toContain('SORT');
+    expect(planStages(plainExplain.queryPlanner ?? plainExplain)).toContain('SORT');
 
     // (iii) unique indexes: still created by the app's login on that collection, and enforced
     await c.createIndex({ code: 1 }, { unique: true, sparse: true });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { connectMongo } from './connections';
+import { planStages } from './explain';
 import { LOCAL_MONGO_URL, mongoUrlWithDb } from './config';
 
 /**
@@ -23,22 +24,6 @@ afterAll(async () => {
   await mongo?.dropDatabase().catch(() => undefined);
   await mongo?.close();
 });
-
-/** Every stage name of an explain answer, wherever the server nests them. */
-function stagesOf(plan: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        if (k === 'stage' && typeof x === 'string') out.push(x);
-        else walk(x);
-      }
-    }
-  };
-  walk(plan);
-  return out;
-}
 
 describe('single-document updates are atomic', () => {
   it('40 parallel conditional updates of one document have exactly one winner', async () => {
@@ -199,7 +184,7 @@ describe('indexes', () => {
     }
     await mongo.db!.command({ analyze: 'rows' }).catch(() => undefined); // DocumentDB: refresh the planner's statistics
     const explain = await c.find({ status: 'ON_HOLD' }).sort({ updatedAt: -1, _id: -1 }).limit(15).explain();
-    const stages = stagesOf(explain.queryPlanner?.winningPlan ?? explain);
+    const stages = planStages(explain.queryPlanner?.winningPlan ?? explain);
     expect(stages.some((s) => /IXSCAN|INDEX/i.test(s))).toBe(true);
     expect(stages).not.toContain('COLLSCAN');
     const page = await c.find({ status: 'ON_HOLD' }).sort({ updatedAt: -1, _id: -1 }).limit(3).toArray();
