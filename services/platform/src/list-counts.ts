@@ -68,7 +68,11 @@ export class ListCountsCache {
       this.large.delete(key);
       return;
     }
+    // most recently large last; bounded (a question's counts expire, its size is remembered a while longer)
+    this.large.delete(key);
     this.large.add(key);
+    while (this.large.size > 4 * this.policy.maxEntries)
+      this.large.delete(this.large.values().next().value as string);
     const prev = this.entries.get(key);
     if (prev && prev.at > startedAt) return; // a later computation already answered
     this.entries.delete(key);

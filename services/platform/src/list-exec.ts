@@ -46,24 +46,16 @@ export async function runList<T = Record<string, unknown>>(
 ): Promise<ListResult<T>> {
   const map = opts.map ?? ((d: any) => toApi(d) as T);
   const projection = opts.projection ?? { outbox: 0 };
-  const counts = listAggregates(resource, query, scope, query.facets, false, true);
-  const key = countsKey(`${model.db.name}.${model.collection.collectionName}`, counts.aggregates);
-  const cache = listCountsCache;
+  const q = countsQuestion(model, resource, query, scope, query.facets);
   let rows: any[];
   let answer: ListCounts;
-  const kept = cache.peek(key);
-  const pending = kept ? undefined : cache.pending(key);
-  if (kept || pending) {
+  if (q.known) {
     // the counts are known (or being counted by another request): only the page is read
-    if (kept?.refresh) void cache.compute(key, () => countsOf(model, counts)).catch(() => undefined);
-    [rows, answer] = await Promise.all([
-      pageOf(model, resource, query, scope, projection),
-      kept?.value ?? pending!,
-    ]);
+    [rows, answer] = await Promise.all([pageOf(model, resource, query, scope, projection), q.known]);
   } else {
     // page, total and facets together (one pass over the matched documents), then the page's documents
-    const all = await cache.own(
-      key,
+    const all = await listCountsCache.own(
+      q.key,
       () => listQueries(model, resource, query, scope, query.facets, true),
       ({ total, facets }) => ({ total, facets }),
     );
@@ -75,6 +67,27 @@ export async function runList<T = Record<string, unknown>>(
     totalElements: answer.total,
     ...(query.facets.length ? { facets: answer.facets } : {}),
   };
+}
+
+/**
+ * A list's counts question (total and the named facets) and what is already known of its answer: kept counts
+ * (starting their refresh when past the TTL), or another request's count of a large list in flight.
+ */
+function countsQuestion(
+  model: Model<any>,
+  resource: ListResource,
+  query: ListQuery,
+  scope: Record<string, unknown>,
+  names: string[],
+) {
+  const counts = listAggregates(resource, query, scope, names, false, true);
+  const key = countsKey(`${model.db.name}.${model.collection.collectionName}`, counts.aggregates);
+  const kept = listCountsCache.peek(key);
+  if (kept?.refresh) void listCountsCache.compute(key, () => countsOf(model, counts)).catch(() => undefined);
+  const known: Promise<ListCounts> | undefined = kept
+    ? Promise.resolve(kept.value)
+    : listCountsCache.pending(key);
+  return { counts, key, known };
 }
 
 /**
@@ -135,18 +148,13 @@ export async function runFacets(
 ): Promise<Facet[]> {
   // the same question as the list's own counts (total included, so the policy knows the list's size): the
   // rows request and this facets request of one screen share the kept counts
-  const counts = listAggregates(resource, query, scope, names, false, true);
-  const key = countsKey(`${model.db.name}.${model.collection.collectionName}`, counts.aggregates);
-  const kept = listCountsCache.peek(key);
-  if (kept?.refresh) void listCountsCache.compute(key, () => countsOf(model, counts)).catch(() => undefined);
-  const answer =
-    kept?.value ??
-    (await (listCountsCache.pending(key) ??
-      listCountsCache.own(
-        key,
-        () => countsOf(model, counts),
-        (v) => v,
-      )));
+  const q = countsQuestion(model, resource, query, scope, names);
+  const answer = await (q.known ??
+    listCountsCache.own(
+      q.key,
+      () => countsOf(model, q.counts),
+      (v) => v,
+    ));
   return answer.facets;
 }
 

@@ -69,16 +69,14 @@ export async function ensureOrderedIndexes(
     if (!mongodb) {
       ordered = await connectMongo(
         orderedUrlOf(mongoUrlWithDb(opts.mongoUrl, db.databaseName), opts.orderedUrl),
-      )
-        .then((c) => c)
-        .catch((err: Error) => {
-          opts.logger.warn(
-            { err: err.message },
-            'ordered indexes: the store has no ordered-index login (build the store as r4: scripts/infra.sh up; ' +
-              'or set MONGO_ORDERED_URL); large lists sort their matches instead',
-          );
-          return undefined;
-        });
+      ).catch((err: Error) => {
+        opts.logger.warn(
+          { err: err.message },
+          'ordered indexes: the store has no ordered-index login (build the store as r4: scripts/infra.sh up; ' +
+            'or set MONGO_ORDERED_URL); large lists sort their matches instead',
+        );
+        return undefined;
+      });
     }
     for (const [collection, keys] of todo) {
       const existing = await db

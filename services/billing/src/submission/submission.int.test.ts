@@ -36,6 +36,18 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     const doc = await billing.models.BillingCase.create(qualifiedCase('sub', n, { billingCode, ...over }));
     return doc._id as string;
   };
+  /** Put a case in QUEUED_FOR_SUBMISSION (generation 1) as Submit would, without adding its job. */
+  const queueWithoutJob = (id: string) =>
+    billing.models.BillingCase.updateOne(
+      { _id: id },
+      {
+        $set: {
+          caseStatus: 'QUEUED_FOR_SUBMISSION',
+          submission: { generation: 1, attempts: 0, lastError: null, queuedOn: new Date(), queuedBy: 'u' },
+        },
+        $inc: { version: 1 },
+      },
+    ).exec();
   const get = (id: string) =>
     billing.models.BillingCase.findById(id).lean<BillingCaseDoc>().exec() as Promise<BillingCaseDoc>;
   const submit = (id: string, who = 'admin') =>
@@ -263,16 +275,7 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
 
   it('a job whose case changed since Submit queued it reads the case and sends what it holds now', async () => {
     const id = await newCase('ACC-CHANGED');
-    await billing.models.BillingCase.updateOne(
-      { _id: id },
-      {
-        $set: {
-          caseStatus: 'QUEUED_FOR_SUBMISSION',
-          submission: { generation: 1, attempts: 0, lastError: null, queuedOn: new Date(), queuedBy: 'u' },
-        },
-        $inc: { version: 1 },
-      },
-    ).exec();
+    await queueWithoutJob(id);
     // the job says what Submit saw; the billing code changed since (a direct write: the API refuses it while queued)
     const result = await billing.submission.exec({
       data: {
@@ -374,16 +377,7 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
   it('requeue gives a queued case whose job was lost its job back, and does nothing twice', async () => {
     const id = await newCase('ACC-LOST');
     // a case queued by Submit whose job add never reached Redis
-    await billing.models.BillingCase.updateOne(
-      { _id: id },
-      {
-        $set: {
-          caseStatus: 'QUEUED_FOR_SUBMISSION',
-          submission: { generation: 1, attempts: 0, lastError: null, queuedOn: new Date(), queuedBy: 'u' },
-        },
-        $inc: { version: 1 },
-      },
-    ).exec();
+    await queueWithoutJob(id);
     expect(await billing.submission.requeue()).toBeGreaterThanOrEqual(1);
     const done = await settle(id, 'ACCEPTED_BY_XIFIN');
     expect(history(done)).toEqual(['SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN']);
