@@ -3,8 +3,9 @@
  * through the real HTTP API at concurrency 10, against the bare driver queries that fetch the same page, count
  * and facets (the aggregates the list engine sends, straight from the driver, then the page's requisitions by
  * `_id`). It first times how long a freshly started server process takes to answer its first orders list (that
- * request, and the Submitted tab as the console asks it: the rows, and the facets route beside), and it ends
- * with the same list without facets (the rows request of the console).
+ * request, and the Submitted tab as the console asks it: the rows, and the facets route beside) on a list
+ * nobody asked for, later the same while the list is in use (its counts shared through the store by the
+ * benchmark's own server), and it ends with the same list without facets (the rows request of the console).
  *
  *   export MONGO_URL='mongodb://oncotrf:oncotrf-local@127.0.0.1:27017/oncotrf_bench?authSource=admin'
  *   npm run seed:scale -- --requisitions 100000     # once, into that database
@@ -346,6 +347,24 @@ async function main() {
     console.log(
       `[bench] ratio API/bare (paging): p50 ${(paging.p50 / pagingBare.p50).toFixed(2)}x, p95 ${(paging.p95 / pagingBare.p95).toFixed(2)}x`,
     );
+    // a fresh server process started while the list is in use (a restart, a deploy, one more process): the
+    // counts this process keeps are in the store (LIST_COUNTS_SHARED), so it only reads the page
+    if (!process.argv.includes('--no-first') && config.LIST_COUNTS_SHARED) {
+      const consoleAsk = () =>
+        Promise.all(
+          [
+            `${base}/portal/api/v1/testOrderForms?${new URLSearchParams(CONSOLE_LIST)}`,
+            `${base}/portal/api/v1/testOrderForms/facets?${new URLSearchParams(CONSOLE_FACETS)}`,
+          ].map(async (u) => (await fetch(u, { headers })).json()),
+        );
+      for (const kind of ['bench', 'console'] as const) {
+        await (kind === 'bench' ? api() : consoleAsk()); // the list in use: its counts kept (and shared)
+        const f = await firstAnswer(role, config.DEMO_PASSWORD, kind);
+        console.log(
+          `[bench] a fresh server process while the list is in use (counts shared): its first ${kind === 'bench' ? 'orders list' : 'Submitted tab (rows + facets)'} ${secs(f.first)} (started in ${secs(f.listening)}), the second ${secs(f.second)}`,
+        );
+      }
+    }
     // a question nobody asked yet counts again: each request a different search (no kept counts to use)
     const fresh = Number(arg('fresh', '20'));
     if (fresh > 0) {

@@ -113,6 +113,11 @@ export const configSchema = z.object({
   LIST_COUNTS_TTL_MS: z.coerce.number().int().min(0).default(10_000),
   /** A list is "large" (its counts kept for LIST_COUNTS_TTL_MS) from this many matching rows. */
   LIST_COUNTS_MIN_ROWS: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * Whether kept counts are shared by every server process through the store (collection `list_counts`): a
+   * restarted or added process then answers a list in use without counting it again.
+   */
+  LIST_COUNTS_SHARED: bool.default(true),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -4,7 +4,7 @@ import { ListCountsCache, countsKey, type ListCounts } from './list-counts';
 const counts = (total: number): ListCounts => ({ total, facets: [{ name: 'f', items: [] }] });
 
 describe('ListCountsCache: the counts decision', () => {
-  const policy = { ttlMs: 1_000, staleMs: 2_000, minRows: 100, maxEntries: 3 };
+  const policy = { ttlMs: 1_000, staleMs: 2_000, minRows: 100, maxEntries: 3, shared: true };
 
   it('keeps a large list only, fresh within the TTL, stale (refresh) up to TTL + stale, then gone', async () => {
     let now = 0;
@@ -86,6 +86,43 @@ describe('ListCountsCache: the counts decision', () => {
       'store down',
     );
     expect(c.peek('k')).toBeUndefined();
+  });
+
+  it('adopts shared counts young enough and large enough by its own policy; never asks for a list it found small', async () => {
+    const now = 10_000;
+    const c = new ListCountsCache(policy, () => now);
+    expect(c.mayShare('k')).toBe(true);
+    // counted elsewhere 500 ms ago: served as kept; 1.5 s ago: served while a refresh runs; 3 s ago: not served
+    expect(c.adopt('k', counts(100), 9_500)).toEqual({ value: counts(100), refresh: false });
+    expect(c.pending('k')).toBeUndefined();
+    expect(c.adopt('old', counts(100), 8_500)).toEqual({ value: counts(100), refresh: true });
+    expect(c.adopt('gone', counts(100), 7_000)).toBeUndefined();
+    // a list under this process's minRows is counted here, exactly
+    expect(c.adopt('tiny', counts(99), 9_900)).toBeUndefined();
+    // an adopted count never replaces a newer one of this process
+    c.keep('mine', counts(300), 9_800);
+    expect(c.adopt('mine', counts(200), 9_700)?.value.total).toBe(300);
+    expect(c.adopt('mine', counts(400), 9_900)?.value.total).toBe(400);
+    // a question this process last found small is not looked for in the shared copy; once large it is again
+    await c.compute('s', async () => counts(5));
+    expect(c.mayShare('s')).toBe(false);
+    await c.compute('s', async () => counts(500));
+    expect(c.mayShare('s')).toBe(true);
+    // kept counts are handed on to be shared; small ones and a TTL of 0 are not
+    const shared: number[] = [];
+    await c.compute(
+      'x',
+      async () => counts(700),
+      (v) => shared.push(v.total),
+    );
+    await c.compute(
+      'y',
+      async () => counts(7),
+      (v) => shared.push(v.total),
+    );
+    expect(shared).toEqual([700]);
+    expect(new ListCountsCache({ ...policy, shared: false }).mayShare('k')).toBe(false);
+    expect(new ListCountsCache({ ...policy, ttlMs: 0 }).adopt('k', counts(500), now)).toBeUndefined();
   });
 
   it('keys tell searches and dates apart', () => {

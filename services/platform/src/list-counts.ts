@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { mongo } from 'mongoose';
 import type { Facet } from './list-query';
 
 /** What a list answers besides its page: the total and the asked-for facets. */
@@ -15,6 +17,12 @@ export interface ListCountsPolicy {
   minRows: number;
   /** at most this many lists' counts kept (the oldest dropped first) */
   maxEntries: number;
+  /**
+   * whether kept counts are also written to the store (`list_counts`) and read from there by a process that has
+   * none of its own: every server process of a deployment then shares one count of a question (a restarted or
+   * added process answers a list in use at once instead of counting it again)
+   */
+  shared: boolean;
 }
 
 export const DEFAULT_LIST_COUNTS_POLICY: ListCountsPolicy = {
@@ -22,6 +30,7 @@ export const DEFAULT_LIST_COUNTS_POLICY: ListCountsPolicy = {
   staleMs: 20_000,
   minRows: 10_000,
   maxEntries: 1_000,
+  shared: true,
 };
 
 interface Entry {
@@ -43,6 +52,8 @@ export class ListCountsCache {
   private running = new Map<string, Promise<ListCounts>>();
   /** questions whose last counts were large enough to keep: only those share a computation in flight */
   private large = new Set<string>();
+  /** questions whose last counts were too small to keep: not looked for in the shared copy */
+  private small = new Set<string>();
 
   constructor(
     public policy: ListCountsPolicy = DEFAULT_LIST_COUNTS_POLICY,
@@ -61,20 +72,22 @@ export class ListCountsCache {
     return undefined;
   }
 
-  /** Keep counts just computed (only a large list's; the oldest entry goes when full). */
-  keep(key: string, value: ListCounts, startedAt: number): void {
+  /**
+   * Keep counts just computed (only a large list's; the oldest entry goes when full). True when they are kept
+   * (then they are worth sharing).
+   */
+  keep(key: string, value: ListCounts, startedAt: number): boolean {
     if (this.policy.ttlMs <= 0 || value.total < this.policy.minRows) {
       this.entries.delete(key);
       this.large.delete(key);
-      return;
+      remember(this.small, key, 4 * this.policy.maxEntries);
+      return false;
     }
     // most recently large last; bounded (a question's counts expire, its size is remembered a while longer)
-    this.large.delete(key);
-    this.large.add(key);
-    while (this.large.size > 4 * this.policy.maxEntries)
-      this.large.delete(this.large.values().next().value as string);
+    this.small.delete(key);
+    remember(this.large, key, 4 * this.policy.maxEntries);
     const prev = this.entries.get(key);
-    if (prev && prev.at > startedAt) return; // a later computation already answered
+    if (prev && prev.at > startedAt) return false; // a later computation already answered
     this.entries.delete(key);
     this.entries.set(key, { at: startedAt, value });
     while (this.entries.size > this.policy.maxEntries) {
@@ -82,18 +95,52 @@ export class ListCountsCache {
       this.entries.delete(oldest);
       this.large.delete(oldest);
     }
+    return true;
+  }
+
+  /**
+   * Counts of `key` read from the shared copy (counted by any process at `at`): kept here as if counted here,
+   * when they are young enough and the list is large by this process's policy. Answers as `peek` would.
+   */
+  adopt(key: string, value: ListCounts, at: number): { value: ListCounts; refresh: boolean } | undefined {
+    if (this.policy.ttlMs <= 0 || value.total < this.policy.minRows) return undefined;
+    const prev = this.entries.get(key);
+    if (!prev || prev.at < at) {
+      this.small.delete(key);
+      remember(this.large, key, 4 * this.policy.maxEntries);
+      this.entries.delete(key);
+      this.entries.set(key, { at, value });
+      while (this.entries.size > this.policy.maxEntries)
+        this.entries.delete(this.entries.keys().next().value as string);
+    }
+    return this.peek(key);
+  }
+
+  /** Whether the shared copy is worth asking for `key`'s counts (not when its last count here was small). */
+  mayShare(key: string): boolean {
+    return this.policy.shared && this.policy.ttlMs > 0 && !this.small.has(key);
   }
 
   /** Compute `key`'s counts once for all concurrent callers (a refresh), keeping them per the policy. */
-  compute(key: string, run: () => Promise<ListCounts>): Promise<ListCounts> {
-    return this.running.get(key) ?? this.own(key, run, (v) => v);
+  compute(
+    key: string,
+    run: () => Promise<ListCounts>,
+    onKept?: (value: ListCounts, at: number) => void,
+  ): Promise<ListCounts> {
+    return this.running.get(key) ?? this.own(key, run, (v) => v, onKept);
   }
 
   /**
    * Run a computation that answers `key`'s counts among other things (the caller's own page, say), always in
-   * this call; it is what `pending` hands to other requests meanwhile, and its counts are kept per the policy.
+   * this call; it is what `pending` hands to other requests meanwhile, and its counts are kept per the policy
+   * (and handed to `onKept` when kept: the shared copy).
    */
-  own<R>(key: string, run: () => Promise<R>, countsOf: (r: R) => ListCounts): Promise<R> {
+  own<R>(
+    key: string,
+    run: () => Promise<R>,
+    countsOf: (r: R) => ListCounts,
+    onKept?: (value: ListCounts, at: number) => void,
+  ): Promise<R> {
     const startedAt = this.now();
     let shared: Promise<ListCounts> | undefined;
     const settle = () => {
@@ -102,7 +149,8 @@ export class ListCountsCache {
     const p = run().then(
       (r) => {
         settle();
-        this.keep(key, countsOf(r), startedAt);
+        const value = countsOf(r);
+        if (this.keep(key, value, startedAt)) onKept?.(value, startedAt);
         return r;
       },
       (err) => {
@@ -129,7 +177,15 @@ export class ListCountsCache {
   clear(): void {
     this.entries.clear();
     this.large.clear();
+    this.small.clear();
   }
+}
+
+/** Add `key` to a bounded set as its most recent member (the oldest dropped beyond `max`). */
+function remember(set: Set<string>, key: string, max: number): void {
+  set.delete(key);
+  set.add(key);
+  while (set.size > max) set.delete(set.values().next().value as string);
 }
 
 /** The one cache of this process (configured at start from LIST_COUNTS_TTL_MS and LIST_COUNTS_MIN_ROWS). */
@@ -145,4 +201,70 @@ export function countsKey(collection: string, parts: unknown): string {
   return `${collection}|${JSON.stringify(parts, (_k, v) =>
     v instanceof RegExp ? { $re: v.source, $flags: v.flags } : v,
   )}`;
+}
+
+/**
+ * The counts every server process shares (`ListCountsPolicy.shared`): one document per large question in the
+ * collection `list_counts` of the list's own database, `_id` the SHA-256 of its key (the key itself, which holds the
+ * user's search, is not stored), written after each count
+ * that is kept (only if newer than what is there) and read by a process with no counts of its own for that
+ * question. Each document expires (TTL index on `expiresAt`) once no process would serve it any more. A store
+ * that cannot be read or written only costs the process its own count: errors never reach the list.
+ */
+export class SharedListCounts {
+  private indexed = false;
+
+  constructor(private db: mongo.Db) {}
+
+  private get collection() {
+    return this.db.collection<SharedCountsDoc>('list_counts');
+  }
+
+  async get(key: string): Promise<{ value: ListCounts; at: number } | undefined> {
+    const doc = await this.collection.findOne({ _id: sharedId(key) });
+    if (!doc) return undefined;
+    return { value: { total: doc.total, facets: doc.facets }, at: doc.at.getTime() };
+  }
+
+  async put(key: string, value: ListCounts, at: number, keepMs: number): Promise<void> {
+    if (!this.indexed) {
+      this.indexed = true;
+      await this.collection
+        .createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 })
+        .catch(() => (this.indexed = false));
+    }
+    const _id = sharedId(key);
+    const doc = {
+      total: value.total,
+      facets: value.facets,
+      at: new Date(at),
+      expiresAt: new Date(at + keepMs),
+    };
+    try {
+      // only over an older count: a slower count started earlier never replaces a newer one
+      await this.collection.updateOne({ _id, at: { $lt: doc.at } }, { $set: doc }, { upsert: true });
+    } catch (err) {
+      // the upsert of a question another process has just counted more recently: theirs stays
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+  }
+}
+
+interface SharedCountsDoc {
+  _id: string;
+  total: number;
+  facets: Facet[];
+  at: Date;
+  expiresAt: Date;
+}
+
+const sharedId = (key: string) => createHash('sha256').update(key).digest('base64url');
+
+const sharedByDb = new WeakMap<mongo.Db, SharedListCounts>();
+
+/** The shared counts of a database (one per connection's database). */
+export function sharedListCounts(db: mongo.Db): SharedListCounts {
+  let s = sharedByDb.get(db);
+  if (!s) sharedByDb.set(db, (s = new SharedListCounts(db)));
+  return s;
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { connectMongo } from './connections';
@@ -388,6 +388,53 @@ describe('a large list: its counts kept briefly, its page always read fresh (LIS
     await new Promise((r) => setTimeout(r, 700));
     expect(await count()).toEqual({ total: kept.total + 1, first: 'zz-large' });
     await c.deleteMany({ _id: { $in: ['zz-small', 'zz-large'] } });
+  });
+
+  it('a process with no counts of its own serves the counts another process kept (list_counts), within their age', async () => {
+    const c = mongo.db!.collection<any>('rows');
+    const query = parseListQuery(resource, { facets: 'status_facet,review_facet', sort: 'rank,DESC' });
+    const ask = async () => {
+      const r = await runList(Row, resource, query, {});
+      const facets = await runFacets(Row, resource, query, {}, ['status_facet']);
+      return { total: r.totalElements, first: (r.content[0] as any).id, facets };
+    };
+    // "process A" counts and keeps (and shares) the counts
+    await mongo.db!.collection<any>('list_counts').deleteMany({});
+    configureListCounts({ ttlMs: 60_000, staleMs: 0, minRows: 1, shared: true });
+    const a = await ask();
+    // written beside the answer (not waited for by the request)
+    const docs = await vi.waitFor(async () => {
+      const found = await mongo.db!.collection<any>('list_counts').find().toArray();
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    expect(docs).toHaveLength(2); // the list's question (2 facets) and the facets route's (1)
+    const doc = docs.find((d) => d.facets.length === 2);
+    expect(doc).toMatchObject({ total: a.total, at: expect.any(Date), expiresAt: expect.any(Date) });
+    expect(doc.expiresAt.getTime() - doc.at.getTime()).toBe(60_000);
+    // the question itself (which holds a user's search) is not stored, only its hash
+    expect(Object.keys(doc).sort()).toEqual(['_id', 'at', 'expiresAt', 'facets', 'total']);
+    // a row arrives; "process B" starts with nothing of its own: it serves A's counts, and a fresh page
+    await c.insertOne({ _id: 'zz-shared', rank: 3_000_000, status: 'SUBMITTED', deleted: false });
+    configureListCounts({ ttlMs: 60_000, staleMs: 0, minRows: 1, shared: true });
+    expect(await ask()).toEqual({ ...a, first: 'zz-shared' });
+    // a process that does not share counts itself, exactly
+    configureListCounts({ ttlMs: 60_000, staleMs: 0, minRows: 1, shared: false });
+    const own = await ask();
+    expect(own.total).toBe(a.total + 1);
+    expect(own.facets).not.toEqual(a.facets);
+    // shared counts past this process's TTL are not served: it counts (and shares the new counts)
+    configureListCounts({ ttlMs: 60_000, staleMs: 0, minRows: 1, shared: true });
+    await mongo
+      .db!.collection<any>('list_counts')
+      .updateMany({}, { $set: { at: new Date(Date.now() - 61_000) } });
+    expect((await ask()).total).toBe(a.total + 1);
+    configureListCounts({ ttlMs: 60_000, staleMs: 0, minRows: 1, shared: true });
+    expect((await ask()).total).toBe(a.total + 1);
+    // shared counts under this process's minRows (215 < 216) are not taken: it counts exactly
+    await c.deleteOne({ _id: 'zz-shared' });
+    configureListCounts({ ttlMs: 60_000, staleMs: 0, minRows: a.total + 2, shared: true });
+    expect((await ask()).total).toBe(a.total);
   });
 });
 

@@ -8,7 +8,7 @@ import {
   type ListResource,
   type ListResult,
 } from './list-query';
-import { countsKey, listCountsCache, type ListCounts } from './list-counts';
+import { countsKey, listCountsCache, sharedListCounts, type ListCounts } from './list-counts';
 import { orderedHint } from './ordered-indexes';
 import { toApi } from './records';
 
@@ -47,17 +47,19 @@ export async function runList<T = Record<string, unknown>>(
   const map = opts.map ?? ((d: any) => toApi(d) as T);
   const projection = opts.projection ?? { outbox: 0 };
   const q = countsQuestion(model, resource, query, scope, query.facets);
+  const known = q.known ?? (await fromShared(model, q));
   let rows: any[];
   let answer: ListCounts;
-  if (q.known) {
+  if (known) {
     // the counts are known (or being counted by another request): only the page is read
-    [rows, answer] = await Promise.all([pageOf(model, resource, query, scope, projection), q.known]);
+    [rows, answer] = await Promise.all([pageOf(model, resource, query, scope, projection), known]);
   } else {
     // page, total and facets together (one pass over the matched documents), then the page's documents
     const all = await listCountsCache.own(
       q.key,
       () => listQueries(model, resource, query, scope, query.facets, true),
       ({ total, facets }) => ({ total, facets }),
+      share(model, q.key),
     );
     answer = all;
     rows = await docsInOrder(model, all.pageIds, projection);
@@ -83,11 +85,48 @@ function countsQuestion(
   const counts = listAggregates(resource, query, scope, names, false, true);
   const key = countsKey(`${model.db.name}.${model.collection.collectionName}`, counts.aggregates);
   const kept = listCountsCache.peek(key);
-  if (kept?.refresh) void listCountsCache.compute(key, () => countsOf(model, counts)).catch(() => undefined);
+  if (kept?.refresh) refresh(model, key, counts);
   const known: Promise<ListCounts> | undefined = kept
     ? Promise.resolve(kept.value)
     : listCountsCache.pending(key);
   return { counts, key, known };
+}
+
+/** Count a question again beside the requests (once for all of them), sharing the new counts. */
+function refresh(model: Model<any>, key: string, counts: ReturnType<typeof listAggregates>): void {
+  void listCountsCache.compute(key, () => countsOf(model, counts), share(model, key)).catch(() => undefined);
+}
+
+/**
+ * The counts another process keeps for this question (`list_counts`, see `SharedListCounts`), when young
+ * enough: asked only when this process has none and did not find the list small last time. A failed read is a
+ * miss (the request counts itself).
+ */
+async function fromShared(
+  model: Model<any>,
+  q: ReturnType<typeof countsQuestion>,
+): Promise<Promise<ListCounts> | undefined> {
+  const db = model.db.db;
+  if (!db || !listCountsCache.mayShare(q.key)) return undefined;
+  const got = await sharedListCounts(db)
+    .get(q.key)
+    .catch(() => undefined);
+  const served = got && listCountsCache.adopt(q.key, got.value, got.at);
+  if (!served) return undefined;
+  if (served.refresh) refresh(model, q.key, q.counts);
+  return Promise.resolve(served.value);
+}
+
+/** What writes a question's kept counts to the shared copy (a failed write only leaves the copy older). */
+function share(model: Model<any>, key: string) {
+  const db = model.db.db;
+  if (!db || !listCountsCache.policy.shared) return undefined;
+  return (value: ListCounts, at: number) => {
+    const { ttlMs, staleMs } = listCountsCache.policy;
+    void sharedListCounts(db)
+      .put(key, value, at, ttlMs + staleMs)
+      .catch(() => undefined);
+  };
 }
 
 /**
@@ -150,10 +189,12 @@ export async function runFacets(
   // rows request and this facets request of one screen share the kept counts
   const q = countsQuestion(model, resource, query, scope, names);
   const answer = await (q.known ??
+    (await fromShared(model, q)) ??
     listCountsCache.own(
       q.key,
       () => countsOf(model, q.counts),
       (v) => v,
+      share(model, q.key),
     ));
   return answer.facets;
 }

@@ -61,6 +61,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     ttlMs: config.LIST_COUNTS_TTL_MS,
     staleMs: 2 * config.LIST_COUNTS_TTL_MS,
     minRows: config.LIST_COUNTS_MIN_ROWS,
+    shared: config.LIST_COUNTS_SHARED,
   });
   const mongo = await connectMongo(config.MONGO_URL);
   const redis = createRedis(config.REDIS_URL, { logger });
