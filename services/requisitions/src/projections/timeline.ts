@@ -1,4 +1,17 @@
-import { isEventOf, runConsumer, type AnyEvent, type RunningConsumer } from '@onco/events';
+import type { KafkaMessage } from 'kafkajs';
+import type { AnyBulkWriteOperation } from 'mongoose';
+import {
+  DEAD_LETTERS_COLLECTION,
+  ensureTopics,
+  familyOfTopic,
+  isEventOf,
+  safeParseEventJson,
+  topicFor,
+  type AnyEvent,
+  type ConsumerMetrics,
+  type DeadLetter,
+  type RunningConsumer,
+} from '@onco/events';
 import type { PlatformContext } from '@onco/platform';
 import type { RequisitionModels, TimelineEntryDoc } from '../models';
 
@@ -109,29 +122,182 @@ export function timelineEntry(event: AnyEvent): TimelineEntryDoc | null {
 
 /** Record one event (idempotent: the event id is the entry's `_id`). */
 export async function recordTimeline(models: RequisitionModels, event: AnyEvent): Promise<boolean> {
-  const entry = timelineEntry(event);
-  if (!entry) return false;
-  const res = await models.TimelineEntry.updateOne(
-    { _id: entry._id },
-    { $setOnInsert: entry },
-    { upsert: true },
-  ).exec();
-  return res.upsertedCount === 1;
+  return (await recordTimelineBatch(models, [event])).inserted === 1;
 }
 
-export function startTimelineProjection(
+/** Entries written in one bulk write at most (a Kafka batch is up to ~1 MB a partition). */
+const BULK = 500;
+
+export interface TimelineBatchResult {
+  /** entries that did not exist yet */
+  inserted: number;
+  /** events whose entry the store refused for a reason of its own (not a duplicate): dead-lettered by the caller */
+  refused: { event: AnyEvent; error: string }[];
+}
+
+const isDuplicateKey = (code: unknown) => code === 11000;
+
+/**
+ * Record several events, one unordered bulk write of upserts per `BULK` entries. Idempotent per event: the entry's
+ * `_id` is the event id and the upsert only `$setOnInsert`s, so a redelivered event (or one recorded twice in a
+ * batch) changes nothing; a duplicate-key error (two upserts of one id racing) is that same case. A write error
+ * specific to one entry is returned (the caller dead-letters it); anything else (the store unreachable) throws.
+ */
+export async function recordTimelineBatch(
+  models: RequisitionModels,
+  events: readonly AnyEvent[],
+): Promise<TimelineBatchResult> {
+  const result: TimelineBatchResult = { inserted: 0, refused: [] };
+  const rows = events.flatMap((event) => {
+    const entry = timelineEntry(event);
+    return entry ? [{ event, entry }] : [];
+  });
+  for (let i = 0; i < rows.length; i += BULK) {
+    const chunk = rows.slice(i, i + BULK);
+    const ops: AnyBulkWriteOperation<TimelineEntryDoc>[] = chunk.map(({ entry }) => ({
+      updateOne: { filter: { _id: entry._id }, update: { $setOnInsert: entry }, upsert: true },
+    }));
+    try {
+      const res = await models.TimelineEntry.bulkWrite(ops, { ordered: false });
+      result.inserted += res.upsertedCount;
+    } catch (err) {
+      const e = err as {
+        writeErrors?: { index: number; code?: number; errmsg?: string }[];
+        result?: { upsertedCount?: number };
+      };
+      if (!Array.isArray(e.writeErrors) || e.writeErrors.length === 0) throw err;
+      result.inserted += e.result?.upsertedCount ?? 0;
+      for (const w of e.writeErrors) {
+        if (isDuplicateKey(w.code)) continue;
+        result.refused.push({ event: chunk[w.index].event, error: String(w.errmsg ?? 'write error') });
+      }
+    }
+  }
+  return result;
+}
+
+/**
+ * The projection's consumer: kafkajs `eachBatch`, one bulk write a batch (not a dedupe read, an upsert and a
+ * marker a message as `runConsumer` does). Safe without `processed_events` markers because the write is
+ * idempotent by itself (see recordTimelineBatch). Offsets are resolved only after the batch's entries are
+ * written, so a crash re-delivers and re-upserts (nothing lost, nothing doubled). Poison messages (not an event,
+ * or an event of another topic) and entries the store refuses are dead-lettered as `runConsumer` does
+ * (`dead_letters`, same ids and shape) and skipped; a store error throws, so kafkajs retries the batch.
+ */
+export async function startTimelineProjection(
   ctx: PlatformContext,
   models: RequisitionModels,
 ): Promise<RunningConsumer> {
-  return runConsumer({
-    kafka: ctx.kafka,
-    db: ctx.mongo,
-    groupId: `${ctx.config.TOPIC_PREFIX}${TIMELINE_GROUP}`,
-    topics: [...TOPICS],
-    topicPrefix: ctx.config.TOPIC_PREFIX,
-    logger: ctx.logger,
-    handler: async (event) => {
-      await recordTimeline(models, event);
+  const prefix = ctx.config.TOPIC_PREFIX;
+  const groupId = `${prefix}${TIMELINE_GROUP}`;
+  const logger = ctx.logger;
+  const metrics: ConsumerMetrics = { processed: 0, duplicates: 0, deadLettered: 0, failedAttempts: 0 };
+  const deadLetters = () => models.TimelineEntry.db.collection<DeadLetter>(DEAD_LETTERS_COLLECTION);
+  const deadLetter = async (
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+    letter: Pick<DeadLetter, '_id' | 'reason' | 'error' | 'attempts' | 'eventId' | 'eventType' | 'subject'>,
+  ) => {
+    try {
+      await deadLetters().insertOne({
+        ...letter,
+        error: letter.error.slice(0, 5000),
+        groupId,
+        topic,
+        partition,
+        offset: message.offset,
+        key: message.key ? message.key.toString() : null,
+        value: message.value ? message.value.toString('utf8') : null,
+        headers: Object.entries(message.headers ?? {}).flatMap(([key, v]) => {
+          const first = Array.isArray(v) ? v[0] : v;
+          return first === undefined ? [] : [{ key, value: first.toString() }];
+        }),
+        createdOn: new Date(),
+      });
+    } catch (err) {
+      if (!isDuplicateKey((err as { code?: unknown }).code)) throw err;
+    }
+    metrics.deadLettered++;
+    logger.error(
+      { groupId, topic, partition, offset: message.offset, reason: letter.error },
+      'timeline event dead-lettered',
+    );
+  };
+
+  const consumer = ctx.kafka.consumer({ groupId });
+  let resolveReady!: () => void;
+  const ready = new Promise<void>((resolve) => (resolveReady = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => resolveReady());
+  consumer.on(consumer.events.CRASH, (e) =>
+    logger.error({ groupId, err: String(e.payload.error), restart: e.payload.restart }, 'consumer crashed'),
+  );
+  await ensureTopics(ctx.kafka, prefix, { families: [...TOPICS] });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: TOPICS.map((f) => topicFor(f, prefix)), fromBeginning: true });
+    await consumer.run({
+      autoCommit: true,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        const { topic, partition } = batch;
+        const family = familyOfTopic(topic, prefix);
+        for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += BULK) {
+          const messages = batch.messages.slice(i, i + BULK);
+          const events: AnyEvent[] = [];
+          const messageOf = new Map<string, KafkaMessage>();
+          for (const message of messages) {
+            const parsed = safeParseEventJson(message.value);
+            const reason = !parsed.ok
+              ? parsed.error.message
+              : parsed.family !== family
+                ? `event type '${parsed.event.type}' does not belong to topic ${topic}`
+                : null;
+            if (!parsed.ok || reason) {
+              const raw = parsed.ok ? parsed.event : null;
+              await deadLetter(topic, partition, message, {
+                _id: `${groupId}:${topic}:${partition}:${message.offset}`,
+                reason: 'unparseable',
+                error: reason ?? 'unparseable',
+                attempts: 0,
+                eventId: raw?.id ?? null,
+                eventType: raw?.type ?? null,
+                subject: raw?.subject ?? null,
+              });
+              continue;
+            }
+            events.push(parsed.event);
+            messageOf.set(parsed.event.id, message);
+          }
+          const res = await recordTimelineBatch(models, events);
+          for (const { event, error } of res.refused)
+            await deadLetter(topic, partition, messageOf.get(event.id)!, {
+              _id: `${groupId}:${event.id}`,
+              reason: 'handler-failed',
+              error,
+              attempts: 1,
+              eventId: event.id,
+              eventType: event.type,
+              subject: event.subject,
+            });
+          metrics.processed += events.length - res.refused.length;
+          resolveOffset(messages[messages.length - 1].offset);
+          await heartbeat();
+        }
+      },
+    });
+  } catch (err) {
+    await consumer.disconnect().catch(() => undefined);
+    throw err;
+  }
+  logger.info({ groupId }, 'consumer started');
+  return {
+    ready,
+    metrics,
+    consumer,
+    async stop() {
+      await consumer.disconnect();
+      logger.info({ groupId, ...metrics }, 'consumer stopped');
     },
-  });
+  };
 }
