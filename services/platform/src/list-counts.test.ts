@@ -23,6 +23,19 @@ describe('ListCountsCache: the counts decision', () => {
     expect(c.peek('large')).toBeUndefined();
   });
 
+  it('a count slower than the TTL and stale window is still served: its age runs from when it was in', async () => {
+    let now = 0;
+    const c = new ListCountsCache(policy, () => now);
+    await c.compute('slow', async () => {
+      now = 40_000; // counting a million rows under load
+      return counts(1_000_000);
+    });
+    now = 40_500;
+    expect(c.peek('slow')).toEqual({ value: counts(1_000_000), refresh: false });
+    now = 41_000;
+    expect(c.peek('slow')?.refresh).toBe(true);
+  });
+
   it('a TTL of 0 keeps nothing', async () => {
     const c = new ListCountsCache({ ...policy, ttlMs: 0 });
     await c.compute('k', async () => counts(1_000));
@@ -100,7 +113,7 @@ describe('ListCountsCache: the counts decision', () => {
     // a list under this process's minRows is counted here, exactly
     expect(c.adopt('tiny', counts(99), 9_900)).toBeUndefined();
     // an adopted count never replaces a newer one of this process
-    c.keep('mine', counts(300), 9_800);
+    c.keep('mine', counts(300), 9_800, 9_800);
     expect(c.adopt('mine', counts(200), 9_700)?.value.total).toBe(300);
     expect(c.adopt('mine', counts(400), 9_900)?.value.total).toBe(400);
     // a question this process last found small is not looked for in the shared copy; once large it is again

@@ -34,6 +34,9 @@ export const DEFAULT_LIST_COUNTS_POLICY: ListCountsPolicy = {
 };
 
 interface Entry {
+  /** when the computation started (a computation started earlier never replaces one started later) */
+  started: number;
+  /** when the counts were in (their age runs from here) */
   at: number;
   value: ListCounts;
 }
@@ -76,7 +79,7 @@ export class ListCountsCache {
    * Keep counts just computed (only a large list's; the oldest entry goes when full). True when they are kept
    * (then they are worth sharing).
    */
-  keep(key: string, value: ListCounts, startedAt: number): boolean {
+  keep(key: string, value: ListCounts, startedAt: number, at: number = this.now()): boolean {
     if (this.policy.ttlMs <= 0 || value.total < this.policy.minRows) {
       this.entries.delete(key);
       this.large.delete(key);
@@ -87,9 +90,9 @@ export class ListCountsCache {
     this.small.delete(key);
     remember(this.large, key, 4 * this.policy.maxEntries);
     const prev = this.entries.get(key);
-    if (prev && prev.at > startedAt) return false; // a later computation already answered
+    if (prev && prev.started > startedAt) return false; // a later computation already answered
     this.entries.delete(key);
-    this.entries.set(key, { at: startedAt, value });
+    this.entries.set(key, { started: startedAt, at, value });
     while (this.entries.size > this.policy.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
@@ -109,7 +112,7 @@ export class ListCountsCache {
       this.small.delete(key);
       remember(this.large, key, 4 * this.policy.maxEntries);
       this.entries.delete(key);
-      this.entries.set(key, { at, value });
+      this.entries.set(key, { started: at, at, value });
       while (this.entries.size > this.policy.maxEntries)
         this.entries.delete(this.entries.keys().next().value as string);
     }
@@ -150,7 +153,10 @@ export class ListCountsCache {
       (r) => {
         settle();
         const value = countsOf(r);
-        if (this.keep(key, value, startedAt)) onKept?.(value, startedAt);
+        // the age of counts runs from when they are in: a count slower than the TTL (a million rows under
+        // load) is still served, instead of being out of date before anyone could use it
+        const at = this.now();
+        if (this.keep(key, value, startedAt, at)) onKept?.(value, at);
         return r;
       },
       (err) => {
