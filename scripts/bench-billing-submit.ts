@@ -10,7 +10,12 @@
  * The stand-in answers after `--latency` ms (default 0: as fast as it can; a real billing system takes tens to
  * hundreds of ms, which hides the worker's own work). Prints claims/s of each and the ratio (target >= 0.8x).
  *
- *   npm run bench:billing-submit -- [--cases 10000] [--latency 0]
+ * Between the two it waits (up to `--timeline-wait` s, default 600) until the order timeline has projected the
+ * burst's billing-case events (three a claim), prints how long after the last answer that was, so the bare loop
+ * never runs beside the projection's backlog. `--count-commands 1` prints the store commands of the worker phase
+ * by command and collection.
+ *
+ *   npm run bench:billing-submit -- [--cases 10000] [--latency 0] [--timeline-wait 600] [--count-commands 1]
  *
  * Uses its own database (oncotrf_bench_billing_submit_<run>, dropped at the end) and prefixes; needs
  * `npm run infra:up`. Not a test.
@@ -31,11 +36,18 @@ import { buildSystem } from '../services/server/src/system';
 import { createUser, login } from '../services/server/src/test-helper';
 import { arg } from './bench-support';
 
+const withCommandMonitoring = (url: string, on: boolean) =>
+  on ? `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true` : url;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
   const cases = Number(arg('cases', '10000'));
   const latency = Number(arg('latency', '0'));
+  // --count-commands 1: count the store commands of the worker phase by collection and command (a profiling aid)
+  const countCommands = arg('count-commands', '0') === '1';
+  // how long to wait for the order timeline to project the burst before the bare loop starts (seconds)
+  const timelineWaitMs = Number(arg('timeline-wait', '600')) * 1000;
   const code = (n: number) => (latency > 0 ? `SLOW-${n}` : `ACC-${n}`);
   const run = randomBytes(3).toString('hex');
   const dirs = [
@@ -46,9 +58,9 @@ async function main() {
   const bareGateway = await startGatewayStandin({ dir: dirs[1], slowMs: latency });
   const config = loadConfig({
     ...process.env,
-    MONGO_URL: mongoUrlWithDb(
-      process.env.MONGO_URL ?? LOCAL_MONGO_URL,
-      `oncotrf_bench_billing_submit_${run}`,
+    MONGO_URL: withCommandMonitoring(
+      mongoUrlWithDb(process.env.MONGO_URL ?? LOCAL_MONGO_URL, `oncotrf_bench_billing_submit_${run}`),
+      countCommands,
     ),
     QUEUE_PREFIX: `bench_${run}`,
     TOPIC_PREFIX: `bench_${run}.`,
@@ -79,6 +91,16 @@ async function main() {
     );
 
     // worker: the burst through the API, then every case accepted
+    const commands = new Map<string, number>();
+    let counting = countCommands;
+    if (countCommands)
+      system.ctx.mongo.getClient().on('commandStarted', (e) => {
+        if (!counting) return;
+        const body = e.command as Record<string, unknown>;
+        const target = typeof body[e.commandName] === 'string' ? String(body[e.commandName]) : '';
+        const k = `${e.commandName} ${target}`;
+        commands.set(k, (commands.get(k) ?? 0) + 1);
+      });
     const t0 = performance.now();
     const calls = [];
     for (let i = 0; i < ids.length; i += 500)
@@ -110,13 +132,38 @@ async function main() {
       await sleep(100);
     }
     const workerMs = performance.now() - t0;
+    counting = false;
     process.stdout.write('\n');
+    if (countCommands)
+      for (const [k, n] of [...commands].sort((a, b) => b[1] - a[1]))
+        console.log(
+          `[bench] store commands in the worker phase: ${k}: ${n} (${(n / ids.length).toFixed(2)} a claim)`,
+        );
     const held = gateway.claims().length;
     if (held !== ids.length) throw new Error(`the stand-in holds ${held} claims for ${ids.length} cases`);
     const workerRate = (ids.length / workerMs) * 1000;
     console.log(
       `[bench] worker: ${ids.length} claims in ${(workerMs / 1000).toFixed(1)} s (all queued after ${(queuedMs / 1000).toFixed(1)} s): ${workerRate.toFixed(0)} claims/s`,
     );
+
+    // the order timeline's projection of the burst's events (three a claim: queued, submitted, accepted): not part
+    // of the worker's figure, but waited for, so that its backlog does not run during the bare loop
+    const timeline = system.ctx.mongo.collection('order_timeline');
+    for (const started = performance.now(); ; await sleep(200)) {
+      const entries = await timeline.countDocuments({ family: 'billing-case' });
+      if (entries >= 3 * ids.length) {
+        console.log(
+          `[bench] order timeline: ${entries} billing-case entries ${((performance.now() - t0 - workerMs) / 1000).toFixed(1)} s after the last answer`,
+        );
+        break;
+      }
+      if (performance.now() - started > timelineWaitMs) {
+        console.log(
+          `[bench] order timeline: only ${entries} billing-case entries ${((performance.now() - t0 - workerMs) / 1000).toFixed(1)} s after the last answer; the bare loop runs anyway`,
+        );
+        break;
+      }
+    }
 
     // bare: the same claims posted by a plain loop at the same concurrency
     const claims = (await models.BillingCase.find({}).lean<BillingCaseDoc[]>().exec()).map((d) =>
