@@ -186,6 +186,7 @@ export function defineSampleManifestQueue(
         now: at,
         reviewAccountId: opts.reviewAccountId ?? null,
         attachmentId: m._id,
+        timings,
       });
       lap('plan');
       if (plan.errorCount > 0) return recordError(m, plan);
