@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { encryptedWorkbook, manifestFile, zipBomb } from '../test/manifests';
 import {
   ManifestFileError,
+  closeParseThread,
   contentKind,
   extractSheet,
+  packRows,
   parseManifestFile,
   sniffManifest,
+  unpackRows,
   zipUnpackedSize,
 } from './parse';
 
@@ -98,4 +101,53 @@ describe('parseManifestFile: in a worker thread with a heap and a time limit', (
     await expect(parseManifestFile(buf, 'xlsx', { timeoutMs: 5 })).rejects.toThrow(/took longer than/);
     expect((await parseManifestFile(buf, 'xlsx')).rows).toHaveLength(50_001);
   }, 60_000);
+  it('files parsed at once and one after the other (the kept thread, and a thread of its own when it is busy)', async () => {
+    const a = manifestFile([['A'], ['x']], 'csv');
+    const b = manifestFile([['B'], ['y']], 'xlsx');
+    const both = await Promise.all([parseManifestFile(a, 'csv'), parseManifestFile(b, 'xlsx')]);
+    expect(both.map((r) => r.rows)).toEqual([
+      [['A'], ['x']],
+      [['B'], ['y']],
+    ]);
+    expect((await parseManifestFile(b, 'xlsx')).rows).toEqual([['B'], ['y']]);
+    await closeParseThread();
+    expect((await parseManifestFile(a, 'csv')).rows).toEqual([['A'], ['x']]);
+    await closeParseThread();
+  });
+});
+
+describe('packRows: the hand-off of the rows from the parse thread as one string', () => {
+  it('gives back the same rows, empty cells and one-column rows included', () => {
+    for (const rows of [
+      [
+        ['a', '', 'c'],
+        ['', '', ''],
+        ['x,y', '"q"', 'line\nbreak'],
+      ],
+      [['one'], [''], ['three']],
+    ]) {
+      const packed = packRows(rows);
+      expect(packed).not.toBeNull();
+      expect(unpackRows(packed!)).toEqual(rows);
+    }
+  });
+  it('declines (the rows go as they are) when a cell holds a separator, rows differ in width or there are none', () => {
+    expect(packRows([['a\u0000b', 'c']])).toBeNull();
+    expect(
+      packRows([
+        ['a', 'b\u0001'],
+        ['c', 'd'],
+      ]),
+    ).toBeNull();
+    expect(packRows([['a', 'b'], ['c']])).toBeNull();
+    expect(packRows([])).toBeNull();
+  });
+  it('parseManifestFile returns a cell with a separator character intact', async () => {
+    const buf = Buffer.from('TRF #,Specimen ID\nT-1,a\u0001b\n', 'utf8');
+    const parsed = await parseManifestFile(buf, 'csv');
+    expect(parsed.rows).toEqual([
+      ['TRF #', 'Specimen ID'],
+      ['T-1', 'a\u0001b'],
+    ]);
+  });
 });

@@ -218,17 +218,56 @@ export function extractSheet(
   };
 }
 
+/**
+ * The rows as ONE string for the hand-off from the parse thread: cells joined with U+0001, rows with U+0000.
+ * Posting one string copies it once; posting 100,000 arrays of 20 strings structured-clones two million
+ * objects (~0.2-0.8 s for 100,000 rows here, measured) and the split on this side costs ~0.1 s. Null when a
+ * cell holds either separator (counted, not assumed) or there are no rows: the rows are posted as they are.
+ * Self-contained like extractSheet (it runs in the thread from its source text).
+ */
+export function packRows(rows: string[][]): string | null {
+  if (rows.length === 0) return null;
+  const width = rows[0].length;
+  const lines: string[] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    if (rows[r].length !== width) return null;
+    lines[r] = rows[r].join('\u0001');
+  }
+  const text = lines.join('\u0000');
+  const count = (sep: string) => {
+    let n = 0;
+    for (let i = text.indexOf(sep); i >= 0; i = text.indexOf(sep, i + 1)) n++;
+    return n;
+  };
+  if (count('\u0000') !== rows.length - 1 || count('\u0001') !== rows.length * (width - 1)) return null;
+  return text;
+}
+
+/** The rows of packRows' string. */
+export function unpackRows(text: string): string[][] {
+  const lines = text.split('\u0000');
+  const rows: string[][] = new Array(lines.length);
+  for (let r = 0; r < lines.length; r++) rows[r] = lines[r].split('\u0001');
+  return rows;
+}
+
 const requireHere = createRequire(import.meta.url);
 let xlsxPath: string | null = null;
 const resolveXlsx = () => (xlsxPath ??= requireHere.resolve('@e965/xlsx'));
 
-// tsx/esbuild may wrap named functions with __name(); the thread defines it as the identity
+// tsx/esbuild may wrap named functions with __name(); the thread defines it as the identity. The thread parses
+// every file posted to it, one at a time.
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const __name = (f) => f;
 const XLSX = require(workerData.xlsxPath);
 const extractSheet = ${extractSheet.toString()};
-parentPort.postMessage(extractSheet(XLSX, workerData.buf, workerData.format, workerData.limits));
+const packRows = ${packRows.toString()};
+parentPort.on('message', (job) => {
+  const r = extractSheet(XLSX, job.buf, job.format, job.limits);
+  const packed = r.ok ? packRows(r.rows) : null;
+  parentPort.postMessage(packed === null ? r : { ...r, rows: null, packed });
+});
 `;
 
 export interface ParseOptions {
@@ -236,6 +275,41 @@ export interface ParseOptions {
   heapMb?: number;
   timeoutMs?: number;
 }
+
+/** How long the kept parse thread waits for the next file before it ends (its heap is given back then). */
+export const PARSE_THREAD_IDLE_MS = 30_000;
+
+/**
+ * The parse thread kept between files (default heap limit only): a fresh thread costs ~0.1-0.25 s to start and
+ * load SheetJS here, and parses its first file with cold (unoptimised) code, up to 2x slower than a warm one
+ * (measured, docs/manifests.md "Benchmark"). One thread, one file at a time; a second parse while it is busy gets
+ * a thread of its own. A thread that fails, times out or runs out of memory is never kept; an idle one ends
+ * after PARSE_THREAD_IDLE_MS and does not keep the process alive.
+ */
+interface KeptThread {
+  worker: Worker;
+  idleTimer: NodeJS.Timeout | null;
+}
+let kept: KeptThread | null = null;
+let keptBusy = false;
+
+const newThread = (heapMb: number) =>
+  new Worker(THREAD_SOURCE, {
+    eval: true,
+    workerData: { xlsxPath: resolveXlsx() },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64 },
+  });
+
+/** End the kept parse thread now (tests; a worker process closing). */
+export async function closeParseThread(): Promise<void> {
+  const k = kept;
+  kept = null;
+  if (!k) return;
+  if (k.idleTimer) clearTimeout(k.idleTimer);
+  await k.worker.terminate();
+}
+
+type ThreadReply = ExtractResult | (Omit<Extract<ExtractResult, { ok: true }>, 'rows'> & { packed: string });
 
 /**
  * Parse a manifest (after sniffManifest) in a worker thread with a heap and a time limit (step 2 above).
@@ -248,23 +322,50 @@ export function parseManifestFile(
 ): Promise<Extract<ExtractResult, { ok: true }>> {
   sniffManifest(buf, format);
   const limits = opts.limits ?? { maxRows: MANIFEST_LIMITS.maxRows, maxColumns: MANIFEST_LIMITS.maxColumns };
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(THREAD_SOURCE, {
-      eval: true,
-      workerData: { xlsxPath: resolveXlsx(), buf, format, limits },
-      resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? PARSE_HEAP_MB, maxYoungGenerationSizeMb: 64 },
+  const heapMb = opts.heapMb ?? PARSE_HEAP_MB;
+  // the kept thread when it has the default heap limit and is free; otherwise a thread for this file only
+  const keep = heapMb === PARSE_HEAP_MB && !keptBusy;
+  if (keep && !kept) {
+    const k: KeptThread = { worker: newThread(heapMb), idleTimer: null };
+    // a kept thread that ends (or fails) between files is dropped; a parse under way hears it on its own
+    k.worker.on('error', () => undefined);
+    k.worker.once('exit', () => {
+      if (kept === k) kept = null;
     });
+    kept = k;
+  }
+  const own = keep ? kept! : null;
+  const worker = own ? own.worker : newThread(heapMb);
+  if (own) {
+    keptBusy = true;
+    if (own.idleTimer) clearTimeout(own.idleTimer);
+    own.idleTimer = null;
+    worker.ref();
+  }
+  return new Promise((resolve, reject) => {
     let settled = false;
-    const done = (fn: () => void) => {
+    const done = (ok: boolean, fn: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
       fn();
+      if (own) keptBusy = false;
+      if (own && kept === own && ok) {
+        // kept for the next file, without holding the process open
+        worker.unref();
+        own.idleTimer = setTimeout(() => void closeParseThread(), PARSE_THREAD_IDLE_MS);
+        own.idleTimer.unref();
+        return;
+      }
+      if (own && kept === own) kept = null;
       void worker.terminate();
     };
     const timer = setTimeout(
       () =>
-        done(() =>
+        done(false, () =>
           reject(
             new ManifestFileError(
               `Reading the file took longer than ${(opts.timeoutMs ?? PARSE_TIMEOUT_MS) / 1000} s: it is refused.`,
@@ -273,11 +374,16 @@ export function parseManifestFile(
         ),
       opts.timeoutMs ?? PARSE_TIMEOUT_MS,
     );
-    worker.once('message', (r: ExtractResult) =>
-      done(() => (r.ok ? resolve(r) : reject(new ManifestFileError(r.message)))),
-    );
-    worker.once('error', (err: Error & { code?: string }) =>
-      done(() =>
+    const onMessage = (r: ThreadReply) =>
+      done(true, () =>
+        !r.ok
+          ? reject(new ManifestFileError(r.message))
+          : 'packed' in r
+            ? resolve({ ok: true, rows: unpackRows(r.packed), formulas: r.formulas, truncated: r.truncated })
+            : resolve(r),
+      );
+    const onError = (err: Error & { code?: string }) =>
+      done(false, () =>
         reject(
           new ManifestFileError(
             err.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -285,12 +391,14 @@ export function parseManifestFile(
               : `The file could not be read as .${format}: ${String(err.message).slice(0, 200)}`,
           ),
         ),
-      ),
-    );
-    worker.once('exit', (code) =>
-      done(() =>
+      );
+    const onExit = (code: number) =>
+      done(false, () =>
         reject(new ManifestFileError(`The file could not be read (the reader stopped with code ${code}).`)),
-      ),
-    );
+      );
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ buf, format, limits });
   });
 }
