@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureTopics, safeParseEventJson, topicFor } from '@onco/events';
 import { collectMessages, kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
 import { createTestSystem, createUser, login } from '../../server/src/test-helper';
@@ -540,6 +540,24 @@ describe('lab: test reports (upload, submit, download) on the real services', ()
     expect(files).not.toContain(openBlob);
     expect(files).toContain(doneBlob);
     expect((await download(h.admin, id)).statusCode).toBe(200);
+  });
+
+  it('an upload sweeps expired uploads beside its answer', async () => {
+    const id = await testOrder(31);
+    const stale = (await upload(h.admin, id, [file(pdf())])).json().filePath;
+    const staleBlob = (await lab.models.PendingReport.findById(stale).lean().exec())!.blobId;
+    await lab.models.PendingReport.updateOne(
+      { _id: stale },
+      { $set: { expiresOn: new Date(Date.now() - 2 * PENDING_REPORT_TTL_MS) } },
+    ).exec();
+    expect((await upload(h.admin, id, [file(pdf())])).statusCode).toBe(200);
+    await vi.waitFor(
+      async () => {
+        expect(await lab.models.PendingReport.exists({ _id: stale }).exec()).toBeNull();
+        expect(await storeFiles(sys.config.FILE_STORE_DIR)).not.toContain(staleBlob);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 
   it('documents its routes in the OpenAPI document', async () => {

@@ -113,6 +113,17 @@ export async function reportRoutes(app: FastifyInstance, opts: { models: LabMode
    * Stream the request's `file` part into the blob store through the PDF check and collect the flags. On any
    * failure (not a PDF, too large, the client went away, a malformed body) what was stored is removed.
    */
+  // Expired uploads are swept after an upload, beside the requests (the answer does not wait for it), one sweep
+  // at a time in this process.
+  let sweeping = false;
+  function sweepSoon(log: FastifyRequest['log']) {
+    if (sweeping) return;
+    sweeping = true;
+    void sweepExpiredReportUploads(models, ctx.blobs)
+      .catch((err) => log.warn({ err }, 'sweeping expired report uploads failed'))
+      .finally(() => (sweeping = false));
+  }
+
   async function receiveReport(req: FastifyRequest) {
     const flags: Record<string, string> = {};
     let stored: StoredBlob | null = null;
@@ -208,9 +219,7 @@ export async function reportRoutes(app: FastifyInstance, opts: { models: LabMode
         throw err;
       }
       req.log.info({ testOrderId: id, filePath: pending._id, size: pending.size }, 'report uploaded');
-      await sweepExpiredReportUploads(models, ctx.blobs).catch((err) =>
-        req.log.warn({ err }, 'sweeping expired report uploads failed'),
-      );
+      sweepSoon(req.log);
       if (!submitNow) return { filePath: pending._id };
       const done = await submitReport(models, user, id, pending._id);
       app.platform.nudgeOutbox();
