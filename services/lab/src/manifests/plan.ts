@@ -173,14 +173,13 @@ export async function planManifest(
   // 1. every row read on its own: required cells, values, cell length, a tube id twice in the file
   const read = data.map(({ row, cells }) => {
     const m = readManifestRow(header, cells, row);
-    cells.forEach((v, c) => {
-      if (v.length > MANIFEST_LIMITS.maxCellChars)
+    for (let c = 0; c < cells.length; c++)
+      if (cells[c].length > MANIFEST_LIMITS.maxCellChars)
         m.errors.push({
           row,
           column: header.names[c] || null,
           message: MANIFEST_MSG.cellTooLong(MANIFEST_LIMITS.maxCellChars),
         });
-    });
     return m;
   });
   const tubes = new Map<string, number>();
