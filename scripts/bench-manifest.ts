@@ -104,7 +104,7 @@ async function main() {
         models,
         uploader,
         parsed,
-        { now: new Date() },
+        { now: new Date(), dryRun: true }, // as the route does
       );
       const dryMs = performance.now() - t;
       if (plan.errorCount || plan.creates.length !== ROWS)

@@ -161,6 +161,7 @@ export async function sampleManifestRoutes(
         plan = await planManifest(models, { by: actorOf(user), scope: user }, parsed, {
           now: new Date(),
           reviewAccountId: opts.reviewAccountId ?? null,
+          dryRun: true,
         });
       } catch (err) {
         if (!(err instanceof ManifestFileError)) throw err;

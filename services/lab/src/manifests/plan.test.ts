@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { applyManifestPlan, filePlan } from './plan';
+
+describe("applyManifestPlan: a dry run's plan (no documents built) is never applied", () => {
+  it('refuses it before writing anything', async () => {
+    const plan = { ...filePlan([]), rows: 1, creates: [{ row: 2, doc: null }] };
+    await expect(
+      applyManifestPlan({} as never, {} as never, plan, { id: 'u', name: 'U' }, new Date()),
+    ).rejects.toThrow(/dry run's plan is not applied \(row 2\)/);
+  });
+});
