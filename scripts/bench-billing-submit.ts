@@ -100,6 +100,10 @@ async function main() {
         const target = typeof body[e.commandName] === 'string' ? String(body[e.commandName]) : '';
         const k = `${e.commandName} ${target}`;
         commands.set(k, (commands.get(k) ?? 0) + 1);
+        // the statements of a bulk command (updates, inserts, deletes), counted apart
+        for (const key of ['updates', 'documents', 'deletes'])
+          if (Array.isArray(body[key]))
+            commands.set(`${k} (${key})`, (commands.get(`${k} (${key})`) ?? 0) + body[key].length);
       });
     const t0 = performance.now();
     const calls = [];
