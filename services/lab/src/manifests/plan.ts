@@ -260,21 +260,37 @@ export async function planManifest(
   const existing = new Map<string, SampleDoc>();
   const kindsOf = new Map<string, Set<string>>();
   const wanted: string[] = [];
+  const note = (req: string, type: string, id: string, specimenId?: string | null) => {
+    kindsOf.set(req, (kindsOf.get(req) ?? new Set()).add(type));
+    if (specimenId && tubes.has(specimenId)) wanted.push(id);
+  };
   for (const reqPart of chunks([...views.keys()])) {
-    const grouped = await models.Sample.collection
-      .aggregate<{ _id: string; kinds: string[]; tubes: { i: string; s?: string | null }[] }>([
-        { $match: { 'testOrderForm.id': { $in: reqPart }, deleted: false } },
-        {
-          $group: {
-            _id: '$testOrderForm.id',
-            kinds: { $addToSet: '$type' },
-            tubes: { $push: { i: '$_id', s: '$specimenId' } },
+    const match = { 'testOrderForm.id': { $in: reqPart }, deleted: false };
+    let grouped: { _id: string; kinds: string[]; tubes: { i: string; s?: string | null }[] }[];
+    try {
+      grouped = await models.Sample.collection
+        .aggregate<(typeof grouped)[number]>([
+          { $match: match },
+          {
+            $group: {
+              _id: '$testOrderForm.id',
+              kinds: { $addToSet: '$type' },
+              tubes: { $push: { i: '$_id', s: '$specimenId' } },
+            },
           },
-        },
-      ])
-      .toArray();
+        ])
+        .toArray();
+    } catch {
+      // one requisition's answer past the store's 16 MB (some 200,000 samples): one light document a sample
+      // instead (a failing store fails this read too, and the job is retried)
+      const light = await models.Sample.find(match, { type: 1, specimenId: 1, 'testOrderForm.id': 1 })
+        .lean<Pick<SampleDoc, '_id' | 'type' | 'specimenId' | 'testOrderForm'>[]>()
+        .exec();
+      for (const x of light) note(x.testOrderForm!.id!, x.type, x._id, x.specimenId);
+      continue;
+    }
     for (const g of grouped) {
-      kindsOf.set(g._id, new Set(g.kinds));
+      for (const k of g.kinds) note(g._id, k, '');
       for (const x of g.tubes) if (x.s && tubes.has(x.s)) wanted.push(x.i);
     }
   }
