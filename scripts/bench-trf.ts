@@ -100,7 +100,7 @@ async function main() {
     /**
      * Until Print answers for every id: one client sweeping the pending ids, one request at a time (a finished
      * sweep waits 100 ms). Twenty clients polling every 50 ms each, as before, were themselves a load on
-     * FerretDB that the bare puppeteer run does not carry (hundreds of Print requests a second competing with the
+     * the store that the bare puppeteer run does not carry (hundreds of Print requests a second competing with the
      * worker's reads and writes).
      */
     async function untilAllTrf(list: string[], timeoutMs: number) {

@@ -6,7 +6,7 @@ import { createBillingModule, type BillingCaseDoc, type BillingModule } from './
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
-describe('billing: model and GET /bis/api/v1/billingCases (real FerretDB)', () => {
+describe('billing: model and GET /bis/api/v1/billingCases (real store)', () => {
   let sys: Sys;
   let billing: BillingModule;
   let app: App;

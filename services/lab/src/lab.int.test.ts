@@ -5,7 +5,7 @@ import { createLabModule, type LabModule, type TestOrderDoc } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
-describe('lab: models and GET /oms/api/v1/testOrders (real FerretDB)', () => {
+describe('lab: models and GET /oms/api/v1/testOrders (real store)', () => {
   let sys: Sys;
   let lab: LabModule;
   let app: App;

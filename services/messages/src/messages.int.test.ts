@@ -5,7 +5,7 @@ import { createMessagesModule, type MessagesModule } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
-describe('messages: models and GET /cns/api/v1/messages (real FerretDB)', () => {
+describe('messages: models and GET /cns/api/v1/messages (real store)', () => {
   let sys: Sys;
   let messages: MessagesModule;
   let app: App;

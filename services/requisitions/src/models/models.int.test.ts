@@ -7,7 +7,7 @@ type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const keysOf = async (m: RequisitionModels[keyof RequisitionModels]) =>
   (await m.collection.indexes()).map((i) => JSON.stringify(i.key));
 
-describe('requisitions models on FerretDB', () => {
+describe('requisitions models on the store', () => {
   let sys: Sys;
   let models: RequisitionModels;
 

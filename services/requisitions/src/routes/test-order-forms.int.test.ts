@@ -9,7 +9,7 @@ type Auth = { authorization: string };
 const API = '/portal/api/v1/testOrderForms';
 const A = { accountId: 'acc-A', physicianId: 'phy-A' };
 
-describe('requisition API: drafts, signature, submit, rules, scope (real FerretDB, Redis)', () => {
+describe('requisition API: drafts, signature, submit, rules, scope (real store, Redis)', () => {
   let sys: Sys;
   const h: Record<string, Auth> = {};
   const ids: Record<string, string> = {};
