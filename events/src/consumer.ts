@@ -225,6 +225,24 @@ function headersToStrings(headers: IHeaders | undefined): Record<string, string>
   return out;
 }
 
+/**
+ * Where a dead letter came from (group, topic, partition, offset) and the message as received, for a
+ * `dead_letters` document; shared by `runConsumer` and consumers with a batch path of their own (the order
+ * timeline's), so every dead letter has the same shape.
+ */
+export function deadLetterSource(groupId: string, topic: string, partition: number, message: KafkaMessage) {
+  return {
+    groupId,
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key ? message.key.toString() : null,
+    value: message.value ? message.value.toString('utf8') : null,
+    headers: Object.entries(headersToStrings(message.headers)).map(([key, value]) => ({ key, value })),
+    createdOn: new Date(),
+  };
+}
+
 /** Connect, subscribe and run an idempotent consumer. Returns once consuming has started. */
 export async function runConsumer(options: RunConsumerOptions): Promise<RunningConsumer> {
   const {
@@ -267,16 +285,7 @@ export async function runConsumer(options: RunConsumerOptions): Promise<RunningC
   }
 
   function baseLetter(topic: string, partition: number, message: KafkaMessage) {
-    return {
-      groupId,
-      topic,
-      partition,
-      offset: message.offset,
-      key: message.key ? message.key.toString() : null,
-      value: message.value ? message.value.toString('utf8') : null,
-      headers: Object.entries(headersToStrings(message.headers)).map(([key, value]) => ({ key, value })),
-      createdOn: new Date(),
-    };
+    return deadLetterSource(groupId, topic, partition, message);
   }
 
   const idempotent = createIdempotentHandler<HandlerContext & { heartbeat: () => Promise<void> }>(

@@ -407,23 +407,13 @@ export async function planManifest(
           fail(COLUMN_OF[field] ? colName(COLUMN_OF[field]) : field, message);
         continue;
       }
-      if (opts.dryRun) {
-        plan.creates.push({ row: m.row, doc: null });
-        kindsOf.set(req.id, (kindsOf.get(req.id) ?? new Set()).add(m.type));
-        plan.samples.push({
-          row: m.row,
-          action: 'create',
-          testOrderFormId: req.id,
-          testRequisitionId: req.testRequisitionId,
-          name: input.name ?? m.specimenId, // what newSampleDoc's name would be (the cell is trimmed already)
-          type: m.type,
-        });
-        continue;
-      }
-      const doc = newSampleDoc(m.type, input, req, pref, uploader.by, opts.now, {
-        _id: opts.attachmentId ? manifestSampleId(opts.attachmentId, req.id, m.specimenId) : undefined,
-        limsId: m.limsId,
-      });
+      // a dry run never writes, so it does not build the document (the checks above are the same)
+      const doc = opts.dryRun
+        ? null
+        : newSampleDoc(m.type, input, req, pref, uploader.by, opts.now, {
+            _id: opts.attachmentId ? manifestSampleId(opts.attachmentId, req.id, m.specimenId) : undefined,
+            limsId: m.limsId,
+          });
       plan.creates.push({ row: m.row, doc });
       kindsOf.set(req.id, (kindsOf.get(req.id) ?? new Set()).add(m.type));
       plan.samples.push({
@@ -431,7 +421,8 @@ export async function planManifest(
         action: 'create',
         testOrderFormId: req.id,
         testRequisitionId: req.testRequisitionId,
-        name: doc.name ?? m.specimenId,
+        // without the document: what newSampleDoc's name would be (the cell is trimmed already)
+        name: (doc ? doc.name : input.name) ?? m.specimenId,
         type: m.type,
       });
     }

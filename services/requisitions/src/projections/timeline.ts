@@ -2,6 +2,7 @@ import type { KafkaMessage } from 'kafkajs';
 import type { AnyBulkWriteOperation } from 'mongoose';
 import {
   DEAD_LETTERS_COLLECTION,
+  deadLetterSource,
   ensureTopics,
   familyOfTopic,
   isEventOf,
@@ -203,17 +204,7 @@ export async function startTimelineProjection(
       await deadLetters().insertOne({
         ...letter,
         error: letter.error.slice(0, 5000),
-        groupId,
-        topic,
-        partition,
-        offset: message.offset,
-        key: message.key ? message.key.toString() : null,
-        value: message.value ? message.value.toString('utf8') : null,
-        headers: Object.entries(message.headers ?? {}).flatMap(([key, v]) => {
-          const first = Array.isArray(v) ? v[0] : v;
-          return first === undefined ? [] : [{ key, value: first.toString() }];
-        }),
-        createdOn: new Date(),
+        ...deadLetterSource(groupId, topic, partition, message),
       });
     } catch (err) {
       if (!isDuplicateKey((err as { code?: unknown }).code)) throw err;
