@@ -91,14 +91,19 @@ export class ListCountsCache {
     remember(this.large, key, 4 * this.policy.maxEntries);
     const prev = this.entries.get(key);
     if (prev && prev.started > startedAt) return false; // a later computation already answered
+    this.put(key, { started: startedAt, at, value });
+    return true;
+  }
+
+  /** Store an entry as the most recent one; the oldest goes when full. */
+  private put(key: string, entry: Entry): void {
     this.entries.delete(key);
-    this.entries.set(key, { started: startedAt, at, value });
+    this.entries.set(key, entry);
     while (this.entries.size > this.policy.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
       this.large.delete(oldest);
     }
-    return true;
   }
 
   /**
@@ -111,10 +116,7 @@ export class ListCountsCache {
     if (!prev || prev.at < at) {
       this.small.delete(key);
       remember(this.large, key, 4 * this.policy.maxEntries);
-      this.entries.delete(key);
-      this.entries.set(key, { started: at, at, value });
-      while (this.entries.size > this.policy.maxEntries)
-        this.entries.delete(this.entries.keys().next().value as string);
+      this.put(key, { started: at, at, value });
     }
     return this.peek(key);
   }

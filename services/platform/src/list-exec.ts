@@ -86,9 +86,7 @@ function countsQuestion(
   const key = countsKey(`${model.db.name}.${model.collection.collectionName}`, counts.aggregates);
   const kept = listCountsCache.peek(key);
   if (kept?.refresh) refresh(model, key, counts);
-  const known: Promise<ListCounts> | undefined = kept
-    ? Promise.resolve(kept.value)
-    : listCountsCache.pending(key);
+  const known: ListCounts | Promise<ListCounts> | undefined = kept?.value ?? listCountsCache.pending(key);
   return { counts, key, known };
 }
 
@@ -105,7 +103,7 @@ function refresh(model: Model<any>, key: string, counts: ReturnType<typeof listA
 async function fromShared(
   model: Model<any>,
   q: ReturnType<typeof countsQuestion>,
-): Promise<Promise<ListCounts> | undefined> {
+): Promise<ListCounts | undefined> {
   const db = model.db.db;
   if (!db || !listCountsCache.mayShare(q.key)) return undefined;
   const got = await sharedListCounts(db)
@@ -114,7 +112,7 @@ async function fromShared(
   const served = got && listCountsCache.adopt(q.key, got.value, got.at);
   if (!served) return undefined;
   if (served.refresh) refresh(model, q.key, q.counts);
-  return Promise.resolve(served.value);
+  return served.value;
 }
 
 /** What writes a question's kept counts to the shared copy (a failed write only leaves the copy older). */
