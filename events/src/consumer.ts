@@ -17,8 +17,12 @@
  *
  * Database failures (reading/writing markers or dead letters) are not the message's fault: they
  * propagate to kafkajs, which does not commit the offset and retries/restarts the consumer.
+ *
+ * `runBatchConsumer` is the batch mode (kafkajs `eachBatch`): the same envelope check, dead letters and
+ * connect/subscribe/stop, but the handler gets a batch's valid events at once and must be idempotent by
+ * itself (no markers); offsets are resolved only after it succeeded.
  */
-import type { Consumer, ConsumerConfig, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import type { Consumer, ConsumerConfig, ConsumerRunConfig, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { safeParseEventJson, type AnyEvent } from './envelope';
 import type { EventFamily } from './schemas';
@@ -157,29 +161,57 @@ export interface HandlerContext {
 
 export type EventHandler = (event: AnyEvent, ctx: HandlerContext) => Promise<void> | void;
 
-export interface RunConsumerOptions {
+/** What both runners take: where to consume from and where to dead-letter. */
+interface ConsumerBaseOptions {
   kafka: Kafka;
   /** A mongoose Connection (open) or a mongodb Db, for processed_events and dead_letters. */
   db: DbLike;
   groupId: string;
   /** Families to consume. */
   topics: readonly EventFamily[];
-  handler: EventHandler;
   logger?: EventsLogger;
-  /** Handler tries before the event is dead-lettered. Default 5. */
-  maxAttempts?: number;
   topicPrefix?: string;
-  /** Delay between handler tries. Default 200 ms doubling to 5 s, ±20% jitter. */
-  retryBackoff?: BackoffOptions;
   /** Where a new group starts. Default true (a new consumer catches up on retained events). */
   fromBeginning?: boolean;
   /** Create missing topics (3 partitions) before subscribing. Default true. */
   ensureTopics?: boolean;
-  processedCollection?: string;
   deadLetterCollection?: string;
   partitionsConsumedConcurrently?: number;
   /** Extra kafkajs consumer settings (sessionTimeout, heartbeatInterval, ...). */
   consumerConfig?: Omit<ConsumerConfig, 'groupId'>;
+}
+
+export interface RunConsumerOptions extends ConsumerBaseOptions {
+  handler: EventHandler;
+  /** Handler tries before the event is dead-lettered. Default 5. */
+  maxAttempts?: number;
+  /** Delay between handler tries. Default 200 ms doubling to 5 s, ±20% jitter. */
+  retryBackoff?: BackoffOptions;
+  processedCollection?: string;
+}
+
+export interface BatchHandlerContext {
+  family: EventFamily;
+  topic: string;
+  partition: number;
+  heartbeat(): Promise<void>;
+}
+
+/** What a batch handler may report: events it could not handle for a reason of their own (dead-lettered). */
+export interface BatchHandlerResult {
+  refused?: readonly { event: AnyEvent; error: string }[];
+}
+
+/** The valid events of (a slice of) one partition's batch, in offset order; may hold one event id twice. */
+export type BatchHandler = (
+  events: AnyEvent[],
+  ctx: BatchHandlerContext,
+) => Promise<BatchHandlerResult | void> | BatchHandlerResult | void;
+
+export interface RunBatchConsumerOptions extends ConsumerBaseOptions {
+  handler: BatchHandler;
+  /** Messages handed over (and resolved) at once at most; a larger kafkajs batch is cut. Default 500. */
+  maxBatchSize?: number;
 }
 
 export interface ConsumerMetrics {
@@ -227,8 +259,7 @@ function headersToStrings(headers: IHeaders | undefined): Record<string, string>
 
 /**
  * Where a dead letter came from (group, topic, partition, offset) and the message as received, for a
- * `dead_letters` document; shared by `runConsumer` and consumers with a batch path of their own (the order
- * timeline's), so every dead letter has the same shape.
+ * `dead_letters` document; every dead letter of both runners has this shape.
  */
 export function deadLetterSource(groupId: string, topic: string, partition: number, message: KafkaMessage) {
   return {
@@ -243,26 +274,148 @@ export function deadLetterSource(groupId: string, topic: string, partition: numb
   };
 }
 
-/** Connect, subscribe and run an idempotent consumer. Returns once consuming has started. */
-export async function runConsumer(options: RunConsumerOptions): Promise<RunningConsumer> {
+/**
+ * What `runConsumer` and `runBatchConsumer` share: metrics, dead letters (poison and handler-failed), the
+ * envelope check, and the kafkajs consumer's connect, subscribe, join/crash logging and stop.
+ */
+function consumerBase(options: ConsumerBaseOptions) {
   const {
     kafka,
     groupId,
-    handler,
-    maxAttempts = 5,
     topicPrefix,
     fromBeginning = true,
-    processedCollection = PROCESSED_EVENTS_COLLECTION,
     deadLetterCollection = DEAD_LETTERS_COLLECTION,
   } = options;
-  if (!options.topics.length) throw new Error('runConsumer needs at least one topic family');
-  if (maxAttempts < 1) throw new Error('maxAttempts must be >= 1');
   const logger = options.logger ?? silentLogger;
-  const retryBackoff: BackoffOptions = { initialMs: 200, maxMs: 5_000, jitter: 0.2, ...options.retryBackoff };
   const topics = options.topics.map((f) => topicFor(f, topicPrefix));
   const db = (): Db => nativeDb(options.db);
-  const store = mongoProcessedStore(options.db, groupId, processedCollection);
   const metrics: ConsumerMetrics = { processed: 0, duplicates: 0, deadLettered: 0, failedAttempts: 0 };
+
+  async function deadLetter(letter: DeadLetter): Promise<void> {
+    try {
+      await db().collection<DeadLetter>(deadLetterCollection).insertOne(letter);
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    metrics.deadLettered++;
+  }
+
+  /** The message's event, or null once a poison message (not an event, or not of this topic) is dead-lettered. */
+  async function parseOrDeadLetter(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+  ): Promise<{ event: AnyEvent; family: EventFamily } | null> {
+    const family = familyOfTopic(topic, topicPrefix);
+    const parsed = safeParseEventJson(message.value);
+    let reason: string | null = null;
+    if (!parsed.ok) reason = parsed.error.message;
+    else if (parsed.family !== family)
+      reason = `event type '${parsed.event.type}' does not belong to topic ${topic}`;
+    if (parsed.ok && !reason) return { event: parsed.event, family: parsed.family };
+    const raw = parsed.ok ? parsed.event : null;
+    await deadLetter({
+      _id: `${groupId}:${topic}:${partition}:${message.offset}`,
+      reason: 'unparseable',
+      error: (reason ?? 'unparseable').slice(0, 5000),
+      attempts: 0,
+      eventId: raw?.id ?? null,
+      eventType: raw?.type ?? null,
+      subject: raw?.subject ?? null,
+      ...deadLetterSource(groupId, topic, partition, message),
+    });
+    logger.error(
+      { groupId, topic, partition, offset: message.offset, reason },
+      'poison message dead-lettered',
+    );
+    return null;
+  }
+
+  async function deadLetterFailed(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+    event: AnyEvent,
+    error: string,
+    attempts: number,
+  ): Promise<void> {
+    await deadLetter({
+      _id: `${groupId}:${event.id}`,
+      reason: 'handler-failed',
+      error: error.slice(0, 5000),
+      attempts,
+      eventId: event.id,
+      eventType: event.type,
+      subject: event.subject,
+      ...deadLetterSource(groupId, topic, partition, message),
+    });
+    logger.error(
+      { groupId, eventId: event.id, type: event.type, attempts, err: error },
+      'event handler failed permanently; event dead-lettered',
+    );
+  }
+
+  /** Connect, subscribe and run; `onStop` runs before the disconnect. */
+  async function start(
+    run: Pick<ConsumerRunConfig, 'eachMessage' | 'eachBatch' | 'eachBatchAutoResolve'>,
+    onStop: () => void = () => {},
+  ): Promise<RunningConsumer> {
+    const consumer = kafka.consumer({ ...options.consumerConfig, groupId });
+    let resolveReady!: () => void;
+    const ready = new Promise<void>((resolve) => (resolveReady = resolve));
+    consumer.on(consumer.events.GROUP_JOIN, (e) => {
+      logger.info(
+        { groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment },
+        'consumer joined group',
+      );
+      resolveReady();
+    });
+    consumer.on(consumer.events.CRASH, (e) => {
+      logger.error(
+        { groupId, err: errorMessage(e.payload.error), restart: e.payload.restart },
+        'consumer crashed',
+      );
+    });
+
+    if (options.ensureTopics ?? true) await ensureTopics(kafka, topicPrefix, { families: options.topics });
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topics, fromBeginning });
+      await consumer.run({
+        autoCommit: true,
+        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+        ...run,
+      });
+    } catch (err) {
+      await consumer.disconnect().catch(() => undefined);
+      throw err;
+    }
+    logger.info({ groupId, topics }, 'consumer started');
+
+    return {
+      ready,
+      metrics,
+      consumer,
+      async stop() {
+        onStop();
+        await consumer.disconnect();
+        logger.info({ groupId, ...metrics }, 'consumer stopped');
+      },
+    };
+  }
+
+  return { groupId, logger, metrics, parseOrDeadLetter, deadLetterFailed, start };
+}
+
+/** Connect, subscribe and run an idempotent consumer. Returns once consuming has started. */
+export async function runConsumer(options: RunConsumerOptions): Promise<RunningConsumer> {
+  const { groupId, handler, maxAttempts = 5, processedCollection = PROCESSED_EVENTS_COLLECTION } = options;
+  if (!options.topics.length) throw new Error('runConsumer needs at least one topic family');
+  if (maxAttempts < 1) throw new Error('maxAttempts must be >= 1');
+  const base = consumerBase(options);
+  const { logger, metrics } = base;
+  const retryBackoff: BackoffOptions = { initialMs: 200, maxMs: 5_000, jitter: 0.2, ...options.retryBackoff };
+  const store = mongoProcessedStore(options.db, groupId, processedCollection);
   const sleepers = new Set<Sleeper>();
   const sleep = async (ms: number) => {
     const s = new Sleeper();
@@ -274,19 +427,6 @@ export async function runConsumer(options: RunConsumerOptions): Promise<RunningC
     }
   };
   let stopping = false;
-
-  async function deadLetter(letter: DeadLetter): Promise<void> {
-    try {
-      await db().collection<DeadLetter>(deadLetterCollection).insertOne(letter);
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-    metrics.deadLettered++;
-  }
-
-  function baseLetter(topic: string, partition: number, message: KafkaMessage) {
-    return deadLetterSource(groupId, topic, partition, message);
-  }
 
   const idempotent = createIdempotentHandler<HandlerContext & { heartbeat: () => Promise<void> }>(
     store,
@@ -319,55 +459,11 @@ export async function runConsumer(options: RunConsumerOptions): Promise<RunningC
     },
   );
 
-  const consumer = kafka.consumer({ ...options.consumerConfig, groupId });
-  let resolveReady!: () => void;
-  const ready = new Promise<void>((resolve) => (resolveReady = resolve));
-  consumer.on(consumer.events.GROUP_JOIN, (e) => {
-    logger.info(
-      { groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment },
-      'consumer joined group',
-    );
-    resolveReady();
-  });
-  consumer.on(consumer.events.CRASH, (e) => {
-    logger.error(
-      { groupId, err: errorMessage(e.payload.error), restart: e.payload.restart },
-      'consumer crashed',
-    );
-  });
-
-  if (options.ensureTopics ?? true) await ensureTopics(kafka, topicPrefix, { families: options.topics });
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topics, fromBeginning });
-    await consumer.run({
-      autoCommit: true,
-      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+  return base.start(
+    {
       eachMessage: async ({ topic, partition, message, heartbeat }) => {
-        const family = familyOfTopic(topic, topicPrefix);
-        const parsed = safeParseEventJson(message.value);
-        let reason: string | null = null;
-        if (!parsed.ok) reason = parsed.error.message;
-        else if (parsed.family !== family)
-          reason = `event type '${parsed.event.type}' does not belong to topic ${topic}`;
-        if (!parsed.ok || reason) {
-          const raw = parsed.ok ? parsed.event : null;
-          await deadLetter({
-            _id: `${groupId}:${topic}:${partition}:${message.offset}`,
-            reason: 'unparseable',
-            error: (reason ?? 'unparseable').slice(0, 5000),
-            attempts: 0,
-            eventId: raw?.id ?? null,
-            eventType: raw?.type ?? null,
-            subject: raw?.subject ?? null,
-            ...baseLetter(topic, partition, message),
-          });
-          logger.error(
-            { groupId, topic, partition, offset: message.offset, reason },
-            'poison message dead-lettered',
-          );
-          return;
-        }
+        const parsed = await base.parseOrDeadLetter(topic, partition, message);
+        if (!parsed) return;
         const event = parsed.event;
         const ctx = {
           family: parsed.family,
@@ -389,44 +485,70 @@ export async function runConsumer(options: RunConsumerOptions): Promise<RunningC
           }
         } catch (err) {
           if (!(err instanceof HandlerFailedError)) throw err; // stopping or a database error: do not commit
-          await deadLetter({
-            _id: `${groupId}:${event.id}`,
-            reason: 'handler-failed',
-            error: errorMessage(err.original).slice(0, 5000),
-            attempts: err.attempts,
-            eventId: event.id,
-            eventType: event.type,
-            subject: event.subject,
-            ...baseLetter(topic, partition, message),
-          });
-          logger.error(
-            {
-              groupId,
-              eventId: event.id,
-              type: event.type,
-              attempts: err.attempts,
-              err: errorMessage(err.original),
-            },
-            'event handler failed permanently; event dead-lettered',
+          await base.deadLetterFailed(
+            topic,
+            partition,
+            message,
+            event,
+            errorMessage(err.original),
+            err.attempts,
           );
         }
       },
-    });
-  } catch (err) {
-    await consumer.disconnect().catch(() => undefined);
-    throw err;
-  }
-  logger.info({ groupId, topics }, 'consumer started');
-
-  return {
-    ready,
-    metrics,
-    consumer,
-    async stop() {
+    },
+    () => {
       stopping = true;
       for (const s of sleepers) s.wake();
-      await consumer.disconnect();
-      logger.info({ groupId, ...metrics }, 'consumer stopped');
     },
-  };
+  );
+}
+
+/**
+ * Connect, subscribe and run a batch consumer: the handler gets the valid events of up to `maxBatchSize` messages
+ * of one partition at once (kafkajs `eachBatch`). Envelope check, poison messages and dead letters as
+ * `runConsumer`'s. Unlike it, no `processed_events` markers and no retries in process: the handler must be
+ * idempotent by itself (a batch can be delivered again, and can hold one event twice). The slice's offsets are
+ * resolved only after the handler returned (and the events it refused are dead-lettered as `handler-failed`, 1
+ * attempt); a handler that throws (the store unreachable) leaves them unresolved, so kafkajs retries the batch
+ * and nothing is committed past it. Returns once consuming has started.
+ */
+export async function runBatchConsumer(options: RunBatchConsumerOptions): Promise<RunningConsumer> {
+  const { handler, maxBatchSize = 500 } = options;
+  if (!options.topics.length) throw new Error('runBatchConsumer needs at least one topic family');
+  if (maxBatchSize < 1) throw new Error('maxBatchSize must be >= 1');
+  const base = consumerBase(options);
+  const { metrics } = base;
+
+  return base.start({
+    eachBatchAutoResolve: false,
+    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      const { topic, partition } = batch;
+      for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += maxBatchSize) {
+        const messages = batch.messages.slice(i, i + maxBatchSize);
+        const events: AnyEvent[] = [];
+        const messageOf = new Map<string, KafkaMessage>();
+        let family: EventFamily | null = null; // the topic's (every valid event is of it)
+        for (const message of messages) {
+          const parsed = await base.parseOrDeadLetter(topic, partition, message);
+          if (!parsed) continue;
+          family = parsed.family;
+          events.push(parsed.event);
+          messageOf.set(parsed.event.id, message);
+        }
+        let refused: BatchHandlerResult['refused'] = [];
+        if (family) {
+          const result = await handler(events, { family, topic, partition, heartbeat });
+          refused = result?.refused ?? [];
+        }
+        for (const { event, error } of refused) {
+          const message = messageOf.get(event.id);
+          if (!message) throw new Error(`batch handler refused event ${event.id}, which is not in its batch`);
+          await base.deadLetterFailed(topic, partition, message, event, error, 1);
+        }
+        metrics.processed += events.length - refused.length;
+        resolveOffset(messages[messages.length - 1].offset);
+        await heartbeat();
+      }
+    },
+  });
 }

@@ -1,18 +1,5 @@
-import type { KafkaMessage } from 'kafkajs';
 import type { AnyBulkWriteOperation } from 'mongoose';
-import {
-  DEAD_LETTERS_COLLECTION,
-  deadLetterSource,
-  ensureTopics,
-  familyOfTopic,
-  isEventOf,
-  safeParseEventJson,
-  topicFor,
-  type AnyEvent,
-  type ConsumerMetrics,
-  type DeadLetter,
-  type RunningConsumer,
-} from '@onco/events';
+import { isEventOf, runBatchConsumer, type AnyEvent, type RunningConsumer } from '@onco/events';
 import type { PlatformContext } from '@onco/platform';
 import type { RequisitionModels, TimelineEntryDoc } from '../models';
 
@@ -178,117 +165,24 @@ export async function recordTimelineBatch(
 }
 
 /**
- * The projection's consumer: kafkajs `eachBatch`, one bulk write a batch (not a dedupe read, an upsert and a
- * marker a message as `runConsumer` does). Safe without `processed_events` markers because the write is
- * idempotent by itself (see recordTimelineBatch). Offsets are resolved only after the batch's entries are
- * written, so a crash re-delivers and re-upserts (nothing lost, nothing doubled). Poison messages (not an event,
- * or an event of another topic) and entries the store refuses are dead-lettered as `runConsumer` does
- * (`dead_letters`, same ids and shape) and skipped; a store error throws, so kafkajs retries the batch.
+ * The projection's consumer: `runBatchConsumer` (kafkajs `eachBatch`), one bulk write a batch (not a dedupe read,
+ * an upsert and a marker a message as `runConsumer` does). Safe without `processed_events` markers because the
+ * write is idempotent by itself (see recordTimelineBatch). Offsets are resolved only after the batch's entries are
+ * written, so a crash re-delivers and re-upserts (nothing lost, nothing doubled). Poison messages and the entries
+ * the store refuses are dead-lettered by the runner and skipped; a store error throws, so kafkajs retries the batch.
  */
-export async function startTimelineProjection(
+export function startTimelineProjection(
   ctx: PlatformContext,
   models: RequisitionModels,
 ): Promise<RunningConsumer> {
-  const prefix = ctx.config.TOPIC_PREFIX;
-  const groupId = `${prefix}${TIMELINE_GROUP}`;
-  const logger = ctx.logger;
-  const metrics: ConsumerMetrics = { processed: 0, duplicates: 0, deadLettered: 0, failedAttempts: 0 };
-  const deadLetters = () => models.TimelineEntry.db.collection<DeadLetter>(DEAD_LETTERS_COLLECTION);
-  const deadLetter = async (
-    topic: string,
-    partition: number,
-    message: KafkaMessage,
-    letter: Pick<DeadLetter, '_id' | 'reason' | 'error' | 'attempts' | 'eventId' | 'eventType' | 'subject'>,
-  ) => {
-    try {
-      await deadLetters().insertOne({
-        ...letter,
-        error: letter.error.slice(0, 5000),
-        ...deadLetterSource(groupId, topic, partition, message),
-      });
-    } catch (err) {
-      if (!isDuplicateKey((err as { code?: unknown }).code)) throw err;
-    }
-    metrics.deadLettered++;
-    logger.error(
-      { groupId, topic, partition, offset: message.offset, reason: letter.error },
-      'timeline event dead-lettered',
-    );
-  };
-
-  const consumer = ctx.kafka.consumer({ groupId });
-  let resolveReady!: () => void;
-  const ready = new Promise<void>((resolve) => (resolveReady = resolve));
-  consumer.on(consumer.events.GROUP_JOIN, () => resolveReady());
-  consumer.on(consumer.events.CRASH, (e) =>
-    logger.error({ groupId, err: String(e.payload.error), restart: e.payload.restart }, 'consumer crashed'),
-  );
-  await ensureTopics(ctx.kafka, prefix, { families: [...TOPICS] });
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topics: TOPICS.map((f) => topicFor(f, prefix)), fromBeginning: true });
-    await consumer.run({
-      autoCommit: true,
-      eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-        const { topic, partition } = batch;
-        const family = familyOfTopic(topic, prefix);
-        for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += BULK) {
-          const messages = batch.messages.slice(i, i + BULK);
-          const events: AnyEvent[] = [];
-          const messageOf = new Map<string, KafkaMessage>();
-          for (const message of messages) {
-            const parsed = safeParseEventJson(message.value);
-            const reason = !parsed.ok
-              ? parsed.error.message
-              : parsed.family !== family
-                ? `event type '${parsed.event.type}' does not belong to topic ${topic}`
-                : null;
-            if (!parsed.ok || reason) {
-              const raw = parsed.ok ? parsed.event : null;
-              await deadLetter(topic, partition, message, {
-                _id: `${groupId}:${topic}:${partition}:${message.offset}`,
-                reason: 'unparseable',
-                error: reason ?? 'unparseable',
-                attempts: 0,
-                eventId: raw?.id ?? null,
-                eventType: raw?.type ?? null,
-                subject: raw?.subject ?? null,
-              });
-              continue;
-            }
-            events.push(parsed.event);
-            messageOf.set(parsed.event.id, message);
-          }
-          const res = await recordTimelineBatch(models, events);
-          for (const { event, error } of res.refused)
-            await deadLetter(topic, partition, messageOf.get(event.id)!, {
-              _id: `${groupId}:${event.id}`,
-              reason: 'handler-failed',
-              error,
-              attempts: 1,
-              eventId: event.id,
-              eventType: event.type,
-              subject: event.subject,
-            });
-          metrics.processed += events.length - res.refused.length;
-          resolveOffset(messages[messages.length - 1].offset);
-          await heartbeat();
-        }
-      },
-    });
-  } catch (err) {
-    await consumer.disconnect().catch(() => undefined);
-    throw err;
-  }
-  logger.info({ groupId }, 'consumer started');
-  return {
-    ready,
-    metrics,
-    consumer,
-    async stop() {
-      await consumer.disconnect();
-      logger.info({ groupId, ...metrics }, 'consumer stopped');
-    },
-  };
+  return runBatchConsumer({
+    kafka: ctx.kafka,
+    db: models.TimelineEntry.db,
+    groupId: `${ctx.config.TOPIC_PREFIX}${TIMELINE_GROUP}`,
+    topics: TOPICS,
+    topicPrefix: ctx.config.TOPIC_PREFIX,
+    logger: ctx.logger,
+    maxBatchSize: BULK,
+    handler: async (events) => ({ refused: (await recordTimelineBatch(models, events)).refused }),
+  });
 }
