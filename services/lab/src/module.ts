@@ -9,8 +9,13 @@ import { labDashboard } from './dashboard';
 import { defineSampleManifestQueue, type SampleManifestQueue } from './manifests/queue';
 import { startSampleManifestConsumer } from './manifests/consumer';
 import { sampleManifestRoutes } from './manifests/routes';
+import { defineReportUploadSweep, type ReportUploadSweep } from './report-sweep';
 
-export type LabModule = DomainModule & { models: LabModels; manifests: SampleManifestQueue };
+export type LabModule = DomainModule & {
+  models: LabModels;
+  manifests: SampleManifestQueue;
+  reportSweep: ReportUploadSweep;
+};
 
 /**
  * The lab service: test orders, samples and sample groups (test_orders and samples carry pending events).
@@ -22,16 +27,25 @@ export function createLabModule(ctx: PlatformContext): LabModule {
   const reviewAccountId = sampleReviewAccount(ctx.config);
   // sample manifests (docs/manifests.md): attachment.changed -> the `sample-manifest` queue -> samples
   const manifests = defineSampleManifestQueue(ctx, { models, reviewAccountId });
+  // report uploads that expired unsubmitted: swept on a schedule by the worker processes (report-sweep.ts)
+  const reportSweep = defineReportUploadSweep(ctx, models);
   return {
     name: 'lab',
     models,
     manifests,
+    reportSweep,
     outboxCollections: ['test_orders', 'samples', 'sample_manifests'],
     startConsumers: async () => {
       const running = [
         await startLabConsumers(ctx, models),
         await startSampleManifestConsumer(ctx, models, manifests),
       ];
+      // not awaited: a process starting while Redis is away puts the scheduler in place when Redis is back
+      void reportSweep
+        .schedule()
+        .catch((err) =>
+          ctx.logger.warn({ err: (err as Error).message }, 'report upload sweep not scheduled'),
+        );
       return { stop: async () => void (await Promise.all(running.map((c) => c.stop()))) };
     },
     stop: () => manifests.close(),

@@ -107,6 +107,15 @@ export const configSchema = z.object({
    */
   BILLING_REQUEUE_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   /**
+   * How often the `report-upload-sweep` job removes report uploads that expired without being submitted, with
+   * their files (one run across all worker processes; 0: only after each upload). docs/decisions.md "Reports".
+   */
+  REPORT_UPLOAD_SWEEP_EVERY_MS: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 0 || n >= 100, 'must be 0 (off) or at least 100')
+    .default(600_000),
+  /**
    * How long a large list's total and facet counts are served before they are counted again (0: every request
    * counts). The page's rows are always read fresh. docs/decisions.md "List totals and facet counts".
    */
