@@ -28,7 +28,6 @@ import pino from 'pino';
 import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
 import { billingModels, type BillingCaseDoc } from '../services/billing/src/models';
 import { buildClaim, claimKey } from '../services/billing/src/submission/claim';
-import { BILLING_SUBMIT_CONCURRENCY } from '../services/billing/src/submission/queue';
 import { createGatewayClient } from '../services/billing/src/submission/gateway-client';
 import { startGatewayStandin } from '../services/billing/src/submission/gateway-standin';
 import { importIcd10Fixture, qualifiedCase } from '../services/billing/src/submission/test-fixtures';
@@ -71,6 +70,8 @@ async function main() {
     BILLING_GATEWAY_URL: gateway.url,
     BILLING_GATEWAY_TIMEOUT_MS: String(Math.max(10_000, latency * 10)),
   });
+  // the worker's claims in flight (BILLING_SUBMIT_CONCURRENCY, default 16); the bare loop uses as many
+  const { BILLING_SUBMIT_CONCURRENCY } = config;
   const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
   await system.app.ready();
   try {

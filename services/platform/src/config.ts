@@ -99,6 +99,11 @@ export const configSchema = z.object({
   BILLING_SUBMIT_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   /** First retry delay of a billing submission in ms; doubles on each attempt (30 s: ~15 minutes in all). */
   BILLING_SUBMIT_BACKOFF_MS: z.coerce.number().int().min(1).default(30_000),
+  /**
+   * How many claims one worker process sends at once (the billing-submit worker's concurrency and its HTTP
+   * connections to the billing system): set it to what the billing system accepts from one client.
+   */
+  BILLING_SUBMIT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** How long the submission worker waits for the billing system's answer before it counts as a timeout. */
   BILLING_GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /**

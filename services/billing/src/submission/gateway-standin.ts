@@ -65,6 +65,8 @@ export interface GatewayStandin {
   posts(key: string): number;
   /** while down, every POST answers 503 with status UNAVAILABLE and stores nothing */
   setDown(down: boolean): void;
+  /** claims being answered now, and the most at once since start (what a client's concurrency looks like) */
+  inFlight(): { now: number; max: number };
   close(): Promise<void>;
 }
 
@@ -158,6 +160,16 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
     return { ...c, posts: posts.get(c.key) ?? 0 };
   });
 
+  let inFlight = 0;
+  let maxInFlight = 0;
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'POST' || req.url !== '/claims') return;
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    // once, whether answered or the client went away
+    reply.raw.once('close', () => (inFlight -= 1));
+  });
+
   app.post<{ Body: Record<string, unknown> }>('/claims', async (req, reply) => {
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || !key.trim() || key.length > 200)
@@ -227,6 +239,7 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
     claims: () => [...stored.values()],
     posts: (key) => posts.get(key) ?? 0,
     setDown: (d) => void (down = d),
+    inFlight: () => ({ now: inFlight, max: maxInFlight }),
     close: () => app.close(),
   };
 }

@@ -38,7 +38,6 @@ import { createGatewayClient, type GatewayReply } from './gateway-client';
  *   before the claim leaves, so a case whose claim may be at the billing system says so (the kill test).
  */
 export const BILLING_SUBMIT_QUEUE = 'billing-submit';
-export const BILLING_SUBMIT_CONCURRENCY = 16;
 /** How many cases being sent the requeue sweep checks in one round trip to Redis. */
 const REQUEUE_PAGE = 500;
 
@@ -145,7 +144,13 @@ export function defineBillingSubmitQueue(
   opts: { models: BillingModels },
 ): BillingSubmitQueue {
   const { models } = opts;
-  const { BILLING_GATEWAY_URL, BILLING_GATEWAY_TIMEOUT_MS, BILLING_SUBMIT_ATTEMPTS } = ctx.config;
+  const {
+    BILLING_GATEWAY_URL,
+    BILLING_GATEWAY_TIMEOUT_MS,
+    BILLING_SUBMIT_ATTEMPTS,
+    BILLING_SUBMIT_CONCURRENCY,
+  } = ctx.config;
+  // one connection per job being sent: the worker's concurrency is the claims in flight to the billing system
   const gateway = createGatewayClient(BILLING_GATEWAY_URL, {
     timeoutMs: BILLING_GATEWAY_TIMEOUT_MS,
     sockets: BILLING_SUBMIT_CONCURRENCY,
