@@ -14,7 +14,7 @@ import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { useEnumLabel } from '../list/useOrdersT';
 import { COMMENTS_PATH } from '../summary/api';
 import type { TimelineEntry } from './api';
-import { timelineEn } from './i18n';
+import { changeKey, timelineEn } from './i18n';
 
 interface Comment {
   id: string;
@@ -135,7 +135,7 @@ export function OrderTimeline({
             text: String(e.kind)
               .split(',')
               .map((k) =>
-                t(`timeline.changed.${k}`, {
+                t(`timeline.changed.${changeKey(k)}`, {
                   from: label(d.previousClinicalReviewStatus),
                   to: label(d.clinicalReviewStatus),
                 }),

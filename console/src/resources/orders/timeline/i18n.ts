@@ -22,6 +22,10 @@ export const timelineEn = {
       'clinical-review-changed': 'Clinical review: %{from} → %{to}',
       invalidated: 'Order merged into another order (invalid)',
       'parties-changed': 'Account, provider, location or patient edited',
+      'billing-review-changed': 'Billing review changed',
+      'billing-changed': 'Billing information or ICD-10 codes edited',
+      'patient-changed': 'Moved to another patient (patient merge)',
+      other: 'Order changed',
     },
     billing: 'Billing case: %{to}',
     comment: 'Comment: %{text}',
@@ -29,7 +33,7 @@ export const timelineEn = {
   },
 };
 
-export const timelineZh = {
+export const timelineZh: typeof timelineEn = {
   timeline: {
     title: '时间线',
     empty: '此订单尚无任何记录。',
@@ -52,9 +56,21 @@ export const timelineZh = {
       'clinical-review-changed': '临床审核：%{from} → %{to}',
       invalidated: '订单已合并到其他订单（无效）',
       'parties-changed': '账户、医生、地点或患者已编辑',
+      'billing-review-changed': '账单审核已变更',
+      'billing-changed': '账单信息或 ICD-10 编码已编辑',
+      'patient-changed': '已移至其他患者（患者合并）',
+      other: '订单已变更',
     },
     billing: '计费案例：%{to}',
     comment: '评论：%{text}',
     by: '操作人 %{name}',
   },
 };
+
+/**
+ * The `timeline.changed.*` key of one requisition change: its own text, or `other` for a change this console has
+ * no text for yet (an entry never reads as a raw translation key).
+ */
+export function changeKey(change: string): string {
+  return Object.hasOwn(timelineEn.timeline.changed, change) && change !== 'other' ? change : 'other';
+}
