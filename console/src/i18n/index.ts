@@ -17,6 +17,8 @@ import { mergeEn, mergeZh } from '../resources/orders/merge/i18n';
 import { billingEn, billingZh } from '../resources/billing/i18n';
 import { patientsEn, patientsZh } from '../resources/patients/i18n';
 import { boxEn, boxZh } from '../resources/box/i18n';
+import { kitsEn, kitsZh } from '../resources/kits/i18n';
+import { messagesEn, messagesZh } from '../resources/messages/i18n';
 
 /** Supported languages (spec 3 section 9.1): English and Simplified Chinese, English the fallback. */
 export const LOCALES = [
@@ -52,6 +54,8 @@ export const messages: Record<Locale, Messages> = {
     billingEn,
     patientsEn,
     boxEn,
+    kitsEn,
+    messagesEn,
   ),
   // every key the Chinese texts lack falls back to its English text
   'zh-CN': merge(
@@ -69,6 +73,8 @@ export const messages: Record<Locale, Messages> = {
     billingEn,
     patientsEn,
     boxEn,
+    kitsEn,
+    messagesEn,
     raZh,
     appZh,
     listsZh,
@@ -83,6 +89,8 @@ export const messages: Record<Locale, Messages> = {
     billingZh,
     patientsZh,
     boxZh,
+    kitsZh,
+    messagesZh,
   ),
 };
 

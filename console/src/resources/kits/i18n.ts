@@ -33,3 +33,40 @@ export const kitsEn = {
     shipping: { GROUND: 'Ground', TWO_DAY: 'Two-day', OVER_NIGHT: 'Overnight' },
   },
 };
+
+/** The shape of kitsEn with any text (its spec texts are literal types). */
+type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
+
+/** Simplified Chinese texts of the Test Kits screen: every English key. */
+export const kitsZh: Texts<typeof kitsEn> = {
+  kits: {
+    title: '检测试剂盒',
+    subtitle: '申请样本采集试剂盒，并跟踪您的申请',
+    empty: '暂无试剂盒申请',
+    received: '我们已收到您的试剂盒申请。',
+    failed: '申请试剂盒出错，请重试。',
+    requestTitle: '申请试剂盒',
+    submit: '申请试剂盒',
+    col: {
+      testKitType: '试剂盒类型',
+      numberOfKits: '试剂盒数量',
+      recipient: '收件人',
+      shippingRequest: '配送方式',
+      createdOn: '申请时间',
+    },
+    field: {
+      account: '机构',
+      testKitType: '试剂盒类型',
+      numberOfKits: '试剂盒数量',
+      recipient: '收件人',
+      institute: '机构名称',
+      street: '街道',
+      suite: '套房/单元',
+      city: '城市',
+      state: '州',
+      postalCode: '邮政编码',
+      shippingRequest: '配送方式',
+    },
+    shipping: { GROUND: '陆运', TWO_DAY: '两日达', OVER_NIGHT: '次日达' },
+  },
+};
