@@ -190,7 +190,7 @@ describe('billing cases: assign, code, submit, history, errors (real backend, ga
     await waitForText(page, 'Billing Case History');
     await page.waitForSelector('[data-testid="billing-history"]');
     const history = await bodyText(page);
-    expect(history).toContain('Accepted By Xifin');
+    expect(history).toContain('Accepted by XIFIN');
     expect(history).toContain('Queued For Submission');
     await h.shot(page, 'billing-history-en');
   }, 240_000);

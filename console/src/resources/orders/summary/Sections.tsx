@@ -326,7 +326,7 @@ export function AttachmentsTab({ r }: { r: Requisition }) {
           >
             {a.name ?? a.id}
           </Link>,
-          a.type === 'TRF' ? 'Requisition' : label(a.type),
+          label(a.type),
           <DateText key="d" value={a.createdOn} withTime />,
         ],
       }))}
