@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Box,
   Button,
@@ -29,7 +29,14 @@ import {
   TextActionDialog,
   useBillingT,
 } from './BillingDialogs';
-import { billingActions, billingBaseFilter, initialBillingState, statusColour } from './logic';
+import {
+  BILLING_POLL_MS,
+  billingActions,
+  billingBaseFilter,
+  initialBillingState,
+  needsPolling,
+  statusColour,
+} from './logic';
 
 const stop = (e: React.MouseEvent) => e.stopPropagation();
 
@@ -330,6 +337,7 @@ export function BillingListPage() {
         const one = ctx.selected[0];
         return (
           <>
+            <Poller active={needsPolling(ctx.rows)} refresh={ctx.refresh} />
             {dialog === 'billingCode' && one ? (
               <TextActionDialog kind="billingCode" row={one} onClose={() => setDialog(null)} onDone={done} />
             ) : null}
@@ -352,6 +360,16 @@ export function BillingListPage() {
       }}
     </ListPage>
   );
+}
+
+/** While a case on the page is on its way to the billing system, refresh the list every 3 seconds. */
+function Poller({ active, refresh }: { active: boolean; refresh: () => void }) {
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(refresh, BILLING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [active, refresh]);
+  return null;
 }
 
 export default BillingListPage;

@@ -5,6 +5,7 @@ import {
   billingBaseFilter,
   historyNewestFirst,
   initialBillingState,
+  needsPolling,
   statusColour,
 } from './logic';
 
@@ -106,5 +107,29 @@ describe('billing list: what it opens with', () => {
     expect(billingActions([row], ['VIEW_BILLING_ACTIONS']).submit).toBe(true);
     expect(billingActions([], ['VIEW_BILLING_ACTIONS']).submit).toBe(false);
     expect(billingActions([row], []).submit).toBe(false);
+  });
+});
+
+describe('needsPolling: the list refreshes itself while a case is on its way to the billing system', () => {
+  it('a queued, sent or retried case on the page: poll', () => {
+    for (const caseStatus of [
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'RETRY_SCHEDULED',
+      'RETRY_IN_PROGRESS',
+    ] as const)
+      expect(needsPolling([row({}), row({ caseStatus })]), caseStatus).toBe(true);
+  });
+  it('only settled cases (answered, not submitted, ready): no polling', () => {
+    for (const caseStatus of [
+      'NOT_SUBMITTED',
+      'READY_TO_SUBMIT',
+      'ACCEPTED_BY_XIFIN',
+      'REJECTED_BY_XIFIN',
+      'PARTIALLY_ACCEPTED',
+      'PAYOR_SYSTEM_DOWN',
+    ] as const)
+      expect(needsPolling([row({ caseStatus })]), caseStatus).toBe(false);
+    expect(needsPolling([])).toBe(false);
   });
 });

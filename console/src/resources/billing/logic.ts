@@ -42,6 +42,23 @@ export function statusColour(status: BillingCaseStatus): string {
   }
 }
 
+/** How often the list looks again while a case it shows is on its way to the billing system. */
+export const BILLING_POLL_MS = 3_000;
+
+/**
+ * Statuses the submission worker moves on by itself within seconds (queued, sent, retried): while a row shows one,
+ * the list refreshes itself, so the billing system's answer (accepted, rejected, ...) appears without a reload.
+ */
+export const IN_TRANSIT_STATUSES: readonly BillingCaseStatus[] = [
+  'QUEUED_FOR_SUBMISSION',
+  'SUBMITTED_TO_XIFIN',
+  'RETRY_SCHEDULED',
+  'RETRY_IN_PROGRESS',
+];
+
+export const needsPolling = (rows: readonly Pick<BillingCaseRow, 'caseStatus'>[]) =>
+  rows.some((r) => IN_TRANSIT_STATUSES.includes(r.caseStatus));
+
 /** Which Actions menu entries apply to a selection (spec 3 section 6, "Action enablement in billing"). */
 export function billingActions(selected: readonly BillingCaseRow[], permissions: readonly string[]) {
   const can = (p: string) => permissions.includes(p);
