@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
-import { sleep, waitFor } from '../../../../events/src/int-test-support';
-import { billingModels, type BillingCaseDoc, type BillingModels } from '../models';
+import { sleep } from '../../../../events/src/int-test-support';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
-import { importIcd10Fixture, qualifiedCase } from './test-fixtures';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
+import { qualifiedCase } from './test-fixtures';
+import {
+  gatewayDir,
+  removeGatewayDir,
+  startSubmissionSystem,
+  type SubmissionTestSystem,
+} from './test-system';
 
 const BACKOFF_MS = 300;
 const ATTEMPTS = 8; // waits 0.3 + 0.6 + 1.2 + 2.4 + 4.8 + 9.6 + 19.2 s: ~38 s of retries before RETRY_FAILED
@@ -22,61 +21,41 @@ const CASES = 20;
  * about 15 minutes; this test scales the backoff down.)
  */
 describe('billing submission: the billing system down, then back (real Redis, the store, Kafka)', () => {
-  let sys: Sys;
-  let billing: BillingModels;
+  let t: SubmissionTestSystem;
   let gateway: GatewayStandin | null = null;
-  let dir = '';
+  const dir = gatewayDir('outage');
   let port = 0;
-  let authorization = '';
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'billing-gateway-outage-'));
     // find a free port for the gateway, then leave it closed: the billing system is down
     const probe = await startGatewayStandin({ dir });
     port = probe.port;
     await probe.close();
-    sys = await createTestSystem({
-      WORKERS: 'true',
-      BILLING_GATEWAY_URL: `http://127.0.0.1:${port}`,
+    t = await startSubmissionSystem(`http://127.0.0.1:${port}`, {
       BILLING_SUBMIT_BACKOFF_MS: String(BACKOFF_MS),
       BILLING_SUBMIT_ATTEMPTS: String(ATTEMPTS),
       BILLING_GATEWAY_TIMEOUT_MS: '2000',
     });
-    await importIcd10Fixture(sys.ctx.mongo);
-    billing = billingModels(sys.ctx.mongo);
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    authorization = (await login(sys, admin.loginId)).authorization;
   }, 120_000);
   afterAll(async () => {
-    await sys?.close();
+    await t?.close();
     await gateway?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    removeGatewayDir(dir);
   });
 
   it('a burst submitted while it is down: retries on the backoff, every case accepted once when it is back', async () => {
-    const ids: string[] = [];
-    for (let n = 0; n < CASES; n++) {
-      const doc = await billing.BillingCase.create(qualifiedCase('out', n));
-      ids.push(doc._id as string);
-    }
-    const res = await sys.app.inject({
-      method: 'POST',
-      url: '/bis/api/v1/billing/submit',
-      headers: { authorization },
-      payload: ids,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().submitted).toBe(CASES);
+    const docs = await t.billing.BillingCase.insertMany(
+      Array.from({ length: CASES }, (_, n) => qualifiedCase('out', n)),
+    );
+    const ids = docs.map((d) => String(d._id));
+    await t.submit(ids);
 
     // down: connection refused; every case goes to RETRY_SCHEDULED with the reason
-    const scheduled = await waitFor(
-      async () => {
-        const docs = await billing.BillingCase.find({ _id: { $in: ids } })
-          .lean<BillingCaseDoc[]>()
-          .exec();
-        return docs.every((d) => d.caseHistory.some((e) => e.status === 'RETRY_SCHEDULED')) ? docs : null;
-      },
-      { what: 'every case scheduled for a retry', timeoutMs: 30_000, intervalMs: 200 },
+    const scheduled = await t.casesWhen(
+      ids,
+      (d) => d.caseHistory.some((e) => e.status === 'RETRY_SCHEDULED'),
+      'every case scheduled for a retry',
+      { timeoutMs: 30_000 },
     );
     expect(scheduled[0].caseHistory.find((e) => e.status === 'RETRY_SCHEDULED')!.errorDetails).toMatch(
       /could not be reached/,
@@ -88,15 +67,10 @@ describe('billing submission: the billing system down, then back (real Redis, th
     await sleep(3_000);
     gateway.setDown(false);
 
-    const done = await waitFor(
-      async () => {
-        const docs = await billing.BillingCase.find({ _id: { $in: ids } })
-          .lean<BillingCaseDoc[]>()
-          .exec();
-        return docs.every((d) => d.caseStatus === 'ACCEPTED_BY_XIFIN') ? docs : null;
-      },
-      { what: 'every case accepted', timeoutMs: 90_000, intervalMs: 500 },
-    );
+    const done = await t.casesWhen(ids, (d) => d.caseStatus === 'ACCEPTED_BY_XIFIN', 'every case accepted', {
+      timeoutMs: 90_000,
+      intervalMs: 500,
+    });
     for (const d of done) {
       const statuses = d.caseHistory.map((e) => e.status);
       expect(statuses.slice(0, 3)).toEqual([

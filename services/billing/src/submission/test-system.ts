@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { waitFor } from '../../../../events/src/int-test-support';
+import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
+import { billingModels, type BillingCaseDoc, type BillingModels } from '../models';
+import { importIcd10Fixture } from './test-fixtures';
+
+/**
+ * Test support for the submission worker's integration tests (not run-time code): a system that runs the
+ * workers against a billing gateway at `gatewayUrl`, the ICD-10 fixture loaded, and an administrator signed in.
+ */
+export interface SubmissionTestSystem {
+  sys: Awaited<ReturnType<typeof createTestSystem>>;
+  billing: BillingModels;
+  authorization: string;
+  /** POST /billing/submit with these ids (one bulk call); expects 200 and every id submitted */
+  submit(ids: string[]): Promise<void>;
+  /** the cases once every one of them satisfies `done` */
+  casesWhen(
+    ids: string[],
+    done: (d: BillingCaseDoc) => boolean,
+    what: string,
+    opts?: { timeoutMs?: number; intervalMs?: number },
+  ): Promise<BillingCaseDoc[]>;
+  close(): Promise<void>;
+}
+
+/** A fresh directory for a gateway stand-in's claims; removed by `removeGatewayDir`. */
+export const gatewayDir = (tag: string) => mkdtempSync(path.join(os.tmpdir(), `billing-gateway-${tag}-`));
+export const removeGatewayDir = (dir: string) => dir && rmSync(dir, { recursive: true, force: true });
+
+export async function startSubmissionSystem(
+  gatewayUrl: string,
+  overrides: Record<string, string> = {},
+): Promise<SubmissionTestSystem> {
+  const sys = await createTestSystem({ WORKERS: 'true', BILLING_GATEWAY_URL: gatewayUrl, ...overrides });
+  await importIcd10Fixture(sys.ctx.mongo);
+  const billing = billingModels(sys.ctx.mongo);
+  const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
+  const { authorization } = await login(sys, admin.loginId);
+  return {
+    sys,
+    billing,
+    authorization,
+    async submit(ids) {
+      const res = await sys.app.inject({
+        method: 'POST',
+        url: '/bis/api/v1/billing/submit',
+        headers: { authorization },
+        payload: ids,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().submitted).toBe(ids.length);
+    },
+    casesWhen: (ids, done, what, opts = {}) =>
+      waitFor(
+        async () => {
+          const docs = await billing.BillingCase.find({ _id: { $in: ids } })
+            .lean<BillingCaseDoc[]>()
+            .exec();
+          return docs.length === ids.length && docs.every(done) ? docs : null;
+        },
+        { what, timeoutMs: opts.timeoutMs ?? 60_000, intervalMs: opts.intervalMs ?? 200 },
+      ),
+    close: () => sys.close(),
+  };
+}
