@@ -2,6 +2,7 @@ import { LinearProgress } from '@mui/material';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Admin, CustomRoutes, Resource, localStorageStore, usePermissions } from 'react-admin';
 import { Navigate, Route } from 'react-router-dom';
+import { loadOrReload } from './chunkReload';
 import { ToastNotification } from './components/Toast';
 import { i18nProvider } from './i18n';
 import { MaintenanceProvider } from './layout/MaintenanceContext';
@@ -18,9 +19,12 @@ import { dataProvider } from './providers/dataProvider';
 import { usersResource } from './resources';
 import { theme } from './theme';
 
-/** A screen loaded on first use (its own chunk: the first load stays small), a thin progress bar meanwhile. */
+/**
+ * A screen loaded on first use (its own chunk: the first load stays small), a thin progress bar meanwhile. A chunk
+ * gone after a newer deploy reloads the page once (chunkReload.ts) instead of failing the whole app.
+ */
 function screen(load: () => Promise<{ default: ComponentType }>) {
-  const Lazy = lazy(load);
+  const Lazy = lazy(() => loadOrReload(load));
   return function Screen() {
     return (
       <Suspense fallback={<LinearProgress sx={{ m: 2 }} />}>
