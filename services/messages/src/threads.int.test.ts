@@ -191,13 +191,28 @@ describe('messages: threads, replies and read state (real store)', () => {
       subject: 'Subject is required',
       messageBody: 'Message is required',
     });
-    expect((await call('npi', 'POST', CNS, { subject: 'x', messageBody: 'y'.repeat(5001) })).statusCode).toBe(
+    // a message and a reply hold at most 512 characters (spec 2 sections 5 and 9)
+    expect((await call('npi', 'POST', CNS, { subject: 'x', messageBody: 'y'.repeat(513) })).statusCode).toBe(
       400,
     );
+    expect(
+      (
+        await call('npi', 'POST', CNS, {
+          type: 'CASE_COMMENT',
+          parent: { id: threadId },
+          messageBody: 'y'.repeat(513),
+        })
+      ).statusCode,
+    ).toBe(400);
     expect(
       (await call('npi', 'POST', CNS, { type: 'CASE_COMMENT', parent: { id: threadId }, messageBody: ' ' }))
         .statusCode,
     ).toBe(400);
     expect(await count()).toBe(n);
+  });
+  it('a message of exactly 512 characters is taken whole', async () => {
+    const res = await call('npi', 'POST', CNS, { subject: 'Long', messageBody: 'z'.repeat(512) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().messageBody).toHaveLength(512);
   });
 });

@@ -33,6 +33,8 @@ import {
   composeFromState,
   emptyKey,
   initialMessageStatus,
+  lengthText,
+  MESSAGE_MAX,
   messagesFilter,
   type ComposeContext,
   type MessageStatus,
@@ -326,7 +328,11 @@ function NewMessageForm(props: {
         required
         multiline
         minRows={4}
-        slotProps={{ htmlInput: { maxLength: 5000, 'data-testid': 'messages-body' } }}
+        helperText={lengthText(body)}
+        slotProps={{
+          htmlInput: { maxLength: MESSAGE_MAX, 'data-testid': 'messages-body' },
+          formHelperText: { sx: { textAlign: 'right' } },
+        }}
       />
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
         <Button onClick={props.onCancel}>{t('messages.cancel')}</Button>
@@ -403,7 +409,11 @@ function ThreadView(props: { id: string; onReplied: () => void }) {
         placeholder={t('messages.replyPlaceholder')}
         value={text}
         onChange={(e) => setText(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: 5000, 'data-testid': 'messages-reply' } }}
+        helperText={lengthText(text)}
+        slotProps={{
+          htmlInput: { maxLength: MESSAGE_MAX, 'data-testid': 'messages-reply' },
+          formHelperText: { sx: { textAlign: 'right' } },
+        }}
       />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
         <Button

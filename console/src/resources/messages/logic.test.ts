@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { composeFromState, emptyKey, initialMessageStatus, messagesFilter } from './logic';
+import {
+  composeFromState,
+  emptyKey,
+  initialMessageStatus,
+  lengthText,
+  MESSAGE_MAX,
+  messagesFilter,
+} from './logic';
 
 describe('messages screen rules', () => {
   it('opens on NEW when the dashboard says so', () => {
@@ -27,5 +34,10 @@ describe('messages screen rules', () => {
       },
     );
     expect(composeFromState({})).toBeNull();
+  });
+  it('a message and a reply hold at most 512 characters (spec 2 sections 5 and 9), counted under the box', () => {
+    expect(MESSAGE_MAX).toBe(512);
+    expect(lengthText('')).toBe('0/512');
+    expect(lengthText('x'.repeat(512))).toBe('512/512');
   });
 });

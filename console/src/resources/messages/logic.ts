@@ -1,5 +1,11 @@
 /** Pure rules of the Messages screen (spec 2 section 2.11). */
 
+/** A message and a reply hold at most 512 characters (spec 2 sections 5 and 9); the server refuses longer ones. */
+export const MESSAGE_MAX = 512;
+
+/** The count under a message or reply box: '12/512'. */
+export const lengthText = (text: string) => `${text.length}/${MESSAGE_MAX}`;
+
 export type MessageStatus = 'ALL' | 'NEW' | 'READ';
 
 /** The status the list opens with: NEW when the dashboard's unread counter sent the user (navigation state). */

@@ -19,7 +19,8 @@ import { messageForUser, messagesScope } from './messages';
 export const MESSAGE_SENT =
   'Your message has been successfully sent. Please allow up to 24 hours for us to respond to your message.';
 export const SUBJECT_MAX = 200;
-export const BODY_MAX = 5000;
+/** A message and a reply hold at most 512 characters (spec 2 sections 5 and 9). */
+export const BODY_MAX = 512;
 
 const ref = z.object({ id: z.string().min(1).max(200), name: z.string().max(300).nullish() }).nullish();
 const createBody = z.object({
