@@ -14,7 +14,7 @@ import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { useEnumLabel } from '../list/useOrdersT';
 import { COMMENTS_PATH } from '../summary/api';
 import type { TimelineEntry } from './api';
-import { changeKey, timelineEn } from './i18n';
+import { billingKey, changeKey, timelineEn } from './i18n';
 
 interface Comment {
   id: string;
@@ -143,7 +143,10 @@ export function OrderTimeline({
               .join('; '),
           };
         case 'billing-case':
-          return { icon: <PaymentsOutlinedIcon />, text: t('timeline.billing', { to: label(d.caseStatus) }) };
+          return {
+            icon: <PaymentsOutlinedIcon />,
+            text: t(billingKey(e.kind, d), { from: label(d.previousStatus), to: label(d.caseStatus) }),
+          };
         default:
           return { icon: <DescriptionOutlinedIcon />, text: e.kind };
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REQUISITION_CHANGES } from '../../../../../events/src/schemas';
 import { lookupMessage } from '../../../components/messages';
-import { changeKey, timelineEn, timelineZh } from './i18n';
+import { billingKey, changeKey, timelineEn, timelineZh } from './i18n';
 
 const keys = (o: unknown, prefix = ''): string[] =>
   Object.entries(o as Record<string, unknown>).flatMap(([k, v]) =>
@@ -23,5 +23,16 @@ describe('order timeline texts', () => {
   });
   it('Chinese has every English key', () => {
     expect(keys(timelineZh).sort()).toEqual(keys(timelineEn).sort());
+  });
+  it('billing case entries say opened, from → to, or updated when the status stayed', () => {
+    expect(billingKey('created', { caseStatus: 'NOT_SUBMITTED', previousStatus: null })).toBe(
+      'timeline.billingCreated',
+    );
+    expect(billingKey('status', { caseStatus: 'READY_TO_SUBMIT', previousStatus: 'NOT_SUBMITTED' })).toBe(
+      'timeline.billingStatus',
+    );
+    expect(billingKey('status', { caseStatus: 'NOT_SUBMITTED', previousStatus: 'NOT_SUBMITTED' })).toBe(
+      'timeline.billingUpdated',
+    );
   });
 });

@@ -27,7 +27,9 @@ export const timelineEn = {
       'patient-changed': 'Moved to another patient (patient merge)',
       other: 'Order changed',
     },
-    billing: 'Billing case: %{to}',
+    billingCreated: 'Billing case opened (%{to})',
+    billingStatus: 'Billing case: %{from} → %{to}',
+    billingUpdated: 'Billing case updated (%{to})',
     comment: 'Comment: %{text}',
     by: 'by %{name}',
   },
@@ -61,7 +63,9 @@ export const timelineZh: typeof timelineEn = {
       'patient-changed': '已移至其他患者（患者合并）',
       other: '订单已变更',
     },
-    billing: '计费案例：%{to}',
+    billingCreated: '已创建计费案例（%{to}）',
+    billingStatus: '计费案例：%{from} → %{to}',
+    billingUpdated: '计费案例已更新（%{to}）',
     comment: '评论：%{text}',
     by: '操作人 %{name}',
   },
@@ -73,4 +77,16 @@ export const timelineZh: typeof timelineEn = {
  */
 export function changeKey(change: string): string {
   return Object.hasOwn(timelineEn.timeline.changed, change) && change !== 'other' ? change : 'other';
+}
+
+/**
+ * The text of a billing-case entry: opened, a status change (from → to), or a change that kept the status (billing
+ * code, assignee, the test's status), which read as the same "Billing case: Not Submitted" line again and again.
+ */
+export function billingKey(
+  kind: string,
+  d: { caseStatus?: string | null; previousStatus?: string | null },
+): 'timeline.billingCreated' | 'timeline.billingStatus' | 'timeline.billingUpdated' {
+  if (kind === 'created' || !d.previousStatus) return 'timeline.billingCreated';
+  return d.previousStatus !== d.caseStatus ? 'timeline.billingStatus' : 'timeline.billingUpdated';
 }
