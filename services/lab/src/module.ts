@@ -58,7 +58,7 @@ export function createLabModule(ctx: PlatformContext): LabModule {
         await app.register(reportRoutes, { models });
       },
       portal: async (app) => {
-        await app.register(sampleManifestRoutes, { models, reviewAccountId });
+        await app.register(sampleManifestRoutes, { models, reviewAccountId, queue: manifests.queue });
       },
     },
   };

@@ -1,5 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Divider, IconButton, Link, ListItemText, Menu, MenuItem } from '@mui/material';
+import {
+  Box,
+  Button,
+  Divider,
+  IconButton,
+  LinearProgress,
+  Link,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Typography,
+} from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import {
@@ -14,7 +25,7 @@ import {
 } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { DayRangeFields } from '../../components/DayRangeFields';
-import { useBoxMethods, type AttachmentRow } from './api';
+import { useBoxMethods, type AttachmentRow, type ManifestProgress } from './api';
 import { ErrorsDialog, SummaryDialog, UploadDialog } from './BoxDialogs';
 import { boxEn } from './i18n';
 import {
@@ -25,6 +36,8 @@ import {
   hasErrors,
   hasSummary,
   needsPolling,
+  progressView,
+  PROGRESS_POLL_MS,
   type BoxRange,
 } from './logic';
 
@@ -128,6 +141,11 @@ export function BoxPage() {
           >
             {label(r.status)}
           </Link>
+        ) : r.status === 'UPLOADED' && r.type === 'SAMPLE_MANIFEST' ? (
+          <>
+            <span data-testid={`box-status-${r.id}`}>{label(r.status)}</span>
+            <ManifestProgressLine id={r.id} />
+          </>
         ) : (
           <span data-testid={`box-status-${r.id}`}>{label(r.status)}</span>
         ),
@@ -246,6 +264,46 @@ export function BoxPage() {
         </>
       )}
     </ListPage>
+  );
+}
+
+/**
+ * Under an UPLOADED sample manifest's status: where its job is (waiting, reading, checking, adding samples n of
+ * m, retrying), asked every 1.5 s while the row shows (GET sampleManifests/{id}'s `progress`). Nothing when the
+ * server knows no job (yet) or cannot be asked; the list's own refresh then shows the verdict.
+ */
+function ManifestProgressLine({ id }: { id: string }) {
+  const t = useMessagesT(boxEn);
+  const box = useBoxMethods();
+  const [progress, setProgress] = useState<ManifestProgress | null>(null);
+  useEffect(() => {
+    let live = true;
+    const ask = () =>
+      box.getSampleManifest({ id }).then(
+        ({ data }) => live && setProgress(data.status === 'UPLOADED' ? (data.progress ?? null) : null),
+        () => live && setProgress(null),
+      );
+    void ask();
+    const timer = setInterval(() => void ask(), PROGRESS_POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [box, id]);
+  if (!progress) return null;
+  const view = progressView(progress);
+  return (
+    <Box sx={{ mt: 0.5, minWidth: 160 }} data-testid={`box-progress-${id}`}>
+      <Typography variant="caption" color="text.secondary" component="div">
+        {t(view.key, view.values)}
+      </Typography>
+      <LinearProgress
+        variant={view.percent === null ? 'indeterminate' : 'determinate'}
+        value={view.percent ?? undefined}
+        sx={{ height: 3, borderRadius: 1 }}
+        aria-label={t(view.key, view.values)}
+      />
+    </Box>
   );
 }
 

@@ -57,6 +57,16 @@ export interface ManifestSummary {
     found: string[];
   }[];
   processedOn: string | null;
+  /** while UPLOADED: where the manifest's job is (services/lab manifests/routes.ts `manifestProgress`) */
+  progress?: ManifestProgress | null;
+}
+
+/** A manifest job's state and progress, as GET sampleManifests/{id} answers it while the manifest is UPLOADED. */
+export interface ManifestProgress {
+  state: 'QUEUED' | 'PROCESSING' | 'RETRYING';
+  phase: 'READING' | 'PARSING' | 'CHECKING' | 'APPLYING' | null;
+  done: number;
+  total: number;
 }
 
 export interface UploadAttachmentParams {

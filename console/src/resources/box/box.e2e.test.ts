@@ -284,6 +284,9 @@ describe('attachment box and sample manifests (real backend with workers, chromi
       uploadThroughput: 256,
     });
     await recordPercents(page);
+    // the manifest worker held back until the row has shown that it waits for it (resumed below)
+    const manifestQueue = h.sys.ctx.queues.get('sample-manifest')!;
+    await manifestQueue.pause();
     await clickWhenReady(page, SUBMIT);
     await page
       .waitForFunction(
@@ -309,6 +312,19 @@ describe('attachment box and sample manifests (real backend with workers, chromi
     const models = requisitionModels(h.sys.ctx.mongo);
     const uploaded = (await models.Attachment.findOne({ name: 'manifest-good.csv' }).lean().exec())!;
     expect(uploaded).toMatchObject({ type: 'SAMPLE_MANIFEST', account: { id: ACCOUNT.id } });
+    // while its job waits for a worker, the row says so under Uploaded (GET sampleManifests/{id}'s progress)
+    await page.waitForFunction(
+      (id) =>
+        document.querySelector(`[data-testid="box-progress-${id}"]`)?.textContent ===
+        'Waiting to be processed',
+      { timeout: 30_000 },
+      String(uploaded._id),
+    );
+    expect(await page.$eval(`[data-testid="box-status-${uploaded._id}"]`, (e) => e.textContent)).toBe(
+      'Uploaded',
+    );
+    await h.shot(page, 'box-manifest-waiting-en');
+    await manifestQueue.resume();
     // the list refreshes by itself until the worker's verdict shows
     await page.waitForFunction(
       (id) => document.querySelector(`[data-testid="box-status-${id}"]`)?.textContent === 'Processed',
@@ -316,6 +332,7 @@ describe('attachment box and sample manifests (real backend with workers, chromi
       String(uploaded._id),
     );
     expect(await page.$(`[data-testid="box-delete-${uploaded._id}"]`)).toBeNull();
+    expect(await page.$(`[data-testid="box-progress-${uploaded._id}"]`)).toBeNull();
     await h.shot(page, 'box-processed-en');
 
     // the summary: 2 created, the requisition's matched normal still missing

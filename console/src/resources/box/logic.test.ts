@@ -13,6 +13,7 @@ import {
   missingKinds,
   needsPolling,
   pickBoxAccount,
+  progressView,
 } from './logic';
 
 describe('attachment box rules', () => {
@@ -84,5 +85,26 @@ describe('attachment box rules', () => {
     expect(checkOutcome({ rows: 3, errors: [], errorCount: 2 })).toBe('errors');
     expect(missingKinds({ expected: ['TUMOR', 'NORMAL'], found: ['TUMOR'] })).toEqual(['NORMAL']);
     expect(missingKinds({ expected: ['PLASMA'], found: ['PLASMA'] })).toEqual([]);
+  });
+
+  it("says where a manifest's job is, with a percent only while samples are being added", () => {
+    const p = (state: 'QUEUED' | 'PROCESSING' | 'RETRYING', phase: any, done = 0, total = 0) =>
+      progressView({ state, phase, done, total });
+    expect(p('QUEUED', null)).toEqual({ key: 'box.progress.queued', percent: null });
+    expect(p('RETRYING', 'APPLYING', 10, 20)).toEqual({ key: 'box.progress.retrying', percent: null });
+    expect(p('PROCESSING', 'READING')).toEqual({ key: 'box.progress.reading', percent: null });
+    expect(p('PROCESSING', 'PARSING')).toEqual({ key: 'box.progress.reading', percent: null });
+    expect(p('PROCESSING', 'CHECKING', 0, 2000)).toEqual({
+      key: 'box.progress.checking',
+      values: { rows: (2000).toLocaleString() },
+      percent: null,
+    });
+    expect(p('PROCESSING', 'APPLYING', 1000, 3000)).toEqual({
+      key: 'box.progress.applying',
+      values: { done: (1000).toLocaleString(), total: (3000).toLocaleString() },
+      percent: 33,
+    });
+    expect(p('PROCESSING', 'APPLYING', 0, 0)).toEqual({ key: 'box.progress.saving', percent: null });
+    expect(p('PROCESSING', null)).toEqual({ key: 'box.progress.processing', percent: null });
   });
 });

@@ -84,3 +84,37 @@ export function checkOutcome(r: { rows: number; errors: readonly unknown[]; erro
 /** The sample kinds a requisition still lacks (reconciliation): expected and not found. */
 export const missingKinds = (m: { expected: readonly string[]; found: readonly string[] }) =>
   m.expected.filter((k) => !m.found.includes(k));
+
+/** How often a manifest being processed asks for its progress. */
+export const PROGRESS_POLL_MS = 1_500;
+
+/**
+ * What the Status column says under UPLOADED while a manifest's job runs: a text (key and values) and, when
+ * the work is counted (samples being added), the percent done; otherwise the bar is indeterminate.
+ */
+export function progressView(p: {
+  state: 'QUEUED' | 'PROCESSING' | 'RETRYING';
+  phase: 'READING' | 'PARSING' | 'CHECKING' | 'APPLYING' | null;
+  done: number;
+  total: number;
+}): { key: string; values?: Record<string, string | number>; percent: number | null } {
+  if (p.state === 'QUEUED') return { key: 'box.progress.queued', percent: null };
+  if (p.state === 'RETRYING') return { key: 'box.progress.retrying', percent: null };
+  switch (p.phase) {
+    case 'READING':
+    case 'PARSING':
+      return { key: 'box.progress.reading', percent: null };
+    case 'CHECKING':
+      return { key: 'box.progress.checking', values: { rows: p.total.toLocaleString() }, percent: null };
+    case 'APPLYING':
+      return p.total > 0
+        ? {
+            key: 'box.progress.applying',
+            values: { done: p.done.toLocaleString(), total: p.total.toLocaleString() },
+            percent: Math.min(100, Math.floor((p.done * 100) / p.total)),
+          }
+        : { key: 'box.progress.saving', percent: null };
+    default:
+      return { key: 'box.progress.processing', percent: null };
+  }
+}

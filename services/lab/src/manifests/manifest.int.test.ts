@@ -173,6 +173,7 @@ describe('sample manifests: upload -> worker -> samples and events -> attachment
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       attachmentId: firstId,
+      progress: null, // it has its verdict
       status: 'PROCESSED',
       rows: 4,
       created: 4,

@@ -10,6 +10,7 @@ import type { ManifestWorkerProcessMessage } from '../test/manifest-worker-proce
 import { HEADER, manifestFile, row, submission } from '../test/manifests';
 import { handleAttachmentEvent } from './consumer';
 import { defineSampleManifestQueue, type SampleManifestQueue } from './queue';
+import { manifestProgress } from './routes';
 
 /**
  * The manifest worker's process is killed outright (SIGKILL: no shutdown, its BullMQ lock left to expire) inside
@@ -86,10 +87,26 @@ describe('sample-manifest worker killed (SIGKILL) mid-apply: a fresh worker appl
       },
     });
 
+    // queued before any worker runs: the manifest says so (GET /sampleManifests/{id}'s progress)
+    expect(await handleAttachmentEvent(lab, queue, event)).toBe('queued');
+    expect(await manifestProgress(queue.queue, attachmentId)).toEqual({
+      state: 'QUEUED',
+      phase: null,
+      done: 0,
+      total: 0,
+    });
     const first = startWorker(attachmentId);
     await first.until((m) => 'ready' in m, 'the first worker to start');
-    expect(await handleAttachmentEvent(lab, queue, event)).toBe('queued');
     await first.until((m) => 'stalled' in m, 'the apply to reach half of the samples');
+    // the job's progress: applying, half of the new samples written (in the open transaction)
+    await waitFor(
+      async () => {
+        const p = await manifestProgress(queue.queue, attachmentId);
+        return p?.state === 'PROCESSING' && p.phase === 'APPLYING' && p.done === 1000 && p.total === 2000;
+      },
+      'the progress to say 1,000 of 2,000 samples applied',
+      10_000,
+    );
     // inside an open transaction: nothing visible outside it
     expect(await lab.Sample.countDocuments({ specimenId: { $regex: `^K-${run}-` } }).exec()).toBe(0);
     expect(await (await queue.queue.getJob(attachmentId))!.getState()).toBe('active');

@@ -462,6 +462,8 @@ export async function applyManifestPlan(
   at: Date,
   midway?: () => Promise<void>,
   timings: Record<string, number> = {},
+  /** after each chunk of new samples: how many of them are written (the job's progress) */
+  progress?: (done: number, total: number) => void,
 ): Promise<void> {
   let t = Date.now();
   const lap = (k: string) => {
@@ -496,6 +498,7 @@ export async function applyManifestPlan(
     await inserting;
     lap('insert');
     done += parts[i].length;
+    progress?.(done, creates.length);
     if (midway && done >= half && done - parts[i].length < half) await midway();
   }
   for (const part of chunks(plan.updates)) {

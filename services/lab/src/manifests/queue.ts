@@ -43,6 +43,17 @@ export interface SampleManifestJobResult {
   timings?: Record<string, number>;
 }
 
+/**
+ * What a running job says of itself (BullMQ job progress, in Redis: never a write to the store, so never in the
+ * way of the apply transaction): the phase, and for APPLYING how many new samples of how many are written.
+ * GET /sampleManifests/{id} shows it while the manifest is UPLOADED (routes.ts).
+ */
+export interface ManifestJobProgress {
+  phase: 'READING' | 'PARSING' | 'CHECKING' | 'APPLYING';
+  done: number;
+  total: number;
+}
+
 export interface SampleManifestQueueHooks {
   /** tests: runs inside the apply transaction after half of the new samples are inserted */
   midApply?: (attachmentId: string) => Promise<void>;
@@ -52,7 +63,10 @@ export interface SampleManifestQueue {
   name: typeof SAMPLE_MANIFEST_QUEUE;
   queue: Queue<SampleManifestJobData>;
   add(data: SampleManifestJobData, opts?: JobsOptions): Promise<Job<SampleManifestJobData>>;
-  exec(job: Pick<Job<SampleManifestJobData>, 'data' | 'attemptsMade'>): Promise<SampleManifestJobResult>;
+  exec(
+    job: Pick<Job<SampleManifestJobData>, 'data' | 'attemptsMade'> &
+      Partial<Pick<Job<SampleManifestJobData>, 'updateProgress'>>,
+  ): Promise<SampleManifestJobResult>;
   /** add the job of every manifest still UPLOADED `olderThanMs` after its upload (the job id makes it a no-op when queued) */
   requeueWaiting(olderThanMs?: number): Promise<number>;
   close(): Promise<void>;
@@ -153,7 +167,10 @@ export function defineSampleManifestQueue(
     return MANIFEST_MSG.alreadyApplied(prior.name, prior.appliedOn.toISOString().slice(0, 10));
   }
 
-  async function process(m: SampleManifestDoc): Promise<SampleManifestJobResult> {
+  async function process(
+    m: SampleManifestDoc,
+    report: (p: ManifestJobProgress) => void,
+  ): Promise<SampleManifestJobResult> {
     const timings: Record<string, number> = {};
     let t = Date.now();
     const lap = (k: string) => {
@@ -168,8 +185,10 @@ export function defineSampleManifestQueue(
     if (!m.blobId) return fileError(m, 'The file of this attachment is not available.');
     let parsed;
     try {
+      report({ phase: 'READING', done: 0, total: 0 });
       const buf = await readBlob(await ctx.blobs.get(m.blobId));
       lap('read');
+      report({ phase: 'PARSING', done: 0, total: 0 });
       parsed = await parseManifestFile(buf, format);
       lap('parse');
     } catch (err) {
@@ -182,6 +201,7 @@ export function defineSampleManifestQueue(
     };
     for (let attempt = 1; ; attempt++) {
       const at = new Date();
+      report({ phase: 'CHECKING', done: 0, total: Math.max(parsed.rows.length - 1, 0) });
       const plan = await planManifest(models, uploader, parsed, {
         now: at,
         reviewAccountId: opts.reviewAccountId ?? null,
@@ -191,6 +211,7 @@ export function defineSampleManifestQueue(
       lap('plan');
       if (plan.errorCount > 0) return recordError(m, plan);
       try {
+        report({ phase: 'APPLYING', done: 0, total: plan.creates.length });
         const applied = await inTransaction(
           ctx.mongo,
           async (session) => {
@@ -207,6 +228,7 @@ export function defineSampleManifestQueue(
               at,
               opts.hooks?.midApply ? () => opts.hooks!.midApply!(m._id) : undefined,
               timings,
+              (done, total) => report({ phase: 'APPLYING', done, total }),
             );
             const res = await models.SampleManifest.collection.updateOne(
               { _id: m._id, status: 'UPLOADED' } as never,
@@ -252,8 +274,21 @@ export function defineSampleManifestQueue(
     }
   }
 
+  /**
+   * The job's progress reporter: each phase change and each chunk of 1,000 new samples written is one write to
+   * Redis (a 100,000-row manifest: about a hundred); a failed write is only logged (progress is a courtesy, the
+   * verdict is in the store).
+   */
+  function reporter(job: Partial<Pick<Job<SampleManifestJobData>, 'updateProgress'>>) {
+    return (p: ManifestJobProgress) =>
+      void job
+        .updateProgress?.({ ...p })
+        .catch((err) => ctx.logger.debug({ err: (err as Error).message }, 'manifest progress not written'));
+  }
+
   async function exec(
-    job: Pick<Job<SampleManifestJobData>, 'data' | 'attemptsMade'>,
+    job: Pick<Job<SampleManifestJobData>, 'data' | 'attemptsMade'> &
+      Partial<Pick<Job<SampleManifestJobData>, 'updateProgress'>>,
   ): Promise<SampleManifestJobResult> {
     const m = await models.SampleManifest.findById(job.data.attachmentId, { outbox: 0 })
       .lean<SampleManifestDoc>()
@@ -262,7 +297,7 @@ export function defineSampleManifestQueue(
     if (m.status !== 'UPLOADED') return { outcome: 'done-before' };
     if (m.deleted) return { outcome: 'skipped', reason: 'deleted' };
     try {
-      return await process(m);
+      return await process(m, reporter(job));
     } catch (err) {
       // the last attempt: the verdict says why, so the attachment does not stay UPLOADED for ever
       if (job.attemptsMade + 1 >= SAMPLE_MANIFEST_ATTEMPTS)

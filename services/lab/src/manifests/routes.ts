@@ -23,7 +23,7 @@ import type { LabModels, SampleManifestDoc } from '../models';
 import { CONTENT_TYPES, errorFile, templateFile } from './files';
 import { ManifestFileError, formatOfName, parseManifestFile } from './parse';
 import { filePlan, planManifest } from './plan';
-import { MANIFEST_MAX_BYTES, readBlob } from './queue';
+import { MANIFEST_MAX_BYTES, readBlob, type ManifestJobProgress, type SampleManifestQueue } from './queue';
 
 /**
  * Sample manifest routes, portal area (/portal/api/v1; docs/manifests.md "API"). Every route needs VIEW_BOX_PAGE
@@ -74,6 +74,21 @@ const manifestReply = z.object({
     }),
   ),
   processedOn: dateOut.nullable(),
+  progress: z
+    .object({
+      state: z
+        .enum(['QUEUED', 'PROCESSING', 'RETRYING'])
+        .describe(
+          'QUEUED: waiting for a worker; RETRYING: an attempt failed, the next waits for its backoff',
+        ),
+      phase: z.enum(['READING', 'PARSING', 'CHECKING', 'APPLYING']).nullable(),
+      done: z.number().int().describe('APPLYING: new samples written so far (in the transaction)'),
+      total: z.number().int().describe('CHECKING: rows to check; APPLYING: new samples to write'),
+    })
+    .nullable()
+    .describe(
+      "while UPLOADED, where the manifest's job is (null once it has its verdict, or no job is known)",
+    ),
 });
 
 const visible = (user: SessionUser, m: SampleManifestDoc) =>
@@ -81,9 +96,30 @@ const visible = (user: SessionUser, m: SampleManifestDoc) =>
   (m.account?.id != null && user.accountIds.includes(m.account.id)) ||
   (m.uploadedBy?.id != null && m.uploadedBy.id === user.id);
 
+/** A manifest job's state and progress, as GET /sampleManifests/{id} shows it (null: no job to speak of). */
+export async function manifestProgress(
+  queue: SampleManifestQueue['queue'],
+  attachmentId: string,
+): Promise<z.infer<typeof manifestReply>['progress']> {
+  const job = await queue.getJob(attachmentId);
+  if (!job) return null;
+  const state = await job.getState();
+  const p = (typeof job.progress === 'object' ? job.progress : null) as Partial<ManifestJobProgress> | null;
+  const at = {
+    phase: p?.phase ?? null,
+    done: Number.isInteger(p?.done) ? p!.done! : 0,
+    total: Number.isInteger(p?.total) ? p!.total! : 0,
+  };
+  if (state === 'active') return { state: 'PROCESSING', ...at };
+  if (state === 'delayed') return { state: 'RETRYING', ...at };
+  if (state === 'waiting' || state === 'prioritized' || state === 'waiting-children')
+    return { state: 'QUEUED', phase: null, done: 0, total: 0 };
+  return null; // completed or failed: the verdict is on its way (or a person must look at the failed job)
+}
+
 export async function sampleManifestRoutes(
   app: FastifyInstance,
-  opts: { models: LabModels; reviewAccountId?: string | null },
+  opts: { models: LabModels; reviewAccountId?: string | null; queue?: SampleManifestQueue['queue'] },
 ) {
   const r = typed(app);
   const { models } = opts;
@@ -211,6 +247,7 @@ export async function sampleManifestRoutes(
           found: x.found,
         })),
         processedOn: m.processedOn ?? null,
+        progress: m.status === 'UPLOADED' && opts.queue ? await manifestProgress(opts.queue, m._id) : null,
       };
     },
   );
