@@ -29,7 +29,15 @@ import { useToast } from '../../../../components';
 import { useEnumLabel } from '../../list/useOrdersT';
 import { errorText } from '../api';
 import type { SampleRow, SamplesRequisition } from './api';
-import { LIST_OF, newSampleForm, preferenceFilter, ruleRequisition, sampleBody, sampleFormOf } from './logic';
+import {
+  LIST_OF,
+  newSampleForm,
+  preferenceFilter,
+  ruleRequisition,
+  sampleBody,
+  sampleFormOf,
+  sampleRuleText,
+} from './logic';
 import { useSampleMethods, useSamplesT } from './useSamplesT';
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
@@ -97,7 +105,8 @@ export function SampleDialog(props: {
     setForm((f) => ({ ...f, [k]: v }));
     setTouched((x) => ({ ...x, [k]: true }));
   };
-  const shown = (k: string) => (tried || touched[k] ? errors[k] : undefined);
+  const say = (m: string | undefined) => (m ? sampleRuleText(m, t, label) : undefined);
+  const shown = (k: string) => say(tried || touched[k] ? errors[k] : undefined);
   const field = (k: keyof SampleForm & string, htmlInput: Record<string, unknown> = {}) => ({
     fullWidth: true,
     size: 'small' as const,
@@ -141,7 +150,7 @@ export function SampleDialog(props: {
             {...field('status')}
             select
             onChange={(e) => set('status', e.target.value as SampleStatus)}
-            helperText={shown('status') ?? errors.sampleGroupId ?? ' '}
+            helperText={shown('status') ?? say(errors.sampleGroupId) ?? ' '}
           >
             {statusOptions.map((o) => (
               <MenuItem key={o.status} value={o.status} disabled={o.disabled}>

@@ -1,7 +1,7 @@
 /**
  * English and Chinese texts of the order summary's Samples tab and its dialogs (keys `samples.*`). The spec's
- * texts are copied exactly (spec 2 sections 2.8 and 8); the rule messages themselves come from @onco/domain
- * (SAMPLE_MSG), shown as the server and the rules word them.
+ * texts are copied exactly (spec 2 sections 2.8 and 8); the form's rule messages come from @onco/domain
+ * (SAMPLE_MSG) and are shown through `samples.rules.*` (logic.ts sampleRuleText); a server's reason as it came.
  */
 export const samplesEn = {
   samples: {
@@ -63,6 +63,23 @@ export const samplesEn = {
       copied: 'Samples have been copied successfully',
       copyFailed: 'Samples could not be copied',
       loadFailed: 'The samples could not be loaded',
+    },
+    // the sample form's rule messages (@onco/domain SAMPLE_MSG, the spec's words) in the user's language
+    rules: {
+      invalidSpecimenId: 'Invalid Specimen #',
+      specimenIdLocked: 'The Specimen # of a sample cannot be changed.',
+      accessionRequired: 'Accession # is required when the status is PROCEED.',
+      sgiError: 'Sample can not be set to Proceed, SGI error',
+      collectionBeforeReceived: 'Collection date must be before the Received date.',
+      receivedAfterCollection: 'Received date must be after the Collection date.',
+      plasmaWindow: 'Received date must be within 14 days of the Collection date for plasma samples.',
+      statusNotOffered: 'The status %{status} cannot be chosen for this sample.',
+      statusLocked: 'The sample is %{status}: its status cannot be changed.',
+      proceedNotAllowed:
+        'Sample can not be set to Proceed: the requisition needs an account and tests, and for this account a diagnosis and a completed clinical review.',
+      typeNotOffered: '%{type} samples cannot be added to this requisition.',
+      specimenTypeNotOffered: 'Specimen type %{specimenType} is not offered for this sample.',
+      typeLocked: 'The type of a sample cannot be changed.',
     },
   },
 };
@@ -126,6 +143,21 @@ export const samplesZh = {
       copied: '样本复制成功',
       copyFailed: '无法复制样本',
       loadFailed: '无法加载样本',
+    },
+    rules: {
+      invalidSpecimenId: '标本号无效',
+      specimenIdLocked: '样本的标本号不能更改。',
+      accessionRequired: '状态为继续（PROCEED）时，登记号为必填项。',
+      sgiError: '样本无法设为继续：缺少样本组 ID（SGI 错误）',
+      collectionBeforeReceived: '采集日期必须早于接收日期。',
+      receivedAfterCollection: '接收日期必须晚于采集日期。',
+      plasmaWindow: '血浆样本的接收日期必须在采集日期后 14 天内。',
+      statusNotOffered: '此样本不能选择状态 %{status}。',
+      statusLocked: '样本状态为 %{status}：其状态不能更改。',
+      proceedNotAllowed: '样本无法设为继续：申请单需要机构和检测；对于此机构，还需要诊断和已完成的临床审核。',
+      typeNotOffered: '不能向此申请单添加%{type}样本。',
+      specimenTypeNotOffered: '此样本不提供标本类型 %{specimenType}。',
+      typeLocked: '样本的类型不能更改。',
     },
   },
 };

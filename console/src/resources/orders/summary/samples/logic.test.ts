@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { SAMPLE_MSG } from '@onco/domain';
+import { interpolate, lookupMessage } from '../../../../components/messages';
+import { wizardEn, wizardZh } from '../../wizard/i18n';
 import type { SampleRow, SamplesRequisition } from './api';
+import { samplesEn, samplesZh } from './i18n';
 import {
   copySelection,
   newSampleForm,
@@ -8,6 +12,7 @@ import {
   rowsFor,
   sampleBody,
   sampleFormOf,
+  sampleRuleText,
 } from './logic';
 
 const row = (id: string, type: SampleRow['type'], over: Partial<SampleRow> = {}): SampleRow =>
@@ -79,5 +84,41 @@ describe('samples tab logic', () => {
       normals: [{ id: 'c' }],
       plasmas: [],
     });
+  });
+});
+
+describe('sampleRuleText: the sample form messages in the user language', () => {
+  const zhT = (key: string, values: Record<string, unknown> = {}) =>
+    interpolate(lookupMessage(samplesZh, key) ?? lookupMessage(wizardZh, key) ?? key, values);
+  const enT = (key: string, values: Record<string, unknown> = {}) =>
+    interpolate(lookupMessage(samplesEn, key) ?? lookupMessage(wizardEn, key) ?? key, values);
+  const messages = [
+    SAMPLE_MSG.required,
+    SAMPLE_MSG.invalidSpecimenId,
+    SAMPLE_MSG.specimenIdLocked,
+    SAMPLE_MSG.accessionRequired,
+    SAMPLE_MSG.sgiError,
+    SAMPLE_MSG.collectionBeforeReceived,
+    SAMPLE_MSG.receivedAfterCollection,
+    SAMPLE_MSG.plasmaWindow,
+    SAMPLE_MSG.proceedNotAllowed,
+    SAMPLE_MSG.typeLocked,
+    SAMPLE_MSG.statusNotOffered('CANCELLED'),
+    SAMPLE_MSG.statusLocked('PROCEED'),
+    SAMPLE_MSG.typeNotOffered('PLASMA'),
+    SAMPLE_MSG.specimenTypeNotOffered('FRESH_FROZEN_TISSUE'),
+  ];
+  it('English reads as the rules word them (the spec texts)', () => {
+    for (const m of messages) expect(sampleRuleText(m, enT)).toBe(m);
+  });
+  it('Chinese: every form message is translated', () => {
+    for (const m of messages) expect(sampleRuleText(m, zhT), m).toMatch(/[\u4e00-\u9fff]/);
+    expect(sampleRuleText(SAMPLE_MSG.sgiError, zhT)).toBe('样本无法设为继续：缺少样本组 ID（SGI 错误）');
+  });
+  it('values go through the label; an unknown message (a server reason) is shown as it came', () => {
+    expect(sampleRuleText(SAMPLE_MSG.statusLocked('PROCEED'), zhT, () => '继续 (P)')).toBe(
+      '样本状态为 继续 (P)：其状态不能更改。',
+    );
+    expect(sampleRuleText('LIMS is down', zhT)).toBe('LIMS is down');
   });
 });

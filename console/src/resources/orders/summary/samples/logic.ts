@@ -1,4 +1,5 @@
 import {
+  SAMPLE_MSG,
   defaultSampleStatus,
   domainPreferenceKey,
   proceedAllowed,
@@ -7,6 +8,7 @@ import {
   type SampleRequisition,
   type SpecimenKind,
 } from '@onco/domain';
+import { ruleText } from '../../wizard/ruleText';
 import type { SampleBody, SampleRow, SamplesRequisition } from './api';
 
 /** The list of the samples requisition that holds a kind. */
@@ -104,4 +106,43 @@ export function copySelection(samples: readonly SampleRow[], ids: readonly strin
   for (const kind of SAMPLE_KINDS)
     for (const s of samples) if (s.type === kind && ids.includes(s.id)) out[LIST_OF[kind]].push({ id: s.id });
   return out;
+}
+
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** The SAMPLE_MSG keys the form shows with a text of their own (the rest are the shared rules' or toasts). */
+const SAMPLE_RULE_KEYS = {
+  invalidSpecimenId: 1,
+  specimenIdLocked: 1,
+  accessionRequired: 1,
+  sgiError: 1,
+  collectionBeforeReceived: 1,
+  receivedAfterCollection: 1,
+  plasmaWindow: 1,
+  proceedNotAllowed: 1,
+  typeLocked: 1,
+} as const;
+
+/** The sample rule messages with a value in them: the pattern of the domain's wording and its key. */
+const SAMPLE_PATTERNS: Array<[RegExp, string, string]> = [
+  [/^The status (\S+) cannot be chosen for this sample\.$/, 'statusNotOffered', 'status'],
+  [/^The sample is (\S+): its status cannot be changed\.$/, 'statusLocked', 'status'],
+  [/^(\S+) samples cannot be added to this requisition\.$/, 'typeNotOffered', 'type'],
+  [/^Specimen type (\S+) is not offered for this sample\.$/, 'specimenTypeNotOffered', 'specimenType'],
+];
+
+/**
+ * A sample form message (@onco/domain SAMPLE_MSG, the spec's English) in the user's language: the sample rules
+ * under `samples.rules.*`, the shared ones (required, dates) as the wizard translates them; values (a status, a
+ * type) through `label`. A message it does not know (a server's reason) is shown as it came.
+ */
+export function sampleRuleText(message: string, t: Translate, label: (v: string) => string = (v) => v) {
+  for (const [key, text] of Object.entries(SAMPLE_MSG))
+    if (typeof text === 'string' && text === message && key in SAMPLE_RULE_KEYS)
+      return t(`samples.rules.${key}`);
+  for (const [re, key, name] of SAMPLE_PATTERNS) {
+    const m = re.exec(message);
+    if (m) return t(`samples.rules.${key}`, { [name]: label(m[1]!) });
+  }
+  return ruleText(message, t);
 }
