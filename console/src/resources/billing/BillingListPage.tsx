@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import {
   Box,
   Button,
+  Chip,
   FormControlLabel,
   IconButton,
   Link,
@@ -35,6 +36,7 @@ import {
   billingBaseFilter,
   initialBillingState,
   needsPolling,
+  opensOnCounter,
   statusColour,
 } from './logic';
 
@@ -63,9 +65,12 @@ export function BillingListPage() {
   const location = useLocation();
   const initial = useMemo(() => initialBillingState(location.state), [location.state]);
   const [needsAttention, setNeedsAttention] = useState(initial.needsAttention);
+  // the dashboard's Billing Review counter: shown as a chip that can be removed, like the other lists' presets
+  const [navReview, setNavReview] = useState<string | null>(initial.billingReviewStatus);
+  const [onCounter] = useState(() => opensOnCounter(initial));
   const baseFilter = useMemo(
-    () => billingBaseFilter({ billingReviewStatus: initial.billingReviewStatus, needsAttention }),
-    [initial.billingReviewStatus, needsAttention],
+    () => billingBaseFilter({ billingReviewStatus: navReview, needsAttention }),
+    [navReview, needsAttention],
   );
 
   const facets: FacetFilterDef[] = [
@@ -94,6 +99,7 @@ export function BillingListPage() {
       searchPlaceholder={t('billing.searchPlaceholder')}
       selection="multi"
       baseFilter={baseFilter}
+      rememberFilters={!onCounter}
       bannerRight={
         <Tooltip title={t('billing.needsAttentionHint')}>
           <FormControlLabel
@@ -117,36 +123,48 @@ export function BillingListPage() {
           />
         </Tooltip>
       }
-      actions={(ctx) =>
-        canAct ? (
-          <>
-            <Button
+      actions={(ctx) => (
+        <>
+          {navReview ? (
+            <Chip
               size="small"
+              color="primary"
               variant="outlined"
-              endIcon={<MoreVertIcon />}
-              onClick={(e) => setMenu(e.currentTarget)}
-              data-testid="billing-actions"
-            >
-              {t('billing.actions')}
-            </Button>
-            <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-              {(['billingCode', 'assign', 'timePoint', 'status', 'submit'] as const).map((k) => (
-                <MenuItem
-                  key={k}
-                  disabled={!billingActions(ctx.selected, permissions)[k]}
-                  onClick={() => {
-                    setMenu(null);
-                    setDialog(k);
-                  }}
-                  data-testid={`billing-action-${k}`}
-                >
-                  <ListItemText>{t(`billing.action.${k}`)}</ListItemText>
-                </MenuItem>
-              ))}
-            </Menu>
-          </>
-        ) : null
-      }
+              label={`${t('billing.facet.reviewStatus')}: ${label(navReview)}`}
+              onDelete={() => setNavReview(null)}
+              data-testid="billing-nav-review"
+            />
+          ) : null}
+          {canAct ? (
+            <>
+              <Button
+                size="small"
+                variant="outlined"
+                endIcon={<MoreVertIcon />}
+                onClick={(e) => setMenu(e.currentTarget)}
+                data-testid="billing-actions"
+              >
+                {t('billing.actions')}
+              </Button>
+              <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
+                {(['billingCode', 'assign', 'timePoint', 'status', 'submit'] as const).map((k) => (
+                  <MenuItem
+                    key={k}
+                    disabled={!billingActions(ctx.selected, permissions)[k]}
+                    onClick={() => {
+                      setMenu(null);
+                      setDialog(k);
+                    }}
+                    data-testid={`billing-action-${k}`}
+                  >
+                    <ListItemText>{t(`billing.action.${k}`)}</ListItemText>
+                  </MenuItem>
+                ))}
+              </Menu>
+            </>
+          ) : null}
+        </>
+      )}
       columns={(ctx) => {
         const submit = async (row: BillingCaseRow) => {
           setSubmitting(row.id);

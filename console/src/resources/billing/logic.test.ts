@@ -6,6 +6,7 @@ import {
   historyNewestFirst,
   initialBillingState,
   needsPolling,
+  opensOnCounter,
   statusColour,
 } from './logic';
 
@@ -131,5 +132,16 @@ describe('needsPolling: the list refreshes itself while a case is on its way to 
     ] as const)
       expect(needsPolling([row({ caseStatus })]), caseStatus).toBe(false);
     expect(needsPolling([])).toBe(false);
+  });
+});
+
+describe('opensOnCounter: a dashboard counter opens the list on what it counted', () => {
+  it('a Billing Review counter or Needs attention: the remembered filters stay out of this visit', () => {
+    expect(opensOnCounter(initialBillingState({ billingReviewStatus: 'REVIEW_COMPLETE' }))).toBe(true);
+    expect(opensOnCounter(initialBillingState({ needsAttention: true }))).toBe(true);
+  });
+  it('the menu (no navigation state): the remembered filters apply', () => {
+    expect(opensOnCounter(initialBillingState(null))).toBe(false);
+    expect(opensOnCounter(initialBillingState({ from: 'home' }))).toBe(false);
   });
 });

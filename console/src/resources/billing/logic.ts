@@ -87,6 +87,14 @@ export function initialBillingState(state: unknown): BillingNavState {
 }
 
 /**
+ * Whether the dashboard opened the list on a counter: the list then shows exactly what the counter counted, so
+ * the filters remembered from earlier visits (a search, a facet that would even replace the counter's review
+ * status) are neither applied nor overwritten on this visit.
+ */
+export const opensOnCounter = (nav: BillingNavState) =>
+  nav.billingReviewStatus !== null || nav.needsAttention;
+
+/**
  * The filter always sent: the review status the dashboard opened the list with, and with "Needs attention" on,
  * the Billing Status values that need a person (@onco/domain NEEDS_ATTENTION_CASE_STATUSES). A value chosen in
  * the list's own filters wins over these.

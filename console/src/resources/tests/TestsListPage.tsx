@@ -16,7 +16,14 @@ import {
 import { rememberActiveMenu } from '../../layout/menu';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { TestOrderRow } from './api';
-import { initialTestsState, limsUrl, statusTone, testsBaseFilter, type OrderedRange } from './logic';
+import {
+  initialTestsState,
+  limsUrl,
+  opensOnCounter,
+  statusTone,
+  testsBaseFilter,
+  type OrderedRange,
+} from './logic';
 import { LimsDialog, UpdateStatusDialog } from './TestDialogs';
 import { UploadReportDialog } from './UploadReportDialog';
 import { useTestsT } from './useTestsT';
@@ -43,6 +50,7 @@ export function TestsListPage() {
   const initial = useMemo(() => initialTestsState(location.state), [location.state]);
   const [navStatus, setNavStatus] = useState<string | null>(initial.status);
   const [range, setRange] = useState<OrderedRange>(initial.range);
+  const [onCounter] = useState(() => opensOnCounter(initial));
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [dialog, setDialog] = useState<'status' | 'lims' | 'report' | null>(null);
 
@@ -270,6 +278,7 @@ export function TestsListPage() {
       columns={columns}
       facets={facets}
       baseFilter={baseFilter}
+      rememberFilters={!onCounter}
       defaultSort={{ field: 'updatedOn', order: 'DESC' }}
       emptyText={t('tests.empty')}
       searchPlaceholder={t('tests.searchPlaceholder')}

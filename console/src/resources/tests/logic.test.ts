@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dayBoundary, dayToUs, initialTestsState, limsUrl, testsBaseFilter, usDateToDay } from './logic';
+import {
+  dayBoundary,
+  dayToUs,
+  initialTestsState,
+  limsUrl,
+  opensOnCounter,
+  testsBaseFilter,
+  usDateToDay,
+} from './logic';
 
 describe('tests list state', () => {
   it('takes the status and range the home counters send, ignores the rest', () => {
@@ -35,5 +43,15 @@ describe('tests list state', () => {
 
   it('builds the LIMS link', () => {
     expect(limsUrl('LP 1', 'https://lims/p/{id}')).toBe('https://lims/p/LP%201');
+  });
+});
+
+describe('opensOnCounter: a home counter opens the tests on what it counted', () => {
+  it('a status or a date range from the dashboard: no remembered filters on this visit', () => {
+    expect(opensOnCounter(initialTestsState({ testStatus: 'IN_PROGRESS' }))).toBe(true);
+    expect(opensOnCounter(initialTestsState({ dateRange: { start: 1, end: 2 } }))).toBe(true);
+  });
+  it('opened from the menu: the remembered filters apply', () => {
+    expect(opensOnCounter(initialTestsState(undefined))).toBe(false);
   });
 });

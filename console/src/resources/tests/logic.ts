@@ -29,6 +29,13 @@ export function initialTestsState(state: unknown): { status: string | null; rang
 }
 
 /**
+ * Whether the dashboard opened the list on a counter (a status or a date range): the list then shows what the
+ * counter counted, without the filters remembered from earlier visits (neither applied nor overwritten).
+ */
+export const opensOnCounter = (initial: { status: string | null; range: OrderedRange }) =>
+  initial.status !== null || initial.range.start !== null || initial.range.end !== null;
+
+/**
  * The filter always sent: TEST_SELECTED excluded by default (spec 2 section 7: `!in(TEST_SELECTED)`), or the
  * status from navigation; the Ordered range as `between(start, end)` on createdOn (epoch milliseconds). A status
  * chosen in the Status filter replaces the default (the list's filters win over this base).

@@ -86,6 +86,8 @@ export function OrdersListPage() {
   const [tab, setTab] = useState<OrdersTab>(() => initialTab(location.state));
   const [includeDeleted, setIncludeDeleted] = useState(false);
   const [reviewStatus, setReviewStatus] = useState<string | null>(navState.reviewStatus ?? null);
+  // opened on a dashboard counter: what it counted, without the filters remembered from earlier visits
+  const [onCounter] = useState(() => Boolean(navState.reviewStatus));
   const [toDelete, setToDelete] = useState<RequisitionRow | null>(null);
   const [pdfOf, setPdfOf] = useState<RequisitionRow | null>(null);
   const [subsequentOf, setSubsequentOf] = useState<RequisitionRow | null>(null);
@@ -346,6 +348,7 @@ export function OrdersListPage() {
       columns={columns}
       facets={facets}
       baseFilter={baseFilter}
+      rememberFilters={!onCounter}
       defaultSort={{ field: 'updatedOn', order: 'DESC' }}
       emptyText={t('orders.empty')}
       searchPlaceholder={t('orders.searchPlaceholder')}
