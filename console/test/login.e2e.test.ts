@@ -163,3 +163,41 @@ describe('console sign-in (browser)', () => {
     expect(kept).toEqual([null, null, null]);
   });
 });
+
+/** Sign-in's rate limit (AUTH_RATE_LIMIT_PER_MINUTE, docs/decisions.md "Rate limits"), as a person meets it. */
+describe('console sign-in, too many attempts (browser)', () => {
+  let h: ConsoleHarness;
+  beforeAll(async () => {
+    h = await startConsole({ AUTH_RATE_LIMIT_PER_MINUTE: '2' });
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('says to wait, not that the password is wrong, once the limit is reached', async () => {
+    const user = await h.user('ROLE_NPI');
+    const page = await h.newPage();
+    await open(page, h, '/login');
+    await waitForText(page, 'CANCER IS PERSONAL');
+    /** submit; the answer is in when the password is cleared and the error shows; its text */
+    const attempt = async (password: string) => {
+      await fill(page, 'input[name="username"]', user.loginId);
+      await fill(page, 'input[name="password"]', password);
+      await page.click('[data-testid="login-submit"]');
+      await page.waitForFunction(
+        () =>
+          (document.querySelector('input[name="password"]') as HTMLInputElement | null)?.value === '' &&
+          !!document.querySelector('[data-testid="login-error"]'),
+      );
+      return page.$eval('[data-testid="login-error"]', (e) => (e as HTMLElement).innerText.trim());
+    };
+    expect(await attempt('Wrong1Password')).toBe(MSG.authFailed);
+    expect(await attempt('Wrong2Password')).toBe(MSG.authFailed);
+    // the right password, but over the limit: the page says to wait
+    expect(await attempt(TEST_PASSWORD)).toMatch(
+      /^Too many attempts\. Please wait \d+ seconds? and try again\.$/,
+    );
+    expect(page.url()).toContain('/login');
+    await h.shot(page, 'login-too-many-en');
+  }, 60_000);
+});

@@ -79,6 +79,8 @@ export const appEn = {
       and: 'and the',
       failed: MSG.authFailed,
       locked: MSG.locked,
+      tooMany:
+        'Too many attempts. Please wait %{smart_count} second and try again. |||| Too many attempts. Please wait %{smart_count} seconds and try again.',
     },
     forgot: {
       title: 'Forgot Password',

@@ -79,6 +79,7 @@ export const appZh: AppMessages = {
       and: '和',
       failed: '身份验证失败，请重试。',
       locked: '您的账户已被锁定，请联系客户服务获取帮助。',
+      tooMany: '尝试次数过多，请等待 %{smart_count} 秒后重试。',
     },
     forgot: {
       title: '忘记密码',

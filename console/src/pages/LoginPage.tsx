@@ -48,7 +48,7 @@ function LoginForm() {
   const [username, setUsername] = useState(saved);
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(saved !== '');
-  const [error, setError] = useState<{ locked: boolean } | null>(null);
+  const [error, setError] = useState<{ locked: boolean; retryAfter: number | null } | null>(null);
   const [busy, setBusy] = useState(false);
   const canSubmit = username.trim() !== '' && password !== '' && !busy;
 
@@ -63,7 +63,10 @@ function LoginForm() {
       if (remember) localStorage.setItem(STORAGE_KEYS.savedUsername, name);
       else localStorage.removeItem(STORAGE_KEYS.savedUsername);
     } catch (err) {
-      setError({ locked: err instanceof LoginError && err.locked });
+      setError({
+        locked: err instanceof LoginError && err.locked,
+        retryAfter: err instanceof LoginError ? err.retryAfterSeconds : null,
+      });
       setPassword('');
       setBusy(false);
     }
@@ -80,7 +83,9 @@ function LoginForm() {
       <Stack spacing={2.25}>
         {error && (
           <Alert severity="error" data-testid="login-error">
-            {translate(error.locked ? 'app.login.locked' : 'app.login.failed')}
+            {error.retryAfter
+              ? translate('app.login.tooMany', { smart_count: error.retryAfter })
+              : translate(error.locked ? 'app.login.locked' : 'app.login.failed')}
           </Alert>
         )}
         <TextField

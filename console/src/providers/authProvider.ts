@@ -15,11 +15,15 @@ import {
 
 export { readSession, type Session } from './session';
 
-/** A failed login: `locked` when the account is locked out (spec 3 sections 4.5 and 8). */
+/**
+ * A failed login: `locked` when the account is locked out (spec 3 sections 4.5 and 8); `retryAfterSeconds` when
+ * this address made too many attempts (429, docs/decisions.md "Rate limits").
+ */
 export class LoginError extends Error {
   constructor(
     message: string,
     public readonly locked: boolean,
+    public readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
@@ -49,6 +53,13 @@ export const authProvider: AuthProvider = {
         skipLogout: true,
       });
     } catch (e: any) {
+      // too many attempts from here: the server says how long to wait (not "wrong password": it may be right)
+      if (e?.status === 429)
+        throw new LoginError(
+          String(e?.body?.message ?? 'Too many attempts'),
+          false,
+          Math.max(1, Number(e?.body?.details?.retryAfterSeconds) || 60),
+        );
       const locked = isLocked(e?.body);
       throw new LoginError(locked ? MSG.locked : MSG.authFailed, locked);
     }

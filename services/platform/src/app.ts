@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -42,6 +43,9 @@ export async function createBaseApp(
     reply.header('x-request-id', req.id);
   });
   installErrorHandler(app as unknown as FastifyInstance);
+  // rate limits only where a route asks for one (rate-limits.ts `rateLimitHook`, e.g. sign-in); counted in this
+  // process's memory, so a Redis outage never stands between a user and signing in
+  await app.register(rateLimit, { global: false, cache: 10_000 });
   await app.register(swagger, {
     openapi: {
       info: {

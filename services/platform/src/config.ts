@@ -104,6 +104,13 @@ export const configSchema = z.object({
    * connections to the billing system): set it to what the billing system accepts from one client.
    */
   BILLING_SUBMIT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /**
+   * Sign-in, password-reset requests and reset completions allowed per client address and minute, per server
+   * process (0: no limit). Above it the answer is 429 with when to try again. docs/decisions.md "Rate limits".
+   */
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /** Password-reset e-mails one address may be sent per hour, per server process (0: no limit). */
+  PASSWORD_RESET_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(0).default(5),
   /** How long the submission worker waits for the billing system's answer before it counts as a timeout. */
   BILLING_GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /**

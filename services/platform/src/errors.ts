@@ -12,6 +12,15 @@ export class AppError extends Error {
   }
 }
 
+/** 429: too many attempts; the client may try again after `seconds` (the Retry-After header says the same). */
+export const tooManyRequests = (seconds: number) =>
+  new AppError(
+    429,
+    'TOO_MANY_REQUESTS',
+    `Too many attempts. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
+    { retryAfterSeconds: seconds },
+  );
+
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new AppError(400, 'BAD_REQUEST', message, details);
 export const unauthorized = (message: string = MSG.unauthorized, details?: Record<string, unknown>) =>

@@ -16,6 +16,7 @@ export * from './context';
 export * from './queues';
 export * from './blobs';
 export * from './app';
+export * from './rate-limits';
 export * from './routes';
 export * from './module';
 export * from './transaction';

@@ -45,6 +45,9 @@ export async function createTestSystem(
     SERVE_CONSOLE: 'false',
     LOG_LEVEL: 'info',
     DEMO_MODE: 'false',
+    // the suites sign in far more often than a person; rate-limits.int.test.ts turns the limits on
+    AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    PASSWORD_RESET_PER_EMAIL_PER_HOUR: '0',
     ...overrides,
   });
   const logs = new LogCapture();

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { MSG } from '@onco/domain';
-import { badRequest, errorReplies, forbidden, messageReply, requireUser, typed } from '@onco/platform';
+import {
+  badRequest,
+  errorBody,
+  errorReplies,
+  forbidden,
+  messageReply,
+  rateLimitHook,
+  requireUser,
+  typed,
+} from '@onco/platform';
 import { authenticate, changePassword, completeReset, forgotPassword } from '../credentials';
 import type { IdentityModels } from '../models/user';
 import { decodeBase64 } from '../password-hash';
@@ -44,16 +53,36 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
   const r = typed(app);
   const { models, resolver } = opts;
   const { config, mail } = app.platform;
+  // per client address (sign-in, reset request, reset completion) and per e-mail address (reset e-mails), each
+  // only when configured (0: none); docs/decisions.md "Rate limits"
+  const perClient =
+    config.AUTH_RATE_LIMIT_PER_MINUTE > 0
+      ? [rateLimitHook(app, { max: config.AUTH_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 })]
+      : [];
+  const perEmail =
+    config.PASSWORD_RESET_PER_EMAIL_PER_HOUR > 0
+      ? [
+          rateLimitHook(app, {
+            max: config.PASSWORD_RESET_PER_EMAIL_PER_HOUR,
+            timeWindow: 3_600_000,
+            key: (req) =>
+              `reset:${String((req.params as { email?: string }).email ?? '')
+                .trim()
+                .toLowerCase()}`,
+          }),
+        ]
+      : [];
 
   r.post(
     '/authenticate',
     {
       config: { public: true },
+      onRequest: perClient,
       schema: {
         tags: ['uam'],
         summary: 'Sign in with base64-encoded username and password',
         body: z.object({ username: b64, password: b64 }),
-        response: { 200: sessionReply, ...errorReplies },
+        response: { 200: sessionReply, ...errorReplies, 429: errorBody },
       },
     },
     async (req) => {
@@ -123,11 +152,12 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
     '/password/reset/:email',
     {
       config: { public: true },
+      onRequest: [...perClient, ...perEmail],
       schema: {
         tags: ['uam'],
         summary: 'Forgot password: e-mail a single-use reset link',
         params: z.object({ email: z.string().max(320) }),
-        response: { 200: messageReply, ...errorReplies },
+        response: { 200: messageReply, ...errorReplies, 429: errorBody },
       },
     },
     async (req) => {
@@ -140,11 +170,12 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
     '/password/reset',
     {
       config: { public: true },
+      onRequest: perClient,
       schema: {
         tags: ['uam'],
         summary: 'Set a new password with the token from the e-mailed link',
         body: z.object({ token: z.string().min(10).max(200), newPassword: b64 }),
-        response: { 200: messageReply, ...errorReplies },
+        response: { 200: messageReply, ...errorReplies, 429: errorBody },
       },
     },
     async (req) => {
