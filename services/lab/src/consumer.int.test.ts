@@ -84,7 +84,13 @@ describe('lab: requisition-submitted consumer (real Kafka and the store)', () =>
       },
     });
     expect(t1.testHistories).toHaveLength(1);
-    expect(t1.testHistories[0]).toMatchObject({ status: 'TEST_ORDERED', updatedOn: new Date(d.submittedOn) });
+    expect(t1.testHistories[0]).toMatchObject({
+      status: 'TEST_ORDERED',
+      updatedOn: new Date(d.submittedOn),
+      // who ordered it, for the Test History's By column
+      change: 'created',
+      by: { id: d.submittedBy.id, name: d.submittedBy.name },
+    });
 
     const events = await waitFor(
       () => {

@@ -68,7 +68,17 @@ export async function createTestOrdersFromSubmission(
       orderType: t.orderType,
       status: t.status,
       // the timeline marks a step done when its latest entry has an updatedOn
-      testHistories: [{ status: t.status, createdOn: at, updatedOn: at, testResult: null }],
+      testHistories: [
+        {
+          status: t.status,
+          createdOn: at,
+          updatedOn: at,
+          testResult: null,
+          // who ordered it (the Test History's By column; the later entries carry who changed them)
+          change: 'created',
+          by: { id: d.submittedBy.id, name: d.submittedBy.name },
+        },
+      ],
       testOrderForm: {
         id: d.requisitionId,
         testRequisitionId: d.testRequisitionId,
