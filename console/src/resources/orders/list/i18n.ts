@@ -387,6 +387,7 @@ export const ordersZh = {
       NEXT_PERSONAL_DX: 'NeXT Personal Dx',
       INITIAL_ORDER: '首次订单',
       SUBSEQUENT_ORDER: '后续订单',
+      TEST_SELECTED: '已选择检测',
       TEST_ORDERED: '已下单',
       IN_PROGRESS: '进行中',
       TNP_AWAITING_REPLACEMENT: 'TNP 等待替换',

@@ -155,7 +155,8 @@ export function OrderTimeline({
       id: e.id,
       at: e.at,
       ...text(e),
-      by: e.by?.name ?? null,
+      // automated changes (workers, the billing system's answers) are the actor 'system'
+      by: e.by?.name === 'system' ? t('timeline.system') : (e.by?.name ?? null),
       testOrderId: e.testOrderId,
     }));
     for (const c of comments.data ?? [])

@@ -32,6 +32,7 @@ export const timelineEn = {
     billingUpdated: 'Billing case updated (%{to})',
     comment: 'Comment: %{text}',
     by: 'by %{name}',
+    system: 'system',
   },
 };
 
@@ -68,6 +69,7 @@ export const timelineZh: typeof timelineEn = {
     billingUpdated: '计费案例已更新（%{to}）',
     comment: '评论：%{text}',
     by: '操作人 %{name}',
+    system: '系统',
   },
 };
 
