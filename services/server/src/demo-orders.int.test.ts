@@ -27,6 +27,17 @@ describe('demo orders (DEMO_MODE): submitted through the real API, once', () => 
     expect(submitted.totalElements).toBe(5);
     expect(submitted.content.every((r: any) => /^TRF-\d{6}$/.test(r.testRequisitionId))).toBe(true);
     expect((await list('DRAFT')).json().totalElements).toBe(2);
+    // each order's diagnosis is its patient's own (a demo woman had prostate cancer on her order)
+    const patients = new Map(
+      (await sys.ctx.mongo.collection('patients').find({}).toArray()).map((p) => [
+        String(p._id),
+        p.diagnosis,
+      ]),
+    );
+    for (const r of submitted.content) {
+      const own = patients.get(String(r.patient?.id));
+      if (own && own !== 'OTHER') expect(r.tumorSpecimen?.diagnosis, r.testRequisitionId).toBe(own);
+    }
     expect(await seedDemoOrders(sys.app, sys.ctx, sys.config)).toEqual({ submitted: 0, drafts: 0 });
   });
 });

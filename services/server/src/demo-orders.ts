@@ -59,7 +59,8 @@ export async function seedDemoOrders(
   // the first ones stay drafts; a patient may have several orders
   for (let i = 0; i < wanted.drafts + wanted.submitted; i++) {
     const p = patients[i % patients.length];
-    const [diagnosis, icd] = DIAGNOSES[i % DIAGNOSES.length];
+    // the patient's own diagnosis when the demo knows its code (no prostate cancer for a woman), else the next one
+    const [diagnosis, icd] = DIAGNOSES.find(([d]) => d === p.diagnosis) ?? DIAGNOSES[i % DIAGNOSES.length]!;
     const personal = i % 3 === 2;
     const form = {
       orderInformation: {
