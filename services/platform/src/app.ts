@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -43,6 +44,28 @@ export async function createBaseApp(
     reply.header('x-request-id', req.id);
   });
   installErrorHandler(app as unknown as FastifyInstance);
+  // security headers on every answer (docs/decisions.md "Security headers"): the console runs from this origin
+  // only; styles inline (MUI's emotion); PDFs shown from blob: URLs in a frame; no framing by other sites; plain
+  // http stays http (a local or test server)
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'", 'blob:'],
+        objectSrc: ["'self'", 'blob:'],
+        workerSrc: ["'self'", 'blob:'],
+        frameAncestors: ["'self'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+  });
   // rate limits only where a route asks for one (rate-limits.ts `rateLimitHook`, e.g. sign-in); counted in this
   // process's memory, so a Redis outage never stands between a user and signing in
   await app.register(rateLimit, { global: false, cache: 10_000 });

@@ -32,6 +32,25 @@ describe('health and readiness', () => {
   });
 });
 
+describe('security headers (docs/decisions.md "Security headers")', () => {
+  it('every answer, an API reply and an error alike, carries them', async () => {
+    for (const res of [
+      await sys.app.inject({ url: '/health' }),
+      await sys.app.inject({ url: '/portal/api/v1/testOrderForms' }), // 401
+    ]) {
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'self'");
+      expect(csp).toContain("frame-src 'self' blob:");
+      expect(csp).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+});
+
 describe('errors', () => {
   it('one JSON shape for 4xx, with the request id', async () => {
     const res = await sys.app.inject({
