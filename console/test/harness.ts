@@ -120,6 +120,9 @@ export async function startConsole(
   });
   const contexts: BrowserContext[] = [];
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // what the server's Content-Security-Policy refused on any page: the file fails at stop() if anything was
+  // (a blocked script, style, frame or request is a broken screen even when the test's own checks passed)
+  const cspViolations: string[] = [];
 
   return {
     sys,
@@ -129,6 +132,10 @@ export async function startConsole(
       const ctx = await browser.createBrowserContext();
       contexts.push(ctx);
       const page = await ctx.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy/i.test(m.text()))
+          cspViolations.push(`${page.url()}: ${m.text()}`);
+      });
       await page.setViewport({ width: opts.width ?? 1366, height: opts.height ?? 860 });
       page.setDefaultTimeout(30_000); // 2 shared cores: be patient
       if (opts.locale) {
@@ -169,6 +176,10 @@ export async function startConsole(
       for (const c of contexts) await c.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
       await sys.close();
+      if (cspViolations.length)
+        throw new Error(
+          `the Content-Security-Policy refused ${cspViolations.length} thing(s):\n${cspViolations.slice(0, 10).join('\n')}`,
+        );
     },
   };
 }
