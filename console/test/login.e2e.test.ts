@@ -15,6 +15,19 @@ import {
   type ConsoleHarness,
 } from './harness';
 
+/** Submit the login form and wait for the answer (the password is cleared on a failure); the error's text. */
+async function attempt(page: Page, username: string, password: string) {
+  await fill(page, 'input[name="username"]', username);
+  await fill(page, 'input[name="password"]', password);
+  await page.click('[data-testid="login-submit"]');
+  await page.waitForFunction(
+    () =>
+      (document.querySelector('input[name="password"]') as HTMLInputElement | null)?.value === '' &&
+      !!document.querySelector('[data-testid="login-error"]'),
+  );
+  return page.$eval('[data-testid="login-error"]', (e) => (e as HTMLElement).innerText.trim());
+}
+
 /** Sign-in, lockout, menus by permission and the session's end (issue 3, browser tests). */
 describe('console sign-in (browser)', () => {
   let h: ConsoleHarness;
@@ -27,19 +40,6 @@ describe('console sign-in (browser)', () => {
 
   const submitDisabled = (page: Page) =>
     page.$eval('[data-testid="login-submit"]', (b) => (b as HTMLButtonElement).disabled);
-
-  /** Submit the form and wait for the answer (the password is cleared on a failure). */
-  async function attempt(page: Page, username: string, password: string) {
-    await fill(page, 'input[name="username"]', username);
-    await fill(page, 'input[name="password"]', password);
-    await page.click('[data-testid="login-submit"]');
-    await page.waitForFunction(
-      () =>
-        (document.querySelector('input[name="password"]') as HTMLInputElement | null)?.value === '' &&
-        !!document.querySelector('[data-testid="login-error"]'),
-    );
-    return page.$eval('[data-testid="login-error"]', (e) => (e as HTMLElement).innerText.trim());
-  }
 
   it('keeps Login disabled until both fields are filled, and refuses a wrong password', async () => {
     const user = await h.user('ROLE_NPI');
@@ -179,22 +179,10 @@ describe('console sign-in, too many attempts (browser)', () => {
     const page = await h.newPage();
     await open(page, h, '/login');
     await waitForText(page, 'CANCER IS PERSONAL');
-    /** submit; the answer is in when the password is cleared and the error shows; its text */
-    const attempt = async (password: string) => {
-      await fill(page, 'input[name="username"]', user.loginId);
-      await fill(page, 'input[name="password"]', password);
-      await page.click('[data-testid="login-submit"]');
-      await page.waitForFunction(
-        () =>
-          (document.querySelector('input[name="password"]') as HTMLInputElement | null)?.value === '' &&
-          !!document.querySelector('[data-testid="login-error"]'),
-      );
-      return page.$eval('[data-testid="login-error"]', (e) => (e as HTMLElement).innerText.trim());
-    };
-    expect(await attempt('Wrong1Password')).toBe(MSG.authFailed);
-    expect(await attempt('Wrong2Password')).toBe(MSG.authFailed);
+    expect(await attempt(page, user.loginId, 'Wrong1Password')).toBe(MSG.authFailed);
+    expect(await attempt(page, user.loginId, 'Wrong2Password')).toBe(MSG.authFailed);
     // the right password, but over the limit: the page says to wait
-    expect(await attempt(TEST_PASSWORD)).toMatch(
+    expect(await attempt(page, user.loginId, TEST_PASSWORD)).toMatch(
       /^Too many attempts\. Please wait \d+ seconds? and try again\.$/,
     );
     expect(page.url()).toContain('/login');
