@@ -17,6 +17,8 @@ export function Banner({ title, subtitle, right }: BannerProps) {
       sx={(theme) => ({
         display: 'flex',
         alignItems: 'center',
+        // on a narrow screen the right-hand content goes under the title instead of squeezing it
+        flexWrap: 'wrap',
         gap: 2,
         px: 3,
         py: 2.25,
@@ -27,7 +29,7 @@ export function Banner({ title, subtitle, right }: BannerProps) {
         boxShadow: '0 1px 3px rgba(16, 42, 30, 0.18)',
       })}
     >
-      <Box sx={{ flex: 1, minWidth: 0 }}>
+      <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
         <Typography variant="h5" component="h1" sx={{ fontWeight: 600, letterSpacing: 0.2 }}>
           {title}
         </Typography>

@@ -23,7 +23,7 @@ export function Header() {
           px: { xs: 2, md: 4 },
           display: 'flex',
           alignItems: 'center',
-          gap: 2,
+          gap: { xs: 0.75, sm: 2 },
           color: '#fff',
           background: `linear-gradient(90deg, ${BRAND.greenDark} 0%, ${BRAND.green} 100%)`,
         }}

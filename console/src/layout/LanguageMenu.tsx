@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Menu, MenuItem } from '@mui/material';
+import { Box, Button, Menu, MenuItem } from '@mui/material';
 import TranslateIcon from '@mui/icons-material/Translate';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { LOCALES, type Locale } from '../i18n';
@@ -27,7 +27,9 @@ export function LanguageMenu({ color = 'inherit' }: { color?: 'inherit' | 'prima
         data-testid="language-menu"
         sx={{ fontWeight: 500 }}
       >
-        {current.name}
+        <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+          {current.name}
+        </Box>
       </Button>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         {LOCALES.map((l) => (

@@ -54,7 +54,10 @@ export function ProfileMenu() {
         >
           {(session.firstName[0] ?? '') + (session.lastName[0] ?? '')}
         </Avatar>
-        {name}
+        {/* on a phone the avatar alone: the header keeps to the screen's width */}
+        <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+          {name}
+        </Box>
       </Button>
       <Menu
         anchorEl={anchor}

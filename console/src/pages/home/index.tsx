@@ -151,7 +151,8 @@ function ScoreBox({
 const grid = (min: number) => ({
   display: 'grid',
   gap: 1.25,
-  gridTemplateColumns: `repeat(auto-fill, minmax(${min}px, 1fr))`,
+  // at most the panel's width: two boxes of `min` do not fit a phone's panel, one does
+  gridTemplateColumns: `repeat(auto-fill, minmax(min(${min}px, 100%), 1fr))`,
 });
 
 /**
@@ -294,8 +295,15 @@ export function HomePage() {
         <Box sx={{ height: 2, mb: 1 }} />
       )}
 
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '2fr 1fr' } }}>
-        <Box sx={{ display: 'grid', gap: 2, alignContent: 'start' }}>
+      {/* minmax(0, …): a column never grows past the screen to fit a wide table (narrow screens scroll it) */}
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 2fr) minmax(0, 1fr)' },
+        }}
+      >
+        <Box sx={{ display: 'grid', gap: 2, alignContent: 'start', gridTemplateColumns: 'minmax(0, 1fr)' }}>
           {statusCounts ? (
             <Panel title={t('home.testStatus')} testId="panel-test-status">
               <Box sx={grid(130)}>
@@ -316,7 +324,10 @@ export function HomePage() {
               sx={{
                 display: 'grid',
                 gap: 2,
-                gridTemplateColumns: { xs: '1fr', md: clinical && billing ? '1fr 1fr' : '1fr' },
+                gridTemplateColumns: {
+                  xs: 'minmax(0, 1fr)',
+                  md: clinical && billing ? 'repeat(2, minmax(0, 1fr))' : 'minmax(0, 1fr)',
+                },
               }}
             >
               {clinical ? (
@@ -360,56 +371,61 @@ export function HomePage() {
             </Box>
           ) : null}
           <Panel title={t('home.recent')} testId="panel-recent">
-            <Table size="small" sx={{ '& th': { fontWeight: 600, color: 'text.secondary', fontSize: 12.5 } }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('home.col.test')}</TableCell>
-                  <TableCell>{t('home.col.trf')}</TableCell>
-                  <TableCell>{t('home.col.patient')}</TableCell>
-                  <TableCell>{t('home.col.testType')}</TableCell>
-                  <TableCell>{t('home.col.account')}</TableCell>
-                  <TableCell>{t('home.col.completedOn')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {recent?.content.length ? (
-                  recent.content.map((r) => (
-                    <TableRow
-                      key={r.id}
-                      hover
-                      sx={{ cursor: can('VIEW_TEST_PAGE') ? 'pointer' : 'default' }}
-                      onClick={() => {
-                        if (can('VIEW_TEST_PAGE'))
-                          navigate(`/test/${encodeURIComponent(r.id)}`, { state: { from: 'home' } });
-                      }}
-                    >
-                      <TableCell sx={{ fontWeight: 600 }}>{r.testOrderId ?? ''}</TableCell>
-                      <TableCell>{r.testOrderForm?.testRequisitionId ?? ''}</TableCell>
-                      <TableCell>
-                        <Truncate text={r.testOrderForm?.patient?.name ?? ''} />
-                      </TableCell>
-                      <TableCell>{label(r.testType ?? '')}</TableCell>
-                      <TableCell>
-                        <Truncate text={r.testOrderForm?.account?.name ?? ''} />
-                      </TableCell>
-                      <TableCell>
-                        <DateText value={r.updatedOn} />
+            <Box sx={{ overflowX: 'auto' }}>
+              <Table
+                size="small"
+                sx={{ '& th': { fontWeight: 600, color: 'text.secondary', fontSize: 12.5 } }}
+              >
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{t('home.col.test')}</TableCell>
+                    <TableCell>{t('home.col.trf')}</TableCell>
+                    <TableCell>{t('home.col.patient')}</TableCell>
+                    <TableCell>{t('home.col.testType')}</TableCell>
+                    <TableCell>{t('home.col.account')}</TableCell>
+                    <TableCell>{t('home.col.completedOn')}</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {recent?.content.length ? (
+                    recent.content.map((r) => (
+                      <TableRow
+                        key={r.id}
+                        hover
+                        sx={{ cursor: can('VIEW_TEST_PAGE') ? 'pointer' : 'default' }}
+                        onClick={() => {
+                          if (can('VIEW_TEST_PAGE'))
+                            navigate(`/test/${encodeURIComponent(r.id)}`, { state: { from: 'home' } });
+                        }}
+                      >
+                        <TableCell sx={{ fontWeight: 600 }}>{r.testOrderId ?? ''}</TableCell>
+                        <TableCell>{r.testOrderForm?.testRequisitionId ?? ''}</TableCell>
+                        <TableCell>
+                          <Truncate text={r.testOrderForm?.patient?.name ?? ''} />
+                        </TableCell>
+                        <TableCell>{label(r.testType ?? '')}</TableCell>
+                        <TableCell>
+                          <Truncate text={r.testOrderForm?.account?.name ?? ''} />
+                        </TableCell>
+                        <TableCell>
+                          <DateText value={r.updatedOn} />
+                        </TableCell>
+                      </TableRow>
+                    ))
+                  ) : (
+                    <TableRow>
+                      <TableCell colSpan={6} sx={{ py: 4, borderBottom: 0 }}>
+                        <Typography align="center" color="text.secondary" data-testid="recent-empty">
+                          {dashboard.isPending
+                            ? t('lists.loading', { _: 'Loading....' })
+                            : t('home.recentEmpty')}
+                        </Typography>
                       </TableCell>
                     </TableRow>
-                  ))
-                ) : (
-                  <TableRow>
-                    <TableCell colSpan={6} sx={{ py: 4, borderBottom: 0 }}>
-                      <Typography align="center" color="text.secondary" data-testid="recent-empty">
-                        {dashboard.isPending
-                          ? t('lists.loading', { _: 'Loading....' })
-                          : t('home.recentEmpty')}
-                      </Typography>
-                    </TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
+                  )}
+                </TableBody>
+              </Table>
+            </Box>
             {total > RECENT_PER_PAGE ? (
               <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 1, mt: 1 }}>
                 <Typography variant="body2" color="text.secondary">
@@ -436,7 +452,7 @@ export function HomePage() {
           </Panel>
         </Box>
 
-        <Box sx={{ display: 'grid', gap: 2, alignContent: 'start' }}>
+        <Box sx={{ display: 'grid', gap: 2, alignContent: 'start', gridTemplateColumns: 'minmax(0, 1fr)' }}>
           <Paper
             variant="outlined"
             sx={{
