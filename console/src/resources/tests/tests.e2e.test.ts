@@ -163,8 +163,9 @@ describe('tests list and test detail: the lab journey (real backend, chromium)',
     // the server has it: history entries for status, report and due date
     const doc = await h.api(labAuth, 'GET', `/oms/api/v1/testOrders/${target.id}`);
     expect(doc.body.status).toBe('REPORT_COMPLETE');
+    // the first entry: the test ordered, by the submitter (change 'created')
     expect(doc.body.testHistories.map((x: { change: string }) => x.change)).toEqual([
-      null,
+      'created',
       'status',
       'report',
       'due-date',
