@@ -12,7 +12,7 @@ import {
 } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import ReplyIcon from '@mui/icons-material/Reply';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
 import { ConfirmDialog, formatDateTime, useToast } from '../../../components';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
@@ -71,6 +71,14 @@ export function CommentsPanel({ requisitionId }: { requisitionId: string }) {
         }),
   });
 
+  // the order timeline beside it lists the comments too: it learns of the change at once
+  const queryClient = useQueryClient();
+  const refresh = () =>
+    Promise.all([
+      list.refetch(),
+      queryClient.invalidateQueries({ queryKey: ['timeline-comments', requisitionId] }),
+    ]);
+
   const add = async (body: string, parentId?: string) => {
     if (!body.trim()) return;
     setSaving(true);
@@ -88,7 +96,7 @@ export function CommentsPanel({ requisitionId }: { requisitionId: string }) {
         setReplyText('');
         setReplyTo(null);
       } else setText('');
-      await list.refetch();
+      await refresh();
     } catch (e) {
       toast('error', errorText(e, t('orders.comments.failed')));
     } finally {
@@ -221,7 +229,7 @@ export function CommentsPanel({ requisitionId }: { requisitionId: string }) {
               method: 'PUT',
               body: { deleted: true },
             });
-            await list.refetch();
+            await refresh();
           } catch (e) {
             toast('error', errorText(e, t('orders.comments.deleteFailed')));
           } finally {
