@@ -123,7 +123,8 @@ describe('sample-manifest worker killed (SIGKILL) mid-apply: a fresh worker appl
         const j = await queue.queue.getJob(attachmentId);
         const state = await j!.getState();
         if (state === 'failed') throw new Error(`the job failed: ${j!.failedReason}`);
-        return state === 'completed' ? j : null;
+        // read again once completed: `j` may have been read just before, without its return value
+        return state === 'completed' ? queue.queue.getJob(attachmentId) : null;
       },
       'the job to complete in the new worker',
       150_000,
