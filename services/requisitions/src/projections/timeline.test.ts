@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent } from '@onco/events';
-import { timelineEntry } from './timeline';
+import { timelineEntry, timelineOrder } from './timeline';
 
 const by = { id: 'u-1', name: 'Lab One' };
 
@@ -51,5 +51,29 @@ describe('timelineEntry: one entry per order event', () => {
       },
     });
     expect(timelineEntry(event)).toMatchObject({ sampleId: 's-1', family: 'sample', kind: 'created' });
+  });
+});
+
+describe('timelineOrder', () => {
+  it('orders by time; at one instant the submission first, then tests, samples, billing and the TRF PDF', () => {
+    const at = '2026-11-26T10:00:00.000Z';
+    const entries = [
+      { id: 'e5', at, family: 'attachment' },
+      { id: 'e4', at, family: 'billing-case' },
+      { id: 'e2b', at, family: 'test-status' },
+      { id: 'e0', at: '2026-11-26T09:59:59.999Z', family: 'billing-case' },
+      { id: 'e2a', at, family: 'test-status' },
+      { id: 'e3', at, family: 'sample' },
+      { id: 'e1', at: new Date(at), family: 'requisition-submitted' },
+    ];
+    expect([...entries].sort(timelineOrder).map((e) => e.id)).toEqual([
+      'e0',
+      'e1',
+      'e2a',
+      'e2b',
+      'e3',
+      'e4',
+      'e5',
+    ]);
   });
 });

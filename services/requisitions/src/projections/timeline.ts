@@ -14,6 +14,29 @@ const TOPICS = [
   'billing-case',
 ] as const;
 
+/** What happens first when several entries share one instant: the order is submitted, then its tests, samples,
+ * billing and TRF PDF follow (an order's submission and its first test entries carry the same time). */
+const FAMILY_RANK: Record<string, number> = {
+  'requisition-submitted': 0,
+  'requisition-changed': 1,
+  'test-status': 2,
+  sample: 3,
+  'billing-case': 4,
+  attachment: 5,
+};
+
+/** The timeline's order: by time, then by FAMILY_RANK, then by id (a total order: the same list every time). */
+export function timelineOrder(
+  a: { at: Date | string; family: string; id?: string },
+  b: { at: Date | string; family: string; id?: string },
+): number {
+  return (
+    +new Date(a.at) - +new Date(b.at) ||
+    (FAMILY_RANK[a.family] ?? 9) - (FAMILY_RANK[b.family] ?? 9) ||
+    String(a.id ?? '').localeCompare(String(b.id ?? ''))
+  );
+}
+
 /**
  * One time-ordered history per order (beyond the spec, issue 12): every event about a requisition, its tests and
  * its samples becomes a timeline entry, so lab staff read one list instead of piecing four tabs together. The

@@ -15,6 +15,7 @@ import {
 } from '@onco/platform';
 import { BILLING_REVIEW_STATUSES, RequisitionFormSchema } from '@onco/domain';
 import type { RequisitionDoc, RequisitionModels } from '../models';
+import { timelineOrder } from '../projections/timeline';
 import {
   EXPORT_MAPPING,
   requisitionByIdFilter,
@@ -142,9 +143,7 @@ export async function testOrderFormRoutes(
           by: null,
           data: { name: a.name, attachmentId: a.id },
         }));
-      const content = [...entries.map((e) => toApi(e)), ...trfs].sort(
-        (a, b) => +new Date(a.at) - +new Date(b.at),
-      );
+      const content = [...entries.map((e) => toApi(e)), ...trfs].sort(timelineOrder);
       return { content };
     },
   );
