@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityModels } from '@onco/identity';
 import { createTestSystem, login } from './test-helper';
 import { seedDemo, demoLogin } from './seed';
 import { seedDemoOrders } from './demo-orders';
@@ -39,5 +40,13 @@ describe('demo orders (DEMO_MODE): submitted through the real API, once', () => 
       if (own && own !== 'OTHER') expect(r.tumorSpecimen?.diagnosis, r.testRequisitionId).toBe(own);
     }
     expect(await seedDemoOrders(sys.app, sys.ctx, sys.config)).toEqual({ submitted: 0, drafts: 0 });
+  });
+
+  it('demo users have capitalised names (the profile menu shows "Demo P.", not "Demo p.")', async () => {
+    const u = await identityModels(sys.ctx.mongo)
+      .User.findOne({ loginId: demoLogin('ROLE_PORTAL_ADMIN') })
+      .lean()
+      .exec();
+    expect(u).toMatchObject({ firstName: 'Demo', lastName: 'Portal Admin' });
   });
 });

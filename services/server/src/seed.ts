@@ -57,7 +57,8 @@ export async function seedDemo(ctx: PlatformContext): Promise<{ created: string[
       loginId: u.loginId,
       email: `${u.loginId}@demo.oncotrf.example.org`,
       firstName: firstName[0].toUpperCase() + firstName.slice(1),
-      lastName: rest.join(' ') || 'User',
+      // 'Demo portal admin' -> Demo / Portal Admin (the profile menu shows "Demo P.")
+      lastName: rest.map((w) => w[0].toUpperCase() + w.slice(1)).join(' ') || 'User',
       role: u.role,
       status: 'ACTIVE',
       authenticationProvider: 'OKTA',
