@@ -201,7 +201,15 @@ describe('patient merge consumer process killed (SIGKILL) mid-merge: a fresh one
     const ends = events.filter((e) => e.type === 'patient-requisitions.moved');
     expect(ends).toHaveLength(1);
     expect(ends[0].data).toMatchObject({ total: N, direction: 'merge' });
-    const merge = await ref.PatientMerge.findById(mergeId).lean().exec();
-    expect(new Set(merge!.movedRequisitionIds)).toEqual(new Set(ids));
+    // the merge's list of moved requisitions is kept by another consumer group (the progress events), which may
+    // still be a few events behind the end on Kafka: it catches up, it never loses one
+    const merge = await waitFor(
+      async () => {
+        const m = await ref.PatientMerge.findById(mergeId).lean().exec();
+        return m && new Set(m.movedRequisitionIds).size === ids.length ? m : null;
+      },
+      { what: "the merge's list of moved requisitions to be complete", timeoutMs: 30_000, intervalMs: 200 },
+    );
+    expect(new Set(merge.movedRequisitionIds)).toEqual(new Set(ids));
   }, 300_000);
 });
