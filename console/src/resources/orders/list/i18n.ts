@@ -1,3 +1,13 @@
+import { wizardZh } from '../wizard/i18n';
+
+/** The named option labels of the wizard (one text per value for every screen that shows it). */
+function pickOptions<K extends keyof typeof wizardZh.wizard.options>(
+  options: typeof wizardZh.wizard.options,
+  keys: K[],
+): Pick<typeof wizardZh.wizard.options, K> {
+  return Object.fromEntries(keys.map((k) => [k, options[k]])) as Pick<typeof wizardZh.wizard.options, K>;
+}
+
 /**
  * English and Chinese texts of the orders list and the order summary (keys `orders.*`), for the lead to merge
  * into the app's messages. `useOrdersT()` falls back to the English text, so the screens read well before that.
@@ -460,32 +470,34 @@ export const ordersZh = {
       CANCELLED_ORDER_DIGEST: '已取消订单摘要',
       UPLOADED: '已上传',
       PROCESSED: '已处理',
-      // specimens and samples
+      // specimens and samples (the specimen kinds as the wizard names them, below)
       TUMOR: '肿瘤',
       NORMAL: '正常',
-      PLASMA: '血浆',
-      FRESH_FROZEN_TISSUE: '新鲜冷冻组织',
-      BLOOD: '血液',
-      SALIVA: '唾液',
-      BUFFY_COAT: '白膜层',
       METASTASIS: '转移灶',
       ACTIVE_DISEASE: '疾病活动期',
       RECURRENT: '复发',
       RELAPSED: '再次复发',
       REFRACTORY: '难治性',
       METASTATIC: '转移性',
-      // billing entries
-      SELF: '本人',
-      CHILD: '子女',
-      SPOUSE: '配偶',
-      UNKNOWN: '未知',
-      FACILITY: '医疗机构',
-      MEDICARE: 'Medicare（联邦医疗保险）',
-      MEDICAID: 'Medicaid（医疗补助）',
-      INPATIENT: '住院',
-      INPATIENT_DISCHARGED: '住院（已出院）',
-      OFFICE: '诊所',
-      OUTPATIENT: '门诊',
+      // billing entries and specimen kinds: one Chinese text, the wizard's
+      ...pickOptions(wizardZh.wizard.options, [
+        'SELF',
+        'CHILD',
+        'SPOUSE',
+        'UNKNOWN',
+        'FACILITY',
+        'MEDICARE',
+        'MEDICAID',
+        'INPATIENT',
+        'INPATIENT_DISCHARGED',
+        'OFFICE',
+        'OUTPATIENT',
+        'PLASMA',
+        'FRESH_FROZEN_TISSUE',
+        'BLOOD',
+        'SALIVA',
+        'BUFFY_COAT',
+      ]),
     },
   },
 };
