@@ -36,7 +36,7 @@ DOCUMENTDB_VERSION="0.106-0"
 LIBBSON_VERSION="1.28.0"
 PGVECTOR_VERSION="0.8.0"
 # Bumped whenever the build recipe or a gateway patch changes, so an older build is not reused.
-STORE_BUILD_REV="r4"
+STORE_BUILD_REV="r5"
 STORE_BUILD_ID="documentdb-$DOCUMENTDB_VERSION-libbson-$LIBBSON_VERSION-pgvector-$PGVECTOR_VERSION-$STORE_BUILD_REV"
 STORE_HOME="${STORE_HOME:-/opt/oncotrf-store/$STORE_BUILD_ID}"
 STORE_GATEWAY_BIN="$STORE_HOME/bin/documentdb_gateway"
@@ -78,6 +78,10 @@ ensure_cargo() {
 #    seconds, so every index on an existing collection waited up to a minute.
 #  - gateway-bind-once.patch: the listener is bound once. As published it is bound anew for every accepted
 #    connection, so connections opened together (a driver filling its pool) were reset or refused.
+#  - gateway-write-conflict-retry.patch: a single write outside a transaction that PostgreSQL aborted as a
+#    deadlock victim is re-run after 50 ms, as MongoDB re-runs a write conflict inside the server. Two writers
+#    taking one unique key wait on each other's row; as published, findAndModify then answered 112 (WriteConflict)
+#    and only `update` was re-run, after 5 s (store.int.test.ts, "racing writers of one unique key").
 #
 # The extension's source is patched too (infra/documentdb/extension-*.patch):
 #  - extension-upsert-race.patch: an upsert by _id whose insert meets a concurrent insert of the same _id updates

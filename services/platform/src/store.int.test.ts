@@ -99,6 +99,38 @@ describe('racing upserts of one missing _id', () => {
   });
 });
 
+describe('racing writers of one unique key', () => {
+  /**
+   * Several documents are renumbered to one new number at once (Update Patient #, two staff members at two
+   * screens). MongoDB lets one win and answers the others with a duplicate key (11000), which the product turns
+   * into a 409. On DocumentDB the unique check of each writer can wait on another's row, and PostgreSQL aborts one
+   * as a deadlock victim; as published, the gateway answered that findAndModify with 112 (WriteConflict), which
+   * no client re-runs outside a transaction (a 500 in CI). infra/documentdb/gateway-write-conflict-retry.patch
+   * re-runs the victim, which then meets the winner's committed key.
+   */
+  it('one writer wins and every other is a duplicate key, never a write conflict', async () => {
+    const c = mongo.db!.collection<{ userId: string; v: number }>('unique_race');
+    await c.createIndex({ userId: 1 }, { unique: true });
+    const outcomes: Record<string, number> = {};
+    for (let round = 0; round < 80; round++) {
+      const docs = Array.from({ length: 4 }, (_, k) => ({ userId: `old-${round}-${k}`, v: 0 }));
+      const { insertedIds } = await c.insertMany(docs);
+      const to = `new-${round}`;
+      const results = await Promise.allSettled(
+        Object.values(insertedIds).map((_id) =>
+          c.findOneAndUpdate({ _id, v: 0 }, { $set: { userId: to }, $inc: { v: 1 } }),
+        ),
+      );
+      for (const r of results) {
+        const key = r.status === 'fulfilled' ? 'won' : String((r.reason as { code?: unknown }).code);
+        outcomes[key] = (outcomes[key] ?? 0) + 1;
+      }
+      expect(await c.countDocuments({ userId: to })).toBe(1);
+    }
+    expect(outcomes).toEqual({ won: 80, '11000': 240 });
+  });
+});
+
 describe('aggregation', () => {
   beforeAll(async () => {
     await mongo.collection('orders').insertMany(
