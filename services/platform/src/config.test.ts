@@ -17,6 +17,17 @@ describe('config', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ MONGO_URL: 'not a url' })).toThrow(/MONGO_URL/);
   });
+  it('TRUST_PROXY: loopback by default; true, false, hops, or a list of addresses, subnets and names', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::1' }).TRUST_PROXY).toBe(
+      'loopback, 10.0.0.0/8,fd00::1',
+    );
+    expect(() => loadConfig({ TRUST_PROXY: 'my-proxy.local' })).toThrow(/TRUST_PROXY.*my-proxy\.local/s);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/8/1' })).toThrow(/TRUST_PROXY/);
+  });
   it('refuses demo logins and the development secret in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DEMO_MODE: 'false' })).toThrow(/TOKEN_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production', TOKEN_SECRET: 's'.repeat(40) })).toThrow(/DEMO_MODE/);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -109,6 +110,36 @@ export const configSchema = z.object({
    * process (0: no limit). Above it the answer is 429 with when to try again. docs/decisions.md "Rate limits".
    */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /**
+   * Which peers' X-Forwarded-For / -Proto / -Host the server believes (Fastify's trustProxy): the client address
+   * the sign-in rate limit counts and the logs show comes from there. `loopback` (default): a proxy on the same
+   * host; `false`: none (the socket's address); `true`: any (only behind a proxy that overwrites the header);
+   * a number: that many hops; or a comma list of addresses, subnets (10.0.0.0/8) and the names loopback,
+   * linklocal, uniquelocal. docs/decisions.md "Rate limits".
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('loopback')
+    .superRefine((v, c) => {
+      if (/^(true|false|\d+)$/.test(v)) return;
+      const bad = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => !['loopback', 'linklocal', 'uniquelocal'].includes(s))
+        .filter((s) => {
+          const [ip, bits, more] = s.split('/');
+          return more !== undefined || !isIP(ip) || (bits !== undefined && !/^\d{1,3}$/.test(bits));
+        });
+      if (bad.length)
+        c.addIssue({
+          code: 'custom',
+          message: `not an address, subnet or loopback/linklocal/uniquelocal: ${bad.join(', ')}`,
+        });
+    })
+    .transform((v): boolean | number | string =>
+      v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v,
+    ),
   /** Password-reset e-mails one address may be sent per hour, per server process (0: no limit). */
   PASSWORD_RESET_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(0).default(5),
   /** How long the submission worker waits for the billing system's answer before it counts as a timeout. */
