@@ -233,10 +233,22 @@ describe('test actions: status, due date, LIMS project (real Kafka, the store, R
       },
       { what: 'the timeline entries', timeoutMs: 45_000 },
     );
-    // the order's own and its test's entries (the billing case's follow on the same timeline)
+    // the order's own and its test's entries; the billing case's are billing staff's: a provider (no
+    // VIEW_BILLING_PAGE) gets none, a portal administrator gets them on the same timeline
     const mine = body.content.filter((e: any) => ['requisition-submitted', 'test-status'].includes(e.family));
-    const billing = body.content.filter((e: any) => e.family === 'billing-case');
+    expect(body.content.filter((e: any) => e.family === 'billing-case')).toEqual([]);
+    const billing = await waitFor(
+      async () => {
+        const all = (await call('GET', url, 'portal')).json().content ?? [];
+        const rows = all.filter((e: any) => e.family === 'billing-case');
+        return rows.length ? rows : null;
+      },
+      { what: "the billing case's timeline entries", timeoutMs: 45_000 },
+    );
     expect(billing.map((e: any) => e.kind)[0]).toBe('created');
+    const accessioner = (await call('GET', url, 'accessioner')).json().content;
+    expect(accessioner.some((e: any) => e.family === 'billing-case')).toBe(false);
+    expect(accessioner.some((e: any) => e.family === 'test-status')).toBe(true);
     expect(mine.map((e: any) => `${e.family}:${e.kind}`)).toEqual([
       'requisition-submitted:submitted',
       'test-status:created',

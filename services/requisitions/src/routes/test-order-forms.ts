@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   buildMatch,
+  can,
   errorReplies,
   idParams,
   listQuerystring,
@@ -96,7 +97,8 @@ export async function testOrderFormRoutes(
           "One order's history in time order: submission, TRF PDFs, test changes, reports, samples, billing",
         description:
           'Built from the events the platform publishes (projections/timeline.ts) plus the TRF PDFs attached to ' +
-          'the requisition; an entry is on the timeline within a second or two of its event. Comments are in the ' +
+          'the requisition; an entry is on the timeline within a second or two of its event. Billing-case entries ' +
+          'only with VIEW_BILLING_PAGE. Comments are in the ' +
           'messages service (GET /cns/api/v1/comments); the console merges them in. 404 outside the data scope.',
         params: idParams,
         response: {
@@ -126,7 +128,12 @@ export async function testOrderFormRoutes(
         .lean<Pick<RequisitionDoc, '_id' | 'attachments' | 'testRequisitionId'>>()
         .exec();
       if (!doc) throw notFound('Requisition not found');
-      const entries = await models.TimelineEntry.find({ requisitionId: doc._id })
+      // billing cases (statuses, the billing system's errors) are billing staff's: without VIEW_BILLING_PAGE
+      // (providers, lab staff) the timeline has none (docs/decisions.md "One timeline per order")
+      const entries = await models.TimelineEntry.find({
+        requisitionId: doc._id,
+        ...(can(user, 'VIEW_BILLING_PAGE') ? {} : { family: { $ne: 'billing-case' } }),
+      })
         .sort({ at: 1 })
         .lean()
         .exec();
