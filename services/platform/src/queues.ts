@@ -34,6 +34,8 @@ export class QueueRegistry {
     private readonly workerConnection: () => Redis,
     private readonly prefix: string,
     private readonly logger: Logger,
+    /** QUEUE_LOCK_MS: a worker's lock on a job (renewed every half) and the stalled-job check's interval */
+    private readonly lockMs = 30_000,
   ) {}
 
   define<T>(def: QueueDefinition<T>): QueueHandle<T> {
@@ -75,6 +77,8 @@ export class QueueRegistry {
         connection: this.workerConnection(),
         prefix: this.prefix,
         concurrency: def.concurrency ?? 1,
+        lockDuration: this.lockMs,
+        stalledInterval: this.lockMs,
         autorun: true,
       });
       w.on('failed', (job, err) =>

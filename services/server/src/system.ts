@@ -80,6 +80,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     },
     config.QUEUE_PREFIX,
     logger,
+    config.QUEUE_LOCK_MS,
   );
   let relay: OutboxRelay | null = null;
   const ctx: PlatformContext = {
@@ -281,8 +282,10 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
       topicPrefix: config.TOPIC_PREFIX,
     });
     await relay.start();
-    for (const m of modules) if (m.startConsumers) stoppers.push(await m.startConsumers());
+    // the queues' workers first: a consumer's start waits for its Kafka group to settle, which after a crash
+    // waits out the dead member's session (up to a minute), and the jobs must not wait for that
     queues.startWorkers();
+    for (const m of modules) if (m.startConsumers) stoppers.push(await m.startConsumers());
   }
 
   let closed = false;

@@ -38,7 +38,11 @@ describe('sample-manifest worker killed (SIGKILL) mid-apply: a fresh worker appl
   let procs: ReturnType<typeof testProcesses>;
 
   const startWorker = (stall = '') =>
-    procs.start<ManifestWorkerProcessMessage>(WORKER_SCRIPT, { MANIFEST_STALL: stall });
+    procs.start<ManifestWorkerProcessMessage>(WORKER_SCRIPT, {
+      MANIFEST_STALL: stall,
+      // a dead worker's job is taken by the next one within ~10 s instead of ~60 s
+      QUEUE_LOCK_MS: '5000',
+    });
 
   beforeAll(async () => {
     sys = await createTestSystem({ WORKERS: 'false' });

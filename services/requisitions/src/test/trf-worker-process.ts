@@ -55,6 +55,7 @@ async function main() {
     () => createRedis(config.REDIS_URL, { forWorker: true, logger }),
     config.QUEUE_PREFIX,
     logger,
+    config.QUEUE_LOCK_MS,
   );
   const ctx: PlatformContext = {
     config,

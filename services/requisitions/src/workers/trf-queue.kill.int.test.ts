@@ -43,6 +43,8 @@ describe('TRF PDF worker process killed (SIGKILL) mid-job: a fresh worker finish
     return procs.start<TrfWorkerProcessMessage>(WORKER_SCRIPT, {
       TRF_STALL_RENDERED: stall.rendered ?? '',
       TRF_STALL_INSERTED: stall.inserted ?? '',
+      // a dead worker's jobs are taken by the next one within ~10 s instead of ~60 s
+      QUEUE_LOCK_MS: '5000',
     });
   }
 
