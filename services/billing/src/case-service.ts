@@ -112,51 +112,26 @@ export function caseWrite(
   by: CaseActor,
   at: Date,
 ): { filter: Record<string, unknown>; update: Record<string, unknown>; after: BillingCaseDoc } | null {
-  return chainedCaseWrite(doc, [{ decision: d, at }], by);
-}
-
-/**
- * Several decided changes, one after the other, as ONE conditional update on the version read: each change
- * decided on the case as the one before leaves it, each with its own history entry and event at its own time
- * (in order), the version raised once per change. The submission worker records "sent" and the billing system's
- * answer together when the answer comes back quickly (submission/queue.ts). Null when every change is a noop.
- */
-export function chainedCaseWrite(
-  doc: BillingCaseDoc,
-  steps: Array<{ decision: CaseDecision; at: Date }>,
-  by: CaseActor,
-): { filter: Record<string, unknown>; update: Record<string, unknown>; after: BillingCaseDoc } | null {
-  let after = doc;
-  const set: Record<string, unknown> = {};
-  const entries: CaseHistoryEntry[] = [];
-  const events: ReturnType<typeof billingCaseEvent>[] = [];
-  let at: Date | null = null;
-  for (const { decision: d, at: when } of steps) {
-    if (d.noop) continue;
-    const before = after;
-    Object.assign(set, d.set ?? {});
-    after = {
-      ...before,
-      ...(d.set ?? {}),
-      updatedOn: when,
-      updatedBy: by.id,
-      version: before.version + 1,
-    } as BillingCaseDoc;
-    const statusChanged = after.caseStatus !== before.caseStatus;
-    const entry =
-      statusChanged || d.history ? historyEntry(after.caseStatus, after.errorDetails ?? null, when) : null;
-    if (entry) entries.push(entry);
-    after.caseHistory = entry ? [...before.caseHistory, entry] : before.caseHistory;
-    events.push(billingCaseEvent(after, before.caseStatus, by, when));
-    at = when;
-  }
-  if (at === null) return null;
+  if (d.noop) return null;
+  const set = { ...(d.set ?? {}) };
+  const after = {
+    ...doc,
+    ...set,
+    updatedOn: at,
+    updatedBy: by.id,
+    version: doc.version + 1,
+  } as BillingCaseDoc;
+  const statusChanged = after.caseStatus !== doc.caseStatus;
+  const entry =
+    statusChanged || d.history ? historyEntry(after.caseStatus, after.errorDetails ?? null, at) : null;
+  const event = billingCaseEvent(after, doc.caseStatus, by, at);
   const update: Record<string, unknown> = {
     $set: { ...set, updatedOn: at, updatedBy: by.id },
-    $inc: { version: events.length },
+    $inc: { version: 1 },
   };
-  if (entries.length) update.$push = { caseHistory: entries.length === 1 ? entries[0] : { $each: entries } };
-  return { filter: { _id: doc._id, version: doc.version }, update: withOutbox(update, ...events), after };
+  if (entry) update.$push = { caseHistory: entry };
+  after.caseHistory = entry ? [...doc.caseHistory, entry] : doc.caseHistory;
+  return { filter: { _id: doc._id, version: doc.version }, update: withOutbox(update, event), after };
 }
 
 /** One decided change as caseWrite builds it. */

@@ -55,27 +55,21 @@ describe('rate limits: sign-in and password reset (real store)', () => {
 
   it('a forged X-Forwarded-For does not escape the limit; a proxy on the same host forwards its clients', async () => {
     const u = await createUser(sys, 'ROLE_NPI');
-    // a client on the network that names a new address in every request: still one client (TRUST_PROXY is
-    // `loopback`, so only a proxy on this host is believed)
-    const forged = (i: number) =>
+    const signInVia = (peer: string, forwardedFor: string) =>
       sys.app.inject({
         method: 'POST',
         url: '/uam/api/v1/authenticate',
         payload: { username: b64(u.loginId), password: b64(TEST_PASSWORD) },
-        remoteAddress: '203.0.113.7',
-        headers: { 'x-forwarded-for': `198.51.100.${i}` },
+        remoteAddress: peer,
+        headers: { 'x-forwarded-for': forwardedFor },
       });
+    // a client on the network that names a new address in every request: still one client (TRUST_PROXY is
+    // `loopback`, so only a proxy on this host is believed)
+    const forged = (i: number) => signInVia('203.0.113.7', `198.51.100.${i}`);
     for (let i = 0; i < 3; i++) expect((await forged(i)).statusCode).toBe(200);
     expect((await forged(3)).statusCode).toBe(429);
     // a reverse proxy on 127.0.0.1 in front of the server: each of its clients has its own count
-    const proxied = (client: string) =>
-      sys.app.inject({
-        method: 'POST',
-        url: '/uam/api/v1/authenticate',
-        payload: { username: b64(u.loginId), password: b64(TEST_PASSWORD) },
-        remoteAddress: '127.0.0.1',
-        headers: { 'x-forwarded-for': client },
-      });
+    const proxied = (client: string) => signInVia('127.0.0.1', client);
     for (let i = 0; i < 3; i++) expect((await proxied('192.0.2.10')).statusCode).toBe(200);
     expect((await proxied('192.0.2.10')).statusCode).toBe(429);
     expect((await proxied('192.0.2.11')).statusCode).toBe(200);

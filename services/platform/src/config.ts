@@ -148,12 +148,6 @@ export const configSchema = z.object({
    * default; the kill tests lower it.
    */
   QUEUE_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
-  /**
-   * A claim whose answer takes longer than this (ms) is marked SUBMITTED_TO_XIFIN while it waits; a quicker
-   * answer is recorded together with its SUBMITTED_TO_XIFIN step in one write. 0: always write
-   * SUBMITTED_TO_XIFIN before the claim leaves (one more write a claim). docs/decisions.md "Billing".
-   */
-  BILLING_SUBMITTED_AFTER_MS: z.coerce.number().int().min(0).default(1000),
   /** How long the submission worker waits for the billing system's answer before it counts as a timeout. */
   BILLING_GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /**

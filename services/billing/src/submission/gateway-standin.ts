@@ -65,11 +65,6 @@ export interface GatewayStandin {
   posts(key: string): number;
   /** while down, every POST answers 503 with status UNAVAILABLE and stores nothing */
   setDown(down: boolean): void;
-  /**
-   * Tests: run `hook` after a claim is stored and before it is answered (null: none), e.g. to change the case
-   * while its claim is out
-   */
-  beforeAnswer(hook: ((claim: StoredClaim) => Promise<void>) | null): void;
   /** claims being answered now, and the most at once since start (what a client's concurrency looks like) */
   inFlight(): { now: number; max: number };
   close(): Promise<void>;
@@ -126,7 +121,6 @@ function ruleFor(billingCode: string, post: number): Rule {
 export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<GatewayStandin> {
   const dir = path.resolve(opts.dir);
   const slowMs = opts.slowMs ?? 30_000;
-  let hook: ((claim: StoredClaim) => Promise<void>) | null = null;
   await mkdir(dir, { recursive: true });
 
   // what was stored before a restart
@@ -232,7 +226,6 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
       pending.delete(key);
       done();
     }
-    if (hook) await hook(stored.get(key)!);
     if (rule.slow) await sleep(slowMs);
     return { ...stored.get(key)!.answer, replayed: false };
   });
@@ -245,9 +238,6 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
     port,
     claims: () => [...stored.values()],
     posts: (key) => posts.get(key) ?? 0,
-    beforeAnswer: (h) => {
-      hook = h;
-    },
     setDown: (d) => void (down = d),
     inFlight: () => ({ now: inFlight, max: maxInFlight }),
     close: () => app.close(),

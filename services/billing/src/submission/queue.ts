@@ -1,10 +1,12 @@
 import type { Job } from 'bullmq';
 import type { BillingCaseStatus } from '@onco/domain';
 import type { PlatformContext } from '@onco/platform';
+import { withOutbox } from '@onco/events';
 import type { mongo } from 'mongoose';
 import {
-  chainedCaseWrite,
+  billingCaseEvent,
   changeCase,
+  historyEntry,
   SYSTEM_ACTOR,
   type CaseDecision,
   type CaseWriter,
@@ -21,6 +23,9 @@ import { createGatewayClient, type GatewayReply } from './gateway-client';
  * - `exec` re-reads the case and stops (completes, sends nothing) when it is gone, of another generation, or no
  *   longer in a sending status (QUEUED_FOR_SUBMISSION, SUBMITTED_TO_XIFIN, RETRY_SCHEDULED, RETRY_IN_PROGRESS,
  *   RETRY_SUCCEEDED: the last three and SUBMITTED_TO_XIFIN are where a crash between send and record leaves it).
+ *   The common case, a first send of a case Submit queued, reads nothing first: its SUBMITTED_TO_XIFIN write is
+ *   conditional on that state (and on what the job says Submit saw, `queued`) and returns the case as written, so a
+ *   claim costs the worker two commands on the store (that write, and the answer's), not three.
  * - The claim carries `Idempotency-Key: <caseId>:<generation>`, so a re-run job (a crash after sending, a stalled
  *   job) gets the stored answer back and never makes a second claim.
  * - First attempt: QUEUED_FOR_SUBMISSION -> SUBMITTED_TO_XIFIN -> the answer's status. A transient failure
@@ -28,12 +33,9 @@ import { createGatewayClient, type GatewayReply } from './gateway-client';
  *   BullMQ retries with exponential backoff (BILLING_SUBMIT_ATTEMPTS, BILLING_SUBMIT_BACKOFF_MS); the next attempt
  *   RETRY_IN_PROGRESS -> RETRY_SUCCEEDED -> the answer's status, or after the last attempt RETRY_FAILED.
  * - Any other 4xx is permanent (not retried): the claim is REJECTED_BY_XIFIN with the refusal as error details.
- * - Every step is one conditional write (changeCase): the status, a history entry and the billing-case event,
- *   committed before the next step starts. A first send writes SUBMITTED_TO_XIFIN only when the answer takes
- *   longer than BILLING_SUBMITTED_AFTER_MS (default 1 s), so a case whose claim is at a slow billing system says
- *   so; a quicker answer is recorded with its SUBMITTED_TO_XIFIN step in one write (two history entries, two
- *   events, in order): a claim costs the store one read and one write. A crash before that write leaves the case
- *   QUEUED_FOR_SUBMISSION, and the job's re-run sends again under the same key (the kill tests).
+ * - Every step is one conditional write (changeCase, or markSubmitted for the first send): the status, a history
+ *   entry and the billing-case event, committed before the next step starts. SUBMITTED_TO_XIFIN is committed
+ *   before the claim leaves, so a case whose claim may be at the billing system says so (the kill test).
  */
 export const BILLING_SUBMIT_QUEUE = 'billing-submit';
 /** How many cases being sent the requeue sweep checks in one round trip to Redis. */
@@ -42,6 +44,13 @@ const REQUEUE_PAGE = 500;
 export interface BillingSubmitJobData {
   caseId: string;
   generation: number;
+  /**
+   * What the case held when Submit queued it, as far as its billing-case events say: the first send's
+   * SUBMITTED_TO_XIFIN write is conditional on these (and on QUEUED_FOR_SUBMISSION of this generation), so it is
+   * written, with its event, and the case read back in one command. Absent (jobs added before it existed) or no
+   * longer matching: the job reads the case first.
+   */
+  queued?: Pick<BillingCaseDoc, 'testOrderId' | 'testOrderFormId' | 'billingCode'>;
 }
 
 export interface BillingSubmitResult {
@@ -60,6 +69,11 @@ export type QueuedCase = Pick<
 export const submitJobData = (c: QueuedCase): BillingSubmitJobData => ({
   caseId: c._id,
   generation: c.submission!.generation,
+  queued: {
+    testOrderId: c.testOrderId,
+    testOrderFormId: c.testOrderFormId ?? null,
+    billingCode: c.billingCode ?? null,
+  },
 });
 
 /** BullMQ job ids may not contain ':' */
@@ -135,7 +149,6 @@ export function defineBillingSubmitQueue(
     BILLING_GATEWAY_TIMEOUT_MS,
     BILLING_SUBMIT_ATTEMPTS,
     BILLING_SUBMIT_CONCURRENCY,
-    BILLING_SUBMITTED_AFTER_MS,
   } = ctx.config;
   // one connection per job being sent: the worker's concurrency is the claims in flight to the billing system
   const gateway = createGatewayClient(BILLING_GATEWAY_URL, {
@@ -215,6 +228,53 @@ export function defineBillingSubmitQueue(
       )
     ).modifiedCount === 1;
 
+  /**
+   * Step 1 of a first send without reading the case first: QUEUED_FOR_SUBMISSION (of this generation, still as
+   * Submit queued it) -> SUBMITTED_TO_XIFIN with its history entry and its billing-case event (built from what the
+   * filter guarantees), the case returned as written. Null when the case is not in that state (a re-run after a
+   * crash, a retry, a stale job, a case changed meanwhile): the caller reads it and decides as usual.
+   */
+  async function markSubmitted(
+    caseId: string,
+    generation: number,
+    queued: NonNullable<BillingSubmitJobData['queued']>,
+  ): Promise<BillingCaseDoc | null> {
+    const at = new Date();
+    const status: BillingCaseStatus = 'SUBMITTED_TO_XIFIN';
+    const event = billingCaseEvent(
+      { _id: caseId, ...queued, caseStatus: status, errorDetails: null },
+      'QUEUED_FOR_SUBMISSION',
+      SYSTEM_ACTOR,
+      at,
+    );
+    return cases.findOneAndUpdate(
+      {
+        _id: caseId,
+        deleted: false,
+        caseStatus: 'QUEUED_FOR_SUBMISSION',
+        'submission.generation': generation,
+        testOrderId: queued.testOrderId,
+        testOrderFormId: queued.testOrderFormId,
+        billingCode: queued.billingCode,
+      },
+      withOutbox(
+        {
+          $set: {
+            caseStatus: status,
+            errorDetails: null,
+            'submission.attempts': 1,
+            updatedOn: at,
+            updatedBy: SYSTEM_ACTOR.id,
+          },
+          $inc: { version: 1 },
+          $push: { caseHistory: historyEntry(status, null, at) },
+        },
+        event,
+      ),
+      { returnDocument: 'after', projection: { outbox: 0 } },
+    ) as Promise<BillingCaseDoc | null>;
+  }
+
   async function exec(
     job: Pick<Job<BillingSubmitJobData>, 'data' | 'attemptsMade' | 'opts'>,
   ): Promise<BillingSubmitResult> {
@@ -223,7 +283,14 @@ export function defineBillingSubmitQueue(
     const lastAttempt = attempt >= (job.opts.attempts ?? BILLING_SUBMIT_ATTEMPTS);
     const log = ctx.logger.child({ queue: BILLING_SUBMIT_QUEUE, caseId, generation, attempt });
 
-    const current = await models.BillingCase.findById(caseId, { outbox: 0 }).lean<BillingCaseDoc>().exec();
+    // the first send of a case Submit queued: SUBMITTED_TO_XIFIN in one command; anything else reads the case
+    // (a retry reads it: the case is still QUEUED_FOR_SUBMISSION then only after an unexpected error)
+    const marked =
+      job.data.queued && job.attemptsMade === 0
+        ? await markSubmitted(caseId, generation, job.data.queued)
+        : null;
+    const current =
+      marked ?? (await models.BillingCase.findById(caseId, { outbox: 0 }).lean<BillingCaseDoc>().exec());
     const skip = (reason: BillingSubmitResult['reason']): BillingSubmitResult => {
       log.info({ reason, status: current?.caseStatus }, 'billing submission skipped');
       return { outcome: 'skipped', reason };
@@ -270,8 +337,9 @@ export function defineBillingSubmitQueue(
       return after;
     };
 
-    /** The send starts: SUBMITTED_TO_XIFIN (first send) or RETRY_IN_PROGRESS (a retry); else nothing. */
-    const started = (d: BillingCaseDoc): CaseDecision => {
+    // 1. the send starts: SUBMITTED_TO_XIFIN (first send) or RETRY_IN_PROGRESS (a retry); a re-run after a
+    // crash finds the case already there and sends again under the same key
+    const before = await step((d) => {
       if (d.caseStatus === 'QUEUED_FOR_SUBMISSION')
         return {
           set: { caseStatus: 'SUBMITTED_TO_XIFIN', errorDetails: null, submission: sub(d, { attempts: 1 }) },
@@ -284,108 +352,53 @@ export function defineBillingSubmitQueue(
           },
         };
       return { noop: true };
-    };
-    /** What the send's result sets (the final status, or the retry's), on the case as the send left it. */
-    const outcome = (result: SendResult, d: BillingCaseDoc): CaseDecision =>
-      result.kind === 'final'
-        ? {
-            set: {
-              caseStatus: result.status,
-              errorDetails: result.errorDetails,
-              submission: sub(d, { lastError: null }),
-            },
-          }
-        : {
-            set: {
-              caseStatus: lastAttempt ? 'RETRY_FAILED' : 'RETRY_SCHEDULED',
-              errorDetails: result.error,
-              submission: sub(d, { lastError: result.error }),
-            },
-          };
-    /** Record the result step by step (RETRY_SUCCEEDED first after a retry); null when the case is not ours. */
-    const record = async (result: SendResult, before: BillingCaseDoc): Promise<BillingCaseDoc | null> => {
-      if (
-        result.kind === 'final' &&
-        RETRYING.includes(before.caseStatus) &&
-        before.caseStatus !== 'RETRY_SUCCEEDED'
-      ) {
-        await step((d) =>
-          d.caseStatus === 'RETRY_SUCCEEDED'
-            ? { noop: true }
-            : { set: { caseStatus: 'RETRY_SUCCEEDED', errorDetails: null } },
-        );
-        if (stale) return null;
-      }
-      const after = await step((d) => outcome(result, d));
-      return stale ? null : after;
-    };
-    /** After the result is recorded: the job's answer (a transient failure throws, so BullMQ retries). */
-    const finish = (result: SendResult, after: BillingCaseDoc): BillingSubmitResult => {
-      ctx.nudgeOutbox();
-      if (result.kind === 'final') {
-        log.info({ status: after.caseStatus }, 'billing submission answered');
-        return { outcome: 'answered', status: after.caseStatus };
-      }
-      if (lastAttempt) {
-        log.warn({ error: result.error }, 'billing submission failed after its last attempt');
-        return { outcome: 'retry-failed', status: 'RETRY_FAILED' };
-      }
-      log.info({ error: result.error }, 'billing submission will be retried');
-      throw new SubmissionRetry(result.error);
-    };
-
-    // A first send (QUEUED_FOR_SUBMISSION, nothing written for it yet): the claim leaves at once, and
-    // SUBMITTED_TO_XIFIN is written only if the answer takes longer than BILLING_SUBMITTED_AFTER_MS. A quicker
-    // answer is recorded together with its SUBMITTED_TO_XIFIN step (its own history entry and event, at the
-    // time the claim left) in ONE conditional write: a claim then costs the store one read and one write. A
-    // crash before that write leaves the case QUEUED_FOR_SUBMISSION; BullMQ gives the stalled job to another
-    // worker, which sends again under the same Idempotency-Key and gets the stored answer (the kill tests).
-    if (current.caseStatus === 'QUEUED_FOR_SUBMISSION' && BILLING_SUBMITTED_AFTER_MS > 0) {
-      const sentAt = new Date();
-      let marking: Promise<BillingCaseDoc> | null = null;
-      const timer = setTimeout(() => {
-        marking = step(started);
-        // a failure is the answer's to report (awaited below), not an unhandled rejection meanwhile
-        marking.catch(() => undefined);
-      }, BILLING_SUBMITTED_AFTER_MS);
-      const result = await send(current, generation);
-      clearTimeout(timer);
-      let before: BillingCaseDoc;
-      if (marking) {
-        before = await marking;
-        if (stale) return skip('not-sending');
-      } else {
-        const first = started(current);
-        const marked = { ...current, ...first.set } as BillingCaseDoc;
-        const w = chainedCaseWrite(
-          current,
-          [
-            { decision: first, at: sentAt },
-            { decision: outcome(result, marked), at: new Date() },
-          ],
-          SYSTEM_ACTOR,
-        );
-        if (w && (await writeUncast(w))) return finish(result, w.after);
-        // the case changed while the claim was out: record it step by step on the case as it is now
-        known = null;
-        before = await step(started);
-        if (stale) return skip('not-sending');
-      }
-      const after = await record(result, before);
-      return after ? finish(result, after) : skip('not-sending');
-    }
-
-    // 1. the send starts: SUBMITTED_TO_XIFIN (BILLING_SUBMITTED_AFTER_MS=0) or RETRY_IN_PROGRESS (a retry); a
-    // re-run after a crash finds the case already there and sends again under the same key
-    const before = await step(started);
+    });
     if (stale) return skip('not-sending');
+    const retrying = RETRYING.includes(before.caseStatus);
 
     // 2. the claim and its answer
     const result = await send(before, generation);
 
     // 3. record it
-    const after = await record(result, before);
-    return after ? finish(result, after) : skip('not-sending');
+    if (result.kind === 'final') {
+      if (retrying && before.caseStatus !== 'RETRY_SUCCEEDED') {
+        await step((d) =>
+          d.caseStatus === 'RETRY_SUCCEEDED'
+            ? { noop: true }
+            : { set: { caseStatus: 'RETRY_SUCCEEDED', errorDetails: null } },
+        );
+        if (stale) return skip('not-sending');
+      }
+      const after = await step((d) => ({
+        set: {
+          caseStatus: result.status,
+          errorDetails: result.errorDetails,
+          submission: sub(d, { lastError: null }),
+        },
+      }));
+      if (stale) return skip('not-sending');
+      log.info({ status: after.caseStatus }, 'billing submission answered');
+      ctx.nudgeOutbox();
+      return { outcome: 'answered', status: after.caseStatus };
+    }
+
+    const error = result.error;
+    if (lastAttempt) {
+      await step((d) => ({
+        set: { caseStatus: 'RETRY_FAILED', errorDetails: error, submission: sub(d, { lastError: error }) },
+      }));
+      if (stale) return skip('not-sending');
+      log.warn({ error }, 'billing submission failed after its last attempt');
+      ctx.nudgeOutbox();
+      return { outcome: 'retry-failed', status: 'RETRY_FAILED' };
+    }
+    await step((d) => ({
+      set: { caseStatus: 'RETRY_SCHEDULED', errorDetails: error, submission: sub(d, { lastError: error }) },
+    }));
+    if (stale) return skip('not-sending');
+    ctx.nudgeOutbox();
+    log.info({ error }, 'billing submission will be retried');
+    throw new SubmissionRetry(error);
   }
 
   const handle = ctx.queues.define<BillingSubmitJobData>({

@@ -133,8 +133,8 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
       ['SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN'],
     ]);
     expect(events[0].changedBy.id).not.toBe('system');
-    // the SUBMITTED_TO_XIFIN step is written with the answer (one write, queue.ts): its event says the same of
-    // the case as the others, at the time of its history entry (when the claim left)
+    // the SUBMITTED_TO_XIFIN step is written without reading the case first (queue.ts markSubmitted): its event
+    // says the same of the case as the others, at the time of its history entry
     expect(events[1]).toMatchObject({
       billingCaseId: id,
       testOrderId: done.testOrderId,
@@ -273,55 +273,39 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     expect(gateway.posts(`${id}:1`)).toBe(2);
   });
 
-  it('a quick answer is recorded with its SUBMITTED_TO_XIFIN step in one write; a case changed while its claim was out loses nothing', async () => {
-    // quick answer, case untouched: one write for both steps (the version moves by 2 at once)
-    const quick = await newCase('ACC-QUICK');
-    await queueWithoutJob(quick);
-    const v0 = (await get(quick)).version;
-    expect(
-      await billing.submission.exec({
-        data: { caseId: quick, generation: 1 },
-        attemptsMade: 0,
-        opts: { attempts: 3 },
-      }),
-    ).toEqual({ outcome: 'answered', status: 'ACCEPTED_BY_XIFIN' });
-    const q = await get(quick);
-    expect(history(q)).toEqual(['SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN']);
-    expect(q.version).toBe(v0 + 2);
-    expect(+new Date(q.caseHistory[0].createdOn)).toBeLessThanOrEqual(+new Date(q.caseHistory[1].createdOn));
-
-    // the case is assigned to someone while its claim is at the billing system: the one write loses its race,
-    // and the steps are written again on the case as it is now (the assignment kept)
+  it('a job whose case changed since Submit queued it reads the case and sends what it holds now', async () => {
     const id = await newCase('ACC-CHANGED');
     await queueWithoutJob(id);
-    gateway.beforeAnswer(async (c) => {
-      if (c.key !== `${id}:1`) return;
-      await billing.models.BillingCase.updateOne(
-        { _id: id },
-        { $set: { assignee: { id: 'u-bea', name: 'Bea Biller' } }, $inc: { version: 1 } },
-      ).exec();
+    // the job says what Submit saw; the billing code changed since (a direct write: the API refuses it while queued)
+    const result = await billing.submission.exec({
+      data: {
+        caseId: id,
+        generation: 1,
+        queued: {
+          testOrderId: (await get(id)).testOrderId,
+          testOrderFormId: 'tof-sub-x',
+          billingCode: 'ACC-OLD',
+        },
+      },
+      attemptsMade: 0,
+      opts: { attempts: 3 },
     });
-    try {
-      const result = await billing.submission.exec({
-        data: { caseId: id, generation: 1 },
-        attemptsMade: 0,
-        opts: { attempts: 3 },
-      });
-      expect(result).toEqual({ outcome: 'answered', status: 'ACCEPTED_BY_XIFIN' });
-    } finally {
-      gateway.beforeAnswer(null);
-    }
+    expect(result).toEqual({ outcome: 'answered', status: 'ACCEPTED_BY_XIFIN' });
     const done = await get(id);
     expect(history(done)).toEqual(['SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN']);
-    expect(done.assignee).toMatchObject({ id: 'u-bea', name: 'Bea Biller' });
-    expect(gateway.claims().filter((c) => c.key === `${id}:1`)).toHaveLength(1);
+    expect(
+      gateway
+        .claims()
+        .filter((c) => c.key === `${id}:1`)
+        .map((c) => c.claim.billingCode),
+    ).toEqual(['ACC-CHANGED']);
     const events = await waitFor(() => (eventsOf(id).length >= 2 ? eventsOf(id) : null), {
       what: 'two billing-case events',
       timeoutMs: 30_000,
     });
-    expect(events.map((e) => [e.previousStatus, e.caseStatus])).toEqual([
-      ['QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN'],
-      ['SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN'],
+    expect(events.map((e) => [e.caseStatus, e.billingCode, e.requisitionId])).toEqual([
+      ['SUBMITTED_TO_XIFIN', 'ACC-CHANGED', done.testOrderFormId],
+      ['ACCEPTED_BY_XIFIN', 'ACC-CHANGED', done.testOrderFormId],
     ]);
   });
 
@@ -573,7 +557,7 @@ describe('billing submission: the worker process killed between send and record'
   let child: ChildProcess | null = null;
   let authorization = '';
 
-  const startWorker = (env: Record<string, string>) => {
+  const startWorker = () => {
     const p = spawn(process.execPath, ['--import', 'tsx', 'services/server/src/main.ts'], {
       cwd: REPO_ROOT,
       env: {
@@ -597,7 +581,6 @@ describe('billing submission: the worker process killed between send and record'
         BILLING_SUBMIT_BACKOFF_MS: '200',
         // the killed worker's job is taken by the next one within ~10 s instead of ~60 s
         QUEUE_LOCK_MS: '5000',
-        ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -632,59 +615,45 @@ describe('billing submission: the worker process killed between send and record'
     release?.();
   });
 
-  // the worker marks SUBMITTED_TO_XIFIN when the answer takes longer than BILLING_SUBMITTED_AFTER_MS: killed
-  // after that write, and killed before it (the claim already at the gateway, the case still queued)
-  it.each([
-    { n: 1, after: '1000', between: 'SUBMITTED_TO_XIFIN' },
-    { n: 2, after: '600000', between: 'QUEUED_FOR_SUBMISSION' },
-  ] as const)(
-    'SIGKILL after the claim is sent, the case in $between: one claim at the gateway, the case ends ACCEPTED_BY_XIFIN',
-    async ({ n, after, between: expected }) => {
-      const doc = await billing.models.BillingCase.create(
-        qualifiedCase('kill', n, { billingCode: `SLOW-KILL-${n}`, testId: `T-KILL-${n}` }),
-      );
-      const id = doc._id as string;
-      const key = `${id}:1`;
-      const res = await sys.app.inject({
-        method: 'POST',
-        url: `/bis/api/v1/billing/submit/${id}`,
-        headers: { authorization },
-      });
-      expect(res.statusCode, res.body).toBe(200);
+  it('SIGKILL after the claim is sent: one claim at the gateway, the case ends ACCEPTED_BY_XIFIN', async () => {
+    const doc = await billing.models.BillingCase.create(
+      qualifiedCase('kill', 1, { billingCode: 'SLOW-KILL', testId: 'T-KILL' }),
+    );
+    const id = doc._id as string;
+    const key = `${id}:1`;
+    const res = await sys.app.inject({
+      method: 'POST',
+      url: `/bis/api/v1/billing/submit/${id}`,
+      headers: { authorization },
+    });
+    expect(res.statusCode, res.body).toBe(200);
 
-      startWorker({ BILLING_SUBMITTED_AFTER_MS: after });
-      // the gateway has stored the claim and holds its answer back: the worker is between send and record
-      await waitFor(() => gateway.claims().some((c) => c.key === key), {
-        what: 'the claim at the gateway',
-        timeoutMs: 60_000,
-      });
-      const state = async () =>
-        (await billing.models.BillingCase.findById(id).lean<BillingCaseDoc>().exec())!.caseStatus;
-      if (expected === 'SUBMITTED_TO_XIFIN')
-        await waitFor(async () => (await state()) === expected, {
-          what: 'SUBMITTED_TO_XIFIN while it waits',
-        });
-      await stopWorker('SIGKILL');
-      expect(await state()).toBe(expected);
+    startWorker();
+    // the gateway has stored the claim and holds its answer back: the worker is between send and record
+    await waitFor(() => gateway.claims().some((c) => c.key === key), {
+      what: 'the claim at the gateway',
+      timeoutMs: 60_000,
+    });
+    await stopWorker('SIGKILL');
+    const between = (await billing.models.BillingCase.findById(id).lean<BillingCaseDoc>().exec())!;
+    expect(between.caseStatus).toBe('SUBMITTED_TO_XIFIN');
 
-      // a new worker takes the stalled job (after BullMQ's lock expires) and records the stored answer
-      startWorker({ BILLING_SUBMITTED_AFTER_MS: after });
-      const done = await waitFor(
-        async () => {
-          const c = await billing.models.BillingCase.findById(id).lean<BillingCaseDoc>().exec();
-          return c?.caseStatus === 'ACCEPTED_BY_XIFIN' ? c : null;
-        },
-        { what: 'the case accepted after the restart', timeoutMs: 120_000, intervalMs: 500 },
-      );
-      expect(done.caseHistory.map((e) => e.status)).toEqual([
-        'QUEUED_FOR_SUBMISSION',
-        'SUBMITTED_TO_XIFIN',
-        'ACCEPTED_BY_XIFIN',
-      ]);
-      expect(gateway.posts(key)).toBe(2);
-      expect(gateway.claims().filter((c) => c.key.startsWith(`${id}:`))).toHaveLength(1);
-      await stopWorker('SIGTERM');
-    },
-    200_000,
-  );
+    // a new worker takes the stalled job (after BullMQ's lock expires) and records the stored answer
+    startWorker();
+    const done = await waitFor(
+      async () => {
+        const c = await billing.models.BillingCase.findById(id).lean<BillingCaseDoc>().exec();
+        return c?.caseStatus === 'ACCEPTED_BY_XIFIN' ? c : null;
+      },
+      { what: 'the case accepted after the restart', timeoutMs: 120_000, intervalMs: 500 },
+    );
+    expect(done.caseHistory.map((e) => e.status)).toEqual([
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'ACCEPTED_BY_XIFIN',
+    ]);
+    expect(gateway.posts(key)).toBe(2);
+    expect(gateway.claims().filter((c) => c.key.startsWith(`${id}:`))).toHaveLength(1);
+    await stopWorker('SIGTERM');
+  }, 200_000);
 });
