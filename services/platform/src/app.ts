@@ -17,9 +17,6 @@ import type { PlatformContext } from './context';
 
 export type App = FastifyInstance;
 
-/** Believe the nearest `hops` proxies (proxy-addr's hop index starts at 0 for the socket's peer). */
-const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
-
 /**
  * The base Fastify app every process uses: request ids, redacting logger, zod validation and serialization,
  * the OpenAPI document (/docs/json) and its page (/docs), one error shape, and the route guard.
@@ -37,9 +34,7 @@ export async function createBaseApp(
     requestIdHeader: false,
     bodyLimit: 5 * 1024 * 1024,
     // whose X-Forwarded-* headers count (TRUST_PROXY; a forged X-Forwarded-For must not escape a rate limit)
-    trustProxy:
-      typeof ctx.config.TRUST_PROXY === 'number' ? trustHops(ctx.config.TRUST_PROXY) : ctx.config.TRUST_PROXY,
-    return503OnClosing: true,
+    trustProxy: ctx.config.TRUST_PROXY,
     forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

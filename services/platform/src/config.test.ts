@@ -17,11 +17,12 @@ describe('config', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ MONGO_URL: 'not a url' })).toThrow(/MONGO_URL/);
   });
-  it('TRUST_PROXY: loopback by default; true, false, hops, or a list of addresses, subnets and names', () => {
+  it('TRUST_PROXY: loopback by default; true, false, or a list of addresses, subnets and names; no hop count', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe('loopback');
     expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    // a hop count cannot check who the nearest peer is: refused, not silently trusted
+    expect(() => loadConfig({ TRUST_PROXY: '2' })).toThrow(/TRUST_PROXY/);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::1' }).TRUST_PROXY).toBe(
       'loopback, 10.0.0.0/8,fd00::1',
     );

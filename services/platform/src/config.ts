@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { compile as compileTrust } from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 /**
@@ -114,32 +114,34 @@ export const configSchema = z.object({
    * Which peers' X-Forwarded-For / -Proto / -Host the server believes (Fastify's trustProxy): the client address
    * the sign-in rate limit counts and the logs show comes from there. `loopback` (default): a proxy on the same
    * host; `false`: none (the socket's address); `true`: any (only behind a proxy that overwrites the header);
-   * a number: that many hops; or a comma list of addresses, subnets (10.0.0.0/8) and the names loopback,
-   * linklocal, uniquelocal. docs/decisions.md "Rate limits".
+   * or a comma list of addresses, subnets (10.0.0.0/8) and the names loopback, linklocal, uniquelocal. No hop
+   * count: it cannot check who the nearest peer is (Fastify itself believes no one for one). docs/decisions.md
+   * "Rate limits".
    */
   TRUST_PROXY: z
     .string()
     .trim()
     .default('loopback')
     .superRefine((v, c) => {
-      if (/^(true|false|\d+)$/.test(v)) return;
-      const bad = v
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => !['loopback', 'linklocal', 'uniquelocal'].includes(s))
-        .filter((s) => {
-          const [ip, bits, more] = s.split('/');
-          return more !== undefined || !isIP(ip) || (bits !== undefined && !/^\d{1,3}$/.test(bits));
-        });
-      if (bad.length)
+      if (v === 'true' || v === 'false') return;
+      if (/^\d+$/.test(v)) {
         c.addIssue({
           code: 'custom',
-          message: `not an address, subnet or loopback/linklocal/uniquelocal: ${bad.join(', ')}`,
+          message: "a hop count is not supported: name the proxy's address or subnet",
         });
+        return;
+      }
+      // the same check Fastify makes of the list when it starts (proxy-addr's compile), reported here by name
+      try {
+        compileTrust(v.split(',').map((s) => s.trim()));
+      } catch (err) {
+        c.addIssue({
+          code: 'custom',
+          message: `${(err as Error).message} (an address, a subnet, or loopback / linklocal / uniquelocal)`,
+        });
+      }
     })
-    .transform((v): boolean | number | string =>
-      v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v,
-    ),
+    .transform((v): boolean | string => (v === 'true' ? true : v === 'false' ? false : v)),
   /** Password-reset e-mails one address may be sent per hour, per server process (0: no limit). */
   PASSWORD_RESET_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(0).default(5),
   /**
