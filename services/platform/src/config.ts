@@ -101,8 +101,9 @@ export const configSchema = z.object({
   /** First retry delay of a billing submission in ms; doubles on each attempt (30 s: ~15 minutes in all). */
   BILLING_SUBMIT_BACKOFF_MS: z.coerce.number().int().min(1).default(30_000),
   /**
-   * How many claims one worker process sends at once (the billing-submit worker's concurrency and its HTTP
-   * connections to the billing system): set it to what the billing system accepts from one client.
+   * How many claims one worker process sends at once (its HTTP connections to the billing system; the
+   * billing-submit worker runs a quarter more jobs, which write to the store while these are out): set it to what
+   * the billing system accepts from one client.
    */
   BILLING_SUBMIT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /**

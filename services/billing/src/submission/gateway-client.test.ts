@@ -66,6 +66,51 @@ describe('gateway client', () => {
     expect(server.connections()).toBeLessThanOrEqual(4);
   });
 
+  it('never has more than `sockets` posts in flight; the others wait their turn, first come first served', async () => {
+    // the server holds every request 50 ms and counts how many it holds at once
+    let held = 0;
+    let most = 0;
+    const order: number[] = [];
+    const server = track(
+      await rawServer((socket, _n, body) => {
+        held += 1;
+        most = Math.max(most, held);
+        order.push(JSON.parse(body).i);
+        setTimeout(() => {
+          held -= 1;
+          ok(socket, body);
+        }, 50);
+      }),
+    );
+    const client = track(createGatewayClient(server.url, { timeoutMs: 2000, sockets: 3 }));
+    // 12 posts started at once: 4 rounds of 3
+    const t0 = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => client.post('/claims', JSON.stringify({ i }), {})),
+    );
+    expect(answers.map((a) => JSON.parse(a.text).i)).toEqual([...Array(12).keys()]);
+    expect(most).toBe(3);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(4 * 50 - 5);
+    // served in the order they were started, a round of 3 at a time
+    expect(order.slice(0, 3).sort()).toEqual([0, 1, 2]);
+    expect(order.slice(9).sort((a, b) => a - b)).toEqual([9, 10, 11]);
+  });
+
+  it('a post waiting its turn is timed from when it is sent, and a failed post frees its turn', async () => {
+    // the first request on the only connection is never answered; later ones are answered at once
+    const server = track(
+      await rawServer((socket, n, body) => (body === '"stuck"' ? undefined : ok(socket, body))),
+    );
+    const client = track(createGatewayClient(server.url, { timeoutMs: 300, sockets: 1 }));
+    const stuck = client.post('/claims', '"stuck"', {});
+    const t0 = Date.now();
+    const waiter = client.post('/claims', '"next"', {});
+    await expect(stuck).rejects.toMatchObject({ name: 'TimeoutError' });
+    // it waited ~300 ms for its turn, then was answered: its own timeout had not run while it waited
+    expect((await waiter).text).toBe('"next"');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+  });
+
   it('gives up after the timeout with a TimeoutError', async () => {
     const server = track(await rawServer(() => undefined));
     const client = track(createGatewayClient(server.url, { timeoutMs: 200, sockets: 1 }));

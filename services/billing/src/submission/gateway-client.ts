@@ -15,6 +15,10 @@ import https from 'node:https';
  *   `request.reusedSocket`). The claim carries its Idempotency-Key, so a claim the server did take is answered
  *   from its store, never taken twice.
  * - Network errors are thrown as they are (`code`: ECONNREFUSED, ECONNRESET, ...).
+ * - At most `sockets` posts are in flight: a post beyond them waits its turn (first come, first served) before
+ *   anything is sent, and its timeout starts when it is sent. So a caller may start more posts than `sockets`
+ *   (the worker runs a few more jobs than claims in flight, recording answers while others send) and the billing
+ *   system still sees at most `sockets` claims from this process.
  */
 export interface GatewayReply {
   status: number;
@@ -72,14 +76,31 @@ export function createGatewayClient(
       req.end(body);
     });
 
+  // the posts in flight, and the posts waiting for one of them to end
+  let inFlight = 0;
+  const waiting: Array<() => void> = [];
+  const turn = async () => {
+    if (inFlight < opts.sockets) inFlight += 1;
+    // the slot is handed over by `done` (inFlight stays as it is)
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const done = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else inFlight -= 1;
+  };
+
   return {
     async post(path, body, headers) {
+      await turn();
       try {
         return await once(path, body, headers);
       } catch (err) {
         const e = err as NodeJS.ErrnoException & { reusedSocket?: boolean };
-        if (e.reusedSocket && e.code === 'ECONNRESET') return once(path, body, headers);
+        if (e.reusedSocket && e.code === 'ECONNRESET') return await once(path, body, headers);
         throw err;
+      } finally {
+        done();
       }
     },
     close: () => agent.destroy(),

@@ -38,6 +38,15 @@ import { createGatewayClient, type GatewayReply } from './gateway-client';
  *   before the claim leaves, so a case whose claim may be at the billing system says so (the kill test).
  */
 export const BILLING_SUBMIT_QUEUE = 'billing-submit';
+
+/**
+ * How many billing-submit jobs one worker runs at once for `claimsInFlight` (BILLING_SUBMIT_CONCURRENCY) claims
+ * in flight: a quarter more, so that while every connection to the billing system carries a claim, other jobs
+ * record their answers or mark their cases SUBMITTED_TO_XIFIN (two writes to the store a claim, ~15 ms each under
+ * load, which would otherwise leave a connection idle). The gateway client still sends at most `claimsInFlight`
+ * claims at once; a job past them waits for a connection after its case is marked. docs/decisions.md (Billing).
+ */
+export const submitJobSlots = (claimsInFlight: number) => claimsInFlight + Math.ceil(claimsInFlight / 4);
 /** How many cases being sent the requeue sweep checks in one round trip to Redis. */
 const REQUEUE_PAGE = 500;
 
@@ -150,7 +159,8 @@ export function defineBillingSubmitQueue(
     BILLING_SUBMIT_ATTEMPTS,
     BILLING_SUBMIT_CONCURRENCY,
   } = ctx.config;
-  // one connection per job being sent: the worker's concurrency is the claims in flight to the billing system
+  // at most BILLING_SUBMIT_CONCURRENCY claims in flight to the billing system, one connection each (the worker runs
+  // a few more jobs than that: `submitJobSlots`)
   const gateway = createGatewayClient(BILLING_GATEWAY_URL, {
     timeoutMs: BILLING_GATEWAY_TIMEOUT_MS,
     sockets: BILLING_SUBMIT_CONCURRENCY,
@@ -405,7 +415,7 @@ export function defineBillingSubmitQueue(
     name: BILLING_SUBMIT_QUEUE,
     attempts: ctx.config.BILLING_SUBMIT_ATTEMPTS,
     backoffMs: ctx.config.BILLING_SUBMIT_BACKOFF_MS,
-    concurrency: BILLING_SUBMIT_CONCURRENCY,
+    concurrency: submitJobSlots(BILLING_SUBMIT_CONCURRENCY),
     processor: exec,
   });
 
