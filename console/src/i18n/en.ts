@@ -29,6 +29,7 @@ export const appEn = {
       logout: 'Log out',
       about: 'About',
       releaseNotes: 'Release Notes',
+      queues: 'Queues',
       signedInAs: 'Signed in as %{loginId}',
     },
     contact: {

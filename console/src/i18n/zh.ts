@@ -29,6 +29,7 @@ export const appZh: AppMessages = {
       logout: '退出登录',
       about: '关于',
       releaseNotes: '版本说明',
+      queues: '任务队列',
       signedInAs: '当前用户：%{loginId}',
     },
     contact: {

@@ -5,9 +5,11 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import NewReleasesOutlinedIcon from '@mui/icons-material/NewReleasesOutlined';
-import { useLocaleState, useLogout, usePermissions, useTranslate } from 'react-admin';
+import { useLocaleState, useLogout, useNotify, usePermissions, useTranslate } from 'react-admin';
 import EventBusyOutlinedIcon from '@mui/icons-material/EventBusyOutlined';
+import ViewListOutlinedIcon from '@mui/icons-material/ViewListOutlined';
 import { clearUserPreferences } from '../providers/authProvider';
+import { request } from '../providers/http';
 import { readSession, shortName } from '../providers/session';
 import { ChangePasswordDialog } from '../pages/ChangePasswordDialog';
 import { AboutDialog } from './AboutDialog';
@@ -15,12 +17,14 @@ import { MaintenanceAdminDialog } from './MaintenanceAdminDialog';
 import { ReleaseNotesDialog } from './ReleaseNotesDialog';
 
 /**
- * The profile menu: first name and last initial; Change Password; About and Release Notes; Log out (clears the
- * remembered menu, the session and the language, then goes to /login).
+ * The profile menu: first name and last initial; Change Password; Maintenance and Queues (each with its
+ * permission); About and Release Notes; Log out (clears the remembered menu, the session and the language, then
+ * goes to /login).
  */
 export function ProfileMenu() {
   const translate = useTranslate();
   const logout = useLogout();
+  const notify = useNotify();
   const [, setLocale] = useLocaleState();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [dialog, setDialog] = useState<'password' | 'about' | 'notes' | 'maintenance' | null>(null);
@@ -28,6 +32,24 @@ export function ProfileMenu() {
   const session = readSession();
   if (!session) return null;
   const name = shortName(session);
+  /**
+   * The read-only queue dashboard (operators, VIEW_OPERATIONS) in a new tab: the server sets the dashboard's own
+   * cookie first (a tab cannot carry the console's bearer token). The tab is opened at the click, so the browser
+   * does not block it as a pop-up, and sent to the dashboard once the cookie is set.
+   */
+  const openQueueBoard = () => {
+    setAnchor(null);
+    const tab = window.open('', '_blank');
+    request<{ url: string }>('/portal/api/v1/operations/queueBoard', { method: 'POST' })
+      .then(({ url }) => {
+        if (tab) tab.location.href = url;
+        else window.location.assign(url);
+      })
+      .catch((err: Error) => {
+        tab?.close();
+        notify(err.message, { type: 'error' });
+      });
+  };
   const open = (d: typeof dialog) => () => {
     setAnchor(null);
     setDialog(d);
@@ -88,6 +110,14 @@ export function ProfileMenu() {
               <EventBusyOutlinedIcon fontSize="small" />
             </ListItemIcon>
             {translate('app.maintenanceAdmin.menu')}
+          </MenuItem>
+        )}
+        {permissions.includes('VIEW_OPERATIONS') && (
+          <MenuItem onClick={openQueueBoard} data-testid="menu-queues">
+            <ListItemIcon>
+              <ViewListOutlinedIcon fontSize="small" />
+            </ListItemIcon>
+            {translate('app.profile.queues')}
           </MenuItem>
         )}
         <MenuItem onClick={open('notes')} data-testid="menu-release-notes">

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -82,6 +83,8 @@ export async function createBaseApp(
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  // cookies are read by the queue dashboard's guard only (auth.ts); the API itself takes bearer tokens
+  await app.register(cookie);
   await app.register(authPlugin, { secret: ctx.config.TOKEN_SECRET, resolveSession });
   return app as unknown as FastifyInstance;
 }

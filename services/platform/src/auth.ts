@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission, Role } from '@onco/domain';
-import { forbidden, unauthorized } from './errors';
+import { AppError, forbidden, unauthorized } from './errors';
 import { verifyToken } from './tokens';
 
 /** The signed-in user as every route sees it. */
@@ -39,6 +39,21 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The queue dashboard (bull-board, services/server/src/queue-board.ts) is a page of its own that the browser
+ * opens in a tab: it cannot send the console's bearer token, so its routes take the token from this cookie
+ * instead, a token made for the board alone (`aud`), set by `POST /portal/api/v1/operations/queueBoard`. Every
+ * route under the path needs VIEW_OPERATIONS and only reads (GET/HEAD; anything else is 405): the board never
+ * changes a queue. docs/decisions.md "Queue dashboard".
+ */
+export const QUEUE_BOARD_PATH = '/operations/queues';
+export const QUEUE_BOARD_COOKIE = 'oncotrf_queue_board';
+export const QUEUE_BOARD_AUDIENCE = 'queue-board';
+const QUEUE_BOARD_PERMISSION: Permission = 'VIEW_OPERATIONS';
+const MSG_OPEN_BOARD_FROM_CONSOLE =
+  'Open the queue dashboard from the console: profile menu, Queues (a signed-in user with VIEW_OPERATIONS)';
+const isBoardUrl = (url: string) => url === QUEUE_BOARD_PATH || url.startsWith(`${QUEUE_BOARD_PATH}/`);
+
 export interface RouteGuard {
   method: string;
   url: string;
@@ -68,6 +83,14 @@ export const authPlugin = fp(
       };
       if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
       if (route.url.startsWith('/docs')) return;
+      if (isBoardUrl(route.url)) {
+        // the dashboard's own routes (a library's): guarded by the path, not by their config
+        for (const method of ([] as string[]).concat(route.method)) {
+          if (method !== 'HEAD')
+            guards.push({ method, url: route.url, public: false, permission: [QUEUE_BOARD_PERMISSION] });
+        }
+        return;
+      }
       if (!cfg.public && !cfg.permission) {
         throw new Error(
           `Route ${route.method} ${route.url} declares neither config.public nor config.permission`,
@@ -93,11 +116,20 @@ export const authPlugin = fp(
         permission?: Permission | Permission[] | 'AUTHENTICATED';
       };
       if (!req.routeOptions.url || cfg.public || req.routeOptions.url.startsWith('/docs')) return;
-      const header = req.headers.authorization;
-      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+      const board = isBoardUrl(req.routeOptions.url);
+      let token: string | undefined;
+      if (board) {
+        token = req.cookies?.[QUEUE_BOARD_COOKIE];
+        if (!token) throw unauthorized(MSG_OPEN_BOARD_FROM_CONSOLE);
+      } else {
+        const header = req.headers.authorization;
+        token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+      }
       if (!token) throw unauthorized();
       const payload = verifyToken(token, opts.secret);
-      if (!payload) throw unauthorized();
+      // a board token opens the board only, and a bearer token is not a board cookie
+      if (!payload || (payload.aud ?? null) !== (board ? QUEUE_BOARD_AUDIENCE : null))
+        throw unauthorized(board ? MSG_OPEN_BOARD_FROM_CONSOLE : undefined);
       const user = await opts.resolveSession(payload.sub);
       if (
         !user ||
@@ -107,6 +139,12 @@ export const authPlugin = fp(
         throw unauthorized();
       }
       req.user = user;
+      if (board) {
+        if (!user.grantedAuthorities.includes(QUEUE_BOARD_PERMISSION)) throw forbidden();
+        if (req.method !== 'GET' && req.method !== 'HEAD')
+          throw new AppError(405, 'METHOD_NOT_ALLOWED', 'The queue dashboard only shows the queues');
+        return;
+      }
       const needed = cfg.permission;
       if (!needed || needed === 'AUTHENTICATED') return;
       const list = Array.isArray(needed) ? needed : [needed];

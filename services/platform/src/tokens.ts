@@ -8,6 +8,8 @@ export interface TokenPayload {
   tv: number;
   iat: number; // seconds
   exp: number; // seconds
+  /** what the token opens when not the API: `queue-board` (auth.ts); bearer tokens carry none */
+  aud?: string;
 }
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');

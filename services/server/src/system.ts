@@ -30,6 +30,7 @@ import { createLabModule } from '@onco/lab';
 import { createBillingModule } from '@onco/billing';
 import { createMessagesModule } from '@onco/messages';
 import { dashboardRoutes } from './dashboard';
+import { queueBoard } from './queue-board';
 
 export interface System {
   app: FastifyInstance;
@@ -217,6 +218,9 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
         : null,
     }),
   );
+
+  // the read-only queue dashboard (bull-board) for operators, opened from the console's profile menu
+  await queueBoard(app as unknown as FastifyInstance, { queues, secret: config.TOKEN_SECRET });
 
   const identityDeps = {
     models: identity.models,

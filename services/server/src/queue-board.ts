@@ -1,0 +1,84 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  QUEUE_BOARD_AUDIENCE,
+  QUEUE_BOARD_COOKIE,
+  QUEUE_BOARD_PATH,
+  requireUser,
+  signToken,
+  type QueueRegistry,
+} from '@onco/platform';
+
+/** How long the dashboard's cookie opens it (then the console's menu entry sets a new one). */
+export const QUEUE_BOARD_TTL_S = 60 * 60;
+
+/**
+ * The queue dashboard for operators: bull-board (@bull-board/fastify) over every queue of the process, at
+ * QUEUE_BOARD_PATH, read-only: counts, waiting, active, delayed, failed and completed jobs with their data,
+ * attempts, logs and failure reasons. It changes nothing (every queue in bull-board's read-only mode, and the
+ * guard answers 405 to anything but GET/HEAD under the path): a failed job is retried by the product's own
+ * paths (each queue's requeue sweep, Submit again, re-upload), which re-read their records first.
+ *
+ * Signing in: the console's profile menu (VIEW_OPERATIONS) calls `POST /portal/api/v1/operations/queueBoard` with
+ * its bearer token, which sets an HttpOnly, SameSite=Strict cookie scoped to the dashboard's path holding a token
+ * for the dashboard alone (QUEUE_BOARD_TTL_S), then opens the dashboard in a tab. The guard (platform auth.ts)
+ * checks that cookie on every request under the path: signature, expiry, the user still active with the same
+ * token version (a password change closes it) and VIEW_OPERATIONS. docs/decisions.md "Queue dashboard".
+ */
+export async function queueBoard(
+  app: FastifyInstance,
+  opts: { queues: QueueRegistry; secret: string },
+): Promise<void> {
+  const adapter = new FastifyAdapter();
+  adapter.setBasePath(QUEUE_BOARD_PATH);
+  createBullBoard({
+    queues: opts.queues.names().flatMap((name) => {
+      const q = opts.queues.get(name);
+      return q ? [new BullMQAdapter(q, { readOnlyMode: true })] : [];
+    }),
+    serverAdapter: adapter,
+    options: { uiConfig: { boardTitle: 'oncotrf queues' } },
+  });
+  await app.register(adapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
+
+  app.post(
+    '/portal/api/v1/operations/queueBoard',
+    {
+      config: { permission: 'VIEW_OPERATIONS' },
+      schema: {
+        tags: ['operations'],
+        summary: 'Open the queue dashboard: sets its cookie and answers where it is',
+        description:
+          `Sets the HttpOnly cookie \`${QUEUE_BOARD_COOKIE}\` (path ${QUEUE_BOARD_PATH}, SameSite=Strict, ` +
+          `${QUEUE_BOARD_TTL_S / 60} minutes) that opens the read-only queue dashboard in a browser tab.`,
+        response: { 200: z.object({ url: z.string() }) },
+      },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const now = Math.floor(Date.now() / 1000);
+      const token = signToken(
+        {
+          sub: user.id,
+          role: user.role,
+          tv: user.tokenVersion,
+          iat: now,
+          exp: now + QUEUE_BOARD_TTL_S,
+          aud: QUEUE_BOARD_AUDIENCE,
+        },
+        opts.secret,
+      );
+      reply.setCookie(QUEUE_BOARD_COOKIE, token, {
+        path: QUEUE_BOARD_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: req.protocol === 'https',
+        maxAge: QUEUE_BOARD_TTL_S,
+      });
+      return { url: `${QUEUE_BOARD_PATH}/` };
+    },
+  );
+}
