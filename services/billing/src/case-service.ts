@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { BillingCaseStatus } from '@onco/domain';
 import { createEvent, withOutbox } from '@onco/events';
 import { conflict, notFound, type SessionUser } from '@onco/platform';
-import type { BillingCaseDoc, BillingModels, CaseHistoryEntry } from './models';
+import {
+  CASE_CHANGE_FIELDS,
+  type BillingCaseDoc,
+  type BillingModels,
+  type CaseChange,
+  type CaseChangeField,
+  type CaseHistoryEntry,
+} from './models';
 import { billingScope } from './routes/billing-cases';
 
 /**
@@ -94,12 +101,36 @@ export function billingCaseEvent(
   );
 }
 
-/** A history entry for the case's status after a change. */
+/** A history entry for the case's status after a change: who made it and what else it set. */
 export const historyEntry = (
   status: BillingCaseStatus,
   errorDetails: string | null,
   at: Date,
-): CaseHistoryEntry => ({ id: randomUUID(), createdOn: at, status, errorDetails });
+  by: CaseActor,
+  changes: CaseChange[] = [],
+): CaseHistoryEntry => ({
+  id: randomUUID(),
+  createdOn: at,
+  status,
+  errorDetails,
+  by: by.name,
+  ...(changes.length ? { changes } : {}),
+});
+
+/** The value of a changed field as the history shows it (the assignee by name). */
+function changeValue(doc: BillingCaseDoc, field: CaseChangeField): string | null {
+  const v = field === 'assignee' ? doc.assignee?.name : doc[field];
+  return v === undefined || v === null || v === '' ? null : String(v);
+}
+
+/** What a change set besides the status, field by field (billing code, timepoint, assignee). */
+export function caseChanges(before: BillingCaseDoc, after: BillingCaseDoc): CaseChange[] {
+  return CASE_CHANGE_FIELDS.flatMap((field) => {
+    const from = changeValue(before, field);
+    const to = changeValue(after, field);
+    return from === to ? [] : [{ field, from, to }];
+  });
+}
 
 /**
  * One decided change as a conditional update (not yet written): the filter on the version read, the update with
@@ -122,8 +153,11 @@ export function caseWrite(
     version: doc.version + 1,
   } as BillingCaseDoc;
   const statusChanged = after.caseStatus !== doc.caseStatus;
+  const changes = caseChanges(doc, after);
   const entry =
-    statusChanged || d.history ? historyEntry(after.caseStatus, after.errorDetails ?? null, at) : null;
+    statusChanged || d.history || changes.length
+      ? historyEntry(after.caseStatus, after.errorDetails ?? null, at, by, changes)
+      : null;
   const event = billingCaseEvent(after, doc.caseStatus, by, at);
   const update: Record<string, unknown> = {
     $set: { ...set, updatedOn: at, updatedBy: by.id },

@@ -308,6 +308,11 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     expect(res.json()).toMatchObject({ billingCode: '81455', caseStatus: 'READY_TO_SUBMIT' });
     expect(res.json().caseQualifiedDate).toBeTruthy();
     expect(res.json().caseHistory[0].status).toBe('READY_TO_SUBMIT');
+    // the entry says who changed what (beyond the spec's fields: docs/decisions.md "Billing cases")
+    expect(res.json().caseHistory[0]).toMatchObject({
+      by: 'Test ADMINISTRATOR',
+      changes: [{ field: 'billingCode', from: null, to: '81455' }],
+    });
     const ev = await waitFor(
       () => billingEvents(caseId).find((e) => e.data.caseStatus === 'READY_TO_SUBMIT') ?? null,
       { what: 'the billing-case event of the qualification', timeoutMs: 45_000 },
@@ -328,6 +333,9 @@ describe('billing cases: from events, qualification and the actions API (real Ka
       'READY_TO_SUBMIT',
     ]);
     expect(history.at(-1).status).toBe('NOT_SUBMITTED');
+    // what the lab's events did to the case is the system's, with nothing else changed
+    expect(history[1]).toMatchObject({ status: 'NOT_SUBMITTED', by: 'system' });
+    expect(history[1].changes).toBeUndefined();
   });
 
   it('refuses a bad billing code (400) and searches the specialists with 2+ characters', async () => {
@@ -361,6 +369,10 @@ describe('billing cases: from events, qualification and the actions API (real Ka
       { id: 'bs-1', name: 'Bea Biller' },
     ]);
     expect((await caseOf(main.testOrderId))!.caseHistory).toHaveLength(before + 1);
+    expect(ok.json()[1].caseHistory[0]).toMatchObject({
+      by: 'Test ADMINISTRATOR',
+      changes: [{ field: 'assignee', from: null, to: 'Bea Biller' }],
+    });
     await waitFor(
       () => (billingEvents(second._id).some((e) => e.data.previousStatus !== null) ? true : null),
       {
@@ -434,6 +446,11 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ timePoint: 'T2' });
     expect(ok.json().caseHistory).toHaveLength(before + 1);
+    expect(ok.json().caseHistory[0].changes).toEqual([{ field: 'timePoint', from: null, to: 'T2' }]);
+    // the same timepoint again: an entry (the action was taken) that changed nothing
+    const again = await call('POST', `${BIS}/billing/${other._id}/timePoint/T2`, 'admin');
+    expect(again.json().caseHistory).toHaveLength(before + 2);
+    expect(again.json().caseHistory[0].changes).toBeUndefined();
     expect((await call('POST', `${BIS}/billing/nope/timePoint/T2`, 'admin')).statusCode).toBe(404);
   });
 

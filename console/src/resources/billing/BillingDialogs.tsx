@@ -83,6 +83,20 @@ export function HistoryDialog({ row, onClose }: { row: BillingCaseRow; onClose: 
                     </IconButton>
                   ) : null}
                 </Box>
+                {h.changes?.length || h.by ? (
+                  <Typography
+                    variant="caption"
+                    color="text.secondary"
+                    component="div"
+                    sx={{ mt: 0.5 }}
+                    data-testid="billing-history-change"
+                  >
+                    {(h.changes ?? [])
+                      .map((c) => `${t(`billing.col.${c.field}`)}: ${c.from ?? '—'} → ${c.to ?? '—'}`)
+                      .concat(h.by ? [t('billing.historyBy', { name: h.by })] : [])
+                      .join(' · ')}
+                  </Typography>
+                ) : null}
                 <Collapse in={open === h.id}>
                   <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', mt: 1 }}>
                     {h.errorDetails}

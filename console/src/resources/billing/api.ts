@@ -9,6 +9,14 @@ export interface CaseHistoryRow {
   createdOn: string;
   status: BillingCaseStatus;
   errorDetails: string | null;
+  /** who made the change (a user's name, or system); absent on entries written before session 14 */
+  by?: string | null;
+  /** what the change set besides the status (the assignee by name) */
+  changes?: Array<{
+    field: 'billingCode' | 'timePoint' | 'assignee';
+    from: string | null;
+    to: string | null;
+  }>;
 }
 
 /** A billing case as GET /bis/api/v1/billingCases returns it (services/billing/src/models/billing-case.ts). */

@@ -192,6 +192,11 @@ describe('billing cases: assign, code, submit, history, errors (real backend, ga
     const history = await bodyText(page);
     expect(history).toContain('Accepted by XIFIN');
     expect(history).toContain('Queued For Submission');
+    // who changed what: the assignee and the billing code by the signed-in user, the sending by the system
+    expect(history).toContain('Assigned To: — → Bea Biller');
+    expect(history).toContain('Billing Code: — → ACC-81479');
+    expect(history).toMatch(/by Test [A-Z_]+/);
+    expect(history).toContain('by system');
     await h.shot(page, 'billing-history-en');
   }, 240_000);
 

@@ -28,11 +28,25 @@ const outboxField = () => ({
   default: [],
 });
 
+/** A field a person changed on a case, as its history entry records it (beyond the spec's entry fields). */
+export const CASE_CHANGE_FIELDS = ['billingCode', 'timePoint', 'assignee'] as const;
+export type CaseChangeField = (typeof CASE_CHANGE_FIELDS)[number];
+export interface CaseChange {
+  field: CaseChangeField;
+  /** the value before and after (the assignee by name); null when there was none */
+  from: string | null;
+  to: string | null;
+}
+
 export interface CaseHistoryEntry {
   id: string;
   createdOn: Date;
   status: BillingCaseStatus;
   errorDetails: string | null;
+  /** who made the change: a user's name, or `system` (the worker, the consumers); absent on older entries */
+  by?: string | null;
+  /** what else the change set (billing code, timepoint, assignee); absent or empty when only the status moved */
+  changes?: CaseChange[];
 }
 
 export interface BillingCaseDoc {
@@ -97,11 +111,18 @@ export interface BillingSubmission {
   queuedBy: string | null;
 }
 
+const caseChangeSchema = sub({
+  field: { type: String, enum: CASE_CHANGE_FIELDS, required: true },
+  from: str,
+  to: str,
+});
 const caseHistorySchema = sub({
   id: { type: String, required: true },
   createdOn: { type: Date, default: () => new Date() },
   status: { type: String, enum: BILLING_CASE_STATUSES, required: true },
   errorDetails: str,
+  by: str,
+  changes: { type: [caseChangeSchema], default: undefined },
 });
 
 export const billingCaseSchema = auditedSchema(

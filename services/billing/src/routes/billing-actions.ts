@@ -21,7 +21,12 @@ import {
   typed,
   type SessionUser,
 } from '@onco/platform';
-import type { BillingCaseDoc, BillingModels, BillingSpecialistDoc } from '../models';
+import {
+  CASE_CHANGE_FIELDS,
+  type BillingCaseDoc,
+  type BillingModels,
+  type BillingSpecialistDoc,
+} from '../models';
 import { changeCase, findCase, type CaseDecision } from '../case-service';
 
 /**
@@ -49,7 +54,23 @@ const caseReply = z.looseObject({
   id: z.string(),
   testOrderId: z.string(),
   caseStatus: z.enum(BILLING_CASE_STATUSES),
-  caseHistory: z.array(z.looseObject({ id: z.string(), status: z.enum(BILLING_CASE_STATUSES) })),
+  caseHistory: z.array(
+    z.looseObject({
+      id: z.string(),
+      status: z.enum(BILLING_CASE_STATUSES),
+      by: z.string().nullable().optional().describe('who made the change: a user, or system'),
+      changes: z
+        .array(
+          z.object({
+            field: z.enum(CASE_CHANGE_FIELDS),
+            from: z.string().nullable(),
+            to: z.string().nullable(),
+          }),
+        )
+        .optional()
+        .describe('what the change set besides the status (the assignee by name)'),
+    }),
+  ),
 });
 const caseIds = z
   .array(z.string().min(1).max(64))

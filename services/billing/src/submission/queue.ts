@@ -277,7 +277,7 @@ export function defineBillingSubmitQueue(
             updatedBy: SYSTEM_ACTOR.id,
           },
           $inc: { version: 1 },
-          $push: { caseHistory: historyEntry(status, null, at) },
+          $push: { caseHistory: historyEntry(status, null, at, SYSTEM_ACTOR) },
         },
         event,
       ),
