@@ -157,6 +157,7 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     });
     expect(await billing.BillingCase.countDocuments({ testOrderId: main.testOrderId })).toBe(1);
     expect(c.caseHistory.map((e) => e.status)).toEqual(['NOT_SUBMITTED']);
+    expect(c.caseHistory[0].by).toBe('system');
     const created = await waitFor(
       () => billingEvents(caseId).find((e) => e.data.previousStatus === null) ?? null,
       {

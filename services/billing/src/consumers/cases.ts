@@ -10,7 +10,7 @@ import {
 } from '@onco/events';
 import { cancelledCaseStatus, qualification } from '@onco/domain';
 import type { PlatformContext } from '@onco/platform';
-import { billingCaseEvent, changeCase, SYSTEM_ACTOR, type CaseDecision } from '../case-service';
+import { billingCaseEvent, changeCase, historyEntry, SYSTEM_ACTOR, type CaseDecision } from '../case-service';
 import type { BillingCaseDoc, BillingModels, BillingRequisitionDoc } from '../models';
 
 /** The billing service's consumer group (prefixed with TOPIC_PREFIX like the topics). */
@@ -153,7 +153,7 @@ export async function openCase(
   } as BillingCaseDoc;
   const d = decideCase(blank, { test, requisition }, now);
   const doc = { ...blank, ...(d.set ?? {}) } as BillingCaseDoc;
-  doc.caseHistory = [{ id: randomUUID(), createdOn: now, status: doc.caseStatus, errorDetails: null }];
+  doc.caseHistory = [historyEntry(doc.caseStatus, null, now, SYSTEM_ACTOR)];
   doc.outbox = outboxForInsert(billingCaseEvent(doc, null, SYSTEM_ACTOR, now));
   try {
     await models.BillingCase.create(doc);
