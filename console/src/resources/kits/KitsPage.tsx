@@ -21,7 +21,7 @@ import {
   type Column,
 } from '../../components';
 import { readSession } from '../../providers/session';
-import { kitsEn } from './i18n';
+import { kitMessageKey, kitsEn } from './i18n';
 
 interface KitRow {
   id: string;
@@ -132,6 +132,12 @@ function KitRequestForm(props: { onDone: () => void; notify: ReturnType<typeof u
     setForm((f) => ({ ...f, [k]: e.target.value }));
     setErrors((x) => ({ ...x, [k]: undefined }));
   };
+  // a field's message in the screen's language (the domain's and the server's are English)
+  const say = (text: string | undefined) => {
+    if (!text) return ' ';
+    const m = kitMessageKey(text);
+    return m ? t(m.key, m.values) : text;
+  };
   const field = (k: keyof KitForm, required = true) => ({
     label: t(`kits.field.${k}`),
     value: form[k] ?? '',
@@ -140,7 +146,7 @@ function KitRequestForm(props: { onDone: () => void; notify: ReturnType<typeof u
     size: 'small' as const,
     fullWidth: true,
     error: !!errors[k],
-    helperText: errors[k] ?? ' ',
+    helperText: say(errors[k]),
     slotProps: { htmlInput: { 'data-testid': `kit-${k}` } },
   });
   const submit = async () => {
@@ -208,7 +214,7 @@ function KitRequestForm(props: { onDone: () => void; notify: ReturnType<typeof u
               required
               size="small"
               error={!!errors.state}
-              helperText={errors.state ?? ' '}
+              helperText={say(errors.state)}
               slotProps={{ htmlInput: { ...params.inputProps, 'data-testid': 'kit-state' } }}
             />
           )}

@@ -31,6 +31,15 @@ export const kitsEn = {
       shippingRequest: 'Shipping Request',
     },
     shipping: { GROUND: 'Ground', TWO_DAY: 'Two-day', OVER_NIGHT: 'Overnight' },
+    /** the form's field messages (@onco/domain validateKitForm, also the server's 400 details) */
+    msg: {
+      required: KIT_MSG.required,
+      quantity: KIT_MSG.quantity,
+      city: KIT_MSG.city,
+      postalCode: KIT_MSG.postalCode,
+      state: KIT_MSG.state,
+      tooLong: 'At most %{max} characters',
+    },
   },
 };
 
@@ -68,5 +77,28 @@ export const kitsZh: Texts<typeof kitsEn> = {
       shippingRequest: '配送方式',
     },
     shipping: { GROUND: '陆运', TWO_DAY: '两日达', OVER_NIGHT: '次日达' },
+    msg: {
+      required: '此字段为必填项',
+      quantity: '请输入 1 到 1000 之间的整数',
+      city: '城市名称只能包含字母、连字符、句点和空格',
+      postalCode: '请输入 12345 或 12345-6789 格式的邮政编码',
+      state: '请从列表中选择州',
+      tooLong: '最多 %{max} 个字符',
+    },
   },
 };
+
+/**
+ * The translation key (and values) of a kit form message, @onco/domain's KIT_MSG as validateKitForm and the
+ * server's 400 give it; null for a text it does not know (shown as it came).
+ */
+export function kitMessageKey(text: string): { key: string; values?: Record<string, number> } | null {
+  for (const k of ['required', 'quantity', 'city', 'postalCode', 'state'] as const) {
+    if (text === KIT_MSG[k]) return { key: `kits.msg.${k}` };
+  }
+  const long = /^At most (\d+) characters$/.exec(text);
+  if (long && text === KIT_MSG.tooLong(Number(long[1]))) {
+    return { key: 'kits.msg.tooLong', values: { max: Number(long[1]) } };
+  }
+  return null;
+}

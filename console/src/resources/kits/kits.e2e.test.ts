@@ -111,4 +111,26 @@ describe('test kits: request and list (real backend, chromium)', () => {
     await waitForText(page, 'No kits requested');
     expect(await page.$('[data-testid="kit-form"]')).toBeNull();
   }, 120_000);
+
+  it('in Chinese, the form’s field messages are Chinese too', async () => {
+    const page = await h.newPage({ locale: 'zh-CN', width: 1440, height: 1000 });
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, '/kits');
+    await waitForText(page, '检测试剂盒');
+    await choose(page, 'kit-testKitType', 'STRECK');
+    await fill(page, '[data-testid="kit-numberOfKits"]', '1001');
+    await fill(page, '[data-testid="kit-recipient"]', 'Dr. Ada Lovelace');
+    await fill(page, '[data-testid="kit-street"]', '1 Harbor Dr');
+    await fill(page, '[data-testid="kit-city"]', 'San Diego 9');
+    await fill(page, '[data-testid="kit-state"]', 'CA');
+    await clickWhenReady(page, 'li[role="option"]');
+    await fill(page, '[data-testid="kit-postalCode"]', '9210');
+    await choose(page, 'kit-shippingRequest', 'GROUND');
+    await clickWhenReady(page, '[data-testid="kit-submit"]');
+    await waitForText(page, '请输入 12345 或 12345-6789 格式的邮政编码');
+    await waitForText(page, '请输入 1 到 1000 之间的整数');
+    await waitForText(page, '城市名称只能包含字母、连字符、句点和空格');
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain('Enter a ZIP code');
+    await h.shot(page, 'kits-errors-zh');
+  }, 120_000);
 });
