@@ -34,7 +34,7 @@ import { DateText, useMessagesT, useToast } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { useBoxMethods, type AttachmentRow, type ManifestCheck } from './api';
 import { boxEn } from './i18n';
-import { canCheckManifest, checkOutcome, hasErrorFile, missingKinds } from './logic';
+import { canCheckManifest, checkOutcome, hasErrorFile, manifestErrorsText, missingKinds } from './logic';
 
 /** The account uploads go to: the one named in the console's build configuration (spec 3 section 7.2). */
 const BOX_ACCOUNT_NAME = (import.meta.env.VITE_BOX_ACCOUNT_NAME as string | undefined) ?? '';
@@ -88,11 +88,14 @@ async function copyText(text: string, within: HTMLElement): Promise<boolean> {
  */
 export function ErrorsDialog({ row, onClose }: { row: AttachmentRow; onClose: () => void }) {
   const t = useMessagesT(boxEn);
+  const label = useEnumLabel();
   const toast = useToast();
   const box = useBoxMethods();
   const [downloading, setDownloading] = useState(false);
+  // the details in the user's language (the stored text and the error file are English)
+  const details = manifestErrorsText(row.errorDetails ?? '', t, label);
   const copy = async (within: HTMLElement) => {
-    if (await copyText(row.errorDetails ?? '', within)) toast('success', t('box.copied'));
+    if (await copyText(details, within)) toast('success', t('box.copied'));
     else toast('error', t('box.copyFailed'));
   };
   const downloadErrors = async () => {
@@ -113,7 +116,7 @@ export function ErrorsDialog({ row, onClose }: { row: AttachmentRow; onClose: ()
           {t('box.fixAndReupload', { name: row.name })}
         </Typography>
         <Box component="pre" data-testid="box-error-details" sx={preSx}>
-          {row.errorDetails ?? ''}
+          {details}
         </Box>
       </DialogContent>
       <DialogActions>
@@ -257,7 +260,11 @@ function CheckResult({ result }: { result: ManifestCheck }) {
         <>
           <Alert severity="error">{t('box.checkErrors')}</Alert>
           <Box component="pre" data-testid="box-check-errors" sx={preSx}>
-            {manifestErrorText(result.errors, result.errorCount ?? result.errors.length)}
+            {manifestErrorsText(
+              manifestErrorText(result.errors, result.errorCount ?? result.errors.length),
+              t,
+              label,
+            )}
           </Box>
         </>
       ) : outcome === 'empty' ? (

@@ -420,5 +420,19 @@ describe('attachment box and sample manifests (real backend with workers, chromi
         .Sample.countDocuments({ specimenId: { $in: [`BAD-${run}-1`, `BAD-${run}-2`] } })
         .exec(),
     ).toBe(0);
+
+    // in Chinese, the same details read Chinese, with the file's values kept
+    const zhPage = await h.newPage({ locale: 'zh-CN', width: 1500, height: 950 });
+    await loginAs(zhPage, h, accessioner.loginId);
+    await open(zhPage, h, '/box');
+    await clickWhenReady(zhPage, errorLink);
+    await zhPage.waitForSelector('[data-testid="box-error-details"]');
+    const zhDetails = await zhPage.$eval('[data-testid="box-error-details"]', (e) => e.textContent ?? '');
+    expect(zhDetails).toContain('第 2 行');
+    expect(zhDetails).toContain('TRF-DOES-NOT-EXIST');
+    expect(zhDetails).toContain('2026-13-45');
+    expect(zhDetails).not.toContain('Row 2');
+    expect(zhDetails).not.toContain('was not found');
+    await h.shot(zhPage, 'box-errors-zh');
   }, 240_000);
 });

@@ -1,4 +1,6 @@
+import { MANIFEST_MSG, SAMPLE_STATUSES, SPECIMEN_TYPES } from '@onco/domain';
 import { createdOnBetween, type DayRange } from '../../components/dayRange';
+import { sampleRuleText } from '../orders/summary/samples/logic';
 /** Pure rules of the Attachment Box screen (spec 3 sections 2.8 and 4.2). */
 
 export type BoxRange = DayRange;
@@ -117,4 +119,81 @@ export function progressView(p: {
     default:
       return { key: 'box.progress.processing', percent: null };
   }
+}
+
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** The values of each MANIFEST_MSG template, by name, in the order the template takes them. */
+const MANIFEST_ARGS: Partial<Record<keyof typeof MANIFEST_MSG, string[]>> = {
+  missingColumn: ['column'],
+  duplicateColumn: ['column'],
+  tooManyRows: ['max'],
+  tooManyColumns: ['max'],
+  cellTooLong: ['max'],
+  required: ['column'],
+  invalidType: ['value'],
+  invalidStatus: ['value'],
+  invalidDate: ['value'],
+  invalidBoolean: ['value'],
+  duplicateSpecimen: ['id', 'row'],
+  unknownRequisition: ['ref'],
+  referenceMismatch: ['trf', 'test'],
+  limsIdMismatch: ['given', 'stored'],
+  alreadyApplied: ['name', 'on'],
+  fix: ['name'],
+};
+/** values the Chinese texts name that the English ones spell out (the allowed types and statuses) */
+const MANIFEST_FIXED: Record<string, Record<string, string>> = {
+  invalidType: { options: SPECIMEN_TYPES.join(', ') },
+  invalidStatus: { options: SAMPLE_STATUSES.join(', ') },
+};
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Each MANIFEST_MSG message as a pattern: its English with each value a capture group (found by calling the
+ * template with markers), so a message the server wrote is recognised whatever its values.
+ */
+const MANIFEST_PATTERNS: Array<{ key: string; re: RegExp | null; text: string | null; names: string[] }> =
+  Object.entries(MANIFEST_MSG).map(([key, msg]) => {
+    if (typeof msg === 'string') return { key, re: null, text: msg, names: [] };
+    const names = MANIFEST_ARGS[key as keyof typeof MANIFEST_MSG] ?? [];
+    const marked = (msg as (...a: string[]) => string)(...names.map((_, i) => `\u0001${i}\u0001`));
+    const source = escapeRe(marked).replace(/\u0001\d+\u0001/g, '(.+?)');
+    const order = [...marked.matchAll(/\u0001(\d+)\u0001/g)].map((m) => names[Number(m[1])]!);
+    return { key, re: new RegExp(`^${source}$`), text: null, names: order };
+  });
+
+/** One manifest message in the user's language: MANIFEST_MSG's under `box.manifestMsg.*`, else a sample rule's. */
+export function manifestMessageText(message: string, t: Translate, label: (v: string) => string = (v) => v) {
+  for (const p of MANIFEST_PATTERNS) if (p.text === message) return t(`box.manifestMsg.${p.key}`);
+  for (const p of MANIFEST_PATTERNS) {
+    const m = p.re?.exec(message);
+    if (!m) continue;
+    const values: Record<string, unknown> = { ...MANIFEST_FIXED[p.key] };
+    p.names.forEach((n, i) => (values[n] = m[i + 1]));
+    return t(`box.manifestMsg.${p.key}`, values);
+  }
+  return sampleRuleText(message, t, label);
+}
+
+/**
+ * A manifest's error details (@onco/domain manifestErrorText: "Row N, Column: message" a line, "File: …", and
+ * "... and N more errors (download the error file).") in the user's language. A line it cannot read is kept as
+ * it came; the error file and the stored details stay English.
+ */
+export function manifestErrorsText(text: string, t: Translate, label?: (v: string) => string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const more = /^\.\.\. and (\d+) more errors \(download the error file\)\.$/.exec(line);
+      if (more) return t('box.manifestErrors.more', { count: Number(more[1]) });
+      const m = /^(?:Row (\d+)|File)(?:, (.+?))?: (.*)$/.exec(line);
+      if (!m) return line;
+      const where = m[1] ? t('box.manifestErrors.row', { row: Number(m[1]) }) : t('box.manifestErrors.file');
+      const message = manifestMessageText(m[3]!, t, label);
+      return m[2]
+        ? t('box.manifestErrors.lineColumn', { where, column: m[2], message })
+        : t('box.manifestErrors.line', { where, message });
+    })
+    .join('\n');
 }

@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from 'vitest';
+import { MANIFEST_MSG, manifestErrorText, SAMPLE_MSG } from '@onco/domain';
+import { interpolate, lookupMessage } from '../../components/messages';
+import { manifestErrorsText, manifestMessageText } from './logic';
+
+// the app's i18n module reads the saved language when it loads: a browser's storage stand-in (unit tests run in node)
+vi.hoisted(() => {
+  const store = new Map<string, string>();
+  globalThis.localStorage ??= {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+  } as Storage;
+  if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: { language: 'en-US' } });
+});
+const { messages } = await import('../../i18n');
+
+/** react-admin's translate over the app's messages of one language (the key itself when it has none) */
+const translator =
+  (lang: 'en' | 'zh-CN') =>
+  (key: string, values: Record<string, unknown> = {}) =>
+    interpolate(lookupMessage(messages[lang], key) ?? key, values);
+const en = translator('en');
+const zh = translator('zh-CN');
+const han = /[\u4e00-\u9fff]/;
+
+/** every MANIFEST_MSG message as the server writes it, with values of its own */
+const written: Array<[string, string, string[]]> = [
+  ['noRows', MANIFEST_MSG.noRows, []],
+  ['noHeader', MANIFEST_MSG.noHeader, []],
+  ['missingColumn', MANIFEST_MSG.missingColumn('Collection Date'), ['Collection Date']],
+  ['missingReference', MANIFEST_MSG.missingReference, []],
+  ['duplicateColumn', MANIFEST_MSG.duplicateColumn('Specimen ID'), ['Specimen ID']],
+  ['tooManyRows', MANIFEST_MSG.tooManyRows(200_000), ['200,000']],
+  ['tooManyColumns', MANIFEST_MSG.tooManyColumns(64), ['64']],
+  ['cellTooLong', MANIFEST_MSG.cellTooLong(500), ['500']],
+  ['formula', MANIFEST_MSG.formula, []],
+  ['required', MANIFEST_MSG.required('Sample Type'), ['Sample Type']],
+  ['referenceRequired', MANIFEST_MSG.referenceRequired, []],
+  ['invalidType', MANIFEST_MSG.invalidType('BLOOD'), ['BLOOD']],
+  ['invalidStatus', MANIFEST_MSG.invalidStatus('DONE'), ['DONE']],
+  ['invalidDate', MANIFEST_MSG.invalidDate('31/31/2026'), ['31/31/2026']],
+  ['invalidBoolean', MANIFEST_MSG.invalidBoolean('maybe'), ['maybe']],
+  ['duplicateSpecimen', MANIFEST_MSG.duplicateSpecimen('TUBE-7', 4), ['TUBE-7', '4']],
+  ['unknownRequisition', MANIFEST_MSG.unknownRequisition('TRF # TRF-000123'), ['TRF # TRF-000123']],
+  ['referenceMismatch', MANIFEST_MSG.referenceMismatch('TRF-1', 'NDX-2'), ['TRF-1', 'NDX-2']],
+  ['limsIdMismatch', MANIFEST_MSG.limsIdMismatch('L-9', null), ['L-9', '(none)']],
+  ['notAllowed', MANIFEST_MSG.notAllowed, []],
+  ['alreadyApplied', MANIFEST_MSG.alreadyApplied('m.xlsx', '11/20/2026'), ['m.xlsx', '11/20/2026']],
+  ['fix', MANIFEST_MSG.fix('m.xlsx'), ['m.xlsx']],
+];
+
+describe('manifest errors in the user’s language', () => {
+  it('covers every message the domain writes', () => {
+    expect(written.map(([k]) => k).sort()).toEqual(Object.keys(MANIFEST_MSG).sort());
+  });
+
+  it('English reads exactly as the server wrote it; Chinese is Chinese and keeps every value', () => {
+    for (const [key, message, values] of written) {
+      expect(manifestMessageText(message, en), key).toBe(message);
+      const text = manifestMessageText(message, zh);
+      expect(text, key).toMatch(han);
+      for (const v of values) expect(text, key).toContain(v);
+    }
+    // the allowed values the English spells out are in the Chinese too
+    expect(manifestMessageText(MANIFEST_MSG.invalidType('BLOOD'), zh)).toContain('TUMOR');
+  });
+
+  it('a whole error text: rows, the file, columns, a sample rule, the remainder; an unknown line as it came', () => {
+    const text = manifestErrorText(
+      [
+        { row: 0, column: null, message: MANIFEST_MSG.noRows },
+        { row: 3, column: 'Specimen ID', message: MANIFEST_MSG.duplicateSpecimen('T-1', 2) },
+        { row: 5, column: 'Accession #', message: SAMPLE_MSG.accessionRequired },
+        { row: 6, column: null, message: 'Something only the server knows.' },
+      ],
+      10,
+    );
+    expect(manifestErrorsText(text, en)).toBe(text);
+    const lines = manifestErrorsText(text, zh).split('\n');
+    expect(lines[0]).toBe(`文件：${zh('box.manifestMsg.noRows')}`);
+    expect(lines[1]).toMatch(/^第 3 行，Specimen ID：/);
+    expect(lines[1]).toContain('T-1');
+    expect(lines[2]).toMatch(/^第 5 行，Accession #：/);
+    expect(lines[2]).toMatch(han);
+    expect(lines[2]).not.toContain('is required');
+    expect(lines[3]).toBe('第 6 行：Something only the server knows.');
+    expect(lines[4]).toContain('6');
+    expect(lines[4]).toMatch(han);
+    expect(manifestErrorsText('not a line of ours', zh)).toBe('not a line of ours');
+  });
+});
