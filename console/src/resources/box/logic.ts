@@ -141,6 +141,15 @@ const MANIFEST_ARGS: Partial<Record<keyof typeof MANIFEST_MSG, string[]>> = {
   limsIdMismatch: ['given', 'stored'],
   alreadyApplied: ['name', 'on'],
   fix: ['name'],
+  csvNotText: ['what'],
+  delimiter: ['shown'],
+  wrongKind: ['format', 'actual'],
+  unpacksTooLarge: ['mb'],
+  unreadable: ['format', 'reason'],
+  sheetTooWide: ['width', 'max'],
+  timeout: ['seconds'],
+  readerStopped: ['code'],
+  tooLarge: ['mb'],
 };
 /** values the Chinese texts name that the English ones spell out (the allowed types and statuses) */
 const MANIFEST_FIXED: Record<string, Record<string, string>> = {

@@ -47,6 +47,22 @@ const written: Array<[string, string, string[]]> = [
   ['notAllowed', MANIFEST_MSG.notAllowed, []],
   ['alreadyApplied', MANIFEST_MSG.alreadyApplied('m.xlsx', '11/20/2026'), ['m.xlsx', '11/20/2026']],
   ['fix', MANIFEST_MSG.fix('m.xlsx'), ['m.xlsx']],
+  ['empty', MANIFEST_MSG.empty, []],
+  ['encrypted', MANIFEST_MSG.encrypted, []],
+  ['utf16', MANIFEST_MSG.utf16, []],
+  ['notUtf8', MANIFEST_MSG.notUtf8, []],
+  ['csvNotText', MANIFEST_MSG.csvNotText('a PDF document'), ['a PDF document']],
+  ['delimiter', MANIFEST_MSG.delimiter('"|"'), ['"|"']],
+  ['wrongKind', MANIFEST_MSG.wrongKind('xlsx', 'plain text'), ['xlsx', 'plain text']],
+  ['unpacksTooLarge', MANIFEST_MSG.unpacksTooLarge(200), ['200']],
+  ['unreadable', MANIFEST_MSG.unreadable('xls', 'Unsupported file'), ['xls', 'Unsupported file']],
+  ['sheetTooWide', MANIFEST_MSG.sheetTooWide(1000, 64), ['1000', '64']],
+  ['timeout', MANIFEST_MSG.timeout(60), ['60']],
+  ['outOfMemory', MANIFEST_MSG.outOfMemory, []],
+  ['readerStopped', MANIFEST_MSG.readerStopped(1), ['1']],
+  ['tooLarge', MANIFEST_MSG.tooLarge(50), ['50']],
+  ['requisitionDeleted', MANIFEST_MSG.requisitionDeleted, []],
+  ['notProcessed', MANIFEST_MSG.notProcessed, []],
 ];
 
 describe('manifest errors in the user’s language', () => {

@@ -88,6 +88,29 @@ export const MANIFEST_MSG = {
   alreadyApplied: (name: string, on: string) =>
     `This file was already applied as ${name} on ${on} (same content): nothing was changed.`,
   fix: (name: string) => `Fix the rows with errors in file: ${name}, and re-upload`,
+  // the file as a whole (services/lab/src/manifests: reading and parsing it)
+  empty: 'The file is empty.',
+  encrypted: 'The workbook is password-protected (encrypted): remove the password and upload it again.',
+  utf16: 'The file is UTF-16 text: save it as "CSV UTF-8 (comma delimited)".',
+  notUtf8:
+    'The file is not UTF-8 text (another encoding, e.g. Windows-1252): save it as "CSV UTF-8 (comma delimited)".',
+  csvNotText: (what: string) => `The file is named .csv but is ${what}: save it as CSV.`,
+  delimiter: (shown: string) =>
+    `The columns are separated by ${shown}: save the file as CSV with commas (or as .xlsx).`,
+  wrongKind: (format: string, actual: string) =>
+    `The file is named .${format} but is ${actual}: save it from the spreadsheet program as .${format}.`,
+  unpacksTooLarge: (mb: number | string) =>
+    `The workbook unpacks to more than ${mb} MB (or its zip directory is unreadable): it is refused.`,
+  unreadable: (format: string, reason: string) => `The file could not be read as .${format}: ${reason}`,
+  sheetTooWide: (width: number | string, max: number | string) =>
+    `Too many columns: the sheet has ${width}; a manifest may have at most ${max}.`,
+  timeout: (seconds: number | string) => `Reading the file took longer than ${seconds} s: it is refused.`,
+  outOfMemory: 'Reading the file needed more memory than allowed: it is too large or malformed.',
+  readerStopped: (code: number | string) =>
+    `The file could not be read (the reader stopped with code ${code}).`,
+  tooLarge: (mb: number | string) => `The file is larger than ${mb} MB.`,
+  requisitionDeleted: 'The requisition is deleted: its samples cannot be changed.',
+  notProcessed: 'The manifest could not be processed.',
 } as const;
 
 /** One problem of a manifest: its spreadsheet row (the header is row 1; 0 for the file as a whole). */
@@ -135,11 +158,7 @@ export function readManifestHeader(cells: readonly string[]): ManifestHeader {
   const delimiter = nonEmpty.length === 1 ? [';', '\t', '|'].find((d) => nonEmpty[0].includes(d)) : undefined;
   if (delimiter && Object.keys(index).length === 0) {
     const shown = delimiter === '\t' ? 'tabs' : `"${delimiter}"`;
-    errors.push({
-      row: 1,
-      column: null,
-      message: `The columns are separated by ${shown}: save the file as CSV with commas (or as .xlsx).`,
-    });
+    errors.push({ row: 1, column: null, message: MANIFEST_MSG.delimiter(shown) });
     return { index, names, errors };
   }
   if (index.testRequisitionId === undefined && index.testOrderId === undefined)

@@ -1,5 +1,6 @@
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
+import { MANIFEST_MSG } from '@onco/domain';
 import { encryptedWorkbook, manifestFile, zipBomb } from '../test/manifests';
 import {
   ManifestFileError,
@@ -86,6 +87,18 @@ describe('extractSheet', () => {
     expect(r.ok && r.truncated).toBe(true);
     const wide = extractSheet(XLSX, manifestFile([['a', 'b', 'c', 'd', 'e', 'f']], 'xlsx'), 'xlsx', LIMITS);
     expect(wide).toEqual({ ok: false, message: expect.stringMatching(/Too many columns: the sheet has 6/) });
+    // the thread's texts are MANIFEST_MSG's, spelled out (the thread runs extractSheet without imports)
+    expect(wide).toEqual({ ok: false, message: MANIFEST_MSG.sheetTooWide(6, LIMITS.maxColumns) });
+    const junk = extractSheet(
+      XLSX,
+      Buffer.from([0x50, 0x4b, 3, 4, ...new Array(26).fill(0)]),
+      'xlsx',
+      LIMITS,
+    );
+    expect(junk).toEqual({ ok: false, message: MANIFEST_MSG.unreadable('xlsx', 'Unsupported ZIP file') });
+    // (SheetJS takes this one for an encrypted workbook)
+    const odd = extractSheet(XLSX, Buffer.from('PK\u0003\u0004 not really a zip'), 'xlsx', LIMITS);
+    expect(odd).toEqual({ ok: false, message: MANIFEST_MSG.encrypted });
   });
 });
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { MANIFEST_LIMITS } from '@onco/domain';
+import { MANIFEST_LIMITS, MANIFEST_MSG } from '@onco/domain';
 
 /**
  * Reading a manifest file (docs/manifests.md "Formats", "Bad input"): .xlsx, .xls and .csv, all with one parser,
@@ -86,23 +86,16 @@ const what = {
 
 /** Check that the bytes are what the name says (step 1 above); throws ManifestFileError with the reason. */
 export function sniffManifest(buf: Buffer, format: ManifestFormat): void {
-  if (buf.length === 0) throw new ManifestFileError('The file is empty.');
+  if (buf.length === 0) throw new ManifestFileError(MANIFEST_MSG.empty);
   const kind = contentKind(buf);
-  if (kind === 'cfb' && buf.includes(ENCRYPTED))
-    throw new ManifestFileError(
-      'The workbook is password-protected (encrypted): remove the password and upload it again.',
-    );
+  if (kind === 'cfb' && buf.includes(ENCRYPTED)) throw new ManifestFileError(MANIFEST_MSG.encrypted);
   if (format === 'csv') {
-    if (kind === 'utf16')
-      throw new ManifestFileError('The file is UTF-16 text: save it as "CSV UTF-8 (comma delimited)".');
-    if (kind !== 'text')
-      throw new ManifestFileError(`The file is named .csv but is ${what[kind]}: save it as CSV.`);
+    if (kind === 'utf16') throw new ManifestFileError(MANIFEST_MSG.utf16);
+    if (kind !== 'text') throw new ManifestFileError(MANIFEST_MSG.csvNotText(what[kind]));
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(buf);
     } catch {
-      throw new ManifestFileError(
-        'The file is not UTF-8 text (another encoding, e.g. Windows-1252): save it as "CSV UTF-8 (comma delimited)".',
-      );
+      throw new ManifestFileError(MANIFEST_MSG.notUtf8);
     }
     // the delimiter is the comma (RFC 4180); SheetJS would guess another one, we name it instead
     const first = buf
@@ -110,23 +103,16 @@ export function sniffManifest(buf: Buffer, format: ManifestFormat): void {
       .toString('utf8')
       .split(/\r?\n/)[0];
     const other = !first.includes(',') ? [';', '\t', '|'].find((d) => first.includes(d)) : undefined;
-    if (other)
-      throw new ManifestFileError(
-        `The columns are separated by ${other === '\t' ? 'tabs' : `"${other}"`}: save the file as CSV with commas (or as .xlsx).`,
-      );
+    if (other) throw new ManifestFileError(MANIFEST_MSG.delimiter(other === '\t' ? 'tabs' : `"${other}"`));
     return;
   }
   const expected = format === 'xlsx' ? 'zip' : 'cfb';
   if (kind !== expected) {
     const actual = kind === 'text' || kind === 'utf16' ? 'plain text' : what[kind];
-    throw new ManifestFileError(
-      `The file is named .${format} but is ${actual}: save it from the spreadsheet program as .${format}.`,
-    );
+    throw new ManifestFileError(MANIFEST_MSG.wrongKind(format, actual));
   }
   if (kind === 'zip' && zipUnpackedSize(buf) > MANIFEST_LIMITS.maxUnpackedBytes)
-    throw new ManifestFileError(
-      `The workbook unpacks to more than ${MANIFEST_LIMITS.maxUnpackedBytes / 1024 / 1024} MB (or its zip directory is unreadable): it is refused.`,
-    );
+    throw new ManifestFileError(MANIFEST_MSG.unpacksTooLarge(MANIFEST_LIMITS.maxUnpackedBytes / 1024 / 1024));
 }
 
 export interface SheetLimits {
@@ -167,6 +153,8 @@ export function extractSheet(
   } catch (err) {
     const m = String((err as Error)?.message ?? err);
     if (/password|encrypt/i.test(m))
+      // MANIFEST_MSG.encrypted and .unreadable, spelled out: this function runs in the parse thread from its
+      // source text, without the module's imports (parse.test.ts checks the texts are the same)
       return {
         ok: false,
         message: 'The workbook is password-protected (encrypted): remove the password and upload it again.',
@@ -182,6 +170,7 @@ export function extractSheet(
   if (width > limits.maxColumns)
     return {
       ok: false,
+      // MANIFEST_MSG.sheetTooWide, spelled out (see above)
       message: `Too many columns: the sheet has ${width}; a manifest may have at most ${limits.maxColumns}.`,
     };
   const data: any[][] = ws['!data'] ?? [];
@@ -366,11 +355,7 @@ export function parseManifestFile(
     const timer = setTimeout(
       () =>
         done(false, () =>
-          reject(
-            new ManifestFileError(
-              `Reading the file took longer than ${(opts.timeoutMs ?? PARSE_TIMEOUT_MS) / 1000} s: it is refused.`,
-            ),
-          ),
+          reject(new ManifestFileError(MANIFEST_MSG.timeout((opts.timeoutMs ?? PARSE_TIMEOUT_MS) / 1000))),
         ),
       opts.timeoutMs ?? PARSE_TIMEOUT_MS,
     );
@@ -387,15 +372,13 @@ export function parseManifestFile(
         reject(
           new ManifestFileError(
             err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-              ? 'Reading the file needed more memory than allowed: it is too large or malformed.'
-              : `The file could not be read as .${format}: ${String(err.message).slice(0, 200)}`,
+              ? MANIFEST_MSG.outOfMemory
+              : MANIFEST_MSG.unreadable(format, String(err.message).slice(0, 200)),
           ),
         ),
       );
     const onExit = (code: number) =>
-      done(false, () =>
-        reject(new ManifestFileError(`The file could not be read (the reader stopped with code ${code}).`)),
-      );
+      done(false, () => reject(new ManifestFileError(MANIFEST_MSG.readerStopped(code))));
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);

@@ -340,7 +340,7 @@ export async function planManifest(
       m.errors.push({
         row: m.row,
         column: refCol,
-        message: 'The requisition is deleted: its samples cannot be changed.',
+        message: MANIFEST_MSG.requisitionDeleted,
       });
     if (m.errors.length || !req || !m.type || !m.specimenId) {
       m.errors.forEach((e) => errors.add(e));

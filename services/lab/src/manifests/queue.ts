@@ -80,7 +80,7 @@ export async function readBlob(stream: Readable, max = MANIFEST_MAX_BYTES): Prom
     size += (chunk as Buffer).length;
     if (size > max) {
       stream.destroy();
-      throw new ManifestFileError(`The file is larger than ${max / 1024 / 1024} MB.`);
+      throw new ManifestFileError(MANIFEST_MSG.tooLarge(max / 1024 / 1024));
     }
     parts.push(chunk as Buffer);
   }
@@ -142,7 +142,7 @@ export function defineSampleManifestQueue(
     if (plan.errorCount === 0)
       plan = {
         ...plan,
-        errors: [{ row: 0, column: null, message: 'The manifest could not be processed.' }],
+        errors: [{ row: 0, column: null, message: MANIFEST_MSG.notProcessed }],
         errorCount: 1,
       };
     await models.SampleManifest.updateOne(
