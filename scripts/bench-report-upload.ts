@@ -5,6 +5,9 @@
  *    check, the blob store's checksummed temporary file, fsync and rename, the pending-upload record.
  *  - Baseline: the same bytes streamed straight into the same blob store (`blobs.put`, which also hashes,
  *    fsyncs and renames), no HTTP.
+ *  - A second baseline (session 14): the same bytes sent by the same client thread over a plain TCP connection
+ *    on 127.0.0.1 and streamed from the socket into the same blob store (no HTTP, no multipart, no checks): the
+ *    cost of receiving an upload at all, which the first baseline does not pay. Printed beside, not the target.
  * Prints the median MB/s of each over `--runs` alternating runs, and the ratio (target: API >= 0.8x baseline).
  * Client and server share this process and the machine's cores, as they would share a laptop.
  *
@@ -14,7 +17,7 @@
  * end); needs `npm run infra:up`. Not a test.
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
@@ -33,6 +36,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const CHUNK = 64 * 1024;
+const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}x`;
 
 /** the bytes as a stream of 64 KB slices (no copy), as a socket or file would deliver them */
 function slices(buf: Buffer): Readable {
@@ -52,8 +56,30 @@ const http = require('node:http');
 const { parentPort, workerData: w } = require('node:worker_threads');
 const pdf = Buffer.from(w.pdf.buffer, w.pdf.byteOffset, w.pdf.byteLength);
 const head = Buffer.from(w.head), tail = Buffer.from(w.tail);
-parentPort.on('message', () => {
+const net = require('node:net');
+parentPort.on('message', (mode) => {
   const t0 = process.hrtime.bigint();
+  if (mode === 'raw') {
+    // the file's bytes alone over a plain connection; the server answers one byte once they are stored
+    const sock = net.connect(w.rawPort, '127.0.0.1', () => {
+      let at = 0;
+      const next = () => {
+        while (at < pdf.length) {
+          const ok = sock.write(pdf.subarray(at, at + ${CHUNK}));
+          at += ${CHUNK};
+          if (!ok) return sock.once('drain', next);
+        }
+        sock.end();
+      };
+      next();
+    });
+    sock.once('data', () => {
+      parentPort.postMessage({ status: 200, body: '', secs: Number(process.hrtime.bigint() - t0) / 1e9 });
+      sock.destroy();
+    });
+    sock.on('error', (e) => parentPort.postMessage({ status: 0, body: String(e), secs: 1 }));
+    return;
+  }
   const req = http.request({
     host: '127.0.0.1', port: w.port, method: 'POST', path: w.path,
     headers: {
@@ -124,6 +150,22 @@ async function main() {
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
 
+    // the second baseline's receiver: a plain TCP server streaming each connection into the blob store
+    const raw = createNetServer({ allowHalfOpen: true }, (sock) => {
+      system.ctx.blobs
+        .put(sock)
+        .then((stored) => {
+          if (stored.size !== size) throw new Error('short raw write');
+          sock.end('k');
+        })
+        .catch((err) => {
+          console.error(err);
+          sock.destroy();
+        });
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    const rawPort = (raw.address() as AddressInfo).port;
+
     // The client runs in a worker thread (its own event loop, on the other core), as a browser would be
     // another process: the figure is the server's throughput, not the server's and the client's on one loop.
     const client = new Worker(CLIENT_JS, {
@@ -133,6 +175,7 @@ async function main() {
         auth,
         boundary,
         path: `/oms/api/v1/testOrders/${testId}/reports/upload`,
+        rawPort,
         head,
         pdf,
         tail,
@@ -145,14 +188,15 @@ async function main() {
       process.exit(1);
     });
 
-    async function viaApi(): Promise<number> {
+    async function viaClient(mode: 'api' | 'raw'): Promise<number> {
       const res = await new Promise<{ status: number; body: string; secs: number }>((resolve) => {
         replies.push(resolve);
-        client.postMessage('go');
+        client.postMessage(mode);
       });
-      if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${res.body}`);
+      if (res.status !== 200) throw new Error(`${mode} upload failed: ${res.status} ${res.body}`);
       return size / 1e6 / res.secs;
     }
+    const viaApi = () => viaClient('api');
 
     async function bare(): Promise<number> {
       const t0 = process.hrtime.bigint();
@@ -165,23 +209,34 @@ async function main() {
     // one warm-up of each (JIT, first directory creation, connection set-up), not counted
     await viaApi();
     await bare();
+    await viaClient('raw');
     const api: number[] = [];
     const base: number[] = [];
+    const sock: number[] = [];
     for (let i = 0; i < runs; i++) {
       api.push(await viaApi());
       base.push(await bare());
+      sock.push(await viaClient('raw'));
       console.info(
-        `run ${i + 1}/${runs}: API ${api[i].toFixed(1)} MB/s, bare blob store ${base[i].toFixed(1)} MB/s`,
+        `run ${i + 1}/${runs}: API ${api[i].toFixed(1)} MB/s, bare blob store ${base[i].toFixed(1)} MB/s, ` +
+          `plain socket into the blob store ${sock[i].toFixed(1)} MB/s`,
       );
     }
     const a = median(api);
     const b = median(base);
+    const c = median(sock);
     console.info(
       `\nreport upload, ${(size / 1e6).toFixed(0)} MB PDF, median of ${runs}:\n` +
         `  HTTP API (multipart, PDF check, blob store, pending record): ${a.toFixed(1)} MB/s\n` +
         `  bare stream copy into the same blob store:                   ${b.toFixed(1)} MB/s\n` +
-        `  ratio API / bare: ${(a / b).toFixed(2)}x (target >= 0.8x) ${a / b >= 0.8 ? 'MET' : 'NOT MET'}`,
+        `  the same client over a plain socket into the blob store:     ${c.toFixed(1)} MB/s\n` +
+        `  ratio API / bare: ${(a / b).toFixed(2)}x (target >= 0.8x) ${a / b >= 0.8 ? 'MET' : 'NOT MET'}\n` +
+        `  ratio API / plain socket: ${(a / c).toFixed(2)}x (what the API adds to receiving the bytes at all)\n` +
+        `  per run, API / bare: ${range(api.map((x, i) => x / base[i]))}; API / plain socket: ` +
+        `${range(api.map((x, i) => x / sock[i]))} (the runs move together when the disk, not the page cache, ` +
+        `sets the pace: read them with the MB/s above)`,
     );
+    raw.close();
     await client.terminate();
   } finally {
     await system.ctx.mongo.dropDatabase().catch(() => undefined);
