@@ -6,7 +6,7 @@ import { defineConfig, type Plugin } from 'vite';
 
 // The console is served by the backend's single process from console/dist; `npm run dev -w console` runs a
 // dev server on :5173 with the API areas proxied to the backend on :8080 (start it with `npm run dev`).
-const api = ['/uam', '/portal', '/oms', '/bis', '/cns', '/dxs', '/health', '/ready', '/docs'];
+const api = ['/uam', '/portal', '/oms', '/bis', '/cns', '/dxs', '/health', '/ready', '/docs', '/operations'];
 const backend = process.env.CONSOLE_BACKEND ?? 'http://127.0.0.1:8080';
 
 function buildId(): string {

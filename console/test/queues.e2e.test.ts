@@ -25,7 +25,9 @@ describe('queue dashboard (browser)', () => {
       const page = await h.newPage();
       await loginAs(page, h, devops.loginId);
       const context = page.browserContext();
-      const opened = context.waitForTarget((t) => t.url().includes('/operations/queues/'), { timeout: 30_000 });
+      const opened = context.waitForTarget((t) => t.url().includes('/operations/queues/'), {
+        timeout: 30_000,
+      });
       await profileMenu(page, 'menu-queues');
       const board = (await (await opened).page()) as Page;
       const refused: string[] = [];
@@ -46,6 +48,16 @@ describe('queue dashboard (browser)', () => {
       expect(buttons.filter((b) => /^(Retry|Clean|Pause|Empty|Promote)/i.test(b))).toEqual([]);
       // nothing it loads is refused by the server's Content-Security-Policy but the third-party web font it links
       expect(refused.filter((r) => !r.includes('fonts.googleapis.com'))).toEqual([]);
+
+      // Log out in the console closes the dashboard in this browser too
+      await page.bringToFront();
+      await profileMenu(page, 'menu-logout');
+      await page.waitForSelector('[data-testid="login-form"]');
+      await board.waitForFunction(async () => (await fetch('/operations/queues/api/queues')).status === 401, {
+        timeout: 10_000,
+      });
+      const after = await board.goto(`${h.base}/operations/queues/`);
+      expect(after?.status()).toBe(401);
     } finally {
       await billing.remove('e2e-board');
     }

@@ -43,6 +43,15 @@ function isLocked(body: any): boolean {
  * Sign-in and session (spec 3 sections 2.3, 4.5, 7.1): the authenticate call, the session in local storage under
  * one key, a 401 on any other call ends the session and remembers the page, permissions from grantedAuthorities.
  */
+/**
+ * The queue dashboard's cookie (HttpOnly: only the server can remove it) goes with the sign-in, so the dashboard
+ * does not stay open in this browser after Log out. Best effort: a failure leaves it to expire (at most with the
+ * sign-in's own expiry).
+ */
+function closeQueueBoard() {
+  void fetch('/portal/api/v1/operations/queueBoard', { method: 'DELETE' }).catch(() => undefined);
+}
+
 export const authProvider: AuthProvider = {
   async login({ username, password }: { username: string; password: string }) {
     let session: Session;
@@ -69,6 +78,7 @@ export const authProvider: AuthProvider = {
   },
   async logout() {
     clearSession();
+    closeQueueBoard();
     return '/login';
   },
   async checkAuth() {
@@ -81,6 +91,7 @@ export const authProvider: AuthProvider = {
     if (error?.status === 401 && !error?.skipLogout) {
       rememberLocation();
       clearSession();
+      closeQueueBoard();
       throw { message: MSG.unauthorized, redirectTo: '/login' };
     }
   },

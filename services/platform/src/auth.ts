@@ -26,6 +26,8 @@ export type SessionResolver = (userId: string) => Promise<SessionUser | null>;
 declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
+    /** when the token this request was signed in with expires (epoch seconds); null without one */
+    tokenExpiresAt: number | null;
   }
   interface FastifyInstance {
     /** every route with what the guard requires of it (for docs and the permission tests) */
@@ -74,6 +76,7 @@ export interface AuthOptions {
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: AuthOptions) => {
     app.decorateRequest('user', null);
+    app.decorateRequest('tokenExpiresAt', null);
     const guards: RouteGuard[] = [];
     app.decorate('routeGuards', guards);
     app.addHook('onRoute', (route) => {
@@ -139,6 +142,7 @@ export const authPlugin = fp(
         throw unauthorized();
       }
       req.user = user;
+      req.tokenExpiresAt = payload.exp;
       if (board) {
         if (!user.grantedAuthorities.includes(QUEUE_BOARD_PERMISSION)) throw forbidden();
         if (req.method !== 'GET' && req.method !== 'HEAD')

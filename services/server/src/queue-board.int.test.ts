@@ -28,7 +28,8 @@ async function boardCookie(authorization: string): Promise<{ header: string; set
 }
 
 beforeAll(async () => {
-  sys = await createTestSystem();
+  // sign-ins of 30 minutes: the dashboard's cookie (an hour at most) must not outlive them
+  sys = await createTestSystem({ TOKEN_TTL_SECONDS: '1800' });
   const d = await createUser(sys, 'ROLE_DEVOPS');
   devops = { authorization: (await login(sys, d.loginId)).authorization, userId: String(d._id) };
   const o = await createUser(sys, 'ROLE_OBSERVER');
@@ -62,7 +63,17 @@ describe('queue dashboard (bull-board, read-only)', () => {
     expect(setCookie).toContain('HttpOnly');
     expect(setCookie).toContain('SameSite=Strict');
     expect(setCookie).toContain(`Path=${QUEUE_BOARD_PATH}`);
-    expect(setCookie).toContain(`Max-Age=${QUEUE_BOARD_TTL_S}`);
+    // never longer than the console's sign-in (30 minutes here, under the dashboard's hour)
+    const maxAge = Number(/Max-Age=(\d+)/.exec(setCookie)![1]);
+    expect(maxAge).toBeLessThanOrEqual(1800);
+    expect(maxAge).toBeGreaterThan(1700);
+    expect(QUEUE_BOARD_TTL_S).toBeGreaterThan(1800);
+    const claims = (t: string) => JSON.parse(Buffer.from(t.split('.')[0], 'base64url').toString('utf8'));
+    const board = claims(header.split('=')[1]);
+    expect(board.aud).toBe('queue-board');
+    expect(board.exp).toBe(claims(devops.authorization.slice(7)).exp);
+    // plain http: not Secure (PUBLIC_URL is http here)
+    expect(setCookie).not.toContain('Secure');
 
     const page = await sys.app.inject({ url: `${QUEUE_BOARD_PATH}/`, headers: { cookie: header } });
     expect(page.statusCode).toBe(200);
@@ -132,6 +143,15 @@ describe('queue dashboard (bull-board, read-only)', () => {
     } finally {
       await billing.remove('board-2');
     }
+  });
+
+  it('Log out closes it: the public DELETE removes the cookie, with or without a valid sign-in', async () => {
+    const res = await sys.app.inject({ method: 'DELETE', url: OPEN });
+    expect(res.statusCode).toBe(204);
+    const cleared = String(res.headers['set-cookie']);
+    expect(cleared).toContain(`${QUEUE_BOARD_COOKIE}=;`);
+    expect(cleared).toContain(`Path=${QUEUE_BOARD_PATH}`);
+    expect(cleared).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
   });
 
   it('a board cookie is not a bearer token, and a password change closes the board', async () => {

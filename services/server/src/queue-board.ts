@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   QUEUE_BOARD_AUDIENCE,
@@ -24,14 +24,23 @@ export const QUEUE_BOARD_TTL_S = 60 * 60;
  *
  * Signing in: the console's profile menu (VIEW_OPERATIONS) calls `POST /portal/api/v1/operations/queueBoard` with
  * its bearer token, which sets an HttpOnly, SameSite=Strict cookie scoped to the dashboard's path holding a token
- * for the dashboard alone (QUEUE_BOARD_TTL_S), then opens the dashboard in a tab. The guard (platform auth.ts)
+ * for the dashboard alone (QUEUE_BOARD_TTL_S, never past the bearer token's expiry), then opens the dashboard in a
+ * tab. The console's Log out calls `DELETE` on the same path, which removes the cookie. The guard (platform auth.ts)
  * checks that cookie on every request under the path: signature, expiry, the user still active with the same
  * token version (a password change closes it) and VIEW_OPERATIONS. docs/decisions.md "Queue dashboard".
  */
 export async function queueBoard(
   app: FastifyInstance,
-  opts: { queues: QueueRegistry; secret: string },
+  opts: { queues: QueueRegistry; secret: string; publicUrl: string },
 ): Promise<void> {
+  const cookie = (req: FastifyRequest, maxAge: number) => ({
+    path: QUEUE_BOARD_PATH,
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    // Secure when the console is served over https (PUBLIC_URL), or this request came over https
+    secure: opts.publicUrl.startsWith('https:') || req.protocol === 'https',
+    maxAge,
+  });
   const adapter = new FastifyAdapter();
   adapter.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
@@ -60,25 +69,33 @@ export async function queueBoard(
     async (req, reply) => {
       const user = requireUser(req);
       const now = Math.floor(Date.now() / 1000);
+      // never longer than the console's own sign-in
+      const exp = Math.min(now + QUEUE_BOARD_TTL_S, req.tokenExpiresAt ?? now + QUEUE_BOARD_TTL_S);
       const token = signToken(
-        {
-          sub: user.id,
-          role: user.role,
-          tv: user.tokenVersion,
-          iat: now,
-          exp: now + QUEUE_BOARD_TTL_S,
-          aud: QUEUE_BOARD_AUDIENCE,
-        },
+        { sub: user.id, role: user.role, tv: user.tokenVersion, iat: now, exp, aud: QUEUE_BOARD_AUDIENCE },
         opts.secret,
       );
-      reply.setCookie(QUEUE_BOARD_COOKIE, token, {
-        path: QUEUE_BOARD_PATH,
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: req.protocol === 'https',
-        maxAge: QUEUE_BOARD_TTL_S,
-      });
+      reply.setCookie(QUEUE_BOARD_COOKIE, token, cookie(req, Math.max(0, exp - now)));
       return { url: `${QUEUE_BOARD_PATH}/` };
+    },
+  );
+
+  // the console's Log out calls this, so the dashboard closes with the sign-in (the cookie is HttpOnly: the page
+  // cannot remove it). Public: it only removes this browser's dashboard cookie, and a sign-out must work with an
+  // expired token too.
+  app.delete(
+    '/portal/api/v1/operations/queueBoard',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['operations'],
+        summary: 'Close the queue dashboard in this browser: removes its cookie',
+        response: { 204: z.null() },
+      },
+    },
+    async (req, reply) => {
+      reply.clearCookie(QUEUE_BOARD_COOKIE, cookie(req, 0));
+      return reply.status(204).send(null);
     },
   );
 }

@@ -220,7 +220,11 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
   );
 
   // the read-only queue dashboard (bull-board) for operators, opened from the console's profile menu
-  await queueBoard(app as unknown as FastifyInstance, { queues, secret: config.TOKEN_SECRET });
+  await queueBoard(app as unknown as FastifyInstance, {
+    queues,
+    secret: config.TOKEN_SECRET,
+    publicUrl: config.PUBLIC_URL,
+  });
 
   const identityDeps = {
     models: identity.models,
