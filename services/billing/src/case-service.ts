@@ -114,6 +114,7 @@ export const historyEntry = (
   status,
   errorDetails,
   by: by.name,
+  byId: by.id,
   ...(changes.length ? { changes } : {}),
 });
 
@@ -128,7 +129,10 @@ export function caseChanges(before: BillingCaseDoc, after: BillingCaseDoc): Case
   return CASE_CHANGE_FIELDS.flatMap((field) => {
     const from = changeValue(before, field);
     const to = changeValue(after, field);
-    return from === to ? [] : [{ field, from, to }];
+    // the assignee is a person: compared by id (two specialists may share a name), shown by name
+    const same =
+      field === 'assignee' ? (before.assignee?.id ?? null) === (after.assignee?.id ?? null) : from === to;
+    return same ? [] : [{ field, from, to }];
   });
 }
 

@@ -157,7 +157,7 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     });
     expect(await billing.BillingCase.countDocuments({ testOrderId: main.testOrderId })).toBe(1);
     expect(c.caseHistory.map((e) => e.status)).toEqual(['NOT_SUBMITTED']);
-    expect(c.caseHistory[0].by).toBe('system');
+    expect(c.caseHistory[0]).toMatchObject({ by: 'system', byId: 'system' });
     const created = await waitFor(
       () => billingEvents(caseId).find((e) => e.data.previousStatus === null) ?? null,
       {
@@ -385,6 +385,19 @@ describe('billing cases: from events, qualification and the actions API (real Ka
       await call('GET', `${BIS}/billingCases/facets?facets=assignee_name_facet`, 'admin')
     ).json();
     expect(facets.content[0].items).toEqual([{ value: 'Bea Biller', count: 2 }]);
+
+    // two specialists of one name: moving a case between them is a change (compared by id), by this user (id)
+    await upsertBillingSpecialists(billing.BillingSpecialist, [
+      { id: 'bs-3', name: 'Bea Biller', email: 'bea.two@billing.example.org' },
+    ]);
+    const same = await call('POST', `${BIS}/billing/assign/bs-3`, 'admin', [caseId]);
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json()[0].caseHistory[0]).toMatchObject({
+      by: 'Test ADMINISTRATOR',
+      byId: String(adminUser.id),
+      changes: [{ field: 'assignee', from: 'Bea Biller', to: 'Bea Biller' }],
+    });
+    expect((await call('POST', `${BIS}/billing/assign/bs-1`, 'admin', [caseId])).statusCode).toBe(200);
   });
 
   it('Update Billing Status: only PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION to FIXED_IN_XIFIN, all or none', async () => {

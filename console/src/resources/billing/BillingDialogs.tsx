@@ -93,7 +93,15 @@ export function HistoryDialog({ row, onClose }: { row: BillingCaseRow; onClose: 
                   >
                     {(h.changes ?? [])
                       .map((c) => `${t(`billing.col.${c.field}`)}: ${c.from ?? '—'} → ${c.to ?? '—'}`)
-                      .concat(h.by ? [t('billing.historyBy', { name: h.by })] : [])
+                      .concat(
+                        h.by
+                          ? [
+                              t('billing.historyBy', {
+                                name: h.byId === 'system' ? t('billing.historySystem') : h.by,
+                              }),
+                            ]
+                          : [],
+                      )
                       .join(' · ')}
                   </Typography>
                 ) : null}

@@ -11,6 +11,8 @@ export interface CaseHistoryRow {
   errorDetails: string | null;
   /** who made the change (a user's name, or system); absent on entries written before session 14 */
   by?: string | null;
+  /** the user's id, or `system` */
+  byId?: string | null;
   /** what the change set besides the status (the assignee by name) */
   changes?: Array<{
     field: 'billingCode' | 'timePoint' | 'assignee';

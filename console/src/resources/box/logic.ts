@@ -158,19 +158,40 @@ const MANIFEST_FIXED: Record<string, Record<string, string>> = {
 };
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** values that may hold the words that follow them in their template: matched greedily (a file named "a on b") */
+const MANIFEST_GREEDY: Record<string, number[]> = { alreadyApplied: [0] };
+
 /**
  * Each MANIFEST_MSG message as a pattern: its English with each value a capture group (found by calling the
- * template with markers), so a message the server wrote is recognised whatever its values.
+ * template with markers), so a message the server wrote is recognised whatever its values. Tried in order of
+ * the fixed text they start with, longest first: a template that starts with a value ("X is required.") is
+ * tried last, so it cannot take a message of another template that ends the same way. `s`: a value may hold any
+ * character (a line break of a cell, U+2028) without making the match backtrack.
  */
 const MANIFEST_PATTERNS: Array<{ key: string; re: RegExp | null; text: string | null; names: string[] }> =
-  Object.entries(MANIFEST_MSG).map(([key, msg]) => {
-    if (typeof msg === 'string') return { key, re: null, text: msg, names: [] };
-    const names = MANIFEST_ARGS[key as keyof typeof MANIFEST_MSG] ?? [];
-    const marked = (msg as (...a: string[]) => string)(...names.map((_, i) => `\u0001${i}\u0001`));
-    const source = escapeRe(marked).replace(/\u0001\d+\u0001/g, '(.+?)');
-    const order = [...marked.matchAll(/\u0001(\d+)\u0001/g)].map((m) => names[Number(m[1])]!);
-    return { key, re: new RegExp(`^${source}$`), text: null, names: order };
-  });
+  Object.entries(MANIFEST_MSG)
+    .map(([key, msg]) => {
+      if (typeof msg === 'string') return { key, re: null, text: msg, names: [], lead: Infinity };
+      const names = MANIFEST_ARGS[key as keyof typeof MANIFEST_MSG] ?? [];
+      const marked = (msg as (...a: string[]) => string)(...names.map((_, i) => `\u0001${i}\u0001`));
+      const greedy = MANIFEST_GREEDY[key] ?? [];
+      const source = escapeRe(marked).replace(/\u0001(\d+)\u0001/g, (_, i: string) =>
+        greedy.includes(Number(i)) ? '(.+)' : '(.+?)',
+      );
+      const order = [...marked.matchAll(/\u0001(\d+)\u0001/g)].map((m) => names[Number(m[1])]!);
+      return {
+        key,
+        re: new RegExp(`^${source}$`, 's'),
+        text: null,
+        names: order,
+        lead: marked.indexOf('\u0001'),
+      };
+    })
+    .sort((a, b) => b.lead - a.lead)
+    .map(({ lead: _lead, ...p }) => p);
+
+/** Lines longer than this are shown as they came (a message of ours is far shorter; no pattern runs on them). */
+const MAX_TRANSLATED_LINE = 4_000;
 
 /** One manifest message in the user's language: MANIFEST_MSG's under `box.manifestMsg.*`, else a sample rule's. */
 export function manifestMessageText(message: string, t: Translate, label: (v: string) => string = (v) => v) {
@@ -196,7 +217,8 @@ export function manifestErrorsText(text: string, t: Translate, label?: (v: strin
     .map((line) => {
       const more = /^\.\.\. and (\d+) more errors \(download the error file\)\.$/.exec(line);
       if (more) return t('box.manifestErrors.more', { count: Number(more[1]) });
-      const m = /^(?:Row (\d+)|File)(?:, (.+?))?: (.*)$/.exec(line);
+      if (line.length > MAX_TRANSLATED_LINE) return line;
+      const m = /^(?:Row (\d+)|File)(?:, ([^:]*?))?: (.*)$/s.exec(line);
       if (!m) return line;
       const where = m[1] ? t('box.manifestErrors.row', { row: Number(m[1]) }) : t('box.manifestErrors.file');
       const message = manifestMessageText(m[3]!, t, label);

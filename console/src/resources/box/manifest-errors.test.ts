@@ -81,6 +81,33 @@ describe('manifest errors in the user’s language', () => {
     expect(manifestMessageText(MANIFEST_MSG.invalidType('BLOOD'), zh)).toContain('TUMOR');
   });
 
+  it('values that look like the template’s own words, and a template that ends like another', () => {
+    const applied = MANIFEST_MSG.alreadyApplied('samples on monday.xlsx', '11/20/2026');
+    expect(manifestMessageText(applied, en)).toBe(applied);
+    const zhApplied = manifestMessageText(applied, zh);
+    expect(zhApplied).toContain('作为 samples on monday.xlsx 应用过');
+    expect(zhApplied).toContain('于 11/20/2026');
+    // ends with "is required." like MANIFEST_MSG.required, but is the parser's reason
+    const unreadable = MANIFEST_MSG.unreadable('xlsx', 'Field x is required.');
+    expect(manifestMessageText(unreadable, en)).toBe(unreadable);
+    expect(manifestMessageText(unreadable, zh)).toBe(
+      zh('box.manifestMsg.unreadable', { format: 'xlsx', reason: 'Field x is required.' }),
+    );
+  });
+
+  it('a long line with odd characters is read in linear time, and one past the limit is kept as it came', () => {
+    const cell = `x: \r\u2028: `.repeat(300);
+    const line = `Row 2, Name: ${MANIFEST_MSG.invalidDate(cell)}`;
+    const t0 = performance.now();
+    const out = manifestErrorsText(line, zh);
+    // (a bound far above the normal ~1 ms: the old patterns backtracked for seconds on such a line)
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(out).toContain('第 2 行');
+    expect(out).toContain(cell);
+    const huge = `Row 3, Name: ${'a: \r '.repeat(40_000)}`;
+    expect(manifestErrorsText(huge, zh)).toBe(huge);
+  });
+
   it('a whole error text: rows, the file, columns, a sample rule, the remainder; an unknown line as it came', () => {
     const text = manifestErrorText(
       [

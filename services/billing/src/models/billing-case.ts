@@ -45,6 +45,8 @@ export interface CaseHistoryEntry {
   errorDetails: string | null;
   /** who made the change: a user's name, or `system` (the worker, the consumers); absent on older entries */
   by?: string | null;
+  /** the user's id (`system` for the worker and the consumers): names are not unique */
+  byId?: string | null;
   /** what else the change set (billing code, timepoint, assignee); absent or empty when only the status moved */
   changes?: CaseChange[];
 }
@@ -122,6 +124,7 @@ const caseHistorySchema = sub({
   status: { type: String, enum: BILLING_CASE_STATUSES, required: true },
   errorDetails: str,
   by: str,
+  byId: str,
   changes: { type: [caseChangeSchema], default: undefined },
 });
 

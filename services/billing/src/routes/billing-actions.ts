@@ -59,6 +59,7 @@ const caseReply = z.looseObject({
       id: z.string(),
       status: z.enum(BILLING_CASE_STATUSES),
       by: z.string().nullable().optional().describe('who made the change: a user, or system'),
+      byId: z.string().nullable().optional().describe("the user's id, or system"),
       changes: z
         .array(
           z.object({
