@@ -1,18 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+// first: it puts the browser stand-ins in place before the app's i18n loads
+import { messages } from '../../i18n/appMessages.testing';
+import { describe, expect, it } from 'vitest';
 import { MANIFEST_MSG, manifestErrorText, SAMPLE_MSG } from '@onco/domain';
 import { interpolate, lookupMessage } from '../../components/messages';
 import { manifestErrorsText, manifestMessageText } from './logic';
-
-// the app's i18n module reads the saved language when it loads: a browser's storage stand-in (unit tests run in node)
-vi.hoisted(() => {
-  const store = new Map<string, string>();
-  globalThis.localStorage ??= {
-    getItem: (k: string) => store.get(k) ?? null,
-    setItem: (k: string, v: string) => void store.set(k, v),
-  } as Storage;
-  if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: { language: 'en-US' } });
-});
-const { messages } = await import('../../i18n');
 
 /** react-admin's translate over the app's messages of one language (the key itself when it has none) */
 const translator =

@@ -1,18 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+// first: it puts the browser stand-ins in place before the app's i18n loads
+import { messages } from '../../i18n/appMessages.testing';
+import { describe, expect, it } from 'vitest';
 import { lookupMessage } from '../../components/messages';
 import { kitsEn, kitsZh } from '../kits/i18n';
 import { messagesEn, messagesZh } from './i18n';
-
-// the app's i18n module reads the saved language when it loads: a browser's storage stand-in (unit tests run in node)
-vi.hoisted(() => {
-  const store = new Map<string, string>();
-  globalThis.localStorage ??= {
-    getItem: (k: string) => store.get(k) ?? null,
-    setItem: (k: string, v: string) => void store.set(k, v),
-  } as Storage;
-  if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: { language: 'en-US' } });
-});
-const { messages } = await import('../../i18n');
 
 const keys = (o: unknown, prefix = ''): string[] =>
   Object.entries(o as Record<string, unknown>).flatMap(([k, v]) =>
