@@ -7,6 +7,7 @@ export * from './requisition/index';
 export * from './lab/tests';
 export * from './lab/samples';
 export * from './lab/manifest';
+export * from './lab/manifest-read';
 export * from './billing/cases';
 export * from './kits/index';
 export * from './box';

@@ -1,4 +1,4 @@
-import { MANIFEST_MSG, SAMPLE_STATUSES, SPECIMEN_TYPES } from '@onco/domain';
+import { readManifestErrorLine, readManifestMessage, SAMPLE_STATUSES, SPECIMEN_TYPES } from '@onco/domain';
 import { createdOnBetween, type DayRange } from '../../components/dayRange';
 import { sampleRuleText } from '../orders/summary/samples/logic';
 /** Pure rules of the Attachment Box screen (spec 3 sections 2.8 and 4.2). */
@@ -123,87 +123,20 @@ export function progressView(p: {
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 
-/** The values of each MANIFEST_MSG template, by name, in the order the template takes them. */
-const MANIFEST_ARGS: Partial<Record<keyof typeof MANIFEST_MSG, string[]>> = {
-  missingColumn: ['column'],
-  duplicateColumn: ['column'],
-  tooManyRows: ['max'],
-  tooManyColumns: ['max'],
-  cellTooLong: ['max'],
-  required: ['column'],
-  invalidType: ['value'],
-  invalidStatus: ['value'],
-  invalidDate: ['value'],
-  invalidBoolean: ['value'],
-  duplicateSpecimen: ['id', 'row'],
-  unknownRequisition: ['ref'],
-  referenceMismatch: ['trf', 'test'],
-  limsIdMismatch: ['given', 'stored'],
-  alreadyApplied: ['name', 'on'],
-  fix: ['name'],
-  csvNotText: ['what'],
-  delimiter: ['shown'],
-  wrongKind: ['format', 'actual'],
-  unpacksTooLarge: ['mb'],
-  unreadable: ['format', 'reason'],
-  sheetTooWide: ['width', 'max'],
-  timeout: ['seconds'],
-  readerStopped: ['code'],
-  tooLarge: ['mb'],
-};
 /** values the Chinese texts name that the English ones spell out (the allowed types and statuses) */
 const MANIFEST_FIXED: Record<string, Record<string, string>> = {
   invalidType: { options: SPECIMEN_TYPES.join(', ') },
   invalidStatus: { options: SAMPLE_STATUSES.join(', ') },
 };
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** values that may hold the words that follow them in their template: matched greedily (a file named "a on b") */
-const MANIFEST_GREEDY: Record<string, number[]> = { alreadyApplied: [0] };
 
 /**
- * Each MANIFEST_MSG message as a pattern: its English with each value a capture group (found by calling the
- * template with markers), so a message the server wrote is recognised whatever its values. Tried in order of
- * the fixed text they start with, longest first: a template that starts with a value ("X is required.") is
- * tried last, so it cannot take a message of another template that ends the same way. `s`: a value may hold any
- * character (a line break of a cell, U+2028) without making the match backtrack.
+ * One manifest message in the user's language: a MANIFEST_MSG message (read back by @onco/domain
+ * readManifestMessage) under `box.manifestMsg.*` with its values, else a sample rule's as the Samples tab says it.
  */
-const MANIFEST_PATTERNS: Array<{ key: string; re: RegExp | null; text: string | null; names: string[] }> =
-  Object.entries(MANIFEST_MSG)
-    .map(([key, msg]) => {
-      if (typeof msg === 'string') return { key, re: null, text: msg, names: [], lead: Infinity };
-      const names = MANIFEST_ARGS[key as keyof typeof MANIFEST_MSG] ?? [];
-      const marked = (msg as (...a: string[]) => string)(...names.map((_, i) => `\u0001${i}\u0001`));
-      const greedy = MANIFEST_GREEDY[key] ?? [];
-      const source = escapeRe(marked).replace(/\u0001(\d+)\u0001/g, (_, i: string) =>
-        greedy.includes(Number(i)) ? '(.+)' : '(.+?)',
-      );
-      const order = [...marked.matchAll(/\u0001(\d+)\u0001/g)].map((m) => names[Number(m[1])]!);
-      return {
-        key,
-        re: new RegExp(`^${source}$`, 's'),
-        text: null,
-        names: order,
-        lead: marked.indexOf('\u0001'),
-      };
-    })
-    .sort((a, b) => b.lead - a.lead)
-    .map(({ lead: _lead, ...p }) => p);
-
-/** Lines longer than this are shown as they came (a message of ours is far shorter; no pattern runs on them). */
-const MAX_TRANSLATED_LINE = 4_000;
-
-/** One manifest message in the user's language: MANIFEST_MSG's under `box.manifestMsg.*`, else a sample rule's. */
 export function manifestMessageText(message: string, t: Translate, label: (v: string) => string = (v) => v) {
-  for (const p of MANIFEST_PATTERNS) if (p.text === message) return t(`box.manifestMsg.${p.key}`);
-  for (const p of MANIFEST_PATTERNS) {
-    const m = p.re?.exec(message);
-    if (!m) continue;
-    const values: Record<string, unknown> = { ...MANIFEST_FIXED[p.key] };
-    p.names.forEach((n, i) => (values[n] = m[i + 1]));
-    return t(`box.manifestMsg.${p.key}`, values);
-  }
-  return sampleRuleText(message, t, label);
+  const read = readManifestMessage(message);
+  if (!read) return sampleRuleText(message, t, label);
+  return t(`box.manifestMsg.${read.key}`, { ...MANIFEST_FIXED[read.key], ...read.values });
 }
 
 /**
@@ -215,15 +148,13 @@ export function manifestErrorsText(text: string, t: Translate, label?: (v: strin
   return text
     .split('\n')
     .map((line) => {
-      const more = /^\.\.\. and (\d+) more errors \(download the error file\)\.$/.exec(line);
-      if (more) return t('box.manifestErrors.more', { count: Number(more[1]) });
-      if (line.length > MAX_TRANSLATED_LINE) return line;
-      const m = /^(?:Row (\d+)|File)(?:, ([^:]*?))?: (.*)$/s.exec(line);
-      if (!m) return line;
-      const where = m[1] ? t('box.manifestErrors.row', { row: Number(m[1]) }) : t('box.manifestErrors.file');
-      const message = manifestMessageText(m[3]!, t, label);
-      return m[2]
-        ? t('box.manifestErrors.lineColumn', { where, column: m[2], message })
+      const read = readManifestErrorLine(line);
+      if (!read) return line;
+      if (read.kind === 'more') return t('box.manifestErrors.more', { count: read.count });
+      const where = read.row ? t('box.manifestErrors.row', { row: read.row }) : t('box.manifestErrors.file');
+      const message = manifestMessageText(read.message, t, label);
+      return read.column
+        ? t('box.manifestErrors.lineColumn', { where, column: read.column, message })
         : t('box.manifestErrors.line', { where, message });
     })
     .join('\n');

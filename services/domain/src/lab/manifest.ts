@@ -112,6 +112,7 @@ export const MANIFEST_MSG = {
   requisitionDeleted: 'The requisition is deleted: its samples cannot be changed.',
   notProcessed: 'The manifest could not be processed.',
 } as const;
+export type ManifestMessageKey = keyof typeof MANIFEST_MSG;
 
 /** One problem of a manifest: its spreadsheet row (the header is row 1; 0 for the file as a whole). */
 export interface ManifestError {
