@@ -214,73 +214,101 @@ const FIELD_KEYS = [
  * rules run later, with the requisition (lab sample-service).
  */
 export function readManifestRow(header: ManifestHeader, cells: readonly string[], row: number): ManifestRow {
+  // no closures made per row (a manifest has up to 100,000): cellOf / columnOf below
   const errors: ManifestError[] = [];
-  const col = (key: ManifestColumnKey) => {
-    const i = header.index[key];
-    return i === undefined ? null : header.names[i] || manifestLabel(key);
-  };
-  const get = (key: ManifestColumnKey): string | null => {
-    const i = header.index[key];
-    if (i === undefined) return null;
-    const v = (cells[i] ?? '').trim();
-    return v === '' ? null : v;
-  };
   const out: ManifestRow = {
     row,
-    testRequisitionId: get('testRequisitionId'),
-    testOrderId: get('testOrderId'),
+    testRequisitionId: cellOf(header, cells, 'testRequisitionId'),
+    testOrderId: cellOf(header, cells, 'testOrderId'),
     type: null,
-    specimenId: get('specimenId'),
-    limsId: get('limsId'),
+    specimenId: cellOf(header, cells, 'specimenId'),
+    limsId: cellOf(header, cells, 'limsId'),
     fields: {},
     errors,
   };
   if (!out.testRequisitionId && !out.testOrderId)
     errors.push({
       row,
-      column: col('testRequisitionId') ?? col('testOrderId'),
+      column: columnOf(header, 'testRequisitionId') ?? columnOf(header, 'testOrderId'),
       message: MANIFEST_MSG.referenceRequired,
     });
-  const type = get('type');
-  if (!type) errors.push({ row, column: col('type'), message: MANIFEST_MSG.required(manifestLabel('type')) });
-  else if (!(SPECIMEN_TYPES as readonly string[]).includes(type.toUpperCase()))
-    errors.push({ row, column: col('type'), message: MANIFEST_MSG.invalidType(type) });
-  else out.type = type.toUpperCase() as SpecimenKind;
+  const type = cellOf(header, cells, 'type');
+  if (!type)
+    errors.push({
+      row,
+      column: columnOf(header, 'type'),
+      message: MANIFEST_MSG.required(manifestLabel('type')),
+    });
+  else {
+    const upper = type.toUpperCase();
+    if ((SPECIMEN_TYPES as readonly string[]).includes(upper)) out.type = upper as SpecimenKind;
+    else errors.push({ row, column: columnOf(header, 'type'), message: MANIFEST_MSG.invalidType(type) });
+  }
   if (!out.specimenId)
     errors.push({
       row,
-      column: col('specimenId'),
+      column: columnOf(header, 'specimenId'),
       message: MANIFEST_MSG.required(manifestLabel('specimenId')),
     });
 
-  for (const key of FIELD_KEYS) {
-    const v = get(key);
-    if (v !== null)
-      (out.fields as Record<string, string>)[key] =
-        key === 'specimenType' ? v.toUpperCase().replace(/\s+/g, '_') : v;
+  const fields = out.fields as Record<string, string>;
+  for (let k = 0; k < FIELD_KEYS.length; k++) {
+    const key = FIELD_KEYS[k];
+    const v = cellOf(header, cells, key);
+    if (v !== null) fields[key] = key === 'specimenType' ? upperWord(v) : v;
   }
-  const status = get('status');
+  const status = cellOf(header, cells, 'status');
   if (status !== null) {
-    const s = status.toUpperCase().replace(/\s+/g, '_');
+    const s = upperWord(status);
     if ((SAMPLE_STATUSES as readonly string[]).includes(s)) out.fields.status = s as SampleStatus;
-    else errors.push({ row, column: col('status'), message: MANIFEST_MSG.invalidStatus(status) });
+    else
+      errors.push({ row, column: columnOf(header, 'status'), message: MANIFEST_MSG.invalidStatus(status) });
   }
-  for (const key of ['collectedOn', 'receivedOn'] as const) {
-    const v = get(key);
+  for (const key of DATE_KEYS) {
+    const v = cellOf(header, cells, key);
     if (v === null) continue;
     const d = parseManifestDate(v);
     if (d) out.fields[key] = d;
-    else errors.push({ row, column: col(key), message: MANIFEST_MSG.invalidDate(v) });
+    else errors.push({ row, column: columnOf(header, key), message: MANIFEST_MSG.invalidDate(v) });
   }
-  const dne = get('doNotExhaust');
+  const dne = cellOf(header, cells, 'doNotExhaust');
   if (dne !== null) {
     const l = dne.toLowerCase();
     if (YES.has(l)) out.fields.doNotExhaust = true;
     else if (NO.has(l)) out.fields.doNotExhaust = false;
-    else errors.push({ row, column: col('doNotExhaust'), message: MANIFEST_MSG.invalidBoolean(dne) });
+    else
+      errors.push({
+        row,
+        column: columnOf(header, 'doNotExhaust'),
+        message: MANIFEST_MSG.invalidBoolean(dne),
+      });
   }
   return out;
 }
+
+const DATE_KEYS = ['collectedOn', 'receivedOn'] as const;
+
+/** A row's cell of a column, trimmed; null when the column is absent or the cell blank. */
+function cellOf(header: ManifestHeader, cells: readonly string[], key: ManifestColumnKey): string | null {
+  const i = header.index[key];
+  if (i === undefined) return null;
+  const raw = cells[i];
+  if (!raw) return null;
+  const v = raw.trim();
+  return v === '' ? null : v;
+}
+
+/** A column's name as the file writes it (its label when blank); null when the file has no such column. */
+function columnOf(header: ManifestHeader, key: ManifestColumnKey): string | null {
+  const i = header.index[key];
+  return i === undefined ? null : header.names[i] || manifestLabel(key);
+}
+
+/** Upper case, runs of white space as one underscore ("ffpe slides" -> "FFPE_SLIDES"). */
+const upperWord = (v: string) => {
+  const u = v.toUpperCase();
+  return /\s/.test(u) ? u.replace(/\s+/g, '_') : u;
+};
 
 /** A cell counts as blank when it is empty or only spaces; a row of blank cells is skipped. */
 export const isBlankRow = (cells: readonly string[]) => cells.every((c) => (c ?? '').trim() === '');

@@ -6,17 +6,21 @@ import {
   proceedAllowed,
   sampleActions,
   sampleDisplayName,
+  sampleDateWindow,
   sampleDomainOf,
   sampleSpecimenTypeOptions,
   sampleStatusError,
   sampleStatusOptions,
+  sampleTypeOffered,
   sampleTypeOptions,
+  specimenTypeOffered,
   SAMPLE_MSG,
   validateSampleForm,
   workOrderNumberFor,
   type SampleForm,
   type SampleRequisition,
 } from './samples';
+import { NORMAL_SPECIMEN_TYPES, SPECIMEN_TYPES, TUMOR_SPECIMEN_TYPES } from '../enums';
 
 const TODAY = '2025-06-15';
 const nextDx = { testType: 'NEXT_DX', orderType: 'INITIAL_ORDER', status: 'TEST_ORDERED' } as const;
@@ -269,5 +273,38 @@ describe('display, actions, preferences, copy', () => {
     expect(copySamplesError({ samples: [], targetSubsequent: false, targetParentId: null })).toBe(
       SAMPLE_MSG.copyNothing,
     );
+  });
+});
+
+describe('the per-sample checks without lists (a manifest runs them for every row)', () => {
+  const orders = [nextDx, personalInitial, personalSubsequent];
+  // every requisition of one or two tests
+  const shapes = [[], ...orders.map((o) => [o]), ...orders.flatMap((a) => orders.map((b) => [a, b]))];
+  const specimenTypes = [...TUMOR_SPECIMEN_TYPES, ...NORMAL_SPECIMEN_TYPES, 'SLIDE', ''];
+  it('sampleTypeOffered and specimenTypeOffered answer as the option lists do', () => {
+    let n = 0;
+    for (const testOrders of shapes) {
+      const r = req({ testOrders });
+      for (const type of [...SPECIMEN_TYPES, 'OTHER' as never]) {
+        expect(sampleTypeOffered(r, type), `${type} ${JSON.stringify(testOrders)}`).toBe(
+          sampleTypeOptions(r).includes(type),
+        );
+        for (const st of specimenTypes) {
+          expect(specimenTypeOffered(type, r, st), `${type}/${st}`).toBe(
+            sampleSpecimenTypeOptions(type, r).includes(st),
+          );
+          n++;
+        }
+      }
+    }
+    expect(n).toBe(shapes.length * 4 * specimenTypes.length);
+  });
+  it('sampleDateWindow is the same window every time it is asked, for each kind and day', () => {
+    expect(sampleDateWindow('TUMOR', '2025-06-15')).toEqual({ min: '2007-06-15', max: '2025-06-15' });
+    expect(sampleDateWindow('NORMAL', '2025-05-31')).toEqual({ min: '2025-02-28', max: '2025-05-31' });
+    expect(sampleDateWindow('PLASMA', '2025-05-31')).toEqual({ min: '2025-02-28', max: '2025-05-31' });
+    for (let i = 0; i < 200; i++)
+      sampleDateWindow('TUMOR', `2025-01-${String((i % 28) + 1).padStart(2, '0')}`);
+    expect(sampleDateWindow('TUMOR', '2024-02-29')).toEqual({ min: '2006-02-28', max: '2024-02-29' });
   });
 });

@@ -166,6 +166,12 @@ export function sampleTypeOptions(req: SampleRequisition): SpecimenKind[] {
   return SAMPLE_KINDS.filter((k) => k !== 'PLASMA' || plasma);
 }
 
+/** sampleTypeOptions(req).includes(type), without building the list (checked once a sample). */
+export const sampleTypeOffered = (req: SampleRequisition, type: SpecimenKind): boolean =>
+  (SAMPLE_KINDS as readonly string[]).includes(type) &&
+  (type !== 'PLASMA' ||
+    (isSubsequentOrder(req) && !(req.testOrders.length === 1 && req.testOrders[0].testType === 'NEXT_DX')));
+
 /**
  * The specimen types of a sample kind: tumor FFPE slides/block and fresh frozen tissue (not when a
  * NEXT_PERSONAL_DX order exists); normal blood, saliva, buffy coat; plasma PLASMA.
@@ -177,6 +183,24 @@ export function sampleSpecimenTypeOptions(type: SpecimenKind, req: SampleRequisi
   }
   if (type === 'PLASMA') return ['PLASMA'];
   return NORMAL_SPECIMEN_TYPES.filter((t) => t !== 'PLASMA');
+}
+
+/** sampleSpecimenTypeOptions(type, req).includes(specimenType), without building the list. */
+export function specimenTypeOffered(
+  type: SpecimenKind,
+  req: SampleRequisition,
+  specimenType: string,
+): boolean {
+  if (type === 'TUMOR')
+    return (
+      (TUMOR_SPECIMEN_TYPES as readonly string[]).includes(specimenType) &&
+      !(
+        specimenType === 'FRESH_FROZEN_TISSUE' &&
+        req.testOrders.some((t) => t.testType === 'NEXT_PERSONAL_DX')
+      )
+    );
+  if (type === 'PLASMA') return specimenType === 'PLASMA';
+  return specimenType !== 'PLASMA' && (NORMAL_SPECIMEN_TYPES as readonly string[]).includes(specimenType);
 }
 
 /** The sample form as the dialog edits it and the API receives it (dates 'YYYY-MM-DD'). */
@@ -212,13 +236,21 @@ export interface SampleFormContext {
 const SPECIMEN_ID = /^[A-Za-z0-9_-]+$/;
 
 /** The date window of a sample's collected/received dates: 18 years (tumor) or 3 months (others) back to today. */
-export function sampleDateWindow(type: SpecimenKind, today: string) {
-  const min =
-    type === 'TUMOR'
-      ? addYears(today, -SAMPLE_MIN_AGE.tumorYears)
-      : addMonths(today, -SAMPLE_MIN_AGE.otherMonths);
-  return { min, max: today };
+export function sampleDateWindow(type: SpecimenKind, today: string): { min: string; max: string } {
+  // a manifest checks ~100,000 samples against the same few windows: remembered per kind and day
+  const key = `${type === 'TUMOR' ? 'T' : 'O'}${today}`;
+  let w = windowMemo.get(key);
+  if (!w) {
+    const min =
+      type === 'TUMOR'
+        ? addYears(today, -SAMPLE_MIN_AGE.tumorYears)
+        : addMonths(today, -SAMPLE_MIN_AGE.otherMonths);
+    if (windowMemo.size >= 64) windowMemo.clear();
+    windowMemo.set(key, (w = Object.freeze({ min, max: today })));
+  }
+  return w;
 }
+const windowMemo = new Map<string, Readonly<{ min: string; max: string }>>();
 
 const daysBetween = (from: string, to: string) =>
   (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
@@ -228,71 +260,82 @@ const daysBetween = (from: string, to: string) =>
  * status rules of section 4. The first problem of a field wins.
  */
 export function validateSampleForm(form: SampleForm, ctx: SampleFormContext): FieldErrors {
+  // no closures made per call (a manifest runs this ~100,000 times): module-level helpers below
   const errors: FieldErrors = {};
-  const add = (field: string, message: string) => {
-    if (!errors[field]) errors[field] = message;
-  };
   const type = ctx.current?.type ?? form.type;
   const req = ctx.requisition;
   if (ctx.mode === 'edit' && ctx.current && form.type && form.type !== ctx.current.type)
-    add('type', SAMPLE_MSG.typeLocked);
-  if (ctx.mode === 'add' && !sampleTypeOptions(req).includes(type))
-    add('type', SAMPLE_MSG.typeNotOffered(type));
+    addError(errors, 'type', SAMPLE_MSG.typeLocked);
+  if (ctx.mode === 'add' && !sampleTypeOffered(req, type))
+    addError(errors, 'type', SAMPLE_MSG.typeNotOffered(type));
 
   // specimen #: pattern; required for tumor; locked on edit
   const specimenId = form.specimenId?.trim() ?? '';
   if (ctx.mode === 'edit' && ctx.current && (ctx.current.specimenId ?? '') !== specimenId)
-    add('specimenId', SAMPLE_MSG.specimenIdLocked);
-  if (specimenId === '' && type === 'TUMOR') add('specimenId', SAMPLE_MSG.required);
-  if (specimenId !== '' && !SPECIMEN_ID.test(specimenId)) add('specimenId', SAMPLE_MSG.invalidSpecimenId);
+    addError(errors, 'specimenId', SAMPLE_MSG.specimenIdLocked);
+  if (specimenId === '' && type === 'TUMOR') addError(errors, 'specimenId', SAMPLE_MSG.required);
+  if (specimenId !== '' && !SPECIMEN_ID.test(specimenId))
+    addError(errors, 'specimenId', SAMPLE_MSG.invalidSpecimenId);
 
   // status and its rules
   const canProceed = proceedAllowed(req, type, ctx.config);
-  if (!form.status) add('status', SAMPLE_MSG.required);
+  if (!form.status) addError(errors, 'status', SAMPLE_MSG.required);
   else {
     const err = sampleStatusError(ctx.mode, ctx.current?.status ?? null, form.status, canProceed);
-    if (err) add('status', err);
+    if (err) addError(errors, 'status', err);
   }
 
-  if (isBlank(form.specimenType)) add('specimenType', SAMPLE_MSG.required);
-  else if (!sampleSpecimenTypeOptions(type, req).includes(form.specimenType!))
-    add('specimenType', SAMPLE_MSG.specimenTypeNotOffered(form.specimenType!));
-  if (type === 'TUMOR' && isBlank(form.sampleSite)) add('sampleSite', SAMPLE_MSG.required);
-  if (isBlank(form.limsProjectId)) add('limsProjectId', SAMPLE_MSG.required);
+  if (isBlank(form.specimenType)) addError(errors, 'specimenType', SAMPLE_MSG.required);
+  else if (!specimenTypeOffered(type, req, form.specimenType!))
+    addError(errors, 'specimenType', SAMPLE_MSG.specimenTypeNotOffered(form.specimenType!));
+  if (type === 'TUMOR' && isBlank(form.sampleSite)) addError(errors, 'sampleSite', SAMPLE_MSG.required);
+  if (isBlank(form.limsProjectId)) addError(errors, 'limsProjectId', SAMPLE_MSG.required);
   if (form.status === 'PROCEED') {
-    if (isBlank(form.accessionId)) add('accessionId', SAMPLE_MSG.accessionRequired);
-    if (isBlank(form.sampleGroupId)) add('sampleGroupId', SAMPLE_MSG.sgiError);
+    if (isBlank(form.accessionId)) addError(errors, 'accessionId', SAMPLE_MSG.accessionRequired);
+    if (isBlank(form.sampleGroupId)) addError(errors, 'sampleGroupId', SAMPLE_MSG.sgiError);
   }
 
   // dates: required, real, within the window; collection before received; plasma within 14 days
   const window = sampleDateWindow(type, ctx.today);
-  const day = (field: 'collectedOn' | 'receivedOn') => {
-    const v = form[field];
-    if (isBlank(v)) {
-      add(field, SAMPLE_MSG.required);
-      return null;
-    }
-    const d = parseIsoDate(v);
-    if (!d) {
-      add(field, SAMPLE_MSG.invalidDate);
-      return null;
-    }
-    if (d > window.max) add(field, SAMPLE_MSG.noLaterThan(formatDisplayDate(window.max)));
-    else if (d < window.min) add(field, SAMPLE_MSG.noEarlierThan(formatDisplayDate(window.min)));
-    return d;
-  };
-  const collected = day('collectedOn');
-  const received = day('receivedOn');
+  const collected = checkDay(errors, form, 'collectedOn', window);
+  const received = checkDay(errors, form, 'receivedOn', window);
   if (collected && received) {
     const sameDayAllowed = form.status === 'ON_HOLD' || form.status === 'CANCELLED';
     if (collected > received || (collected === received && !sameDayAllowed)) {
-      add('collectedOn', SAMPLE_MSG.collectionBeforeReceived);
-      add('receivedOn', SAMPLE_MSG.receivedAfterCollection);
+      addError(errors, 'collectedOn', SAMPLE_MSG.collectionBeforeReceived);
+      addError(errors, 'receivedOn', SAMPLE_MSG.receivedAfterCollection);
     } else if (type === 'PLASMA' && daysBetween(collected, received) > PLASMA_RECEIPT_DAYS) {
-      add('receivedOn', SAMPLE_MSG.plasmaWindow);
+      addError(errors, 'receivedOn', SAMPLE_MSG.plasmaWindow);
     }
   }
   return errors;
+}
+
+/** The first problem of a field wins. */
+function addError(errors: FieldErrors, field: string, message: string) {
+  if (!errors[field]) errors[field] = message;
+}
+
+/** A sample date: required, real, within the window; the day or null (the problem added). */
+function checkDay(
+  errors: FieldErrors,
+  form: SampleForm,
+  field: 'collectedOn' | 'receivedOn',
+  window: { min: string; max: string },
+): string | null {
+  const v = form[field];
+  if (isBlank(v)) {
+    addError(errors, field, SAMPLE_MSG.required);
+    return null;
+  }
+  const d = parseIsoDate(v);
+  if (!d) {
+    addError(errors, field, SAMPLE_MSG.invalidDate);
+    return null;
+  }
+  if (d > window.max) addError(errors, field, SAMPLE_MSG.noLaterThan(formatDisplayDate(window.max)));
+  else if (d < window.min) addError(errors, field, SAMPLE_MSG.noEarlierThan(formatDisplayDate(window.min)));
+  return d;
 }
 
 /** The latest received date a plasma sample may have for its collection date (the dialog's date picker). */

@@ -20,6 +20,28 @@ describe('date helpers', () => {
     expect(isIsoDate('2024-01-01')).toBe(true);
     expect(isIsoDate(' 2024-01-01')).toBe(false);
   });
+  it('parseIsoDate agrees with the calendar on every day of 1899-2101 and on near misses', () => {
+    // the reference: what Date.UTC makes of the parts (years past 99, so no 19xx mapping)
+    const real = (y: number, m: number, d: number) => {
+      const t = new Date(Date.UTC(y, m - 1, d));
+      return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+    };
+    const p2 = (n: number) => String(n).padStart(2, '0');
+    let checked = 0;
+    for (let y = 1899; y <= 2101; y++)
+      for (let m = 0; m <= 13; m++)
+        for (let d = 0; d <= 32; d++) {
+          const s = `${y}-${p2(m)}-${p2(d)}`;
+          expect(parseIsoDate(s), s).toBe(real(y, m, d) ? s : null);
+          checked++;
+        }
+    expect(checked).toBe(203 * 14 * 33);
+    expect(parseIsoDate('2000-02-29')).toBe('2000-02-29');
+    expect(parseIsoDate('1900-02-29')).toBeNull();
+    for (const bad of ['2024-0a-01', '2024/01/01', '202x-01-01', '2024-01-0 ', '0000-01-01', '2024-01--1'])
+      expect(parseIsoDate(bad), bad).toBeNull();
+    expect(parseIsoDate(' 2024-01-01 ')).toBe('2024-01-01');
+  });
   it('parseBillingDate reads MM/DD/YYYY', () => {
     expect(parseBillingDate('05/04/1960')).toBe('1960-05-04');
     expect(parseBillingDate('5/4/1960')).toBe('1960-05-04');
