@@ -29,3 +29,4 @@ export {
 } from './manifests/parse';
 export { planManifest, applyManifestPlan } from './manifests/plan';
 export { templateFile, errorFile, writeRows } from './manifests/files';
+export { CHECK_SAMPLES_MAX } from './manifests/routes';

@@ -7,6 +7,8 @@ import { createTestSystem, createUser, login } from '../../../server/src/test-he
 import { collectMessages, kafkaTestLock, waitFor } from '../../../../events/src/int-test-support';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import { handleAttachmentEvent } from './consumer';
+import { parseManifestFile } from './parse';
+import { planManifest } from './plan';
 import {
   HEADER,
   daysAgo,
@@ -473,6 +475,15 @@ describe('sample manifests: upload -> worker -> samples and events -> attachment
     expect(grouped).toHaveBeenCalledTimes(1);
     grouped.mockRestore();
     expect(res2.json()).toEqual(res.json());
+    // the planned samples are listed up to samplesMax (the route's CHECK_SAMPLES_MAX); the counts are all rows'
+    const short = await planManifest(
+      lab,
+      { by: { id: 'test', name: 'Test' }, scope: { allAccounts: true, accountIds: [], physicianIds: [] } },
+      await parseManifestFile(csv, 'csv'),
+      { now: new Date(), dryRun: true, samplesMax: 1 },
+    );
+    expect(short.samples.map((x) => [x.row, x.action])).toEqual([[2, 'update']]);
+    expect([short.creates.length, short.updates.length, short.refused]).toEqual([1, 1, 1]);
     // an unreadable file: 200 with the reason on row 0
     const pdf = multipart([{ name: 'file', filename: 'x.xlsx', data: Buffer.from('%PDF-1.4 nothing') }]);
     const bad = await sys.app.inject({

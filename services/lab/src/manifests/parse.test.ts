@@ -129,8 +129,8 @@ describe('parseManifestFile: in a worker thread with a heap and a time limit', (
   });
 });
 
-describe('packRows: the hand-off of the rows from the parse thread as one string', () => {
-  it('gives back the same rows, empty cells and one-column rows included', () => {
+describe('packRows: the hand-off of the rows from the parse thread as one string and the cell lengths', () => {
+  it('gives back the same rows: empty cells, one-column rows, any character, long cells', () => {
     for (const rows of [
       [
         ['a', '', 'c'],
@@ -138,22 +138,25 @@ describe('packRows: the hand-off of the rows from the parse thread as one string
         ['x,y', '"q"', 'line\nbreak'],
       ],
       [['one'], [''], ['three']],
+      [
+        ['a\u0000b', '\u0001', '😀é'],
+        ['x'.repeat(70_000), '', 'z'],
+      ],
     ]) {
       const packed = packRows(rows);
       expect(packed).not.toBeNull();
+      expect(packed!.lengths.length).toBe(rows.length * rows[0].length);
       expect(unpackRows(packed!)).toEqual(rows);
     }
   });
-  it('declines (the rows go as they are) when a cell holds a separator, rows differ in width or there are none', () => {
-    expect(packRows([['a\u0000b', 'c']])).toBeNull();
-    expect(
-      packRows([
-        ['a', 'b\u0001'],
-        ['c', 'd'],
-      ]),
-    ).toBeNull();
+  it('declines (the rows go as they are) when rows differ in width or there are none', () => {
     expect(packRows([['a', 'b'], ['c']])).toBeNull();
     expect(packRows([])).toBeNull();
+    expect(packRows([[]])).toBeNull();
+  });
+  it('refuses lengths that do not match the text', () => {
+    const packed = packRows([['ab', 'c']])!;
+    expect(() => unpackRows({ ...packed, text: 'abcd' })).toThrow(/do not match/);
   });
   it('parseManifestFile returns a cell with a separator character intact', async () => {
     const buf = Buffer.from('TRF #,Specimen ID\nT-1,a\u0001b\n', 'utf8');

@@ -14,6 +14,8 @@ import {
   type ManifestColumnKey,
   type ManifestError,
   type ManifestHeader,
+  type ManifestRow,
+  type SampleStatus,
   type SpecimenKind,
 } from '@onco/domain';
 import { outboxForInsert, withOutbox } from '@onco/events';
@@ -21,6 +23,7 @@ import type { SessionUser } from '@onco/platform';
 import type { LabModels, MissingSamples, SampleDoc, TestOrderDoc } from '../models';
 import {
   checkSample,
+  DomainPreferenceCache,
   formOfSample,
   knownDomains,
   newSampleDoc,
@@ -70,6 +73,7 @@ export interface ManifestPlan {
   /** the new samples; `doc` is null in a dry run's plan (checked, not built: it is never applied) */
   creates: { row: number; doc: SampleDoc | null }[];
   updates: { row: number; current: SampleDoc; set: Record<string, unknown>; after: SampleDoc }[];
+  /** the samples the valid rows create or update, in row order (the first `samplesMax`) */
   samples: PlannedSample[];
   missing: MissingSamples[];
 }
@@ -84,9 +88,14 @@ export interface PlanOptions {
    * (~1/3 of the check's CPU, measured) are not built; such a plan cannot be applied
    */
   dryRun?: boolean;
+  /** how many of the planned samples `samples` lists, in row order (the dry run answers the first 1,000); all by default */
+  samplesMax?: number;
   /** ms per phase of the plan, added to (job timings; the benchmark) */
   timings?: Record<string, number>;
 }
+
+/** A test order as the plan reads it: without its history, reports and outbox (requisitionView needs none). */
+const ORDER_FIELDS = { outbox: 0, testHistories: 0, reports: 0 } as const;
 
 const CHUNK = 1000;
 const chunks = <T>(xs: readonly T[], n = CHUNK) =>
@@ -127,6 +136,56 @@ class Errors {
     if (e.row > 0) this.rows.add(e.row);
     if (this.list.length < MANIFEST_LIMITS.maxErrors) this.list.push(e);
   }
+}
+
+/**
+ * A new sample's form (with its type) from a row's fields, every field named (an absent cell undefined): one object shape for
+ * every row, which a copy with `...` of the row's own (varying) keys is not (it was a third of the check's time).
+ */
+function newSampleInput(
+  type: SpecimenKind,
+  f: ManifestRow['fields'],
+  status: SampleStatus,
+  specimenId: string,
+): SampleInput & { type: SpecimenKind } {
+  // typed so that a field the row can carry and this list forgets is a compile error
+  const input: { [K in keyof Required<ManifestRow['fields']>]: ManifestRow['fields'][K] } & {
+    specimenId: string;
+    type: SpecimenKind;
+  } = {
+    type,
+    status,
+    specimenId,
+    specimenType: f.specimenType,
+    sampleSite: f.sampleSite,
+    name: f.name,
+    limsProjectId: f.limsProjectId,
+    limsProjectName: f.limsProjectName,
+    accessionId: f.accessionId,
+    sampleGroupId: f.sampleGroupId,
+    collectedOn: f.collectedOn,
+    receivedOn: f.receivedOn,
+    trackingNumber: f.trackingNumber,
+    doNotExhaust: f.doNotExhaust,
+    diagnosis: f.diagnosis,
+    containerLocationValue: f.containerLocationValue,
+  };
+  return input;
+}
+
+/** The sample rules' problems of a row, by the columns they come from; whether there were any. */
+function refuseFields(
+  errors: Errors,
+  row: number,
+  fe: Record<string, string>,
+  colName: (key: ManifestColumnKey) => string,
+): boolean {
+  let any = false;
+  for (const field in fe) {
+    any = true;
+    errors.add({ row, column: COLUMN_OF[field] ? colName(COLUMN_OF[field]) : field, message: fe[field] });
+  }
+  return any;
 }
 
 /** A plan that refuses the file as a whole (row 0, or the header's row 1). */
@@ -176,6 +235,24 @@ export async function planManifest(
   for (const [r, c] of parsed.formulas)
     errors.add({ row: r + 1, column: header.names[c] || null, message: MANIFEST_MSG.formula });
 
+  // the requisitions the rows name (step 2), read in the store while this thread reads the rows (step 1): their
+  // references are the TRF # and Test ID cells as readManifestRow reads them (trimmed, blank = none)
+  const trfSet = new Set<string>();
+  const testSet = new Set<string>();
+  const trfCol = header.index.testRequisitionId;
+  const testCol = header.index.testOrderId;
+  for (const { cells } of data) {
+    const trf = trfCol === undefined ? '' : (cells[trfCol] ?? '').trim();
+    if (trf) trfSet.add(trf);
+    const test = testCol === undefined ? '' : (cells[testCol] ?? '').trim();
+    if (test) testSet.add(test);
+  }
+  const requisitionsRead = findRequisitions(models, uploader, [...trfSet], [...testSet]);
+  requisitionsRead.catch(() => undefined); // awaited after step 1 (which does not fail); not unhandled meanwhile
+  // the domains (for the preferences of step 4), read meanwhile too
+  const domainsRead = knownDomains(models);
+  domainsRead.catch(() => undefined);
+
   // 1. every row read on its own: required cells, values, cell length, a tube id twice in the file
   const read = data.map(({ row, cells }) => {
     const m = readManifestRow(header, cells, row);
@@ -202,54 +279,7 @@ export async function planManifest(
   }
 
   lap('plan.rows');
-  // 2. the requisitions named, in the uploader's scope (their test orders: the lab knows submitted ones only)
-  const scope = testOrderScope(uploader.scope as SessionUser);
-  const byScope = (filter: Record<string, unknown>) =>
-    Object.keys(scope).length ? { $and: [filter, scope] } : filter;
-  const ordersOf = new Map<string, TestOrderDoc[]>();
-  const reqOfTrf = new Map<string, string>();
-  const reqOfTest = new Map<string, string>();
-  const lookup = async (
-    field: string,
-    values: string[],
-    into: Map<string, string>,
-    keyOf: (o: TestOrderDoc) => string | null,
-  ) => {
-    for (const part of chunks(values)) {
-      const found = await models.TestOrder.find(byScope({ [field]: { $in: part } }), { outbox: 0 })
-        .sort({ createdOn: 1, _id: 1 })
-        .lean<TestOrderDoc[]>()
-        .exec();
-      for (const o of found) {
-        const id = o.testOrderForm.id;
-        const list = ordersOf.get(id) ?? [];
-        if (!list.some((x) => x._id === o._id)) list.push(o);
-        ordersOf.set(id, list);
-        const k = keyOf(o);
-        if (k && !into.has(k)) into.set(k, id);
-      }
-    }
-  };
-  const trfs = [...new Set(read.map((m) => m.testRequisitionId).filter((v): v is string => !!v))];
-  const tests = [...new Set(read.map((m) => m.testOrderId).filter((v): v is string => !!v))];
-  await lookup(
-    'testOrderForm.testRequisitionId',
-    trfs,
-    reqOfTrf,
-    (o) => o.testOrderForm.testRequisitionId ?? null,
-  );
-  await lookup('testOrderId', tests, reqOfTest, (o) => o.testOrderId ?? null);
-  // a requisition found by one test id: all its test orders (the rules look at every test of it)
-  const partial = [...ordersOf.keys()];
-  for (const part of chunks(partial)) {
-    const all = await models.TestOrder.find(byScope({ 'testOrderForm.id': { $in: part } }), { outbox: 0 })
-      .sort({ createdOn: 1, _id: 1 })
-      .lean<TestOrderDoc[]>()
-      .exec();
-    const grouped = new Map<string, TestOrderDoc[]>();
-    for (const o of all) grouped.set(o.testOrderForm.id, [...(grouped.get(o.testOrderForm.id) ?? []), o]);
-    for (const [id, list] of grouped) ordersOf.set(id, list);
-  }
+  const { ordersOf, reqOfTrf, reqOfTest } = await requisitionsRead;
   const views = new Map<string, LabRequisitionView>();
   for (const [id, list] of ordersOf) views.set(id, requisitionView(id, list));
 
@@ -305,8 +335,8 @@ export async function planManifest(
   // 4. every row through the Samples tab's check
   const today = opts.now.toISOString().slice(0, 10);
   const cfg = { reviewAccountId: opts.reviewAccountId ?? null };
-  const domains = await knownDomains(models);
-  const prefs = new Map();
+  const domains = await domainsRead;
+  const prefs = new DomainPreferenceCache(models, domains);
   const plan: ManifestPlan = {
     rows: data.length,
     errors: [],
@@ -317,9 +347,14 @@ export async function planManifest(
     samples: [],
     missing: [],
   };
+  const samplesMax = opts.samplesMax ?? Infinity;
   const listed = new Set<string>();
+  // per requisition, whether samples may still be added (its tests' statuses; the same for all its rows)
+  const mayAdd = new Map<string, boolean>();
+  const refColOfTrf = colName('testRequisitionId');
+  const refColOfTest = colName('testOrderId');
   for (const m of read) {
-    const refCol = m.testRequisitionId ? colName('testRequisitionId') : colName('testOrderId');
+    const refCol = m.testRequisitionId ? refColOfTrf : refColOfTest;
     let reqId: string | undefined;
     if (m.testRequisitionId) reqId = reqOfTrf.get(m.testRequisitionId);
     if (m.testOrderId) {
@@ -332,11 +367,11 @@ export async function planManifest(
         });
       reqId ??= byTest;
     }
-    const ref = m.testRequisitionId ? `TRF # ${m.testRequisitionId}` : `Test ID ${m.testOrderId}`;
     const req = reqId ? views.get(reqId) : undefined;
-    if ((m.testRequisitionId || m.testOrderId) && !req)
+    if ((m.testRequisitionId || m.testOrderId) && !req) {
+      const ref = m.testRequisitionId ? `TRF # ${m.testRequisitionId}` : `Test ID ${m.testOrderId}`;
       m.errors.push({ row: m.row, column: refCol, message: MANIFEST_MSG.unknownRequisition(ref) });
-    else if (req?.deleted)
+    } else if (req?.deleted)
       m.errors.push({
         row: m.row,
         column: refCol,
@@ -347,46 +382,45 @@ export async function planManifest(
       continue;
     }
     listed.add(req.id);
-    const current = existing.get(`${req.id}\u0000${m.specimenId}`);
-    const fail = (column: string | null, message: string) => errors.add({ row: m.row, column, message });
+    const current = existing.size ? existing.get(`${req.id}\u0000${m.specimenId}`) : undefined;
     if (current) {
       if (m.limsId && current.limsId !== m.limsId) {
-        fail(colName('limsId'), MANIFEST_MSG.limsIdMismatch(m.limsId, current.limsId));
+        errors.add({
+          row: m.row,
+          column: colName('limsId'),
+          message: MANIFEST_MSG.limsIdMismatch(m.limsId, current.limsId),
+        });
         continue;
       }
       const input: SampleInput = { ...formOfSample(current), ...m.fields, specimenId: m.specimenId };
-      const { errors: fe, pref } = await checkSample(
-        models,
-        req,
-        m.type,
-        { ...input, type: m.type } as SampleInput,
-        {
-          mode: 'edit',
-          current,
-          today,
-          cfg,
-          domains,
-          prefs,
-        },
-      );
-      if (Object.keys(fe).length) {
-        for (const [field, message] of Object.entries(fe))
-          fail(COLUMN_OF[field] ? colName(COLUMN_OF[field]) : field, message);
-        continue;
-      }
+      let check = checkSample(models, req, m.type, { ...input, type: m.type } as SampleInput, {
+        mode: 'edit',
+        current,
+        today,
+        cfg,
+        domains,
+        prefs,
+      });
+      if (check instanceof Promise) check = await check;
+      const { errors: fe, pref } = check;
+      if (refuseFields(errors, m.row, fe, colName)) continue;
       const { set, after } = sampleChange(current, input, req, pref, uploader.by.id, opts.now);
       plan.updates.push({ row: m.row, current, set, after });
-      plan.samples.push({
-        row: m.row,
-        action: 'update',
-        testOrderFormId: req.id,
-        testRequisitionId: req.testRequisitionId,
-        name: after.name ?? m.specimenId,
-        type: m.type,
-      });
+      if (plan.samples.length < samplesMax)
+        plan.samples.push({
+          row: m.row,
+          action: 'update',
+          testOrderFormId: req.id,
+          testRequisitionId: req.testRequisitionId,
+          name: after.name ?? m.specimenId,
+          type: m.type,
+        });
     } else {
-      if (!samplesMayBeAdded(req.testOrders.map((t) => t.status))) {
-        fail(refCol, SAMPLE_MSG.addNotAllowed);
+      let may = mayAdd.get(req.id);
+      if (may === undefined)
+        mayAdd.set(req.id, (may = samplesMayBeAdded(req.testOrders.map((t) => t.status))));
+      if (!may) {
+        errors.add({ row: m.row, column: refCol, message: SAMPLE_MSG.addNotAllowed });
         continue;
       }
       const f = m.fields;
@@ -394,19 +428,17 @@ export async function planManifest(
       const status =
         f.status ??
         (proceedAllowed(req, m.type, cfg) && f.accessionId && f.sampleGroupId ? 'PROCEED' : 'ON_HOLD');
-      const input: SampleInput = { ...f, status, specimenId: m.specimenId };
-      const { errors: fe, pref } = await checkSample(models, req, m.type, input, {
+      const input = newSampleInput(m.type, f, status, m.specimenId);
+      let check = checkSample(models, req, m.type, input, {
         mode: 'add',
         today,
         cfg,
         domains,
         prefs,
       });
-      if (Object.keys(fe).length) {
-        for (const [field, message] of Object.entries(fe))
-          fail(COLUMN_OF[field] ? colName(COLUMN_OF[field]) : field, message);
-        continue;
-      }
+      if (check instanceof Promise) check = await check;
+      const { errors: fe, pref } = check;
+      if (refuseFields(errors, m.row, fe, colName)) continue;
       // a dry run never writes, so it does not build the document (the checks above are the same)
       const doc = opts.dryRun
         ? null
@@ -415,16 +447,19 @@ export async function planManifest(
             limsId: m.limsId,
           });
       plan.creates.push({ row: m.row, doc });
-      kindsOf.set(req.id, (kindsOf.get(req.id) ?? new Set()).add(m.type));
-      plan.samples.push({
-        row: m.row,
-        action: 'create',
-        testOrderFormId: req.id,
-        testRequisitionId: req.testRequisitionId,
-        // without the document: what newSampleDoc's name would be (the cell is trimmed already)
-        name: (doc ? doc.name : input.name) ?? m.specimenId,
-        type: m.type,
-      });
+      const kinds = kindsOf.get(req.id);
+      if (!kinds) kindsOf.set(req.id, new Set([m.type]));
+      else if (!kinds.has(m.type)) kinds.add(m.type);
+      if (plan.samples.length < samplesMax)
+        plan.samples.push({
+          row: m.row,
+          action: 'create',
+          testOrderFormId: req.id,
+          testRequisitionId: req.testRequisitionId,
+          // without the document: what newSampleDoc's name would be (the cell is trimmed already)
+          name: (doc ? doc.name : input.name) ?? m.specimenId,
+          type: m.type,
+        });
     }
   }
   plan.errors = errors.list.sort((a, b) => a.row - b.row);
@@ -440,6 +475,71 @@ export async function planManifest(
   }
   lap('plan.check');
   return plan;
+}
+
+/**
+ * Step 2 of the plan: the requisitions named by TRF # or Test ID, in the uploader's scope (their test orders:
+ * the lab knows submitted ones only). Per requisition id its test orders; the requisition of each TRF # and Test
+ * ID found.
+ */
+async function findRequisitions(
+  models: LabModels,
+  uploader: ManifestUploader,
+  trfs: string[],
+  tests: string[],
+): Promise<{
+  ordersOf: Map<string, TestOrderDoc[]>;
+  reqOfTrf: Map<string, string>;
+  reqOfTest: Map<string, string>;
+}> {
+  const scope = testOrderScope(uploader.scope as SessionUser);
+  const byScope = (filter: Record<string, unknown>) =>
+    Object.keys(scope).length ? { $and: [filter, scope] } : filter;
+  const ordersOf = new Map<string, TestOrderDoc[]>();
+  const reqOfTrf = new Map<string, string>();
+  const reqOfTest = new Map<string, string>();
+  const lookup = async (
+    field: string,
+    values: string[],
+    into: Map<string, string>,
+    keyOf: (o: TestOrderDoc) => string | null,
+  ) => {
+    for (const part of chunks(values)) {
+      const found = await models.TestOrder.find(byScope({ [field]: { $in: part } }), ORDER_FIELDS)
+        .sort({ createdOn: 1, _id: 1 })
+        .lean<TestOrderDoc[]>()
+        .exec();
+      for (const o of found) {
+        const id = o.testOrderForm.id;
+        const list = ordersOf.get(id) ?? [];
+        if (!list.some((x) => x._id === o._id)) list.push(o);
+        ordersOf.set(id, list);
+        const k = keyOf(o);
+        if (k && !into.has(k)) into.set(k, id);
+      }
+    }
+  };
+  await lookup(
+    'testOrderForm.testRequisitionId',
+    trfs,
+    reqOfTrf,
+    (o) => o.testOrderForm.testRequisitionId ?? null,
+  );
+  // found by TRF #: every test order of the requisition in scope is in (they all carry the TRF #)
+  const whole = new Set(ordersOf.keys());
+  await lookup('testOrderId', tests, reqOfTest, (o) => o.testOrderId ?? null);
+  // a requisition found by a test id only: all its test orders (the rules look at every test of it)
+  const partial = [...ordersOf.keys()].filter((id) => !whole.has(id));
+  for (const part of chunks(partial)) {
+    const all = await models.TestOrder.find(byScope({ 'testOrderForm.id': { $in: part } }), ORDER_FIELDS)
+      .sort({ createdOn: 1, _id: 1 })
+      .lean<TestOrderDoc[]>()
+      .exec();
+    const grouped = new Map<string, TestOrderDoc[]>();
+    for (const o of all) grouped.set(o.testOrderForm.id, [...(grouped.get(o.testOrderForm.id) ?? []), o]);
+    for (const [id, list] of grouped) ordersOf.set(id, list);
+  }
+  return { ordersOf, reqOfTrf, reqOfTest };
 }
 
 /** A conditional update of the plan found the sample changed since it was read: the plan is made again. */

@@ -198,6 +198,7 @@ export async function sampleManifestRoutes(
           now: new Date(),
           reviewAccountId: opts.reviewAccountId ?? null,
           dryRun: true,
+          samplesMax: CHECK_SAMPLES_MAX,
         });
       } catch (err) {
         if (!(err instanceof ManifestFileError)) throw err;
@@ -210,7 +211,7 @@ export async function sampleManifestRoutes(
         refused: plan.refused,
         errorCount: plan.errorCount,
         errors: plan.errors,
-        samples: plan.samples.slice(0, CHECK_SAMPLES_MAX),
+        samples: plan.samples,
       };
     },
   );
