@@ -196,18 +196,6 @@ export interface ManifestRow {
   errors: ManifestError[];
 }
 
-const FIELD_KEYS = [
-  'sampleGroupId',
-  'specimenType',
-  'sampleSite',
-  'limsProjectId',
-  'limsProjectName',
-  'accessionId',
-  'trackingNumber',
-  'name',
-  'containerLocationValue',
-] as const;
-
 /**
  * One data row -> a ManifestRow (values trimmed; sample type, status and specimen type upper-cased; dates
  * normalised). Problems of the row itself (a required cell blank, a bad value) are in `errors`; the sample
@@ -251,12 +239,18 @@ export function readManifestRow(header: ManifestHeader, cells: readonly string[]
       message: MANIFEST_MSG.required(manifestLabel('specimenId')),
     });
 
-  const fields = out.fields as Record<string, string>;
-  for (let k = 0; k < FIELD_KEYS.length; k++) {
-    const key = FIELD_KEYS[k];
-    const v = cellOf(header, cells, key);
-    if (v !== null) fields[key] = key === 'specimenType' ? upperWord(v) : v;
-  }
+  // each field by name (a store by a computed key is several times slower, ~100,000 rows a file)
+  const f = out.fields;
+  let v: string | null;
+  if ((v = cellOf(header, cells, 'sampleGroupId')) !== null) f.sampleGroupId = v;
+  if ((v = cellOf(header, cells, 'specimenType')) !== null) f.specimenType = upperWord(v);
+  if ((v = cellOf(header, cells, 'sampleSite')) !== null) f.sampleSite = v;
+  if ((v = cellOf(header, cells, 'limsProjectId')) !== null) f.limsProjectId = v;
+  if ((v = cellOf(header, cells, 'limsProjectName')) !== null) f.limsProjectName = v;
+  if ((v = cellOf(header, cells, 'accessionId')) !== null) f.accessionId = v;
+  if ((v = cellOf(header, cells, 'trackingNumber')) !== null) f.trackingNumber = v;
+  if ((v = cellOf(header, cells, 'name')) !== null) f.name = v;
+  if ((v = cellOf(header, cells, 'containerLocationValue')) !== null) f.containerLocationValue = v;
   const status = cellOf(header, cells, 'status');
   if (status !== null) {
     const s = upperWord(status);

@@ -209,14 +209,27 @@ export async function planManifest(
   parsed: { rows: string[][]; formulas: [number, number][]; truncated: boolean },
   opts: PlanOptions,
 ): Promise<ManifestPlan> {
-  const [headerCells, ...dataCells] = parsed.rows;
-  if (!headerCells) return filePlan([{ row: 0, column: null, message: MANIFEST_MSG.noRows }]);
-  const header: ManifestHeader = readManifestHeader(headerCells);
+  const rows = parsed.rows;
+  if (rows.length === 0) return filePlan([{ row: 0, column: null, message: MANIFEST_MSG.noRows }]);
+  const header: ManifestHeader = readManifestHeader(rows[0]);
   if (header.errors.length) return filePlan(header.errors);
+  // the rows that are not blank, with their spreadsheet row numbers; and the requisitions they name (step 2 reads
+  // them in the store while this thread reads the rows, step 1): the TRF # and Test ID cells as readManifestRow
+  // reads them (trimmed, blank = none)
   const data: { row: number; cells: string[] }[] = [];
-  dataCells.forEach((cells, i) => {
-    if (!isBlankRow(cells)) data.push({ row: i + 2, cells });
-  });
+  const trfSet = new Set<string>();
+  const testSet = new Set<string>();
+  const trfCol = header.index.testRequisitionId;
+  const testCol = header.index.testOrderId;
+  for (let i = 1; i < rows.length; i++) {
+    const cells = rows[i];
+    if (isBlankRow(cells)) continue;
+    data.push({ row: i + 1, cells });
+    const trf = trfCol === undefined ? '' : (cells[trfCol] ?? '').trim();
+    if (trf) trfSet.add(trf);
+    const test = testCol === undefined ? '' : (cells[testCol] ?? '').trim();
+    if (test) testSet.add(test);
+  }
   if (parsed.truncated || data.length > MANIFEST_LIMITS.maxRows)
     return filePlan([{ row: 0, column: null, message: MANIFEST_MSG.tooManyRows(MANIFEST_LIMITS.maxRows) }]);
   if (data.length === 0) return filePlan([{ row: 0, column: null, message: MANIFEST_MSG.noRows }]);
@@ -235,47 +248,33 @@ export async function planManifest(
   for (const [r, c] of parsed.formulas)
     errors.add({ row: r + 1, column: header.names[c] || null, message: MANIFEST_MSG.formula });
 
-  // the requisitions the rows name (step 2), read in the store while this thread reads the rows (step 1): their
-  // references are the TRF # and Test ID cells as readManifestRow reads them (trimmed, blank = none)
-  const trfSet = new Set<string>();
-  const testSet = new Set<string>();
-  const trfCol = header.index.testRequisitionId;
-  const testCol = header.index.testOrderId;
-  for (const { cells } of data) {
-    const trf = trfCol === undefined ? '' : (cells[trfCol] ?? '').trim();
-    if (trf) trfSet.add(trf);
-    const test = testCol === undefined ? '' : (cells[testCol] ?? '').trim();
-    if (test) testSet.add(test);
-  }
   const requisitionsRead = findRequisitions(models, uploader, [...trfSet], [...testSet]);
   requisitionsRead.catch(() => undefined); // awaited after step 1 (which does not fail); not unhandled meanwhile
   // the domains (for the preferences of step 4), read meanwhile too
   const domainsRead = knownDomains(models);
   domainsRead.catch(() => undefined);
 
-  // 1. every row read on its own: required cells, values, cell length, a tube id twice in the file
-  const read = data.map(({ row, cells }) => {
+  // 1. every row read on its own: required cells, values, cell length, a tube id twice in the file (one pass)
+  const read: ManifestRow[] = new Array(data.length);
+  const tubes = new Map<string, number>();
+  const maxChars = MANIFEST_LIMITS.maxCellChars;
+  for (let k = 0; k < data.length; k++) {
+    const { row, cells } = data[k];
     const m = readManifestRow(header, cells, row);
     for (let c = 0; c < cells.length; c++)
-      if (cells[c].length > MANIFEST_LIMITS.maxCellChars)
+      if (cells[c].length > maxChars)
+        m.errors.push({ row, column: header.names[c] || null, message: MANIFEST_MSG.cellTooLong(maxChars) });
+    if (m.specimenId) {
+      const first = tubes.get(m.specimenId);
+      if (first !== undefined)
         m.errors.push({
           row,
-          column: header.names[c] || null,
-          message: MANIFEST_MSG.cellTooLong(MANIFEST_LIMITS.maxCellChars),
+          column: colName('specimenId'),
+          message: MANIFEST_MSG.duplicateSpecimen(m.specimenId, first),
         });
-    return m;
-  });
-  const tubes = new Map<string, number>();
-  for (const m of read) {
-    if (!m.specimenId) continue;
-    const first = tubes.get(m.specimenId);
-    if (first !== undefined)
-      m.errors.push({
-        row: m.row,
-        column: colName('specimenId'),
-        message: MANIFEST_MSG.duplicateSpecimen(m.specimenId, first),
-      });
-    else tubes.set(m.specimenId, m.row);
+      else tubes.set(m.specimenId, row);
+    }
+    read[k] = m;
   }
 
   lap('plan.rows');
