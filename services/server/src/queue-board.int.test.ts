@@ -80,6 +80,9 @@ describe('queue dashboard (bull-board, read-only)', () => {
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('oncotrf queues');
     expect(page.body).toContain(`<base href="${QUEUE_BOARD_PATH}/"`);
+    // no third-party request: bull-board's Google web font link is taken out, its own stylesheet stays
+    expect(page.body).not.toMatch(/fonts\.(googleapis|gstatic)\.com/);
+    expect(page.body).toMatch(/<link href="static\/css\/main\.[0-9a-f]+\.css" rel="stylesheet">/);
 
     // a job waiting in a real queue shows on the board with its data
     const billing = sys.ctx.queues.get('billing-submit')!;

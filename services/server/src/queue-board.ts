@@ -12,6 +12,10 @@ import {
   type QueueRegistry,
 } from '@onco/platform';
 
+/** A <link> of the page to a web font on Google's servers (fonts.googleapis.com / fonts.gstatic.com). */
+export const THIRD_PARTY_FONTS =
+  /<link\b[^>]*\bhref="https:\/\/fonts\.(?:googleapis|gstatic)\.com[^"]*"[^>]*>\s*/g;
+
 /** How long the dashboard's cookie opens it (then the console's menu entry sets a new one). */
 export const QUEUE_BOARD_TTL_S = 60 * 60;
 
@@ -51,7 +55,19 @@ export async function queueBoard(
     serverAdapter: adapter,
     options: { uiConfig: { boardTitle: 'oncotrf queues' } },
   });
-  await app.register(adapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
+  await app.register(
+    async (board) => {
+      // bull-board's page links a web font from Google; this product makes no third-party requests (the CSP
+      // refuses them), so the link is taken out of the page and the board uses the system's sans-serif font
+      board.addHook('onSend', async (_req, reply, payload) => {
+        if (typeof payload !== 'string' || !String(reply.getHeader('content-type')).startsWith('text/html'))
+          return payload;
+        return payload.replace(THIRD_PARTY_FONTS, '');
+      });
+      await board.register(adapter.registerPlugin());
+    },
+    { prefix: QUEUE_BOARD_PATH },
+  );
 
   app.post(
     '/portal/api/v1/operations/queueBoard',
