@@ -346,6 +346,21 @@ export async function planManifest(
     samples: [],
     missing: [],
   };
+  // the Samples tab's check of a row: an edit of `current`, or an add; answered at once unless the store is asked
+  const checkRow = (
+    req: LabRequisitionView,
+    type: SpecimenKind,
+    input: SampleInput,
+    current: SampleDoc | null,
+  ) =>
+    checkSample(models, req, type, input, {
+      mode: current ? 'edit' : 'add',
+      current: current ?? undefined,
+      today,
+      cfg,
+      domains,
+      prefs,
+    });
   const samplesMax = opts.samplesMax ?? Infinity;
   const listed = new Set<string>();
   // per requisition, whether samples may still be added (its tests' statuses; the same for all its rows)
@@ -392,18 +407,10 @@ export async function planManifest(
         continue;
       }
       const input: SampleInput = { ...formOfSample(current), ...m.fields, specimenId: m.specimenId };
-      let check = checkSample(models, req, m.type, { ...input, type: m.type } as SampleInput, {
-        mode: 'edit',
-        current,
-        today,
-        cfg,
-        domains,
-        prefs,
-      });
+      let check = checkRow(req, m.type, { ...input, type: m.type } as SampleInput, current);
       if (check instanceof Promise) check = await check;
-      const { errors: fe, pref } = check;
-      if (refuseFields(errors, m.row, fe, colName)) continue;
-      const { set, after } = sampleChange(current, input, req, pref, uploader.by.id, opts.now);
+      if (refuseFields(errors, m.row, check.errors, colName)) continue;
+      const { set, after } = sampleChange(current, input, req, check.pref, uploader.by.id, opts.now);
       plan.updates.push({ row: m.row, current, set, after });
       if (plan.samples.length < samplesMax)
         plan.samples.push({
@@ -428,20 +435,13 @@ export async function planManifest(
         f.status ??
         (proceedAllowed(req, m.type, cfg) && f.accessionId && f.sampleGroupId ? 'PROCEED' : 'ON_HOLD');
       const input = newSampleInput(m.type, f, status, m.specimenId);
-      let check = checkSample(models, req, m.type, input, {
-        mode: 'add',
-        today,
-        cfg,
-        domains,
-        prefs,
-      });
+      let check = checkRow(req, m.type, input, null);
       if (check instanceof Promise) check = await check;
-      const { errors: fe, pref } = check;
-      if (refuseFields(errors, m.row, fe, colName)) continue;
+      if (refuseFields(errors, m.row, check.errors, colName)) continue;
       // a dry run never writes, so it does not build the document (the checks above are the same)
       const doc = opts.dryRun
         ? null
-        : newSampleDoc(m.type, input, req, pref, uploader.by, opts.now, {
+        : newSampleDoc(m.type, input, req, check.pref, uploader.by, opts.now, {
             _id: opts.attachmentId ? manifestSampleId(opts.attachmentId, req.id, m.specimenId) : undefined,
             limsId: m.limsId,
           });
