@@ -308,7 +308,7 @@ const newThread = (heapMb: number) =>
   new Worker(THREAD_SOURCE, {
     eval: true,
     workerData: { xlsxPath: resolveXlsx() },
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 192 },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64 },
   });
 
 /** End the kept parse thread now (tests; a worker process closing). */
@@ -382,14 +382,25 @@ export function parseManifestFile(
         ),
       opts.timeoutMs ?? PARSE_TIMEOUT_MS,
     );
-    const onMessage = (r: ThreadReply) =>
+    const onMessage = (r: ThreadReply) => {
+      let rows: string[][] | null = null;
+      if (r.ok && 'packed' in r) {
+        try {
+          rows = unpackRows(r.packed);
+        } catch (err) {
+          // never thrown by packRows' own answer; a thread answering nonsense is not kept
+          const reason = String((err as Error).message).slice(0, 200);
+          return done(false, () => reject(new ManifestFileError(MANIFEST_MSG.unreadable(format, reason))));
+        }
+      }
       done(true, () =>
         !r.ok
           ? reject(new ManifestFileError(r.message))
-          : 'packed' in r
-            ? resolve({ ok: true, rows: unpackRows(r.packed), formulas: r.formulas, truncated: r.truncated })
-            : resolve(r),
+          : rows
+            ? resolve({ ok: true, rows, formulas: r.formulas, truncated: r.truncated })
+            : resolve(r as Extract<ExtractResult, { ok: true }>),
       );
+    };
     const onError = (err: Error & { code?: string }) =>
       done(false, () =>
         reject(
