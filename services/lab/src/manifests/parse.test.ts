@@ -5,6 +5,7 @@ import { encryptedWorkbook, manifestFile, zipBomb } from '../test/manifests';
 import {
   ManifestFileError,
   closeParseThread,
+  keptParseThreadId,
   contentKind,
   extractSheet,
   packRows,
@@ -12,6 +13,7 @@ import {
   sniffManifest,
   unpackRows,
   zipUnpackedSize,
+  prewarmParseThread,
 } from './parse';
 
 const LIMITS = { maxRows: 10, maxColumns: 5 };
@@ -126,6 +128,20 @@ describe('parseManifestFile: in a worker thread with a heap and a time limit', (
     await closeParseThread();
     expect((await parseManifestFile(a, 'csv')).rows).toEqual([['A'], ['x']]);
     await closeParseThread();
+  });
+  it('prewarmParseThread starts the kept thread ahead of a file, and the next parse uses it', async () => {
+    await closeParseThread();
+    expect(keptParseThreadId()).toBeNull();
+    prewarmParseThread();
+    const id = keptParseThreadId();
+    expect(id).toBeGreaterThan(0);
+    prewarmParseThread(); // nothing while it is there
+    expect(keptParseThreadId()).toBe(id);
+    const r = await parseManifestFile(manifestFile([['A'], ['x']], 'xlsx'), 'xlsx');
+    expect(r.rows).toEqual([['A'], ['x']]);
+    expect(keptParseThreadId()).toBe(id);
+    await closeParseThread();
+    expect(keptParseThreadId()).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@ import { MANIFEST_MSG, manifestErrorText } from '@onco/domain';
 import { createEvent, withOutbox } from '@onco/events';
 import { inTransaction, type PlatformContext } from '@onco/platform';
 import type { LabModels, SampleManifestDoc } from '../models';
-import { ManifestFileError, formatOfName, parseManifestFile } from './parse';
+import { ManifestFileError, formatOfName, parseManifestFile, prewarmParseThread } from './parse';
 import { StalePlanError, applyManifestPlan, filePlan, planManifest, type ManifestPlan } from './plan';
 
 /**
@@ -186,6 +186,7 @@ export function defineSampleManifestQueue(
     let parsed;
     try {
       report({ phase: 'READING', done: 0, total: 0 });
+      prewarmParseThread(); // starts while the file is read
       const buf = await readBlob(await ctx.blobs.get(m.blobId));
       lap('read');
       report({ phase: 'PARSING', done: 0, total: 0 });

@@ -21,7 +21,7 @@ import {
 } from '@onco/platform';
 import type { LabModels, SampleManifestDoc } from '../models';
 import { CONTENT_TYPES, errorFile, templateFile } from './files';
-import { ManifestFileError, formatOfName, parseManifestFile } from './parse';
+import { ManifestFileError, formatOfName, parseManifestFile, prewarmParseThread } from './parse';
 import { filePlan, planManifest } from './plan';
 import { MANIFEST_MAX_BYTES, readBlob, type ManifestJobProgress, type SampleManifestQueue } from './queue';
 
@@ -174,6 +174,7 @@ export async function sampleManifestRoutes(
       const user = requireUser(req);
       if (!can(user, 'VIEW_SAMPLE_ACTIONS')) throw forbidden();
       if (!req.isMultipart()) throw badRequest('Expected a multipart/form-data upload with a file');
+      prewarmParseThread(); // starts while the file arrives
       let file: MultipartFile | undefined;
       let buf: Buffer | null = null;
       try {
