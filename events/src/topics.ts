@@ -86,9 +86,15 @@ export async function ensureTopics(
         })),
       });
     } catch (err) {
-      // Another process created some of them in between: fine if they all exist now.
-      const now = new Set(await admin.listTopics());
-      if (!missing.every((t) => now.has(t))) throw err;
+      // Another process created some of them in between, or the broker's metadata lagged the controller while
+      // waiting for the leaders ("This server does not host this topic-partition" on a busy single node): fine if
+      // they all exist now; the metadata is asked again for up to ~3 s before the error stands.
+      for (let attempt = 0; ; attempt++) {
+        const now = new Set(await admin.listTopics());
+        if (missing.every((t) => now.has(t))) break;
+        if (attempt >= 15) throw err;
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
     return missing;
   } finally {

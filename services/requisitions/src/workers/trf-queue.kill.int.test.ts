@@ -118,7 +118,9 @@ describe('TRF PDF worker process killed (SIGKILL) mid-job: a fresh worker finish
         const js = await Promise.all([a, b].map((s) => trf.queue.getJob(trfJobId(s.id, s.key))));
         const states = await Promise.all(js.map((j) => j!.getState()));
         if (states.includes('failed')) throw new Error(`a job failed: ${js.map((j) => j!.failedReason)}`);
-        return states.every((st) => st === 'completed') ? js.map((j) => j!) : null;
+        if (!states.every((st) => st === 'completed')) return null;
+        // read again: a job fetched before it completed carries no return value yet
+        return Promise.all([a, b].map(async (s) => (await trf.queue.getJob(trfJobId(s.id, s.key)))!));
       },
       'both jobs to complete in the new worker',
       150_000,
