@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test levels (design.md rule 11): *.test.ts pure units; *.int.test.ts against the real services;
  * *.serial.int.test.ts stop and start services (Kafka) and so run alone, after the rest (one file at a time); *.e2e.test.ts
- * drive the built console in headless chromium.
+ * drive the built console in headless chromium, one backend and one chromium for the level.
  */
 export default defineConfig({
   test: {
@@ -42,10 +42,15 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          globalSetup: ['scripts/test-support/global-setup.ts'],
           include: ['console/**/*.e2e.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // one process for every browser test file, its modules kept between files: the harness's backend and
+          // chromium start once for the level (console/test/harness.ts)
           pool: 'forks',
+          isolate: false,
+          poolOptions: { forks: { singleFork: true } },
         },
       },
     ],

@@ -1,16 +1,17 @@
 /**
- * Browser-test harness for the console (`console/**\/*.e2e.test.ts`, run one file at a time:
+ * Browser-test harness for the console (`console/**\/*.e2e.test.ts`; one file:
  * `npx vitest run --project e2e console/test/login.e2e.test.ts`).
  *
- * One real backend per test file (createTestSystem: its own database, topics, queues and mailbox) listening on a
- * free port and serving the BUILT console (console/dist, rebuilt here when console/src is newer), and one headless
- * Debian chromium driven by puppeteer-core. Nothing is mocked.
+ * One real backend for the level (createTestSystem: its own database, topics, queues and mailbox, workers on)
+ * listening on a free port and serving the BUILT console (console/dist, rebuilt here when console/src is newer),
+ * and one headless Debian chromium driven by puppeteer-core; each page is a browser context of its own. Nothing
+ * is mocked. Tests keep apart by their own accounts, users and records.
  *
  *   const h = await startConsole();            // beforeAll
  *   const page = await h.newPage();            // a fresh browser context (own local storage)
- *   await loginAs(page, h, user.loginId);      // through the real login page
- *   await h.shot(page, 'users-en');            // .data/screenshots/users-en.png
- *   await h.stop();                            // afterAll
+ *   await loginAs(page, h, user.loginId);      // a session from the API (loginWithForm: the login page)
+ *   await h.shot(page, 'users-en');            // .data/screenshots/users-en.png with E2E_SCREENSHOTS=1
+ *   await h.stop();                            // afterAll: closes this file's pages
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -18,7 +19,15 @@ import net from 'node:net';
 import path from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import type { Role } from '@onco/domain';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../services/server/src/test-helper';
+import { onTestFailed } from 'vitest';
+import {
+  b64,
+  createTestSystem,
+  createUser,
+  login,
+  resetTestSystem,
+  TEST_PASSWORD,
+} from '../../services/server/src/test-helper';
 
 export { createUser, login, TEST_PASSWORD };
 
@@ -94,16 +103,23 @@ export interface ConsoleHarness {
     url: string,
     body?: unknown,
   ): Promise<{ status: number; body: any }>;
-  /** save .data/screenshots/{name}.png (git-ignored) and return its path */
-  shot(page: Page, name: string): Promise<string>;
+  /**
+   * Save .data/screenshots/{name}.png (git-ignored) and return its path: when E2E_SCREENSHOTS=1, or always for a
+   * test that exists to produce pictures (`{ always: true }`). A failing test's pages are saved anyway.
+   */
+  shot(page: Page, name: string, opts?: { always?: boolean }): Promise<string | null>;
   stop(): Promise<void>;
 }
 
-/** Start one backend (serving the built console) and one headless chromium for a test file. */
-export async function startConsole(
-  overrides: Parameters<typeof createTestSystem>[0] = {},
-): Promise<ConsoleHarness> {
-  ensureConsoleBuilt();
+/** What a browser test may pass to its backend; the level's shared backend runs with these (workers on). */
+const SHARED_CONFIG: Parameters<typeof createTestSystem>[0] = { WORKERS: 'true' };
+
+interface Backend {
+  sys: TestSystem;
+  base: string;
+}
+
+async function startBackend(overrides: Parameters<typeof createTestSystem>[0]): Promise<Backend> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const sys = await createTestSystem({
@@ -113,16 +129,74 @@ export async function startConsole(
     ...overrides,
   });
   await sys.app.listen({ port, host: '127.0.0.1' });
-  const browser = await puppeteer.launch({
+  return { sys, base };
+}
+
+/**
+ * One backend and one chromium for the whole browser level: the e2e project runs its files one after another
+ * in one process without isolation (vitest.config.ts), so these outlive a file. A file that needs another
+ * configuration (a rate limit, a billing gateway) gets a backend of its own, on the same chromium. Databases,
+ * topics and queues are removed by the level's global teardown (scripts/test-support/global-setup.ts).
+ */
+let sharedBackend: Promise<Backend> | undefined;
+let sharedBrowser: Promise<Browser> | undefined;
+
+function launchBrowser(): Promise<Browser> {
+  return puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--lang=en-US'],
   });
+}
+
+function isShared(overrides: Parameters<typeof createTestSystem>[0] = {}): boolean {
+  return Object.entries(overrides).every(([k, v]) => (SHARED_CONFIG as Record<string, string>)[k] === v);
+}
+
+/** The level's backend (serving the built console) and chromium, started by the first file that asks. */
+export async function startConsole(
+  overrides: Parameters<typeof createTestSystem>[0] = {},
+): Promise<ConsoleHarness> {
+  ensureConsoleBuilt();
+  const own = !isShared(overrides);
+  let backend: Backend;
+  if (own) backend = await startBackend({ ...SHARED_CONFIG, ...overrides });
+  else {
+    const fresh = !sharedBackend;
+    sharedBackend ??= startBackend(SHARED_CONFIG);
+    backend = await sharedBackend.catch((err) => {
+      sharedBackend = undefined;
+      throw err;
+    });
+    // each file starts from empty collections, mailbox and files, as on a backend of its own
+    if (!fresh) await resetTestSystem(backend.sys);
+  }
+  sharedBrowser ??= launchBrowser();
+  let browser = await sharedBrowser;
+  if (!browser.connected) {
+    sharedBrowser = launchBrowser();
+    browser = await sharedBrowser;
+  }
+  const { sys, base } = backend;
   const contexts: BrowserContext[] = [];
+  const pages: Page[] = [];
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // what the server's Content-Security-Policy refused on any page: the file fails at stop() if anything was
   // (a blocked script, style, frame or request is a broken screen even when the test's own checks passed)
   const cspViolations: string[] = [];
+
+  const save = async (page: Page, name: string) => {
+    const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+    // let MUI transitions (dialogs, menus) finish: no running animation left
+    await page
+      .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), {
+        timeout: 2_000,
+      })
+      .catch(() => undefined);
+    await page.bringToFront();
+    await page.screenshot({ path: file as `${string}.png`, fullPage: false });
+    return file;
+  };
 
   return {
     sys,
@@ -132,6 +206,19 @@ export async function startConsole(
       const ctx = await browser.createBrowserContext();
       contexts.push(ctx);
       const page = await ctx.newPage();
+      pages.push(page);
+      // a failing test leaves a picture of each page it opened (.data/screenshots/failed-*.png)
+      try {
+        onTestFailed(async ({ task }) => {
+          const name = `failed-${task.name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 80)}-${pages.indexOf(page)}`;
+          // bounded: a picture must not hold the failing test up (a closed or hung tab)
+          await Promise.race([save(page, name), new Promise((r) => setTimeout(r, 10_000))]).catch(
+            () => undefined,
+          );
+        });
+      } catch {
+        /* opened outside a test (beforeAll) */
+      }
       page.on('console', (m) => {
         if (m.type() === 'error' && /Content Security Policy/i.test(m.text()))
           cspViolations.push(`${page.url()}: ${m.text()}`);
@@ -166,16 +253,13 @@ export async function startConsole(
       }
       return { status: res.statusCode, body: parsed };
     },
-    async shot(page, name) {
-      const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-      await new Promise((r) => setTimeout(r, 400)); // let MUI transitions (dialogs, menus) settle
-      await page.screenshot({ path: file as `${string}.png`, fullPage: false });
-      return file;
+    async shot(page, name, opts = {}) {
+      if (!opts.always && process.env.E2E_SCREENSHOTS !== '1') return null;
+      return save(page, name);
     },
     async stop() {
       for (const c of contexts) await c.close().catch(() => undefined);
-      await browser.close().catch(() => undefined);
-      await sys.close();
+      if (own) await sys.close();
       if (cspViolations.length)
         throw new Error(
           `the Content-Security-Policy refused ${cspViolations.length} thing(s):\n${cspViolations.slice(0, 10).join('\n')}`,
@@ -199,10 +283,10 @@ export async function fill(page: Page, selector: string, text: string) {
 }
 
 /**
- * Sign in through the real login page and wait for the shell (the top menu). `then` is where the app should
- * land (default: anywhere inside the shell).
+ * Sign in through the real login page and wait for the shell (the top menu). Only the sign-in tests need this:
+ * the others use `loginAs`, which signs in through the API.
  */
-export async function loginAs(
+export async function loginWithForm(
   page: Page,
   h: Pick<ConsoleHarness, 'base'>,
   loginId: string,
@@ -212,6 +296,40 @@ export async function loginAs(
   await fill(page, 'input[name="username"]', loginId);
   await fill(page, 'input[name="password"]', password);
   await page.click('button[type="submit"]');
+  await page.waitForSelector('[data-testid="app-menu"]', { visible: true });
+}
+
+/**
+ * Sign in as the login page does, through the API (POST /uam/api/v1/authenticate), keep the session where the
+ * console keeps it, open the page a sign-in would lead to (the remembered one, or /) and wait for the shell.
+ */
+export async function loginAs(
+  page: Page,
+  h: Pick<ConsoleHarness, 'base'>,
+  loginId: string,
+  password = TEST_PASSWORD,
+) {
+  const res = await fetch(`${h.base}/uam/api/v1/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: b64(loginId), password: b64(password) }),
+  });
+  const session = await res.json();
+  if (res.status !== 200)
+    throw new Error(`sign-in of ${loginId} refused: ${res.status} ${JSON.stringify(session)}`);
+  // local storage belongs to the console's origin: be on one of its pages first
+  if (!page.url().startsWith(h.base)) await page.goto(`${h.base}/health`, { waitUntil: 'domcontentloaded' });
+  const to = await page.evaluate(
+    (keys, value) => {
+      localStorage.setItem(keys.session, value);
+      const r = localStorage.getItem(keys.redirect);
+      localStorage.removeItem(keys.redirect);
+      return r && r.startsWith('/') && !r.startsWith('//') ? r : '/';
+    },
+    STORAGE,
+    JSON.stringify(session),
+  );
+  await page.goto(h.base + to, { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('[data-testid="app-menu"]', { visible: true });
 }
 

@@ -8,7 +8,7 @@ import {
   clickWhenReady,
   fill,
   profileMenu,
-  loginAs,
+  loginWithForm,
   open,
   startConsole,
   waitForText,
@@ -78,7 +78,7 @@ describe('console sign-in (browser)', () => {
   it('shows an admin the Users menu and hides it from a provider, who is sent home from /users', async () => {
     const admin = await h.user('ROLE_PORTAL_ADMIN');
     const a = await h.newPage();
-    await loginAs(a, h, admin.loginId);
+    await loginWithForm(a, h, admin.loginId);
     await a.waitForFunction(() => location.pathname === '/' || location.pathname === '/home');
     const adminMenu = await a.$$eval('[data-menu]', (els) => els.map((e) => e.getAttribute('data-menu')));
     expect(adminMenu).toEqual([
@@ -100,7 +100,7 @@ describe('console sign-in (browser)', () => {
 
     const provider = await h.user('ROLE_NPI');
     const p = await h.newPage();
-    await loginAs(p, h, provider.loginId);
+    await loginWithForm(p, h, provider.loginId);
     const providerMenu = await p.$$eval('[data-menu]', (els) => els.map((e) => e.getAttribute('data-menu')));
     expect(providerMenu).not.toContain('users');
     expect(providerMenu).toContain('orders');
@@ -116,7 +116,7 @@ describe('console sign-in (browser)', () => {
   it('sends an expired session to /login and back to the same page after signing in', async () => {
     const user = await h.user('ROLE_NPI');
     const page = await h.newPage();
-    await loginAs(page, h, user.loginId);
+    await loginWithForm(page, h, user.loginId);
     await page.goto(h.base + '/kits?tab=1', { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('[data-testid="kits-page"]');
     // the server no longer accepts the token (as when it expires): the next call answers 401
@@ -128,7 +128,7 @@ describe('console sign-in (browser)', () => {
     await profileMenu(page, 'menu-release-notes');
     await page.waitForFunction(() => location.pathname === '/login');
     expect(await page.evaluate((k) => localStorage.getItem(k), STORAGE.session)).toBeNull();
-    await loginAs(page, h, user.loginId);
+    await loginWithForm(page, h, user.loginId);
     await page.waitForFunction(() => location.pathname + location.search === '/kits?tab=1');
 
     // opening the app with a session the server no longer accepts: the session check sends it to /login too
@@ -139,14 +139,14 @@ describe('console sign-in (browser)', () => {
     }, STORAGE.session);
     await page.goto(h.base + '/tests', { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => location.pathname === '/login');
-    await loginAs(page, h, user.loginId);
+    await loginWithForm(page, h, user.loginId);
     await page.waitForFunction(() => location.pathname === '/tests');
   });
 
   it('logs out from the profile menu, forgetting the menu, the session and the language', async () => {
     const user = await h.user('ROLE_NPI', { loginId: `dana.lee.${Date.now()}` });
     const page = await h.newPage();
-    await loginAs(page, h, user.loginId);
+    await loginWithForm(page, h, user.loginId);
     expect(await page.$eval('[data-testid="profile-menu"]', (e) => (e as HTMLElement).innerText)).toContain(
       'Test N.',
     );

@@ -7,6 +7,7 @@ import {
   fill,
   login,
   loginAs,
+  loginWithForm,
   open,
   profileMenu,
   startConsole,
@@ -108,6 +109,6 @@ describe('console passwords (browser)', () => {
     await page.click('[data-testid="reset-submit"]');
     await page.waitForSelector('[data-testid="reset-done"]');
     await open(page, h, '/login');
-    await loginAs(page, h, user.loginId, 'Fresh1pass');
+    await loginWithForm(page, h, user.loginId, 'Fresh1pass');
   });
 });

@@ -17,9 +17,13 @@ describe('queue dashboard (browser)', () => {
   });
 
   it('an operator opens it from the profile menu in a new tab; it shows the queues and their jobs', async () => {
-    // a claim waiting to be sent (this backend runs no workers, so it stays there)
+    // a claim to be sent in an hour (delayed: the backend's worker leaves it there while the test looks)
     const billing = h.sys.ctx.queues.get('billing-submit')!;
-    await billing.add('billing-submit', { caseId: 'case-e2e-board', generation: 1 }, { jobId: 'e2e-board' });
+    await billing.add(
+      'billing-submit',
+      { caseId: 'case-e2e-board', generation: 1 },
+      { jobId: 'e2e-board', delay: 3_600_000 },
+    );
     try {
       const devops = await h.user('ROLE_DEVOPS');
       const page = await h.newPage();
@@ -38,10 +42,10 @@ describe('queue dashboard (browser)', () => {
       for (const name of h.sys.ctx.queues.names()) await waitForText(board, name);
       await h.shot(board, 'queues-board-overview');
 
-      // the billing queue's waiting job, with its data
-      await open(board, h, '/operations/queues/queue/billing-submit?status=waiting');
+      // the billing queue's delayed job, with its data
+      await open(board, h, '/operations/queues/queue/billing-submit?status=delayed');
       await waitForText(board, 'e2e-board');
-      await h.shot(board, 'queues-board-billing-waiting');
+      await h.shot(board, 'queues-board-billing-delayed');
       expect(await board.evaluate(() => document.body.innerText)).toContain('billing-submit');
       // read-only: no retry, clean or pause buttons on the queue
       const buttons = await board.$$eval('button', (bs) => bs.map((b) => (b.textContent ?? '').trim()));

@@ -72,19 +72,19 @@ describe('console screens in English and Chinese (browser)', () => {
       await open(page, h, '/login');
       await waitForText(page, zh ? '登录临床门户' : 'Sign in to the Clinical Portal');
       await noRawKeys(page);
-      await h.shot(page, `login-${tag}`);
+      await h.shot(page, `login-${tag}`, { always: true });
       await open(page, h, '/forgot-password');
       await page.waitForSelector('[data-testid="forgot-form"]');
       await noRawKeys(page);
-      await h.shot(page, `forgot-password-${tag}`);
+      await h.shot(page, `forgot-password-${tag}`, { always: true });
       await open(page, h, '/tac');
       await waitForText(page, zh ? '医疗服务提供者及申办方使用条款' : 'Provider & Sponsor Terms of Use');
       expect(await page.$$eval('[data-testid="certifications"] li', (l) => l.length)).toBe(6);
       await noRawKeys(page);
-      await h.shot(page, `terms-${tag}`);
+      await h.shot(page, `terms-${tag}`, { always: true });
       await open(page, h, '/reset-password?token=abcdefghijklmnop');
       await page.waitForSelector('[data-testid="reset-form"]');
-      await h.shot(page, `reset-password-${tag}`);
+      await h.shot(page, `reset-password-${tag}`, { always: true });
     });
 
     it(`the shell and its dialogs (${locale})`, async () => {
@@ -93,7 +93,7 @@ describe('console screens in English and Chinese (browser)', () => {
       await loginAs(page, h, admin.loginId);
       await page.waitForSelector('[data-testid="home-page"]');
       await noRawKeys(page);
-      await h.shot(page, `home-${tag}`);
+      await h.shot(page, `home-${tag}`, { always: true });
 
       await clickWhenReady(page, '[data-menu="users"]');
       await page.waitForFunction(() => location.pathname === '/users');
@@ -103,33 +103,33 @@ describe('console screens in English and Chinese (browser)', () => {
       );
       await new Promise((r) => setTimeout(r, 500));
       await noRawKeys(page);
-      await h.shot(page, `users-${tag}`);
+      await h.shot(page, `users-${tag}`, { always: true });
 
       await clickWhenReady(page, '[data-menu="orders"]');
       await page.waitForSelector('[data-testid="tab-draft"]'); // the orders list (resources/orders/list)
       await noRawKeys(page);
-      await h.shot(page, `orders-${tag}`);
+      await h.shot(page, `orders-${tag}`, { always: true });
 
       await clickWhenReady(page, '[data-testid="help-button"]');
       await waitForText(page, zh ? '客户服务时间' : 'Client-services hours: Monday-Friday 9 AM-5 PM PST');
-      await h.shot(page, `contact-${tag}`);
+      await h.shot(page, `contact-${tag}`, { always: true });
       await page.keyboard.press('Escape');
 
       await profileMenu(page, 'menu-about');
       await page.waitForSelector('[data-testid="about-table"]');
-      await h.shot(page, `about-${tag}`);
+      await h.shot(page, `about-${tag}`, { always: true });
       await page.keyboard.press('Escape');
 
       await profileMenu(page, 'menu-release-notes');
       await page.waitForSelector('[data-testid="release-note"]');
       await waitForText(page, 'Sign requisitions with your portal password');
-      await h.shot(page, `release-notes-${tag}`);
+      await h.shot(page, `release-notes-${tag}`, { always: true });
       await page.keyboard.press('Escape');
 
       await profileMenu(page, 'menu-change-password');
       await page.waitForSelector('[data-testid="password-checklist"]');
       await noRawKeys(page);
-      await h.shot(page, `change-password-${tag}`);
+      await h.shot(page, `change-password-${tag}`, { always: true });
     });
   }
 

@@ -26,8 +26,8 @@ const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',')
 const MONGO_URL = process.env.MONGO_URL ?? mongoUrlWithDb(LOCAL_MONGO_URL, 'oncotrf_test');
 
 const run = runSuffix();
-const prefix = `it-batch-${run}`;
-const groupId = `it-batch-${run}`;
+const prefix = `test_${run}-batch`;
+const groupId = `test_${run}-batch`;
 const kafka = new Kafka({
   clientId: `batch-it-${run}`,
   brokers: KAFKA_BROKERS,

@@ -24,8 +24,8 @@ const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',')
 const MONGO_URL = process.env.MONGO_URL ?? mongoUrlWithDb(LOCAL_MONGO_URL, 'oncotrf_test');
 
 const run = runSuffix();
-const prefix = `it-consumer-${run}`;
-const groupId = `it-consumer-${run}`;
+const prefix = `test_${run}-consumer`;
+const groupId = `test_${run}-consumer`;
 const kafka = new Kafka({
   clientId: `consumer-it-${run}`,
   brokers: KAFKA_BROKERS,

@@ -39,6 +39,12 @@ import {
 } from './util';
 
 export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
+/**
+ * How long the broker holds a consumer's fetch when there is nothing new (kafkajs: 5 s). A stop waits for the
+ * fetch in flight, so this bounds how long a consumer takes to stop (a deploy's SIGTERM, a test system's close);
+ * a new message is delivered at once either way (docs/decisions.md "Consumer fetch wait").
+ */
+export const FETCH_MAX_WAIT_MS = 1_000;
 export const DEAD_LETTERS_COLLECTION = 'dead_letters';
 
 // ---------------------------------------------------------------------------
@@ -360,7 +366,11 @@ function consumerBase(options: ConsumerBaseOptions) {
     run: Pick<ConsumerRunConfig, 'eachMessage' | 'eachBatch' | 'eachBatchAutoResolve'>,
     onStop: () => void = () => {},
   ): Promise<RunningConsumer> {
-    const consumer = kafka.consumer({ ...options.consumerConfig, groupId });
+    const consumer = kafka.consumer({
+      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      ...options.consumerConfig,
+      groupId,
+    });
     let resolveReady!: () => void;
     const ready = new Promise<void>((resolve) => (resolveReady = resolve));
     consumer.on(consumer.events.GROUP_JOIN, (e) => {

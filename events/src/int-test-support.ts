@@ -12,8 +12,9 @@ import type { Kafka, KafkaMessage } from 'kafkajs';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** Unique per call, and named after the test run, whose teardown removes its topics (global-setup.ts). */
 export function runSuffix(): string {
-  return `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  return `${process.env.ONCO_TEST_RUN ?? ''}${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -181,6 +182,33 @@ export async function collectMessages(kafka: Kafka, topics: string[], groupId: s
   return {
     messages,
     joined: () => joined,
+    /**
+     * Wait until this collector has received every message its topics hold now (each partition's end offset),
+     * so a count taken after it is final: a fact to wait on instead of "time for a duplicate to show up".
+     */
+    async drained({ timeoutMs = 30_000 } = {}) {
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        const ends: Array<{ topic: string; partition: number; high: number }> = [];
+        for (const topic of topics)
+          for (const p of await admin.fetchTopicOffsets(topic).catch(() => []))
+            ends.push({ topic, partition: p.partition, high: Number(p.high) });
+        await waitFor(
+          () =>
+            ends.every(
+              (e) =>
+                e.high === 0 ||
+                messages.some(
+                  (m) => m.topic === e.topic && m.partition === e.partition && Number(m.offset) >= e.high - 1,
+                ),
+            ),
+          { timeoutMs, intervalMs: 50, what: `collector ${groupId} at the end of ${topics.join(', ')}` },
+        );
+      } finally {
+        await admin.disconnect();
+      }
+    },
     stop: () => consumer.disconnect(),
   };
 }

@@ -30,9 +30,9 @@ const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',')
 const MONGO_URL = process.env.MONGO_URL ?? mongoUrlWithDb(LOCAL_MONGO_URL, 'oncotrf_test');
 
 const run = runSuffix();
-const prefix = `it-outage-${run}`;
+const prefix = `test_${run}-outage`;
 const collName = `outage_it_${run}`;
-const groupId = `it-outage-${run}`;
+const groupId = `test_${run}-outage`;
 const kafka = new Kafka({
   clientId: `outage-it-${run}`,
   brokers: KAFKA_BROKERS,

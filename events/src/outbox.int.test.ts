@@ -23,7 +23,7 @@ const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',')
 const MONGO_URL = process.env.MONGO_URL ?? mongoUrlWithDb(LOCAL_MONGO_URL, 'oncotrf_test');
 
 const run = runSuffix();
-const prefix = `it-outbox-${run}`;
+const prefix = `test_${run}-outbox`;
 const collName = `outbox_it_${run}`;
 const kafka = new Kafka({
   clientId: `outbox-it-${run}`,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 
@@ -29,7 +30,15 @@ function probe(host: string, port: number): Promise<boolean> {
 
 let stop: (() => Promise<void>) | undefined;
 
+/**
+ * Every database, Kafka topic, consumer group and BullMQ key a test run creates is named after this run
+ * (createTestSystem: `oncotrf_test_{run}…`, `test_{run}…`); the teardown removes them all, so hundreds of topics do
+ * not pile up on the broker, and a crashed test file's leftovers go too.
+ */
+const RUN = `r${Date.now().toString(36)}${randomBytes(2).toString('hex')}x`;
+
 export async function setup() {
+  process.env.ONCO_TEST_RUN = RUN;
   const given = process.env.MONGO_URL || process.env.KAFKA_BROKERS || process.env.REDIS_URL;
   const local =
     (await probe('127.0.0.1', 27017)) && (await probe('127.0.0.1', 9092)) && (await probe('127.0.0.1', 6379));
@@ -68,6 +77,61 @@ export async function setup() {
   };
 }
 
+/** Remove what this run created: databases, topics and consumer groups, BullMQ keys. Best effort, reported. */
+async function removeRunLeftovers() {
+  const { LOCAL_MONGO_URL } = await import('@onco/platform');
+  const started = Date.now();
+  const removed = { databases: 0, topics: 0, groups: 0, keys: 0 };
+  const mongoose = (await import('mongoose')).default;
+  const conn = await mongoose.createConnection(process.env.MONGO_URL ?? LOCAL_MONGO_URL).asPromise();
+  try {
+    const { databases } = await conn.db!.admin().listDatabases({ nameOnly: true });
+    for (const d of databases.filter((x) => x.name.startsWith(`oncotrf_test_${RUN}`))) {
+      await conn.useDb(d.name).dropDatabase();
+      removed.databases++;
+    }
+  } finally {
+    await conn.close();
+  }
+  const { Kafka, logLevel } = await import('kafkajs');
+  const admin = new Kafka({
+    clientId: `oncotrf-test-teardown-${RUN}`,
+    brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    const groups = (await admin.listGroups()).groups
+      .map((g) => g.groupId)
+      .filter((g) => g.startsWith(`test_${RUN}`));
+    if (groups.length) await admin.deleteGroups(groups).catch(() => undefined);
+    removed.groups = groups.length;
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(`test_${RUN}`));
+    for (let i = 0; i < topics.length; i += 100)
+      await admin.deleteTopics({ topics: topics.slice(i, i + 100), timeout: 30_000 });
+    removed.topics = topics.length;
+  } finally {
+    await admin.disconnect();
+  }
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `test_${RUN}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) removed.keys += await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  console.log(
+    `[test] removed this run's ${removed.databases} databases, ${removed.topics} topics, ${removed.groups} consumer groups and ${removed.keys} queue keys in ${Date.now() - started} ms`,
+  );
+}
+
 export async function teardown() {
+  if (!stop) await removeRunLeftovers().catch((err) => console.warn(`[test] leftovers not removed: ${err}`));
   await stop?.();
 }

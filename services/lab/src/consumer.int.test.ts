@@ -9,9 +9,9 @@ import {
   withPrefix,
   type EventEnvelope,
 } from '@onco/events';
-import { createTestSystem } from '../../server/src/test-helper';
+import { createTestSystem, settled } from '../../server/src/test-helper';
 import { submittedEvent } from './test/events';
-import { collectMessages, kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
+import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
 import {
   createLabModule,
   createTestOrdersFromSubmission,
@@ -129,7 +129,9 @@ describe('lab: requisition-submitted consumer (real Kafka and the store)', () =>
     await publish(again);
     await waitFor(async () => (await marker(again.id)) === 1, { what: 'the redelivery processed' });
     sys.ctx.nudgeOutbox();
-    await sleep(2_000);
+    // everything in flight done (outbox, the lab's consumer group) and every event published so far collected
+    await settled(sys);
+    await collector.drained();
     expect(await lab.models.TestOrder.countDocuments({ 'testOrderForm.id': d.requisitionId })).toBe(2);
     expect(await lab.models.TestOrder.countDocuments({ 'outbox.0': { $exists: true } })).toBe(0);
     expect(collector.messages.filter((m) => m.key?.startsWith(d.requisitionId))).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseEventJson, topicFor } from '@onco/events';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
+import { createTestSystem, createUser, login, settled, TEST_PASSWORD } from '../../server/src/test-helper';
 import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
 import { completeForm } from '../../requisitions/src/test/fixtures';
 import { createLabModule, type LabModule } from './index';
@@ -158,7 +158,7 @@ describe('Merge TRF: duplicate → primary (real Kafka, the store, Redis)', () =
       'accessioner',
     );
     expect(again.statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 1500));
+    await settled(sys);
     const after = await lab.models.TestOrder.find({ 'testOrderForm.id': duplicate.id }).lean();
     for (const t of after) expect(t.testHistories.filter((x) => x.change === 'merged')).toHaveLength(1);
   });

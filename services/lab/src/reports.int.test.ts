@@ -6,8 +6,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureTopics, safeParseEventJson, topicFor } from '@onco/events';
-import { collectMessages, kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
-import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
+import { createTestSystem, createUser, login, settled } from '../../server/src/test-helper';
 import { createLabModule, type LabModule, type TestOrderDoc } from './index';
 import {
   MSG_REPORT_FILE_TYPE,
@@ -511,7 +511,7 @@ describe('lab: test reports (upload, submit, download) on the real services', ()
       async () => JSON.stringify(await storeFiles(sys.config.FILE_STORE_DIR)) === JSON.stringify(filesBefore),
       { what: 'the partial upload removed', timeoutMs: 10_000 },
     );
-    await sleep(300);
+    await settled(sys);
     expect(await storeFiles(sys.config.FILE_STORE_DIR)).toEqual(filesBefore);
     expect(await lab.models.PendingReport.countDocuments().exec()).toBe(pendingBefore);
     expect((await read(id)).status).toBe('IN_PROGRESS');

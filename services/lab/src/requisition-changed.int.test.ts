@@ -9,8 +9,8 @@ import {
   type AnyEvent,
   type RequisitionChangedData,
 } from '@onco/events';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
+import { createTestSystem, createUser, login, settled, TEST_PASSWORD } from '../../server/src/test-helper';
+import { kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
 import { completeForm } from '../../requisitions/src/test/fixtures';
 import { submittedEvent } from './test/events';
 import {
@@ -171,7 +171,7 @@ describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
     expect(plain.json().version).toBe(res.json().version + 1);
     const raw = await sys.ctx.mongo.collection('test_order_forms').findOne({ _id: s.id } as never);
     expect(raw!.outbox ?? []).toHaveLength(0);
-    await sleep(2_000);
+    await settled(sys);
     expect((await labState())!.version).toBe(res.json().version);
   });
 
@@ -291,7 +291,7 @@ describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
       deleted: true,
     });
     await publish(older);
-    await sleep(3_000);
+    await settled(sys);
     const rows = await ordersOf(id);
     expect(rows.map((o) => o.version)).toEqual(versions);
     expect(rows.every((o) => o.dueOn?.toISOString() === '2030-03-01T00:00:00.000Z' && !o.deleted)).toBe(true);

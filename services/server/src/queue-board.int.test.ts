@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { identityModels } from '@onco/identity';
 import { QUEUE_BOARD_COOKIE, QUEUE_BOARD_PATH } from '@onco/platform';
 import { createTestSystem, createUser, login } from './test-helper';
@@ -172,7 +172,11 @@ describe('queue dashboard (bull-board, read-only)', () => {
     const { User } = identityModels(sys.ctx.mongo);
     await User.updateOne({ _id: devops.userId }, { $inc: { tokenVersion: 1 } });
     // (the guard's session cache holds a user up to 2 s; a password change through the API also clears it)
-    await new Promise((r) => setTimeout(r, 2100));
+    await vi.waitFor(
+      async () =>
+        expect((await sys.app.inject({ url: API, headers: { cookie: header } })).statusCode).toBe(401),
+      { timeout: 10_000, interval: 100 },
+    );
     const after = await sys.app.inject({ url: API, headers: { cookie: header } });
     expect(after.statusCode).toBe(401);
   });

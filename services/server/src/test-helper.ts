@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
+import { AssignerProtocol, type Kafka } from 'kafkajs';
 import pino from 'pino';
 import type { Role } from '@onco/domain';
 import { LOCAL_MONGO_URL, loadConfig, loggerOptions, mongoUrlWithDb, type Config } from '@onco/platform';
@@ -29,7 +31,8 @@ export class LogCapture extends Writable {
 export async function createTestSystem(
   overrides: Partial<Record<keyof Config, string>> = {},
 ): Promise<System & { config: Config; logs: LogCapture; suffix: string }> {
-  const suffix = randomBytes(4).toString('hex');
+  // named after the test run (scripts/test-support/global-setup.ts), whose teardown removes them
+  const suffix = `${process.env.ONCO_TEST_RUN ?? ''}${randomBytes(4).toString('hex')}`;
   const mongoUrl = mongoUrlWithDb(process.env.MONGO_URL ?? LOCAL_MONGO_URL, `oncotrf_test_${suffix}`);
   const tmp = path.join(os.tmpdir(), `oncotrf-test-${suffix}`);
   const config = loadConfig({
@@ -114,4 +117,96 @@ export async function login(
   if (res.statusCode !== 200) throw new Error(`login ${loginId} failed: ${res.statusCode} ${res.body}`);
   const body = res.json();
   return { authorization: `Bearer ${body.token}`, body };
+}
+
+/**
+ * Wait until the system has nothing left in flight, on facts: its outbox relay has no pending event, each of its
+ * Kafka consumer groups has committed every partition's end offset, and its BullMQ queues have no waiting,
+ * active or delayed job. Returns what was still busy when `timeoutMs` ran out (empty when settled).
+ */
+export async function settle(
+  sys: System & { config: Config },
+  { timeoutMs = 30_000 } = {},
+): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  const admin = sys.ctx.kafka.admin();
+  await admin.connect();
+  try {
+    for (;;) {
+      const busy: string[] = [];
+      if (sys.relay) {
+        const pending = await sys.relay.pending();
+        if (pending) busy.push(`outbox: ${pending} pending`);
+      }
+      for (const name of sys.ctx.queues.names()) {
+        const queue = sys.ctx.queues.get(name)!;
+        const c = await queue.getJobCounts('waiting', 'active', 'prioritized');
+        // a delayed job counts when it is due within a minute (a retry's backoff), not a repeatable one's next
+        // run or a job parked for later
+        const soon = (await queue.getDelayed(0, 200)).filter(
+          (j) => !j.repeatJobKey && j.timestamp + (j.opts.delay ?? 0) < Date.now() + 60_000,
+        ).length;
+        const n = Object.values(c).reduce((x, y) => x + y, 0) + soon;
+        if (n) busy.push(`queue ${name}: ${n} jobs`);
+      }
+      busy.push(...(await consumerLag(admin, sys.config.TOPIC_PREFIX)));
+      if (!busy.length || Date.now() > deadline) return busy;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** Consumer groups of this prefix (with members) that have not yet committed their topics' end offsets. */
+async function consumerLag(admin: ReturnType<Kafka['admin']>, topicPrefix: string): Promise<string[]> {
+  const prefix = topicPrefix.replace(/\.+$/, '');
+  if (!prefix) return [];
+  const groupIds = (await admin.listGroups()).groups
+    .map((g) => g.groupId)
+    .filter((g) => g.startsWith(prefix));
+  if (!groupIds.length) return [];
+  const lag: string[] = [];
+  const { groups } = await admin.describeGroups(groupIds);
+  for (const g of groups) {
+    const topics = new Set<string>();
+    for (const m of g.members)
+      for (const t of AssignerProtocol.MemberMetadata.decode(m.memberMetadata)?.topics ?? []) topics.add(t);
+    if (!topics.size) continue;
+    const committed = await admin.fetchOffsets({ groupId: g.groupId, topics: [...topics] });
+    for (const t of committed) {
+      const ends = await admin.fetchTopicOffsets(t.topic);
+      for (const p of ends) {
+        const at = Number(t.partitions.find((x) => x.partition === p.partition)?.offset ?? -1);
+        if (Number(p.high) > Number(p.low) && at < Number(p.high))
+          lag.push(`${g.groupId} ${t.topic}[${p.partition}] at ${at} of ${p.high}`);
+      }
+    }
+  }
+  return lag;
+}
+
+/**
+ * A clean slate on a running system without booting another: settle what is in flight, then empty every
+ * collection (documents only: indexes stay), the mailbox and the file store. For test files that share one
+ * system (the browser level); sequences restart too, so each file numbers its requisitions from 1.
+ */
+export async function resetTestSystem(sys: System & { config: Config }): Promise<void> {
+  const busy = await settle(sys);
+  if (busy.length) console.warn(`[test] reset: still busy after 30 s, emptied anyway: ${busy.join('; ')}`);
+  const db = sys.ctx.mongo.db!;
+  for (const c of await db.listCollections({}, { nameOnly: true }).toArray())
+    if (!c.name.startsWith('system.')) await db.collection(c.name).deleteMany({});
+  for (const dir of [sys.config.MAILBOX_DIR, sys.config.FILE_STORE_DIR])
+    for (const e of await readdir(dir).catch(() => []))
+      await rm(path.join(dir, e), { recursive: true, force: true });
+}
+
+/** `settle`, failing with what is still busy: before a count that must be final (no duplicate came later). */
+export async function settled(
+  sys: System & { config: Config },
+  opts: { timeoutMs?: number } = {},
+): Promise<void> {
+  const busy = await settle(sys, opts);
+  if (busy.length) throw new Error(`the system did not settle: ${busy.join('; ')}`);
 }

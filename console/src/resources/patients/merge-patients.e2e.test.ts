@@ -8,7 +8,6 @@
  * list and the dialog in zh-CN.
  * Screenshots in /tmp/shots/ (and .data/screenshots/).
  */
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import {
@@ -31,7 +30,6 @@ import { completeForm } from '../../../../services/requisitions/src/test/fixture
 
 const P = '/portal/api/v1';
 const RQ = `${P}/testOrderForms`;
-const SHOTS = '/tmp/shots';
 
 interface Pat {
   id: string;
@@ -52,13 +50,9 @@ describe('Merge Patients (real backend with workers, chromium)', () => {
   let requisition: { id: string; testRequisitionId: string };
   let token: string;
 
-  async function shot(page: Page, name: string) {
-    await h.shot(page, name);
-    await page.screenshot({ path: `${SHOTS}/${name}.png` as `${string}.png` });
-  }
+  const shot = (page: Page, name: string) => h.shot(page, name);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     h = await startConsole({ WORKERS: 'true' });
     seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
     const [A] = seed.accounts;
@@ -195,7 +189,7 @@ describe('Merge Patients (real backend with workers, chromium)', () => {
     // merge: the bar follows the server to 100 %
     await clickWhenReady(page, '[data-testid="merge-submit"]');
     await page.waitForSelector('[data-testid="merge-progress"]');
-    await page.screenshot({ path: `${SHOTS}/merge-progress.png` });
+    await shot(page, 'merge-progress');
     // the finished bar shows 1.5 s before the dialog closes: read it as soon as it says 100 %
     const finished = await page.waitForFunction(
       () =>
@@ -204,7 +198,7 @@ describe('Merge Patients (real backend with workers, chromium)', () => {
       { timeout: 90_000, polling: 50 },
     );
     expect(await finished.jsonValue()).toBe('1 of 1 requisitions moved');
-    await page.screenshot({ path: `${SHOTS}/merge-progress-done.png` });
+    await shot(page, 'merge-progress-done');
     await waitForText(page, 'The patients have been merged');
     await page.waitForFunction(() => !document.querySelector('[data-testid="merge-dialog"]'));
     // the duplicate leaves the list
@@ -253,7 +247,7 @@ describe('Merge Patients (real backend with workers, chromium)', () => {
     await shot(page, 'merge-undo-confirm');
     await clickButton(page, 'Yes', true);
     await page.waitForSelector('[data-testid="undo-progress-dialog"]');
-    await page.screenshot({ path: `${SHOTS}/merge-undo-progress.png` });
+    await shot(page, 'merge-undo-progress');
     await waitForText(page, 'The merge has been undone', 90_000);
     await page.waitForFunction(
       (id) => document.querySelector(`[data-testid="patient-merge-status-${id}"]`)?.textContent === 'Undone',

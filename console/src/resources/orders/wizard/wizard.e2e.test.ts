@@ -59,9 +59,17 @@ async function choose(page: Page, path: string, value: string) {
 /** Type 3+ characters in a picker and take the first option. */
 async function pick(page: Page, selector: string, term: string) {
   await fill(page, selector, term);
-  await page.waitForSelector('.MuiAutocomplete-option', { visible: true });
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
+  // the options of the whole term (not of a prefix typed before), then a click on the first one
+  await page.waitForFunction(
+    (t) =>
+      !document.querySelector('.MuiAutocomplete-loading') &&
+      [...document.querySelectorAll('.MuiAutocomplete-option')].some((o) =>
+        (o.textContent ?? '').toLowerCase().includes(t),
+      ),
+    {},
+    term.toLowerCase(),
+  );
+  await page.click('.MuiAutocomplete-option');
   await page.waitForSelector('.MuiAutocomplete-popper', { hidden: true });
 }
 
