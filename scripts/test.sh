@@ -16,7 +16,8 @@ for level in ${levels[@]}; do
   started=$(date +%s)
   extra=()
   case "$level" in serial|e2e) extra=(--no-file-parallelism) ;; esac
-  npx vitest run --project "$level" "${extra[@]}" --passWithNoTests --reporter=default --reporter=json --outputFile="$out/$level.json"
+  TIMING_OUT="$out/$level.files" npx vitest run --project "$level" "${extra[@]}" --passWithNoTests \
+    --reporter=default --reporter=json --reporter=./scripts/test-support/timing-reporter.ts --outputFile.json="$out/$level.json"
   rc=$?
   echo "$level $(( $(date +%s) - started ))" >> "$out/levels.txt"
   [ $rc -ne 0 ] && status=$rc

@@ -16,8 +16,11 @@ for (const f of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
   passed += r.numPassedTests;
   failed += r.numFailedTests;
   skipped += r.numPendingTests + (r.numTodoTests || 0);
+  // each file's whole time (collect, hooks, tests) from timing-reporter.ts; the JSON report's leaves hooks out
+  const timing = path.join(dir, `${level}.files`);
+  if (existsSync(timing))
+    for (const t of JSON.parse(readFileSync(timing, 'utf8'))) files.push({ level, name: t.file, ms: t.ms });
   for (const file of r.testResults || []) {
-    files.push({ level, name: path.relative(root, file.name), ms: (file.endTime ?? 0) - (file.startTime ?? 0) });
     if (file.status === 'failed' && !(file.assertionResults || []).some((a) => a.status === 'failed'))
       failures.push(`${level}: ${file.name}: ${(file.message || '').split('\n').slice(0, 6).join(' | ')}`);
     for (const a of file.assertionResults || [])

@@ -44,7 +44,8 @@ const P = '/portal/api/v1';
 beforeAll(async () => {
   // the registry stand-in on its own HTTP server, at the same path our server serves it
   standIn = createNpiRegistryStandIn();
-  registry = Fastify();
+  // idle keep-alive connections (the server's registry client keeps them) closed at once on close()
+  registry = Fastify({ forceCloseConnections: true });
   await registry.register(async (s) => npiStandInRoutes(s, { standIn }), { prefix: P });
   const address = await registry.listen({ port: 0, host: '127.0.0.1' });
   registryUrl = `${address}${P}${NPI_STAND_IN_PATH}`;
