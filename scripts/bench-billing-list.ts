@@ -19,9 +19,8 @@ import {
   permissionsOf,
   type Role,
 } from '@onco/domain';
-import { billingCasesResource as R, billingScope } from '../services/billing/src/routes/billing-cases';
-import { buildSystem } from '../services/server/src/system';
-import { demoLogin, seedDemo } from '../services/server/src/seed';
+import { billingCasesResource as R, billingScope } from '@onco/billing';
+import { buildSystem, demoLogin, seedDemo } from '@onco/server';
 import { arg, compareListToBare } from './bench-support';
 
 const FACETS = R.facets!.map((f) => f.name);

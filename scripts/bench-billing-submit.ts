@@ -26,13 +26,17 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
-import { billingModels, type BillingCaseDoc } from '../services/billing/src/models';
-import { buildClaim, claimKey } from '../services/billing/src/submission/claim';
-import { createGatewayClient } from '../services/billing/src/submission/gateway-client';
-import { startGatewayStandin } from '../services/billing/src/submission/gateway-standin';
-import { importIcd10Fixture, qualifiedCase } from '../services/billing/src/submission/test-fixtures';
-import { buildSystem } from '../services/server/src/system';
-import { createUser, login } from '../services/server/src/test-helper';
+import {
+  billingModels,
+  type BillingCaseDoc,
+  buildClaim,
+  claimKey,
+  createGatewayClient,
+  startGatewayStandin,
+} from '@onco/billing';
+import { importIcd10Fixture, qualifiedCase } from '@onco/billing/testing';
+import { buildSystem } from '@onco/server';
+import { createUser, login } from '@onco/testing';
 import { arg } from './bench-support';
 
 const withCommandMonitoring = (url: string, on: boolean) =>

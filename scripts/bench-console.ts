@@ -20,8 +20,7 @@ import path from 'node:path';
 import pino from 'pino';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { loadConfig } from '@onco/platform';
-import { buildSystem } from '../services/server/src/system';
-import { demoLogin } from '../services/server/src/seed';
+import { buildSystem, demoLogin } from '@onco/server';
 import type { Role } from '@onco/domain';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -37,9 +37,9 @@ import {
   CHECK_SAMPLES_MAX,
   planManifest,
   seedDomainPreferences,
-} from '../services/lab/src/index';
-import { HEADER, row, submission } from '../services/lab/src/test/manifests';
-import { buildSystem } from '../services/server/src/system';
+} from '@onco/lab';
+import { HEADER, row, submission } from '@onco/lab/testing';
+import { buildSystem } from '@onco/server';
 import { arg } from './bench-support';
 
 const ROWS = Number(arg('rows', '100000'));

@@ -37,9 +37,8 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import { permissionsOf, type Role } from '@onco/domain';
-import { requisitionListScope, requisitionsResource as R } from '../services/requisitions/src/resource';
-import { buildSystem } from '../services/server/src/system';
-import { demoLogin } from '../services/server/src/seed';
+import { requisitionListScope, requisitionsResource as R } from '@onco/requisitions';
+import { buildSystem, demoLogin } from '@onco/server';
 import { arg, fmt, run } from './bench-support';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { createReferenceModule, referenceModels } from '@onco/reference';
 import { requisitionModels } from '@onco/requisitions';
 import { labModels } from '@onco/lab';
-import { createTestSystem, createUser, login } from '../services/server/src/test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { arg, fmt, stats, type RunFigures } from './bench-support';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

@@ -36,10 +36,8 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import { PATIENTS_PAGE_SIZE, permissionsOf, type Role } from '@onco/domain';
-import { NOT_MERGED, patientScope, patientsResource as R } from '../services/reference/src/routes/patients';
-import { and } from '../services/reference/src/routes/shared';
-import { buildSystem } from '../services/server/src/system';
-import { demoLogin, seedDemo } from '../services/server/src/seed';
+import { NOT_MERGED, patientScope, patientsResource as R, and } from '@onco/reference';
+import { buildSystem, demoLogin, seedDemo } from '@onco/server';
 import { arg, compareListToBare, fmt, run } from './bench-support';
 
 type Coll = ReturnType<Connection['collection']>;

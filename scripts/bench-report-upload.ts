@@ -23,9 +23,9 @@ import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
-import { labModels } from '../services/lab/src/models';
-import { buildSystem } from '../services/server/src/system';
-import { createUser, login } from '../services/server/src/test-helper';
+import { labModels } from '@onco/lab';
+import { buildSystem } from '@onco/server';
+import { createUser, login } from '@onco/testing';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);

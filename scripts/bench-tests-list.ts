@@ -14,9 +14,8 @@
 import pino from 'pino';
 import { loadConfig, parseListQuery, type SessionUser } from '@onco/platform';
 import { permissionsOf, type Role } from '@onco/domain';
-import { testOrdersResource as R, testOrdersScope } from '../services/lab/src/routes/test-orders';
-import { buildSystem } from '../services/server/src/system';
-import { demoLogin } from '../services/server/src/seed';
+import { testOrdersResource as R, testOrdersScope } from '@onco/lab';
+import { buildSystem, demoLogin } from '@onco/server';
 import { arg, compareListToBare } from './bench-support';
 
 const FACETS = R.facets!.map((f) => f.name);

@@ -21,18 +21,18 @@ import { Queue } from 'bullmq';
 import pino from 'pino';
 import puppeteer from 'puppeteer-core';
 import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
-import { CHROMIUM_ARGS } from '../services/requisitions/src/pdf/render';
-import { trfFormHtml } from '../services/requisitions/src/pdf/trf-form';
 import {
+  CHROMIUM_ARGS,
+  trfFormHtml,
   submissionKeyOf,
   TRF_CONCURRENCY,
   TRF_QUEUE,
   TRF_RENDER_PAGES,
   trfJobId,
-} from '../services/requisitions/src/workers/trf-queue';
-import { completeForm } from '../services/requisitions/src/test/fixtures';
-import { buildSystem } from '../services/server/src/system';
-import { createUser, login, TEST_PASSWORD } from '../services/server/src/test-helper';
+} from '@onco/requisitions';
+import { completeForm } from '@onco/requisitions/testing';
+import { buildSystem } from '@onco/server';
+import { createUser, login, TEST_PASSWORD } from '@onco/testing';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigError, connectMongo, createLogger, loadConfig, type PlatformContext } from '@onco/platform';
 import { requisitionModels } from '@onco/requisitions';
 import { labModels } from '@onco/lab';
-import { seedDemo } from '../services/server/src/seed';
+import { seedDemo } from '@onco/server';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

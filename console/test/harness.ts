@@ -20,14 +20,7 @@ import path from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import type { Role } from '@onco/domain';
 import { onTestFailed } from 'vitest';
-import {
-  b64,
-  createTestSystem,
-  createUser,
-  login,
-  resetTestSystem,
-  TEST_PASSWORD,
-} from '../../services/server/src/test-helper';
+import { b64, createTestSystem, createUser, login, resetTestSystem, TEST_PASSWORD } from '@onco/testing';
 
 export { createUser, login, TEST_PASSWORD };
 
@@ -94,7 +87,7 @@ export interface ConsoleHarness {
   browser: Browser;
   /** a page in a fresh incognito-like context (its own local storage), 1366x860 */
   newPage(opts?: { locale?: 'en' | 'zh-CN'; width?: number; height?: number }): Promise<Page>;
-  /** create an ACTIVE user with TEST_PASSWORD (see services/server/src/test-helper.ts) */
+  /** create an ACTIVE user with TEST_PASSWORD (see services/testing/src/system.ts) */
   user(role: Role, opts?: Parameters<typeof createUser>[2]): ReturnType<typeof createUser>;
   /** call the API as a user: api(authorization, 'POST', '/portal/api/v1/maintenance', body) */
   api(
@@ -187,12 +180,8 @@ export async function startConsole(
 
   const save = async (page: Page, name: string) => {
     const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-    // let MUI transitions (dialogs, menus) finish: no running animation left
-    await page
-      .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), {
-        timeout: 2_000,
-      })
-      .catch(() => undefined);
+    // let MUI transitions (dialogs, menus) finish
+    await animationsDone(page).catch(() => undefined);
     await page.bringToFront();
     await page.screenshot({ path: file as `${string}.png`, fullPage: false });
     return file;
@@ -333,10 +322,22 @@ export async function loginAs(
   await page.waitForSelector('[data-testid="app-menu"]', { visible: true });
 }
 
+/**
+ * Wait until no finite CSS transition or animation runs on the page (MUI's dialogs, menus and poppers moving in
+ * or out); endless ones (a spinner) do not count.
+ */
+export async function animationsDone(page: Page) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
+}
+
 /** Click an element once it is visible and its (MUI) open transition has settled. */
 export async function clickWhenReady(page: Page, selector: string) {
   const el = await page.waitForSelector(selector, { visible: true });
-  await new Promise((r) => setTimeout(r, 250));
+  await animationsDone(page);
   await el!.click();
 }
 
@@ -368,7 +369,7 @@ export async function clickButton(page: Page, text: string, inDialog = false) {
     text,
     selector,
   );
-  await new Promise((r) => setTimeout(r, 250)); // let an opening dialog's transition settle
+  await animationsDone(page); // let an opening dialog's transition settle
   await page.evaluate(
     (t, sel) => {
       const b = [...document.querySelectorAll(sel)].find(

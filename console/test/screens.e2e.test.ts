@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { completeForm } from '../../services/requisitions/src/test/fixtures';
+import { completeForm } from '@onco/requisitions/testing';
 import {
+  animationsDone,
   bodyText,
   clickWhenReady,
   login,
@@ -101,7 +102,7 @@ describe('console screens in English and Chinese (browser)', () => {
         () =>
           !document.body.innerText.includes('Loading....') && !document.body.innerText.includes('加载中....'),
       );
-      await new Promise((r) => setTimeout(r, 500));
+      await animationsDone(page);
       await noRawKeys(page);
       await h.shot(page, `users-${tag}`, { always: true });
 

@@ -23,7 +23,7 @@ import {
   type AnyEvent,
   type OutboxEntry,
 } from './index';
-import { collectMessages, infra, kafkaTestLock, runSuffix, sleep, waitFor } from './int-test-support';
+import { collectMessages, infra, kafkaTestLock, runSuffix, sleep, waitFor } from '@onco/testing';
 import { LOCAL_MONGO_URL, mongoUrlWithDb } from '../../services/platform/src/config';
 
 const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');

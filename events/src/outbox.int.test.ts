@@ -16,7 +16,7 @@ import {
   type AnyEvent,
   type TestStatus,
 } from './index';
-import { collectMessages, kafkaTestLock, runSuffix, waitFor } from './int-test-support';
+import { collectMessages, kafkaTestLock, runSuffix, waitFor } from '@onco/testing';
 import { LOCAL_MONGO_URL, mongoUrlWithDb } from '../../services/platform/src/config';
 
 const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');

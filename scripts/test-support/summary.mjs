@@ -4,7 +4,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const dir = process.argv[2];
-const root = process.cwd();
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -2,9 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, safeParseEventJson, topicFor, type EventEnvelope } from '@onco/events';
 import { ROLE_PERMISSIONS } from '@onco/domain';
 import type { SessionUser } from '@onco/platform';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
-import { completeForm } from '../../requisitions/src/test/fixtures';
+import {
+  createTestSystem,
+  createUser,
+  login,
+  TEST_PASSWORD,
+  collectMessages,
+  kafkaTestLock,
+  waitFor,
+} from '@onco/testing';
+import { completeForm } from '@onco/requisitions/testing';
 import { RequisitionService } from '../../requisitions/src/requisition-service';
 import { requisitionModels } from '../../requisitions/src/models';
 import { labModels, type LabModels } from '../../lab/src/models';

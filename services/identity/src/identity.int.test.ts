@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '@onco/domain';
 import { signToken, readMailbox } from '@onco/platform';
-import { b64, createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
+import { b64, createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
 import { identityModels } from './models/user';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

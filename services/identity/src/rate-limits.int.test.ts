@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailbox } from '@onco/platform';
-import { b64, createTestSystem, createUser, TEST_PASSWORD } from '../../server/src/test-helper';
+import { b64, createTestSystem, createUser, TEST_PASSWORD } from '@onco/testing';
 import { identityModels } from './models/user';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

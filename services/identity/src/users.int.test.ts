@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PERMISSIONS } from '@onco/domain';
 import { readMailbox } from '@onco/platform';
-import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { identityModels } from './models/user';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

@@ -9,9 +9,8 @@ import {
   withPrefix,
   type EventEnvelope,
 } from '@onco/events';
-import { createTestSystem, settled } from '../../server/src/test-helper';
-import { submittedEvent } from './test/events';
-import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
+import { createTestSystem, settled, collectMessages, kafkaTestLock, waitFor } from '@onco/testing';
+import { submittedEvent } from '../test/events';
 import {
   createLabModule,
   createTestOrdersFromSubmission,

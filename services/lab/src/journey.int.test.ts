@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
-import { completeForm } from '../../requisitions/src/test/fixtures';
+import { createTestSystem, createUser, login, TEST_PASSWORD, kafkaTestLock, waitFor } from '@onco/testing';
+import { completeForm } from '@onco/requisitions/testing';
 import { createMessagesModule } from '@onco/messages';
 import { createLabModule } from './index';
 

@@ -8,9 +8,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseEventJson, topicFor } from '@onco/events';
-import { collectMessages, infra, kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { completeForm, isoDaysAgo } from '../../requisitions/src/test/fixtures';
+import {
+  collectMessages,
+  infra,
+  kafkaTestLock,
+  sleep,
+  waitFor,
+  createTestSystem,
+  createUser,
+  login,
+  TEST_PASSWORD,
+} from '@onco/testing';
+import { completeForm, isoDaysAgo } from '@onco/requisitions/testing';
 import { createLabModule, seedDomainPreferences, type LabModule } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

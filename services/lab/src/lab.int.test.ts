@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { createLabModule, type LabModule, type TestOrderDoc } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PlatformContext } from '@onco/platform';
-import { createTestSystem } from '../../server/src/test-helper';
+import { createTestSystem } from '@onco/testing';
 import { labModels, type LabModels } from './models';
 import { PENDING_REPORT_TTL_MS } from './report-service';
 import { defineReportUploadSweep, REPORT_SWEEP_QUEUE } from './report-sweep';

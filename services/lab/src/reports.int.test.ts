@@ -6,8 +6,15 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureTopics, safeParseEventJson, topicFor } from '@onco/events';
-import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
-import { createTestSystem, createUser, login, settled } from '../../server/src/test-helper';
+import {
+  collectMessages,
+  kafkaTestLock,
+  waitFor,
+  createTestSystem,
+  createUser,
+  login,
+  settled,
+} from '@onco/testing';
 import { createLabModule, type LabModule, type TestOrderDoc } from './index';
 import {
   MSG_REPORT_FILE_TYPE,

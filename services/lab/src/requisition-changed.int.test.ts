@@ -9,10 +9,17 @@ import {
   type AnyEvent,
   type RequisitionChangedData,
 } from '@onco/events';
-import { createTestSystem, createUser, login, settled, TEST_PASSWORD } from '../../server/src/test-helper';
-import { kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
-import { completeForm } from '../../requisitions/src/test/fixtures';
-import { submittedEvent } from './test/events';
+import {
+  createTestSystem,
+  createUser,
+  login,
+  settled,
+  TEST_PASSWORD,
+  kafkaTestLock,
+  waitFor,
+} from '@onco/testing';
+import { completeForm } from '@onco/requisitions/testing';
+import { submittedEvent } from '../test/events';
 import {
   applyRequisitionState,
   createLabModule,

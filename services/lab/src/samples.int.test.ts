@@ -2,9 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, ensureTopics, safeParseEventJson, topicFor } from '@onco/events';
 import type { SessionUser } from '@onco/platform';
 import { SAMPLE_MSG } from '@onco/domain';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
-import { completeForm, isoDaysAgo } from '../../requisitions/src/test/fixtures';
+import {
+  createTestSystem,
+  createUser,
+  login,
+  TEST_PASSWORD,
+  collectMessages,
+  kafkaTestLock,
+  waitFor,
+} from '@onco/testing';
+import { completeForm, isoDaysAgo } from '@onco/requisitions/testing';
 import {
   createLabModule,
   createTestOrdersFromSubmission,

@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseEventJson, topicFor } from '@onco/events';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
-import { completeForm } from '../../requisitions/src/test/fixtures';
+import {
+  createTestSystem,
+  createUser,
+  login,
+  TEST_PASSWORD,
+  collectMessages,
+  kafkaTestLock,
+  waitFor,
+} from '@onco/testing';
+import { completeForm } from '@onco/requisitions/testing';
 import { createLabModule, type LabModule } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Producer } from 'kafkajs';
 import { createEvent, ensureTopics, topicFor } from '@onco/events';
 import type { App } from '@onco/platform';
-import { createTestSystem, createUser, login } from '../../server/src/test-helper';
-import { kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
+import { createTestSystem, createUser, login, kafkaTestLock, waitFor } from '@onco/testing';
 import { COMMENT_MSG, createMessagesModule, projectRequisitionScope, type MessagesModule } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

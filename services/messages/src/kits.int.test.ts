@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceModels } from '@onco/reference';
-import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { messagesModels, type MessagesModels } from './models';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

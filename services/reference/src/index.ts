@@ -33,7 +33,8 @@ export { demoId } from './demo-data';
 export type { SeedOptions, SeedResult } from './seed';
 export { accountsResource, hospitalLocationsResource } from './routes/accounts';
 export { physiciansResource, pathologistsResource } from './routes/providers';
-export { patientsResource } from './routes/patients';
+export { NOT_MERGED, patientScope, patientsResource } from './routes/patients';
+export { and } from './routes/shared';
 export {
   applyPatientParties,
   handlePatientPartiesEvent,

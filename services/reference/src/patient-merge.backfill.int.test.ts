@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
 import {
   BACKFILL_MARKER_COLLECTION,

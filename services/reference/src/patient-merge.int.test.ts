@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseEventJson, topicFor, type AnyEvent } from '@onco/events';
 import type { SessionUser } from '@onco/platform';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
-import { completeForm } from '../../requisitions/src/test/fixtures';
+import {
+  createTestSystem,
+  createUser,
+  login,
+  TEST_PASSWORD,
+  collectMessages,
+  kafkaTestLock,
+  waitFor,
+} from '@onco/testing';
+import { completeForm } from '@onco/requisitions/testing';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
 import { labModels, type LabModels } from '../../lab/src/models';
 import { billingModels, type BillingModels } from '../../billing/src/models';

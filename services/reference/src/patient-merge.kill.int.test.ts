@@ -1,11 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxRelay, safeParseEventJson, topicFor, type AnyEvent } from '@onco/events';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { testProcesses } from '../../server/src/test-processes';
-import { collectMessages, kafkaTestLock, waitFor } from '../../../events/src/int-test-support';
-import { completeForm } from '../../requisitions/src/test/fixtures';
-import type { PatientMergeConsumerProcessMessage } from '../../requisitions/src/test/patient-merge-consumer-process';
+import {
+  createTestSystem,
+  createUser,
+  login,
+  TEST_PASSWORD,
+  testProcesses,
+  collectMessages,
+  kafkaTestLock,
+  waitFor,
+} from '@onco/testing';
+import { completeForm, type PatientMergeConsumerProcessMessage } from '@onco/requisitions/testing';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
 import { patientMergeRunModel } from '../../requisitions/src/consumers/patient-merges';
 import { referenceModels, type ReferenceModels } from './models';
@@ -13,7 +19,7 @@ import { startPatientMergesConsumer } from './consumers/patient-merges';
 
 /**
  * "Nothing is lost if the process dies mid-merge": the requisitions service's merge consumer runs in a process of
- * its own (`requisitions/src/test/patient-merge-consumer-process.ts`, each move slowed to 300 ms, 2 at a time) and
+ * its own (`requisitions/test/patient-merge-consumer-process.ts`, each move slowed to 300 ms, 2 at a time) and
  * is killed outright (SIGKILL: no shutdown, no offset commit, no processed-event marker) once the store shows some
  * of the 12 requisitions on the target (it stops moving after 8, so the kill always lands midway). A fresh process
  * of the same consumer group gets the `patient` event again once Kafka drops the dead member (its 10 s session)
@@ -23,7 +29,7 @@ import { startPatientMergesConsumer } from './consumers/patient-merges';
  */
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const CONSUMER_SCRIPT = fileURLToPath(
-  new URL('../../requisitions/src/test/patient-merge-consumer-process.ts', import.meta.url),
+  new URL('../../requisitions/test/patient-merge-consumer-process.ts', import.meta.url),
 );
 const N = 12;
 

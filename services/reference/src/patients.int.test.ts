@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msgPatientNumberInUse } from '@onco/domain';
-import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { referenceModels, type ReferenceModels } from './models';
 import { applyPatientParties, createReferenceModule } from './index';
 import type { SeedResult } from './seed';

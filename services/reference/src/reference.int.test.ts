@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '../../server/src/test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { nextSequence, referenceModels, type ReferenceModels } from './models';
 import { createReferenceModule, type ReferenceModule } from './index';
 import type { SeedResult } from './seed';

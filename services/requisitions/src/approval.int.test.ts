@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { completeForm } from './test/fixtures';
+import { createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
+import { completeForm } from '../test/fixtures';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 

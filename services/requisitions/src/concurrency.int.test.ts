@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createEvent, EXAMPLE_DATA } from '@onco/events';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { completeForm } from './test/fixtures';
+import { createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
+import { completeForm } from '../test/fixtures';
 import { requisitionModels, type RequisitionModels } from './models';
 import { linkAttachment } from './models/attachment';
 import { applyTestStatus } from './projections/test-status';

@@ -21,3 +21,6 @@ export {
   type PdfJobResult,
 } from './workers/pdf-queue';
 export { BLANK_FORM_FILENAME, MSG_FORM_BEING_GENERATED, MSG_FORM_FAILED } from './routes/blank-form';
+export { trfFormHtml } from './pdf/trf-form';
+export { submissionKeyOf, TRF_CONCURRENCY, TRF_QUEUE, TRF_RENDER_PAGES, trfJobId } from './workers/trf-queue';
+export { requisitionListScope, requisitionsResource } from './resource';

@@ -7,9 +7,17 @@
  * exclusive Kafka test lock).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { infra, kafkaTestLock, sleep, waitFor } from '../../../events/src/int-test-support';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../server/src/test-helper';
-import { completeForm } from './test/fixtures';
+import {
+  infra,
+  kafkaTestLock,
+  sleep,
+  waitFor,
+  createTestSystem,
+  createUser,
+  login,
+  TEST_PASSWORD,
+} from '@onco/testing';
+import { completeForm } from '../test/fixtures';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const API = '/portal/api/v1/testOrderForms';

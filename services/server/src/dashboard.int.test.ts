@@ -10,7 +10,7 @@ import {
 import { createMessagesModule, type MessagesModule } from '@onco/messages';
 import { createReferenceModule } from '@onco/reference';
 import { requisitionModels, type RequisitionDoc } from '@onco/requisitions';
-import { createTestSystem, createUser, login } from './test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { defaultDashboardRange, parseDashboardQuery } from './dashboard';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

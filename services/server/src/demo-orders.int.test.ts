@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityModels } from '@onco/identity';
-import { createTestSystem, login } from './test-helper';
+import { createTestSystem, login } from '@onco/testing';
 import { seedDemo, demoLogin } from './seed';
 import { seedDemoOrders } from './demo-orders';
 

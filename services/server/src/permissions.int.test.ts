@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, ROLE_PERMISSIONS, type Permission, type Role } from '@onco/domain';
-import { createTestSystem, createUser, login } from './test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { QUEUE_BOARD_PATH } from '@onco/platform';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { identityModels } from '@onco/identity';
 import { QUEUE_BOARD_COOKIE, QUEUE_BOARD_PATH } from '@onco/platform';
-import { createTestSystem, createUser, login } from './test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { QUEUE_BOARD_TTL_S } from './queue-board';
 
 /**

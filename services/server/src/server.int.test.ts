@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MSG } from '@onco/domain';
-import { b64, createTestSystem, createUser, login, TEST_PASSWORD } from './test-helper';
+import { b64, createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 let sys: Sys;

@@ -21,7 +21,7 @@ import {
   waitForText,
   type ConsoleHarness,
 } from '../../../test/harness';
-import { completeForm } from '../../../../services/requisitions/src/test/fixtures';
+import { completeForm } from '@onco/requisitions/testing';
 import {
   startGatewayStandin,
   type GatewayStandin,

@@ -28,8 +28,8 @@ import {
 } from '../../../test/harness';
 import { referenceModels } from '../../../../services/reference/src/index';
 import { requisitionModels } from '../../../../services/requisitions/src/models';
-import { completeForm } from '../../../../services/requisitions/src/test/fixtures';
-import { HEADER, manifestFile, row } from '../../../../services/lab/src/test/manifests';
+import { completeForm } from '@onco/requisitions/testing';
+import { HEADER, manifestFile, row } from '@onco/lab/testing';
 
 const RQ = '/portal/api/v1/testOrderForms';
 const ACCOUNT = { id: 'acc-box-e2e', name: 'Box Harbor Oncology' };

@@ -17,7 +17,7 @@ import {
   waitForText,
   type ConsoleHarness,
 } from '../../../test/harness';
-import { completeForm } from '../../../../services/requisitions/src/test/fixtures';
+import { completeForm } from '@onco/requisitions/testing';
 import { messagesModels } from '../../../../services/messages/src/models';
 
 describe('messages: write, read, reply (real backend, chromium)', () => {

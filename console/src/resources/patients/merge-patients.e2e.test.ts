@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import {
+  animationsDone,
   bodyText,
   clickButton,
   clickWhenReady,
@@ -26,7 +27,7 @@ import {
 import { createReferenceModule } from '../../../../services/reference/src/index';
 import { referenceModels } from '../../../../services/reference/src/models';
 import type { SeedResult } from '../../../../services/reference/src/seed';
-import { completeForm } from '../../../../services/requisitions/src/test/fixtures';
+import { completeForm } from '@onco/requisitions/testing';
 
 const P = '/portal/api/v1';
 const RQ = `${P}/testOrderForms`;
@@ -142,7 +143,7 @@ describe('Merge Patients (real backend with workers, chromium)', () => {
       {},
       rows,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await animationsDone(page);
   }
 
   it('merges a duplicate into the primary with preview and progress, then undoes it', async () => {

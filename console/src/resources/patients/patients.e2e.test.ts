@@ -26,7 +26,7 @@ import {
 } from '../../../test/harness';
 import { createReferenceModule } from '../../../../services/reference/src/index';
 import type { SeedResult } from '../../../../services/reference/src/seed';
-import { completeForm } from '../../../../services/requisitions/src/test/fixtures';
+import { completeForm } from '@onco/requisitions/testing';
 
 const RQ = '/portal/api/v1/testOrderForms';
 

@@ -3,6 +3,7 @@ import type { Page } from 'puppeteer-core';
 import type { AuthenticationProvider, Role, UserStatus } from '@onco/domain';
 import { hashPassword, identityModels } from '@onco/identity';
 import {
+  animationsDone,
   SCREENSHOT_DIR,
   TEST_PASSWORD,
   clickWhenReady,
@@ -50,13 +51,10 @@ const PEOPLE: Array<[string, string, Role, UserStatus, AuthenticationProvider, n
   ['Samuel', 'Okafor', 'ROLE_PORTAL_ADMIN', 'PROVISIONED', 'ACTIVE_DIRECTORY', -1],
 ];
 
-/** Let MUI's enter/exit transitions finish before a screenshot or the next click. */
-const settle = () => new Promise((r) => setTimeout(r, 450));
-
 /** Click the first element matching an XPath once it is visible. */
 async function clickXPath(page: Page, xpath: string) {
   const el = await page.waitForSelector(`xpath/${xpath}`, { visible: true });
-  await new Promise((r) => setTimeout(r, 150));
+  await animationsDone(page);
   await el!.click();
 }
 
@@ -137,7 +135,7 @@ describe('Users screen (browser)', () => {
   it('deactivates a selected user after confirmation; the server has the new status', async () => {
     const page = await h.newPage();
     await openUsers(page);
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-en');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/users-full-en.png`, fullPage: true });
     expect(await statusOf('maria.lopez')).toBe('ACTIVE');
@@ -152,21 +150,21 @@ describe('Users screen (browser)', () => {
     expect(await disabled('unlock')).toBe(true);
     expect(await disabled('deactivate')).toBe(false);
     expect(await disabled('salesforce')).toBe(false);
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-actions-en');
     await clickWhenReady(page, '[data-testid="action-deactivate"]');
 
     await page.waitForSelector('[data-testid="confirm-dialog"]', { visible: true });
     await waitForText(page, 'Please Confirm');
     await waitForText(page, 'Are you sure you want to deactivate Maria Lopez?');
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-confirm-en');
     expect(await statusOf('maria.lopez')).toBe('ACTIVE'); // nothing happens before Yes
     const [yes] = await page.$$('xpath/.//button[normalize-space()="Yes"]');
     await yes.click();
 
     await waitForText(page, 'User Maria Lopez has been deactivated.');
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-toast-en');
     expect(await statusOf('maria.lopez')).toBe('INACTIVE');
     // the list refreshed: the row now shows the new status
@@ -190,26 +188,26 @@ describe('Users screen (browser)', () => {
         (e) => (e as HTMLInputElement).checked,
       ),
     ).toBe(true);
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-context-menu-en');
     await page.keyboard.press('Escape');
 
     await page.waitForSelector('[data-testid="user-actions-menu"]', { hidden: true });
     await clickWhenReady(page, '[data-testid="facet-User Status"]');
     await page.waitForSelector('.MuiPopover-paper input', { visible: true });
-    await settle();
+    await animationsDone(page);
     const apply = () => page.$$('xpath/.//button[normalize-space()="Apply"]');
     expect(await (await apply())[0].evaluate((b) => (b as HTMLButtonElement).disabled)).toBe(true);
     const [locked] = await page.$$(
       'xpath/.//div[contains(@class,"MuiPopover-paper")]//span[normalize-space()="Locked Out"]',
     );
     await locked.click();
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-filter-en');
     await (await apply())[0].click();
     await page.waitForFunction((sel) => !document.querySelector(sel), {}, rowSel('priya.shah'));
     await page.waitForSelector(rowSel('james.carter'));
-    await settle();
+    await animationsDone(page);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/users-filtered-full-en.png`, fullPage: true });
     // the applied filter is remembered for this list on the server (preference record "filters.users")
     await expect.poll(saved, { timeout: 10_000 }).toMatchObject({ listFilters: { status: ['LOCKED_OUT'] } });
@@ -252,7 +250,7 @@ describe('Users screen (browser)', () => {
     expect(await page.$eval('[data-testid="role-select"]', (e) => (e as HTMLInputElement).value)).toBe(
       'ROLE_PHYSICIAN',
     );
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-add-en');
     const dialog = '[data-testid="add-user-dialog"]';
     await page.type(`${dialog} input[name="loginId"]`, 'nina.patel');
@@ -286,7 +284,7 @@ describe('Users screen (browser)', () => {
       page,
       './/div[@data-testid="directory-user-dialog"]//span[normalize-space()="Olivia Hughes"]',
     );
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-directory-en');
     await clickXPath(page, './/div[@data-testid="directory-user-dialog"]//button[normalize-space()="Add"]');
     await waitForText(page, 'Are you sure you want to add Olivia Hughes');
@@ -310,7 +308,7 @@ describe('Users screen (browser)', () => {
       'xpath/.//div[@data-testid="update-user-dialog"]//span[contains(@class,"MuiChip-label")][normalize-space()="Maria Lopez"]',
       { visible: true },
     );
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-update-en');
     await page.type('[data-testid="update-user-dialog"] input[name="title"]', 'Staff Pathologist');
     await clickXPath(page, './/div[@data-testid="update-user-dialog"]//button[normalize-space()="Update"]');
@@ -323,13 +321,13 @@ describe('Users screen (browser)', () => {
     const page = await h.newPage({ locale: 'zh-CN' });
     await openUsers(page);
     await waitForText(page, '用户状态');
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-zh');
     await page.click(`${rowSel('james.carter')} input[type="radio"]`);
     await clickWhenReady(page, '[data-testid="users-actions"]');
     await clickWhenReady(page, '[data-testid="action-unlock"]');
     await waitForText(page, '请确认');
-    await settle();
+    await animationsDone(page);
     await h.shot(page, 'users-confirm-zh');
   });
 });

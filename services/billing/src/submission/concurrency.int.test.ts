@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
-import { qualifiedCase } from './test-fixtures';
+import { qualifiedCase } from '../../test/fixtures';
 import {
   gatewayDir,
   removeGatewayDir,
   startSubmissionSystem,
   type SubmissionTestSystem,
-} from './test-system';
+} from '../../test/submission-system';
 
 const CONCURRENCY = 3;
 const CASES = 9;

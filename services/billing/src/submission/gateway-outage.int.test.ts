@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep } from '../../../../events/src/int-test-support';
+import { sleep } from '@onco/testing';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
-import { qualifiedCase } from './test-fixtures';
+import { qualifiedCase } from '../../test/fixtures';
 import {
   gatewayDir,
   removeGatewayDir,
   startSubmissionSystem,
   type SubmissionTestSystem,
-} from './test-system';
+} from '../../test/submission-system';
 
 const BACKOFF_MS = 300;
 const ATTEMPTS = 8; // waits 0.3 + 0.6 + 1.2 + 2.4 + 4.8 + 9.6 + 19.2 s: ~38 s of retries before RETRY_FAILED

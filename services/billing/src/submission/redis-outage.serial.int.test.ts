@@ -9,15 +9,15 @@
  * Restarts the real Redis, so it runs alone (the `serial` project).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { infra, sleep, waitFor } from '../../../../events/src/int-test-support';
+import { infra, sleep, waitFor } from '@onco/testing';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
-import { qualifiedCase } from './test-fixtures';
+import { qualifiedCase } from '../../test/fixtures';
 import {
   gatewayDir,
   removeGatewayDir,
   startSubmissionSystem,
   type SubmissionTestSystem,
-} from './test-system';
+} from '../../test/submission-system';
 
 const BATCH = 150;
 

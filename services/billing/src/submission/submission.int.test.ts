@@ -5,11 +5,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseEventJson, topicFor } from '@onco/events';
 import type { SessionUser } from '@onco/platform';
-import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
-import { collectMessages, kafkaTestLock, REPO_ROOT, waitFor } from '../../../../events/src/int-test-support';
+import {
+  createTestSystem,
+  createUser,
+  login,
+  collectMessages,
+  kafkaTestLock,
+  REPO_ROOT,
+  waitFor,
+} from '@onco/testing';
 import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from '../index';
-import { CLAIM_INFO, importIcd10Fixture, qualifiedCase } from './test-fixtures';
+import { CLAIM_INFO, importIcd10Fixture, qualifiedCase } from '../../test/fixtures';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
 import { billingSubmitJobId } from './queue';
 import { submitCases } from './routes';

@@ -3,8 +3,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEvent, ensureTopics, safeParseEventJson, topicFor } from '@onco/events';
 import { requisitionModels, type RequisitionModels } from '@onco/requisitions';
-import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
-import { collectMessages, kafkaTestLock, waitFor } from '../../../../events/src/int-test-support';
+import { createTestSystem, createUser, login, collectMessages, kafkaTestLock, waitFor } from '@onco/testing';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import { handleAttachmentEvent } from './consumer';
 import { parseManifestFile } from './parse';
@@ -19,7 +18,7 @@ import {
   submission,
   withFormula,
   zipBomb,
-} from '../test/manifests';
+} from '../../test/manifests';
 
 /**
  * Sample manifests end to end on the real services (Kafka, the store, Redis, the file store): upload through the

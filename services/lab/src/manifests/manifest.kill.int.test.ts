@@ -3,11 +3,10 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent } from '@onco/events';
-import { createTestSystem } from '../../../server/src/test-helper';
-import { testProcesses } from '../../../server/src/test-processes';
+import { createTestSystem, testProcesses } from '@onco/testing';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
-import type { ManifestWorkerProcessMessage } from '../test/manifest-worker-process';
-import { HEADER, manifestFile, row, submission } from '../test/manifests';
+import type { ManifestWorkerProcessMessage } from '../../test/manifest-worker-process';
+import { HEADER, manifestFile, row, submission } from '../../test/manifests';
 import { handleAttachmentEvent } from './consumer';
 import { defineSampleManifestQueue, type SampleManifestQueue } from './queue';
 import { manifestProgress } from './routes';
@@ -29,7 +28,7 @@ async function waitFor<T>(fn: () => Promise<T>, what: string, timeoutMs: number)
     await sleep(250);
   }
 }
-const WORKER_SCRIPT = fileURLToPath(new URL('../test/manifest-worker-process.ts', import.meta.url));
+const WORKER_SCRIPT = fileURLToPath(new URL('../../test/manifest-worker-process.ts', import.meta.url));
 
 describe('sample-manifest worker killed (SIGKILL) mid-apply: a fresh worker applies the manifest whole, once', () => {
   let sys: Sys;

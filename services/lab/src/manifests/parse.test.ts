@@ -1,7 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_MSG } from '@onco/domain';
-import { encryptedWorkbook, manifestFile, zipBomb } from '../test/manifests';
+import { encryptedWorkbook, manifestFile, zipBomb } from '../../test/manifests';
 import {
   ManifestFileError,
   closeParseThread,

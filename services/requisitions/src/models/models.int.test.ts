@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem } from '../../../server/src/test-helper';
+import { createTestSystem } from '@onco/testing';
 import { nextSequence, requisitionModels, type RequisitionModels } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

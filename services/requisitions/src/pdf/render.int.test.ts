@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blankFormHtml } from './blank-form';
 import { createPdfRenderer, type PdfRenderer } from './render';
-import { pdfInfo, pdfText } from '../test/pdf';
+import { pdfInfo, pdfText } from '../../test/pdf';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

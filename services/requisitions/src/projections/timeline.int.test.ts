@@ -9,8 +9,7 @@ import {
   type AnyEvent,
   type RunningConsumer,
 } from '@onco/events';
-import { createTestSystem } from '../../../server/src/test-helper';
-import { kafkaTestLock, waitFor } from '../../../../events/src/int-test-support';
+import { createTestSystem, kafkaTestLock, waitFor } from '@onco/testing';
 import { requisitionModels } from '../models';
 import { recordTimelineBatch, startTimelineProjection, TIMELINE_GROUP } from './timeline';
 

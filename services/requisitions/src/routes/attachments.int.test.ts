@@ -5,9 +5,9 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
+import { createTestSystem, createUser, login } from '@onco/testing';
 import { requisitionModels, type RequisitionModels } from '../models';
-import { blobFiles } from '../test/blobs';
+import { blobFiles } from '../../test/blobs';
 import { ATTACHMENT_MAX_BYTES, MSG_BOX_FILE_TYPE } from './attachments';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

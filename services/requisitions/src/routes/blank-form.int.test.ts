@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, createTestSystem, login } from '../../../server/src/test-helper';
+import { createUser, createTestSystem, login } from '@onco/testing';
 import { createBaseApp, AREAS, type App } from '@onco/platform';
 import { createIdentity } from '@onco/identity';
 import {
@@ -10,7 +10,7 @@ import {
   PDF_QUEUE,
 } from '../index';
 import { MSG_FORM_BEING_GENERATED } from './blank-form';
-import { pdfInfo, pdfText } from '../test/pdf';
+import { pdfInfo, pdfText } from '../../test/pdf';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 

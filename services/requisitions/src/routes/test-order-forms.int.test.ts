@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@onco/domain';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../../server/src/test-helper';
-import { completeForm, isoDaysAgo } from '../test/fixtures';
+import { createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
+import { completeForm, isoDaysAgo } from '../../test/fixtures';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 type Auth = { authorization: string };

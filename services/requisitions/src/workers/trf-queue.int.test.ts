@@ -8,11 +8,11 @@ import {
   PROCESSED_EVENTS_COLLECTION,
   type EventEnvelope,
 } from '@onco/events';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '../../../server/src/test-helper';
-import { completeForm } from '../test/fixtures';
+import { createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
+import { completeForm } from '../../test/fixtures';
 import { linkAttachment, requisitionModels, type RequisitionModels } from '../models';
-import { blobFiles } from '../test/blobs';
-import { pdfText } from '../test/pdf';
+import { blobFiles } from '../../test/blobs';
+import { pdfText } from '../../test/pdf';
 import { TRF_CONSUMER_GROUP } from '../consumers/requisition-submitted';
 import {
   defineTrfQueue,

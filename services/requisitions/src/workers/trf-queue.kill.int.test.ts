@@ -1,12 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
-import { testProcesses } from '../../../server/src/test-processes';
+import { createTestSystem, createUser, login, testProcesses } from '@onco/testing';
 import { requisitionModels, type RequisitionModels } from '../models';
-import { blobFiles } from '../test/blobs';
-import { pdfText } from '../test/pdf';
-import type { TrfWorkerProcessMessage } from '../test/trf-worker-process';
+import { blobFiles } from '../../test/blobs';
+import { pdfText } from '../../test/pdf';
+import type { TrfWorkerProcessMessage } from '../../test/trf-worker-process';
 import { defineTrfQueue, submissionKeyOf, trfAttachmentId, trfJobId, type TrfQueue } from './trf-queue';
 
 /**
@@ -30,7 +29,7 @@ async function waitFor<T>(fn: () => Promise<T>, what: string, timeoutMs: number)
 }
 
 const ACC = { id: 'acc-trf-kill', name: 'Killed Worker Clinic' };
-const WORKER_SCRIPT = fileURLToPath(new URL('../test/trf-worker-process.ts', import.meta.url));
+const WORKER_SCRIPT = fileURLToPath(new URL('../../test/trf-worker-process.ts', import.meta.url));
 
 describe('TRF PDF worker process killed (SIGKILL) mid-job: a fresh worker finishes, exactly one TRF each', () => {
   let sys: Sys;

@@ -17,7 +17,7 @@ import {
   waitForText,
   type ConsoleHarness,
 } from '../../../../test/harness';
-import { completeForm } from '../../../../../services/requisitions/src/test/fixtures';
+import { completeForm } from '@onco/requisitions/testing';
 
 const API = '/portal/api/v1/testOrderForms';
 const ACCOUNT = { id: 'acc-orders-e2e', name: 'Alpha Oncology' };

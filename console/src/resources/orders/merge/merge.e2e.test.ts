@@ -15,7 +15,7 @@ import {
   waitForText,
   type ConsoleHarness,
 } from '../../../../test/harness';
-import { completeForm } from '../../../../../services/requisitions/src/test/fixtures';
+import { completeForm } from '@onco/requisitions/testing';
 
 const RQ = '/portal/api/v1/testOrderForms';
 

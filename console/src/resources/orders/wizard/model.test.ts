@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RequisitionFormSchema, stepStates } from '@onco/domain';
+import { RequisitionFormSchema, stepStates, validateRequisition } from '@onco/domain';
 import {
   NEW_PROGRESS,
   emptyForm,
@@ -22,7 +22,6 @@ import { scrolledToEnd } from './steps/AuthorizationStep';
 import { wizardEn, wizardZh } from './i18n';
 import { ordersEn, ordersZh } from '../list/i18n';
 import { wizardText } from './useWizardT';
-import { validateRequisition } from '@onco/domain';
 
 describe('form paths', () => {
   it('reads and writes dotted paths immutably, creating objects and arrays', () => {

@@ -305,7 +305,7 @@ describe('order wizard (real backend, chromium)', () => {
     await h.shot(zh, 'orders-list-zh');
     await open(zh, h, '/home');
     await zh.waitForSelector('[data-testid="app-menu"]');
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitForText(zh, '欢迎回来！');
     expect(await bodyText(zh)).not.toContain('Welcome Back!');
     await h.shot(zh, 'home-zh');
   }, 600_000);

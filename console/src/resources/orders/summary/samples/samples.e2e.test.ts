@@ -18,7 +18,7 @@ import {
   waitForText,
   type ConsoleHarness,
 } from '../../../../../test/harness';
-import { completeForm, isoDaysAgo } from '../../../../../../services/requisitions/src/test/fixtures';
+import { completeForm, isoDaysAgo } from '@onco/requisitions/testing';
 
 const RQ = '/portal/api/v1/testOrderForms';
 const ACCOUNT = { id: 'acc-samples-e2e', name: 'Harbor Oncology' };

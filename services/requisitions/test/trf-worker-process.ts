@@ -12,7 +12,7 @@
  * It sends {ready: true} once its worker runs.
  */
 import pino from 'pino';
-import { runTestChild } from '../../../server/src/test-processes';
+import { runTestChild } from '@onco/testing';
 import {
   connectMongo,
   createKafka,
@@ -23,10 +23,10 @@ import {
   QueueRegistry,
   type PlatformContext,
 } from '@onco/platform';
-import { attachmentSchema, type AttachmentDoc } from '../models/attachment';
-import { requisitionModels } from '../models';
-import { createPdfRenderer, type PdfRenderer } from '../pdf/render';
-import { defineTrfQueue } from '../workers/trf-queue';
+import { attachmentSchema, type AttachmentDoc } from '../src/models/attachment';
+import { requisitionModels } from '../src/models';
+import { createPdfRenderer, type PdfRenderer } from '../src/pdf/render';
+import { defineTrfQueue } from '../src/workers/trf-queue';
 
 const send = (msg: Record<string, unknown>) => process.send?.(msg);
 const forever = () => new Promise<never>(() => undefined);

@@ -15,11 +15,11 @@
  * It sends {ready: true, pid} once it has joined its consumer group.
  */
 import pino from 'pino';
-import { runTestChild } from '../../../server/src/test-processes';
+import { runTestChild } from '@onco/testing';
 import { connectMongo, createKafka, loadConfig, type PlatformContext } from '@onco/platform';
-import { requisitionModels } from '../models';
-import { RequisitionService } from '../requisition-service';
-import { startPatientMergeConsumer, type PatientMergeHooks } from '../consumers/patient-merges';
+import { requisitionModels } from '../src/models';
+import { RequisitionService } from '../src/requisition-service';
+import { startPatientMergeConsumer, type PatientMergeHooks } from '../src/consumers/patient-merges';
 
 const forever = () => new Promise<never>(() => undefined);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

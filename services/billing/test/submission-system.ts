@@ -1,14 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
-import { waitFor } from '../../../../events/src/int-test-support';
-import { createTestSystem, createUser, login } from '../../../server/src/test-helper';
-import { billingModels, type BillingCaseDoc, type BillingModels } from '../models';
-import { importIcd10Fixture } from './test-fixtures';
+import { waitFor, createTestSystem, createUser, login } from '@onco/testing';
+import { billingModels, type BillingCaseDoc, type BillingModels } from '../src/models';
+import { importIcd10Fixture } from './fixtures';
 
 /**
- * Test support for the submission worker's integration tests (not run-time code): a system that runs the
+ * Test support for the submission worker's integration tests (not run-time code; `@onco/billing/testing`): a system that runs the
  * workers against a billing gateway at `gatewayUrl`, the ICD-10 fixture loaded, and an administrator signed in.
  */
 export interface SubmissionTestSystem {
@@ -51,8 +49,9 @@ export async function startSubmissionSystem(
         headers: { authorization },
         payload: ids,
       });
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().submitted).toBe(ids.length);
+      if (res.statusCode !== 200) throw new Error(`submit answered ${res.statusCode}: ${res.body}`);
+      if (res.json().submitted !== ids.length)
+        throw new Error(`submit sent ${res.json().submitted} of ${ids.length} cases: ${res.body}`);
     },
     casesWhen: (ids, done, what, opts = {}) =>
       waitFor(

@@ -7,7 +7,7 @@
  * ever. It sends {ready: true} once its worker runs.
  */
 import pino from 'pino';
-import { runTestChild } from '../../../server/src/test-processes';
+import { runTestChild } from '@onco/testing';
 import {
   connectMongo,
   createKafka,
@@ -18,8 +18,8 @@ import {
   QueueRegistry,
   type PlatformContext,
 } from '@onco/platform';
-import { labModels } from '../models';
-import { defineSampleManifestQueue } from '../manifests/queue';
+import { labModels } from '../src/models';
+import { defineSampleManifestQueue } from '../src/manifests/queue';
 
 const send = (msg: Record<string, unknown>) => process.send?.(msg);
 const stall = process.env.MANIFEST_STALL || null;

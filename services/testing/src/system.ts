@@ -8,7 +8,7 @@ import pino from 'pino';
 import type { Role } from '@onco/domain';
 import { LOCAL_MONGO_URL, loadConfig, loggerOptions, mongoUrlWithDb, type Config } from '@onco/platform';
 import { hashPassword, identityModels, type UserDoc } from '@onco/identity';
-import { buildSystem, type System } from './system';
+import { buildSystem, type System } from '@onco/server';
 
 export const TEST_PASSWORD = 'Passw0rdTest';
 

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { fixtureFiles, importIcd10, referenceModels } from '@onco/reference';
-import type { BillingCaseDoc, ClaimInfo } from '../models';
+import type { BillingCaseDoc, ClaimInfo } from '../src/models';
 
 /**
  * What the billing tests and the submission benchmark build their cases from (test support, not run-time code):
