@@ -1,3 +1,4 @@
+import { useMaintenance } from './MaintenanceContext';
 import { useCallback, useEffect, useState } from 'react';
 import {
   Alert,
@@ -43,6 +44,8 @@ export function MaintenanceAdminDialog({ open, onClose }: { open: boolean; onClo
   const [end, setEnd] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // the banner and the maintenance screen follow a change at once, not at their next refresh
+  const { reload: reloadShell } = useMaintenance();
 
   const load = useCallback(
     () =>
@@ -73,6 +76,7 @@ export function MaintenanceAdminDialog({ open, onClose }: { open: boolean; onClo
         title: title.trim(),
       });
       notify('app.maintenanceAdmin.scheduled', { type: 'success' });
+      reloadShell();
       await load();
     } catch (err: any) {
       setError(err?.body?.message ?? err?.message ?? translate('app.error.generic'));
@@ -84,6 +88,7 @@ export function MaintenanceAdminDialog({ open, onClose }: { open: boolean; onClo
     try {
       await dataProvider.cancelMaintenance({ id });
       notify('app.maintenanceAdmin.cancelled', { type: 'success' });
+      reloadShell();
       await load();
     } catch (err: any) {
       notify(err?.body?.message ?? translate('app.error.generic'), { type: 'error' });
