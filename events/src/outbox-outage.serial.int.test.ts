@@ -23,7 +23,7 @@ import {
   type AnyEvent,
   type OutboxEntry,
 } from './index';
-import { collectMessages, infra, kafkaTestLock, runSuffix, sleep, waitFor } from '@onco/testing';
+import { collectMessages, groupDrained, infra, kafkaTestLock, runSuffix, waitFor } from '@onco/testing';
 import { LOCAL_MONGO_URL, mongoUrlWithDb } from '../../services/platform/src/config';
 
 const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
@@ -197,7 +197,9 @@ describe('outbox while Kafka is down', () => {
       collector = await collectMessages(kafka, [topicFor('test-status', prefix)], `${groupId}-raw`);
       await waitFor(() => handled.includes(event.id), { timeoutMs: 60_000, what: 'event handled' });
       await waitFor(() => collector!.messages.length >= 1, { timeoutMs: 60_000, what: 'raw copy' });
-      await sleep(2_000); // leave time for a duplicate to show up, if there were one
+      // a duplicate would be in by now: the group has processed, and the collector read, to the topic's end
+      await groupDrained(kafka, groupId, [topicFor('test-status', prefix)]);
+      await collector.drained();
       expect(handled.filter((id) => id === event.id)).toHaveLength(1);
       expect(collector.messages.filter((m) => m.headers['event-id'] === event.id)).toHaveLength(1);
       expect(consumer.metrics).toMatchObject({ processed: 1, deadLettered: 0 });

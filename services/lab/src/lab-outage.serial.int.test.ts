@@ -12,7 +12,7 @@ import {
   collectMessages,
   infra,
   kafkaTestLock,
-  sleep,
+  settled,
   waitFor,
   createTestSystem,
   createUser,
@@ -68,6 +68,7 @@ describe('lab changes while Kafka is stopped (real Kafka, the store, Redis)', ()
 
     await infra('stop', 'kafka');
     kafkaStopped = true;
+    const failuresBefore = sys.relay!.metrics.failures;
 
     const status = await call('POST', `${OMS}/testOrders/updateTestsStatus`, {
       uuids: [testId],
@@ -89,8 +90,11 @@ describe('lab changes while Kafka is stopped (real Kafka, the store, Redis)', ()
     expect(sample.statusCode, sample.body).toBe(200);
     const sampleId = sample.json().normals[0].id;
 
-    // while Kafka is down both events wait on their documents
-    await sleep(3_000);
+    // while Kafka is down both events wait on their documents (the relay has tried and failed)
+    await waitFor(() => sys.relay!.metrics.failures > failuresBefore, {
+      timeoutMs: 60_000,
+      what: 'the relay to fail a publish while Kafka is down',
+    });
     expect((await lab.models.TestOrder.findById(testId).lean())!.outbox).toHaveLength(1);
     expect((await lab.models.Sample.findById(sampleId).lean())!.outbox).toHaveLength(1);
 
@@ -124,7 +128,9 @@ describe('lab changes while Kafka is stopped (real Kafka, the store, Redis)', ()
         },
         { timeoutMs: 60_000, what: 'the requisition projections' },
       );
-      await sleep(3_000); // time for a duplicate to show up, if there were one
+      // a duplicate would be in by now: nothing in flight, and the collector has read to the end of its topics
+      await settled(sys, { timeoutMs: 60_000 });
+      await collector.drained();
       expect(mine().filter((d) => d.status === 'IN_PROGRESS' && d.testOrderId === testId)).toHaveLength(1);
       expect(mine().filter((d) => d.sampleId === sampleId)).toHaveLength(1);
       expect((await lab.models.TestOrder.findById(testId).lean())!.outbox).toEqual([]);

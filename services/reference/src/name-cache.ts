@@ -3,7 +3,7 @@
  *
  * A list request with facets used to look the names up after its page, count and facets had answered: one more
  * round trip on every request, after all the others (the Patients list missed its 1.5x target at p95 because of
- * it, README "Patients (session 8)"). Names change rarely and only label a filter's choices, so they are kept
+ * it, docs/benchmarks.md "Patients"). Names change rarely and only label a filter's choices, so they are kept
  * here for a short while (decision, docs/decisions.md "Facet labels from a short-lived name cache"): a renamed
  * account shows its new name in the facets within `ttlMs`; everything else (rows, counts, scope) stays exact.
  */

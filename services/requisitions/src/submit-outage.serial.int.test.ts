@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   infra,
   kafkaTestLock,
-  sleep,
+  settled,
   waitFor,
   createTestSystem,
   createUser,
@@ -57,6 +57,7 @@ describe('submit while Kafka is stopped (real Kafka, the store, Redis, chromium)
 
     await infra('stop', 'kafka');
     kafkaStopped = true;
+    const failuresBefore = sys.relay!.metrics.failures;
 
     const res = await sys.app.inject({
       method: 'POST',
@@ -68,8 +69,11 @@ describe('submit while Kafka is stopped (real Kafka, the store, Redis, chromium)
     expect(res.json().status).toBe('SUBMITTED');
     const testOrderId = res.json().testOrders[0].id;
 
-    // while Kafka is down the event stays on the document: never dropped
-    await sleep(3_000);
+    // while Kafka is down the event stays on the document: never dropped (the relay has tried and failed)
+    await waitFor(() => sys.relay!.metrics.failures > failuresBefore, {
+      timeoutMs: 60_000,
+      what: 'the relay to fail a publish while Kafka is down',
+    });
     const pending = await sys.ctx.mongo.collection('test_order_forms').findOne({ _id: draft.id });
     expect(pending!.outbox).toHaveLength(1);
 
@@ -98,8 +102,8 @@ describe('submit while Kafka is stopped (real Kafka, the store, Redis, chromium)
     );
     expect(trf.headers['content-type']).toContain('application/pdf');
 
-    // exactly one TRF, even after the consumers had time to see any redelivery
-    await sleep(5_000);
+    // exactly one TRF, once everything in flight is done (outbox, consumer groups at their end offsets, queues)
+    await settled(sys, { timeoutMs: 60_000 });
     const doc = await sys.ctx.mongo.collection('test_order_forms').findOne({ _id: draft.id });
     expect(doc!.attachments.filter((a: { type: string }) => a.type === 'TRF')).toHaveLength(1);
     expect(

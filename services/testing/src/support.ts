@@ -212,3 +212,35 @@ export async function collectMessages(kafka: Kafka, topics: string[], groupId: s
     stop: () => consumer.disconnect(),
   };
 }
+
+/**
+ * Wait until consumer group `groupId` has committed every partition's end offset of `topics` (as they are when
+ * called): everything published so far is processed. A fact to wait on before counting what a handler saw.
+ */
+export async function groupDrained(
+  kafka: Kafka,
+  groupId: string,
+  topics: string[],
+  { timeoutMs = 30_000 } = {},
+): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    // partitions that hold messages, and their end offsets (an empty partition has nothing to commit)
+    const ends = new Map<string, number>();
+    for (const topic of topics)
+      for (const p of await admin.fetchTopicOffsets(topic))
+        if (Number(p.high) > Number(p.low)) ends.set(`${topic}:${p.partition}`, Number(p.high));
+    await waitFor(
+      async () => {
+        const committed = await admin.fetchOffsets({ groupId, topics });
+        return committed.every((t) =>
+          t.partitions.every((p) => Number(p.offset) >= (ends.get(`${t.topic}:${p.partition}`) ?? -1)),
+        );
+      },
+      { timeoutMs, intervalMs: 50, what: `consumer group ${groupId} at the end of ${topics.join(', ')}` },
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -169,9 +169,19 @@ async function consumerLag(admin: ReturnType<Kafka['admin']>, topicPrefix: strin
   const lag: string[] = [];
   const { groups } = await admin.describeGroups(groupIds);
   for (const g of groups) {
+    if (!g.members.length) continue; // no consumer of this system in it (stopped)
+    if (g.state !== 'Stable') {
+      lag.push(`${g.groupId}: ${g.state}`); // joining or rebalancing: not consuming yet
+      continue;
+    }
     const topics = new Set<string>();
-    for (const m of g.members)
-      for (const t of AssignerProtocol.MemberMetadata.decode(m.memberMetadata)?.topics ?? []) topics.add(t);
+    for (const m of g.members) {
+      try {
+        for (const t of AssignerProtocol.MemberMetadata.decode(m.memberMetadata)?.topics ?? []) topics.add(t);
+      } catch {
+        lag.push(`${g.groupId}: member ${m.memberId} without readable metadata`);
+      }
+    }
     if (!topics.size) continue;
     const committed = await admin.fetchOffsets({ groupId: g.groupId, topics: [...topics] });
     for (const t of committed) {

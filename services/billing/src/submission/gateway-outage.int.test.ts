@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep } from '@onco/testing';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
 import { qualifiedCase } from '../../test/fixtures';
+import type { BillingCaseDoc } from '../models';
 import {
   gatewayDir,
   removeGatewayDir,
@@ -60,11 +60,23 @@ describe('billing submission: the billing system down, then back (real Redis, th
     expect(scheduled[0].caseHistory.find((e) => e.status === 'RETRY_SCHEDULED')!.errorDetails).toMatch(
       /could not be reached/,
     );
-    await sleep(3_000);
-    // up but unavailable (503) for a while, then back
+    // still down at the first retry: every case scheduled again
+    const retried = (d: BillingCaseDoc) => d.caseHistory.filter((e) => e.status === 'RETRY_SCHEDULED').length;
+    await t.casesWhen(ids, (d) => retried(d) >= 2, 'every case scheduled for a second retry', {
+      timeoutMs: 30_000,
+    });
+    // up but unavailable (503) until every case has been answered so once, then back
     gateway = await startGatewayStandin({ dir, port });
     gateway.setDown(true);
-    await sleep(3_000);
+    await t.casesWhen(
+      ids,
+      (d) =>
+        d.caseHistory.some(
+          (e) => e.status === 'RETRY_SCHEDULED' && !/could not be reached/.test(e.errorDetails ?? ''),
+        ),
+      'every case scheduled for a retry after the unavailable answer',
+      { timeoutMs: 30_000 },
+    );
     gateway.setDown(false);
 
     const done = await t.casesWhen(ids, (d) => d.caseStatus === 'ACCEPTED_BY_XIFIN', 'every case accepted', {

@@ -4,10 +4,20 @@ import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { blankFormHtml } from './blank-form';
 import { createPdfRenderer, type PdfRenderer } from './render';
 import { pdfInfo, pdfText } from '../../test/pdf';
+
+/** Whether process `p` still exists (signal 0 checks without signalling). */
+const alive = (p: number) => {
+  try {
+    process.kill(p, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -68,8 +78,9 @@ describe('PDF renderer (real chromium)', () => {
     expect(pid).toBeTypeOf('number');
     expect(existsSync(before.profileDir!)).toBe(true);
     process.kill(pid!, 'SIGKILL');
-    // the disconnect is noticed asynchronously; the next render must work either way
-    await new Promise((r) => setTimeout(r, 300));
+    // the browser process is gone (the renderer notices the disconnect asynchronously; the next render must
+    // work either way)
+    await vi.waitFor(() => expect(alive(pid!)).toBe(false), { timeout: 10_000, interval: 50 });
     const t = Date.now();
     const pdf = await renderer.render('<!doctype html><p>after the crash</p>');
     timings.afterCrashMs = Date.now() - t;
@@ -106,14 +117,6 @@ describe('PDF renderer (real chromium)', () => {
       });
       child.on('exit', () => reject(new Error(`child exited early: ${out}`)));
     });
-    const alive = (p: number) => {
-      try {
-        process.kill(p, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     expect(alive(pid)).toBe(true);
     child.kill('SIGKILL');
     const deadline = Date.now() + 10_000;
