@@ -10,7 +10,7 @@
  * chunks from Vite's manifest). Sizes: raw, gzip (level 9) and brotli (quality 11), the files the backend serves
  * (console/vite.config.ts writes them; @fastify/static sends them to browsers that accept them). The largest
  * packages of the first load come from the build's bundle-packages.json (rendered bytes before minification).
- * Prints figures; not a test. Figures go to the README ("Benchmarks").
+ * Prints figures; not a test. Figures go to docs/benchmarks.md.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -13,7 +13,7 @@
  *   - submitted: a click on the Submitted tab -> its rows are on screen;
  *   - the list API's own time for the same requests (from the browser's resource timing).
  * Every list request is answered by the database (no answer is kept between requests). Prints p50 / max per
- * measure; not a test. Figures go to the README ("Benchmarks").
+ * measure; not a test. Figures go to docs/benchmarks.md.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';

@@ -17,7 +17,7 @@
  * other facets' filters}; (b) the page `find`, `countDocuments` and one `$group` aggregate per facet, all in
  * parallel. `--explain` prints the plans of the page query and of the list's aggregates.
  * Prints p50/p95 latency and requests per second, and the API/bare ratio (target: within 1.5x). Not a test:
- * figures go to the README.
+ * figures go to docs/benchmarks.md.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';

@@ -9,7 +9,7 @@
  * requisition-changed event, counted back by the reference service), the time until the lab's test orders all
  * name the target, and the p50/p95 of two list requests (the patients list and the orders list, 15 a page)
  * issued at rest and while the merge runs, each every 500 ms (open loop). Then the same for the undo. Not a test: figures go to
- * docs/decisions.md "Patient merge" and the README.
+ * docs/decisions.md "Patient merge" and docs/benchmarks.md.
  */
 import { randomUUID } from 'node:crypto';
 import { createReferenceModule, referenceModels } from '@onco/reference';

@@ -22,7 +22,7 @@
  * `--explain` prints the patients collection's indexes and the plans of the screen's aggregates, of the page
  * query and of the count (`--explain-raw` also the whole plan of the rows' aggregate). Prints p50/p95 latency,
  * requests per second and the API/bare ratio (target within 1.5x). Refuses a database whose name lacks "bench"
- * (it writes patients and the npi user's associations) unless `--force`. Not a test: figures go to the README.
+ * (it writes patients and the npi user's associations) unless `--force`. Not a test: figures go to docs/benchmarks.md.
  */
 import pino from 'pino';
 import type { Connection } from 'mongoose';

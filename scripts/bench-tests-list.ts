@@ -9,7 +9,7 @@
  *   npm run bench:tests -- [--requests 100] [--concurrency 10] [--role administrator|npi] [--status IN_PROGRESS]
  *
  * Prints p50/p95 latency, requests per second and the API/bare ratio (targets: p95 under 300 ms, within 1.5x).
- * Not a test: figures go to the README.
+ * Not a test: figures go to docs/benchmarks.md.
  */
 import pino from 'pino';
 import { loadConfig, parseListQuery, type SessionUser } from '@onco/platform';
