@@ -127,6 +127,8 @@ describe('console maintenance (browser)', () => {
     const list = await h.api(admin, 'GET', '/portal/api/v1/maintenance');
     expect(list.body).toHaveLength(1);
     await page.keyboard.press('Escape');
+    // the dialog gone (its backdrop would take the next click)
+    await page.waitForSelector('[data-testid="maintenance-schedule"]', { hidden: true });
     // the banner follows the new window at once (not at the next 15-second refresh)
     await page.waitForSelector('[data-testid="maintenance-banner"]', { timeout: 10_000 });
 
