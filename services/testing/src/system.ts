@@ -121,8 +121,9 @@ export async function login(
 
 /**
  * Wait until the system has nothing left in flight, on facts: its outbox relay has no pending event, each of its
- * Kafka consumer groups has committed every partition's end offset, and its BullMQ queues have no waiting,
- * active or delayed job. Returns what was still busy when `timeoutMs` ran out (empty when settled).
+ * Kafka consumer groups is stable and has committed every partition's end offset, and its BullMQ queues have no
+ * waiting, active, prioritized or soon-due delayed job. Returns what was still busy when `timeoutMs` ran out
+ * (empty when settled).
  */
 export async function settle(
   sys: System & { config: Config },
