@@ -1,5 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { login, loginAs, open, profileMenu, startConsole, waitForText, type ConsoleHarness } from './harness';
+import {
+  clickButton,
+  login,
+  loginAs,
+  open,
+  profileMenu,
+  startConsole,
+  waitForText,
+  type ConsoleHarness,
+} from './harness';
 
 const MIN = 60_000;
 const SCREEN_TEXT = 'The Clinical Portal is undergoing scheduled maintenance. Please check back soon.';
@@ -126,7 +135,8 @@ describe('console maintenance (browser)', () => {
     await h.shot(page, 'maintenance-admin-en');
     const list = await h.api(admin, 'GET', '/portal/api/v1/maintenance');
     expect(list.body).toHaveLength(1);
-    await page.keyboard.press('Escape');
+    // Close (not Escape: the key goes wherever the focus is after the save and its notification)
+    await clickButton(page, 'Close', true);
     // the dialog gone (its backdrop would take the next click)
     await page.waitForSelector('[data-testid="maintenance-schedule"]', { hidden: true });
     // the banner follows the new window at once (not at the next 15-second refresh)
