@@ -5,7 +5,7 @@
  *    check, the blob store's checksummed temporary file, fsync and rename, the pending-upload record.
  *  - Baseline: the same bytes streamed straight into the same blob store (`blobs.put`, which also hashes,
  *    fsyncs and renames), no HTTP.
- *  - A second baseline (session 14): the same bytes sent by the same client thread over a plain TCP connection
+ *  - A second baseline (2026-11-26): the same bytes sent by the same client thread over a plain TCP connection
  *    on 127.0.0.1 and streamed from the socket into the same blob store (no HTTP, no multipart, no checks): the
  *    cost of receiving an upload at all, which the first baseline does not pay. Printed beside, not the target.
  * Prints the median MB/s of each over `--runs` alternating runs, and the ratio (target: API >= 0.8x baseline).

@@ -9,7 +9,7 @@ export interface CaseHistoryRow {
   createdOn: string;
   status: BillingCaseStatus;
   errorDetails: string | null;
-  /** who made the change (a user's name, or system); absent on entries written before session 14 */
+  /** who made the change (a user's name, or system); absent on entries written before 2026-11-26 */
   by?: string | null;
   /** the user's id, or `system` */
   byId?: string | null;

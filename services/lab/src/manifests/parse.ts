@@ -221,7 +221,7 @@ export interface PackedRows {
  * copies it once, and the lengths' buffer is moved (transferred), not copied; posting 100,000 arrays of 20
  * strings structured-clones two million objects (~0.2-0.8 s for 100,000 rows here, measured). The lengths,
  * not separator characters, mark the cells, so any text survives (a cell may hold any character), and neither
- * side scans the text for separators (session 15: ~30% less time than joining with U+0001/U+0000 and splitting).
+ * side scans the text for separators (2026-11-26: ~30% less time than joining with U+0001/U+0000 and splitting).
  * Null when there are no rows or they differ in width: the rows are posted as they are.
  * Self-contained like extractSheet (it runs in the thread from its source text).
  */

@@ -48,7 +48,7 @@ export async function icd10Routes(app: FastifyInstance, { catalog }: { catalog: 
   // search and billing's code check load it on first use). Not at once: reading 74,719 codes takes ~0.3 s of
   // this process's CPU and as much of the store's, which a process just started (a deploy, a restart) would
   // otherwise spend beside its first requests: a fresh process's first orders list at 100,000 requisitions
-  // answered in 0.88-0.91 s with the warm at start and 0.67-0.71 s without (session 14, docs/decisions.md).
+  // answered in 0.88-0.91 s with the warm at start and 0.67-0.71 s without (2026-11-26, docs/decisions.md).
   let warm: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     warm = setTimeout(() => {
