@@ -45,11 +45,11 @@ let release: () => void = () => {};
 const statusEvent = (testOrderId: string) =>
   createEvent('test-status', { data: { ...EXAMPLE_DATA['test-status'], testOrderId } });
 
-const start = async (handler: RunBatchConsumerOptions['handler']) => {
+const start = async (handler: RunBatchConsumerOptions['handler'], group = groupId) => {
   const consumer = await runBatchConsumer({
     kafka,
     db: conn,
-    groupId,
+    groupId: group,
     topics: ['test-status'],
     topicPrefix: prefix,
     consumerConfig: {
@@ -171,5 +171,31 @@ describe('runBatchConsumer', () => {
     expect(await deadLetters()).toHaveLength(3);
     // batch mode keeps no markers: the handler is idempotent by itself
     expect(await conn.db!.collection(PROCESSED_EVENTS_COLLECTION).countDocuments({ groupId })).toBe(0);
+  }, 150_000);
+
+  it('a crash kafkajs will not restart (a non-retriable error) is restarted, and the batch handed over again', async () => {
+    const key = 'to-restart';
+    const e = statusEvent(key);
+    const [meta] = await producer.send({ topic, acks: -1, messages: [{ key, value: JSON.stringify(e) }] });
+    const group = `${groupId}-restart`;
+    let handedOver = 0; // the group reads the topic from the beginning: other partitions' batches come too
+    const consumer = await start(async (events) => {
+      if (!events.some((x) => x.id === e.id)) return;
+      // what kafkajs does with "Failed to find group coordinator" during a broker restart: crash, no restart
+      if (++handedOver === 1) throw Object.assign(new Error('not retriable'), { retriable: false });
+    }, group);
+    await waitFor(() => (handedOver >= 2 ? true : null), {
+      timeoutMs: 60_000,
+      what: 'the batch after a restart',
+    });
+    expect(consumer.metrics.restarts).toBe(1);
+    await waitFor(
+      async () => {
+        const [t] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+        const at = Number(t.partitions.find((p) => p.partition === meta.partition)?.offset ?? -1);
+        return at === Number(meta.baseOffset) + 1 ? true : null;
+      },
+      { timeoutMs: 60_000, what: 'the offset committed after the restart' },
+    );
   }, 150_000);
 });

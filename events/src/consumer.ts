@@ -45,6 +45,14 @@ export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
  * a new message is delivered at once either way (docs/decisions.md "Consumer fetch wait").
  */
 export const FETCH_MAX_WAIT_MS = 1_000;
+/**
+ * How long the group coordinator waits for a silent member before it hands the member's partitions to the others
+ * (kafkajs: 30 s), and how often a member says it is alive. After a broker restart, or when a process dies, the
+ * group rejoins only once the old member's session has run out, so this bounds how late events flow again. A
+ * handler that runs longer calls `heartbeat()` (docs/decisions.md "Consumer session").
+ */
+export const SESSION_TIMEOUT_MS = 10_000;
+export const HEARTBEAT_INTERVAL_MS = 3_000;
 export const DEAD_LETTERS_COLLECTION = 'dead_letters';
 
 // ---------------------------------------------------------------------------
@@ -225,6 +233,8 @@ export interface ConsumerMetrics {
   duplicates: number;
   deadLettered: number;
   failedAttempts: number;
+  /** Crashes kafkajs would not restart, restarted by `start` (a broker restart can cause them). */
+  restarts: number;
 }
 
 export interface RunningConsumer {
@@ -295,7 +305,13 @@ function consumerBase(options: ConsumerBaseOptions) {
   const logger = options.logger ?? silentLogger;
   const topics = options.topics.map((f) => topicFor(f, topicPrefix));
   const db = (): Db => nativeDb(options.db);
-  const metrics: ConsumerMetrics = { processed: 0, duplicates: 0, deadLettered: 0, failedAttempts: 0 };
+  const metrics: ConsumerMetrics = {
+    processed: 0,
+    duplicates: 0,
+    deadLettered: 0,
+    failedAttempts: 0,
+    restarts: 0,
+  };
 
   async function deadLetter(letter: DeadLetter): Promise<void> {
     try {
@@ -361,19 +377,64 @@ function consumerBase(options: ConsumerBaseOptions) {
     );
   }
 
-  /** Connect, subscribe and run; `onStop` runs before the disconnect. */
+  /**
+   * Connect, subscribe and run; `onStop` runs before the disconnect. kafkajs restarts a crashed consumer only
+   * when it deems the error retriable: a crash it gives up on (e.g. "Failed to find group coordinator" while a
+   * broker restarts) would leave the consumer dead until the process restarts, its events unread. So such a
+   * crash is restarted here, with a growing pause (1 s doubling to 30 s), until `stop()`.
+   */
   async function start(
     run: Pick<ConsumerRunConfig, 'eachMessage' | 'eachBatch' | 'eachBatchAutoResolve'>,
     onStop: () => void = () => {},
   ): Promise<RunningConsumer> {
     const consumer = kafka.consumer({
       maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      sessionTimeout: SESSION_TIMEOUT_MS,
+      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
       ...options.consumerConfig,
       groupId,
     });
     let resolveReady!: () => void;
     const ready = new Promise<void>((resolve) => (resolveReady = resolve));
+    let stopped = false;
+    let restartTimer: NodeJS.Timeout | undefined;
+    let restartAttempt = 0;
+    let restarting: Promise<void> | undefined;
+    const subscribeAndRun = async () => {
+      await consumer.subscribe({ topics, fromBeginning });
+      await consumer.run({
+        autoCommit: true,
+        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+        ...run,
+      });
+    };
+    const restart = () => {
+      if (stopped) return;
+      const delay = backoffDelay(++restartAttempt, { initialMs: 1_000, maxMs: 30_000, jitter: 0.2 });
+      restartTimer = setTimeout(() => {
+        if (stopped) return;
+        restarting = (async () => {
+          try {
+            await consumer.connect();
+            await subscribeAndRun();
+            metrics.restarts++;
+            logger.warn(
+              { groupId, attempt: restartAttempt },
+              'consumer restarted after a crash kafkajs gave up on',
+            );
+          } catch (err) {
+            logger.error(
+              { groupId, err: errorMessage(err), attempt: restartAttempt },
+              'consumer restart failed',
+            );
+            await consumer.disconnect().catch(() => undefined);
+            restart();
+          }
+        })();
+      }, delay);
+    };
     consumer.on(consumer.events.GROUP_JOIN, (e) => {
+      restartAttempt = 0;
       logger.info(
         { groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment },
         'consumer joined group',
@@ -385,17 +446,14 @@ function consumerBase(options: ConsumerBaseOptions) {
         { groupId, err: errorMessage(e.payload.error), restart: e.payload.restart },
         'consumer crashed',
       );
+      // kafkajs has disconnected it by now; it restarts by itself only when `restart` is true
+      if (!e.payload.restart) restart();
     });
 
     if (options.ensureTopics ?? true) await ensureTopics(kafka, topicPrefix, { families: options.topics });
     await consumer.connect();
     try {
-      await consumer.subscribe({ topics, fromBeginning });
-      await consumer.run({
-        autoCommit: true,
-        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
-        ...run,
-      });
+      await subscribeAndRun();
     } catch (err) {
       await consumer.disconnect().catch(() => undefined);
       throw err;
@@ -407,6 +465,9 @@ function consumerBase(options: ConsumerBaseOptions) {
       metrics,
       consumer,
       async stop() {
+        stopped = true;
+        clearTimeout(restartTimer);
+        await restarting; // a restart in flight finishes first, so the disconnect below is the last word
         onStop();
         await consumer.disconnect();
         logger.info({ groupId, ...metrics }, 'consumer stopped');

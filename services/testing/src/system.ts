@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { AssignerProtocol, type Kafka } from 'kafkajs';
 import pino from 'pino';
@@ -66,6 +66,11 @@ export async function createTestSystem(
     async close() {
       await system.ctx.mongo.dropDatabase().catch(() => undefined);
       await close();
+      // ONCO_TEST_LOGS=<dir> keeps each system's log (pino JSON lines), to read after a failure
+      if (process.env.ONCO_TEST_LOGS) {
+        await mkdir(process.env.ONCO_TEST_LOGS, { recursive: true });
+        await writeFile(path.join(process.env.ONCO_TEST_LOGS, `${suffix}.log`), logs.text);
+      }
     },
   };
 }

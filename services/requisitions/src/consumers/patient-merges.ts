@@ -258,7 +258,7 @@ export async function applyPatientMergeEvent(
 }
 
 export interface PatientMergeConsumerOptions {
-  /** kafkajs session settings (default: a 60 s session, a heartbeat every 3 s) */
+  /** kafkajs session settings (default: the consumers' 10 s session and 1 s heartbeat, events/src/consumer.ts) */
   consumerConfig?: { sessionTimeout?: number; heartbeatInterval?: number; rebalanceTimeout?: number };
   /** run the patient_requisitions backfill in the background at start (default true) */
   backfill?: boolean;
@@ -283,8 +283,9 @@ export async function startPatientMergeConsumer(
     topics: ['patient'],
     topicPrefix: ctx.config.TOPIC_PREFIX,
     logger: ctx.logger,
-    // a merge of many requisitions takes a while: the session outlives it (heartbeats every 25 moves too)
-    consumerConfig: { sessionTimeout: 60_000, heartbeatInterval: 3_000, ...options.consumerConfig },
+    // a merge of many requisitions takes a while: the handler heartbeats every 25 moves, so the session stays
+    // the consumers' short one (a broker restart or a dead member costs 10 s, not a minute)
+    consumerConfig: options.consumerConfig,
     handler: async (event, hctx) => {
       const heartbeat = (hctx as unknown as { heartbeat?: () => Promise<void> }).heartbeat;
       const r = await applyPatientMergeEvent(ctx, models, service, event, { ...hooks, heartbeat });
