@@ -3,6 +3,7 @@ import type { Page } from 'puppeteer-core';
 import { MSG } from '@onco/domain';
 import {
   STORAGE,
+  animationsDone,
   TEST_PASSWORD,
   bodyText,
   clickWhenReady,
@@ -153,9 +154,16 @@ describe('console sign-in (browser)', () => {
     await clickWhenReady(page, '[data-testid="language-menu"]');
     await clickWhenReady(page, '[data-locale="zh-CN"]');
     await waitForText(page, '订单');
+    // signing out happens once: a change of language after react-admin's logout used to loop (~1,800 logouts)
+    const signOuts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'DELETE' && r.url().endsWith('/operations/queueBoard')) signOuts.push(r.url());
+    });
     await profileMenu(page, 'menu-logout');
     await page.waitForFunction(() => location.pathname === '/login');
     await waitForText(page, 'Save Username');
+    await animationsDone(page);
+    expect(signOuts).toHaveLength(1);
     const kept = await page.evaluate(
       (keys) => keys.map((k) => localStorage.getItem(k)),
       [STORAGE.session, STORAGE.activeMenu, STORAGE.locale],

@@ -5,7 +5,7 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import NewReleasesOutlinedIcon from '@mui/icons-material/NewReleasesOutlined';
-import { useLocaleState, useLogout, useNotify, usePermissions, useTranslate } from 'react-admin';
+import { useAuthProvider, useNotify, usePermissions, useResetStore, useTranslate } from 'react-admin';
 import EventBusyOutlinedIcon from '@mui/icons-material/EventBusyOutlined';
 import ViewListOutlinedIcon from '@mui/icons-material/ViewListOutlined';
 import { clearUserPreferences } from '../providers/authProvider';
@@ -23,9 +23,9 @@ import { ReleaseNotesDialog } from './ReleaseNotesDialog';
  */
 export function ProfileMenu() {
   const translate = useTranslate();
-  const logout = useLogout();
+  const authProvider = useAuthProvider();
+  const resetStore = useResetStore();
   const notify = useNotify();
-  const [, setLocale] = useLocaleState();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [dialog, setDialog] = useState<'password' | 'about' | 'notes' | 'maintenance' | null>(null);
   const { permissions = [] } = usePermissions<string[]>();
@@ -137,11 +137,13 @@ export function ProfileMenu() {
           data-testid="menu-logout"
           onClick={() => {
             setAnchor(null);
-            // once signed out (react-admin clears its store), forget the menu and the language: back to English
-            void logout({}, '/login', false).then(() => {
+            // Signed out by a fresh page load of /login: every record the console cached (PHI included) leaves
+            // memory with it, and the language starts again from English. (react-admin's logout followed by a
+            // change of language looped: ~1,800 logouts, the page frozen for ~15 s.)
+            void authProvider?.logout({}).then(() => {
+              resetStore();
               clearUserPreferences();
-              setLocale('en');
-              clearUserPreferences();
+              window.location.replace('/login');
             });
           }}
         >
