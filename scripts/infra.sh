@@ -17,25 +17,28 @@
 # chromium (install/check only). `up`/`down` without names handle all of them.
 # State lives under <repo>/.data (git-ignored): data in .data/<svc>, logs in
 # .data/logs/<svc>.log, pid files in .data/pids/<svc>.pid, tools in .data/tools.
+# A second set beside the first (scripts/test.sh runs the outage tests on one):
+#   INFRA_DATA_DIR=<dir> INFRA_TOOLS_DIR=<tools> INFRA_KAFKA_PORT=9192 INFRA_KAFKA_CONTROLLER_PORT=9193 \
+#   INFRA_REDIS_PORT=6380 bash scripts/infra.sh up kafka redis
 # See infra/README.md.
 set -Eeuo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="${INFRA_DATA_DIR:-$ROOT/.data}"
-TOOLS="$DATA/tools"
+TOOLS="${INFRA_TOOLS_DIR:-$DATA/tools}"
 LOGS="$DATA/logs"
 PIDS="$DATA/pids"
 
 KAFKA_VERSION="3.9.1"
 KAFKA_HOST=127.0.0.1
-KAFKA_PORT=9092
-KAFKA_CONTROLLER_PORT=9093
+KAFKA_PORT="${INFRA_KAFKA_PORT:-9092}"
+KAFKA_CONTROLLER_PORT="${INFRA_KAFKA_CONTROLLER_PORT:-9093}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx768m}"
 
 
 REDIS_HOST=127.0.0.1
-REDIS_PORT=6379
+REDIS_PORT="${INFRA_REDIS_PORT:-6379}"
 REDIS_START_TIMEOUT="${REDIS_START_TIMEOUT:-15}"
 
 CHROMIUM_BIN="${CHROMIUM_PATH:-/usr/bin/chromium}"
@@ -345,7 +348,8 @@ kafka_tool() { # main-class args... (small heap, for StorageTool)
 kafka_prepare() {
   mkdir -p "$KAFKA_DIR/data"
   # render the template with this checkout's absolute data path
-  sed "s#@KAFKA_DATA_DIR@#$KAFKA_DIR#g" "$ROOT/infra/kafka/server.properties" >"$KAFKA_CONF.tmp"
+  sed -e "s#@KAFKA_DATA_DIR@#$KAFKA_DIR#g" -e "s#@KAFKA_PORT@#$KAFKA_PORT#g" \
+    -e "s#@KAFKA_CONTROLLER_PORT@#$KAFKA_CONTROLLER_PORT#g" "$ROOT/infra/kafka/server.properties" >"$KAFKA_CONF.tmp"
   mv -f "$KAFKA_CONF.tmp" "$KAFKA_CONF"
   [[ -f "$KAFKA_DIR/data/meta.properties" ]] && return 0
 

@@ -64,7 +64,9 @@ export function infra(...args: string[]): Promise<string> {
 // the shared files to go. Entries of dead processes are ignored.
 // ---------------------------------------------------------------------------
 
-const LOCK_DIR = join(tmpdir(), 'oncotrf-kafka-test-lock');
+// one lock per broker: the outage tests on a broker of their own (scripts/test.sh) never wait for the others
+const BROKER = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').replace(/[^A-Za-z0-9.-]+/g, '_');
+const LOCK_DIR = join(tmpdir(), `oncotrf-kafka-test-lock-${BROKER}`);
 const EXCLUSIVE = join(LOCK_DIR, 'exclusive');
 
 function alive(pid: number): boolean {
