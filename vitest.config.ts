@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import LongestFirst from './scripts/test-support/sequencer';
 
 /**
  * Test levels (design.md rule 11): *.test.ts pure units; *.int.test.ts against the real services;
@@ -11,8 +10,6 @@ export default defineConfig({
     // 2 cores: at most two test files at once; scripts/test.sh runs the serial and e2e levels one file at a time
     maxWorkers: 2,
     minWorkers: 1,
-    // longest files first, also on a fresh clone (scripts/test-support/sequencer.ts)
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
