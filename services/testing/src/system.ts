@@ -77,6 +77,14 @@ export async function createTestSystem(
 
 let counter = 0;
 /** Create an ACTIVE user directly in the database (test set-up), with TEST_PASSWORD. */
+/**
+ * TEST_PASSWORD's hash at the product's cost (scrypt N=2^15, ~100-150 ms of CPU here), made once per process and
+ * given to every test user: the hundreds of users the suite creates cost nothing, and each sign-in still verifies
+ * a real production-cost hash.
+ */
+let passwordHash: Promise<string> | undefined;
+const testPasswordHash = () => (passwordHash ??= hashPassword(TEST_PASSWORD));
+
 export async function createUser(
   sys: System,
   role: Role,
@@ -85,7 +93,7 @@ export async function createUser(
   } = {},
 ): Promise<UserDoc> {
   const { User } = identityModels(sys.ctx.mongo);
-  const hash = await hashPassword(TEST_PASSWORD);
+  const hash = await testPasswordHash();
   counter += 1;
   const loginId =
     opts.loginId ??
