@@ -7,3 +7,4 @@
 export * from './system';
 export * from './processes';
 export * from './support';
+export * from './outage';
