@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from './index';
 
@@ -33,7 +33,7 @@ describe('billing: model and GET /bis/api/v1/billingCases (real store)', () => {
     }) as unknown as BillingCaseDoc;
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     app = sys.app; // the area is mounted by the system like in production
     await billing.models.BillingCase.init();
@@ -163,7 +163,7 @@ describe("billing: the outbox relay's scan of billing_cases (DocumentDB)", () =>
   let billing: BillingModule;
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     await billing.models.BillingCase.init();
   }, 120_000);

@@ -87,7 +87,7 @@ describe('billing cases: from events, qualification and the actions API (real Ka
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' });
     billing = billingModels(sys.ctx.mongo);
     lab = labModels(sys.ctx.mongo);
     requisitions = new RequisitionService({ ctx: sys.ctx, models: requisitionModels(sys.ctx.mongo) });

@@ -4,7 +4,7 @@ import { billingCaseRoutes } from './routes/billing-cases';
 import { billingDashboard } from './dashboard';
 import { billingActionRoutes } from './routes/billing-actions';
 import { startBillingConsumers } from './consumers/cases';
-import { defineBillingSubmitQueue, type BillingSubmitQueue } from './submission/queue';
+import { BILLING_SUBMIT_QUEUE, defineBillingSubmitQueue, type BillingSubmitQueue } from './submission/queue';
 import { billingSubmitRoutes } from './submission/routes';
 import type { DiagnosisCodeCatalog } from './submission/rules';
 
@@ -25,6 +25,7 @@ export function createBillingModule(ctx: PlatformContext, opts: BillingModuleOpt
   const submission = defineBillingSubmitQueue(ctx, { models });
   return {
     name: 'billing',
+    queues: [BILLING_SUBMIT_QUEUE],
     models,
     submission,
     outboxCollections: ['billing_cases'],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PERMISSIONS } from '@onco/domain';
 import { readMailbox } from '@onco/platform';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { identityModels } from './models/user';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -13,7 +13,7 @@ let hospitalAdminA: string;
 let npiA: string;
 
 beforeAll(async () => {
-  sys = await createTestSystem();
+  sys = await sharedTestSystem();
   const accounts = sys.ctx.mongo.collection('accounts');
   accountA = { id: `acc-a-${sys.suffix}`, name: 'Account A' };
   accountB = { id: `acc-b-${sys.suffix}`, name: 'Account B' };

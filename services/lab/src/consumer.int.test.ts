@@ -41,7 +41,7 @@ describe('lab: requisition-submitted consumer (real Kafka and the store)', () =>
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
     lab = createLabModule(sys.ctx);
     await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
     producer = sys.ctx.kafka.producer();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { createLabModule, type LabModule, type TestOrderDoc } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -31,7 +31,7 @@ describe('lab: models and GET /oms/api/v1/testOrders (real store)', () => {
     }) as unknown as TestOrderDoc;
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     lab = createLabModule(sys.ctx);
     app = sys.app; // the area is mounted by the system like in production
     await Promise.all(Object.values(lab.models).map((m) => m.init()));

@@ -51,7 +51,7 @@ describe('Merge TRF: duplicate → primary (real Kafka, the store, Redis)', () =
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
     lab = createLabModule(sys.ctx);
     collector = await collectMessages(
       sys.ctx.kafka,

@@ -6,10 +6,14 @@ import { sampleReviewAccount } from './sample-service';
 import { reportRoutes } from './routes/reports';
 import { startLabConsumers } from './consumers/requisition-submitted';
 import { labDashboard } from './dashboard';
-import { defineSampleManifestQueue, type SampleManifestQueue } from './manifests/queue';
+import {
+  defineSampleManifestQueue,
+  SAMPLE_MANIFEST_QUEUE,
+  type SampleManifestQueue,
+} from './manifests/queue';
 import { startSampleManifestConsumer } from './manifests/consumer';
 import { sampleManifestRoutes } from './manifests/routes';
-import { defineReportUploadSweep, type ReportUploadSweep } from './report-sweep';
+import { defineReportUploadSweep, REPORT_SWEEP_QUEUE, type ReportUploadSweep } from './report-sweep';
 
 export type LabModule = DomainModule & {
   models: LabModels;
@@ -31,6 +35,7 @@ export function createLabModule(ctx: PlatformContext): LabModule {
   const reportSweep = defineReportUploadSweep(ctx, models);
   return {
     name: 'lab',
+    queues: [SAMPLE_MANIFEST_QUEUE, REPORT_SWEEP_QUEUE],
     models,
     manifests,
     reportSweep,

@@ -16,7 +16,11 @@ describe('lab: expired report uploads are swept on a schedule (report-upload-swe
   let models: LabModels;
 
   beforeAll(async () => {
-    sys = await createTestSystem({ WORKERS: 'true', REPORT_UPLOAD_SWEEP_EVERY_MS: String(EVERY_MS) });
+    sys = await createTestSystem({
+      WORKERS: 'true',
+      WORKER_MODULES: 'lab',
+      REPORT_UPLOAD_SWEEP_EVERY_MS: String(EVERY_MS),
+    });
     models = labModels(sys.ctx.mongo);
   }, 120_000);
   afterAll(async () => {

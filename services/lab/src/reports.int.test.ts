@@ -136,7 +136,7 @@ describe('lab: test reports (upload, submit, download) on the real services', ()
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
     lab = createLabModule(sys.ctx);
     await Promise.all(Object.values(lab.models).map((m) => m.init()));
     await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);

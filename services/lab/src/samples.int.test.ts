@@ -126,7 +126,7 @@ describe('samples: routes, rules, events and the requisition projection (real Ka
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
     lab = createLabModule(sys.ctx);
     await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
     collector = await collectMessages(

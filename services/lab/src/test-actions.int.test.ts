@@ -43,7 +43,7 @@ describe('test actions: status, due date, LIMS project (real Kafka, the store, R
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' });
     lab = createLabModule(sys.ctx);
     collector = await collectMessages(
       sys.ctx.kafka,

@@ -50,7 +50,7 @@ describe('messages: comments on a requisition (real Kafka and the store)', () =>
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'messages' });
     app = sys.app;
     messages = createMessagesModule(sys.ctx);
     await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);

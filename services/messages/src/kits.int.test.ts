@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceModels } from '@onco/reference';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { messagesModels, type MessagesModels } from './models';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -37,7 +37,7 @@ describe('kits: POST and GET /portal/api/v1/kits (real store)', () => {
     sys.app.inject({ method: 'GET', url: `${KITS}${query}`, headers: h[who] });
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     models = messagesModels(sys.ctx.mongo);
     await referenceModels(sys.ctx.mongo).Account.create([
       { _id: 'acc-A', accountId: 'A-100', name: 'Alpha Oncology' },

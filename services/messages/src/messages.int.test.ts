@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { createMessagesModule, type MessagesModule } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -13,7 +13,7 @@ describe('messages: models and GET /cns/api/v1/messages (real store)', () => {
   let ownerId = '';
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     messages = createMessagesModule(sys.ctx);
     app = sys.app; // the area is mounted by the system like in production
     await Promise.all(Object.values(messages.models).map((m) => m.init()));

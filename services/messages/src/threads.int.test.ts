@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { MESSAGE_SENT } from './routes/threads';
 import { messagesModels } from './models';
 
@@ -27,7 +27,7 @@ describe('messages: threads, replies and read state (real store)', () => {
     (await call(who, 'GET', `${CNS}/communicationCount`)).json().unreadMessages;
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     const users = {
       npi: await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha' } }),
       colleague: await createUser(sys, 'ROLE_NON_NPI', { account: { id: 'acc-A', name: 'Alpha' } }),

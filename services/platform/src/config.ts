@@ -38,6 +38,12 @@ export const configSchema = z.object({
   SERVICES: z.string().default('all'),
   /** Run the BullMQ workers, the outbox relay and the Kafka consumers in this process. */
   WORKERS: bool.default(true),
+  /**
+   * Whose Kafka consumers and BullMQ workers run here (when WORKERS): "all" or a comma list of the domains
+   * reference,requisitions,lab,billing,messages. A deployment can give a domain's workers processes of their own; a
+   * test starts only the ones it needs. The outbox relay runs in every process with WORKERS.
+   */
+  WORKER_MODULES: z.string().default('all'),
   /** Serve the built console (console/dist) from this process. */
   SERVE_CONSOLE: bool.default(true),
   MONGO_URL: z.string().url().default(LOCAL_MONGO_URL),

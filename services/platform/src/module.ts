@@ -31,6 +31,8 @@ export interface DomainModule {
   /** collections whose documents carry pending events (the outbox relay scans them) */
   outboxCollections?: string[];
   /** start Kafka consumers (only in processes that run workers); returns a stopper */
+  /** the BullMQ queues it owns: their workers run where its consumers run (WORKER_MODULES) */
+  queues?: string[];
   startConsumers?: () => Promise<{ stop(): Promise<void> }>;
   /** seed demo data when the database is empty */
   seed?: () => Promise<void>;

@@ -70,9 +70,10 @@ export class QueueRegistry {
     return [...this.defs.keys()];
   }
 
-  /** Start a Worker for each defined queue (in processes that run workers). */
-  startWorkers(): void {
+  /** Start a Worker for each defined queue, or for the named ones (in processes that run workers). */
+  startWorkers(names?: readonly string[]): void {
     for (const def of this.defs.values()) {
+      if (names && !names.includes(def.name)) continue;
       const w = new Worker(def.name, def.processor as any, {
         connection: this.workerConnection(),
         prefix: this.prefix,

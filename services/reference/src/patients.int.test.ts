@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msgPatientNumberInUse } from '@onco/domain';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { referenceModels, type ReferenceModels } from './models';
 import { applyPatientParties, createReferenceModule } from './index';
 import type { SeedResult } from './seed';
@@ -24,7 +24,7 @@ const call = (method: string, url: string, headers?: { authorization: string }, 
 const get = (url: string, headers?: { authorization: string }) => call('GET', url, headers);
 
 beforeAll(async () => {
-  sys = await createTestSystem();
+  sys = await sharedTestSystem();
   models = referenceModels(sys.ctx.mongo);
   seed = await createReferenceModule(sys.ctx).seedReference({ referenceData: 'fixtures' });
   [A, B] = seed.accounts;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { nextSequence, referenceModels, type ReferenceModels } from './models';
 import { createReferenceModule, type ReferenceModule } from './index';
 import type { SeedResult } from './seed';
@@ -20,7 +20,7 @@ const get = (url: string, headers?: { authorization: string }) =>
 const enc = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
 
 beforeAll(async () => {
-  sys = await createTestSystem();
+  sys = await sharedTestSystem();
   reference = createReferenceModule(sys.ctx);
   models = referenceModels(sys.ctx.mongo);
   const t0 = Date.now();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
 import { completeForm } from '../test/fixtures';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -33,7 +33,7 @@ describe('approval invalidated when a signed draft changes (real store, Redis)',
   }
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     const u = await createUser(sys, 'ROLE_NPI', {
       account: { id: 'acc-A', name: 'Alpha Oncology' },
       physicianId: 'phy-A',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createEvent, EXAMPLE_DATA } from '@onco/events';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
 import { completeForm } from '../test/fixtures';
 import { requisitionModels, type RequisitionModels } from './models';
 import { linkAttachment } from './models/attachment';
@@ -37,7 +37,7 @@ describe('requisitions under concurrent writes (real DocumentDB)', () => {
   const stored = (id: string) => models.Requisition.findById(id).lean().exec();
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     models = requisitionModels(sys.ctx.mongo);
     const u = await createUser(sys, 'ROLE_ADMINISTRATOR', {
       account: { id: 'acc-A', name: 'Alpha Oncology' },

@@ -1,11 +1,11 @@
 import type { DomainModule, PlatformContext } from '@onco/platform';
 import { requisitionModels, type RequisitionModels } from './models';
 import { blankFormRoutes } from './routes/blank-form';
-import { definePdfQueue, type PdfQueue } from './workers/pdf-queue';
+import { definePdfQueue, PDF_QUEUE, type PdfQueue } from './workers/pdf-queue';
 import { createPdfRenderer, type PdfRenderer } from './pdf/render';
 import { attachmentRoutes } from './routes/attachments';
 import { trfPrintRoutes } from './routes/trf';
-import { defineTrfQueue, type TrfQueue } from './workers/trf-queue';
+import { defineTrfQueue, TRF_QUEUE, type TrfQueue } from './workers/trf-queue';
 import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';
 import { startSampleManifestStatusConsumer } from './consumers/sample-manifest';
 import { startPatientMergeConsumer } from './consumers/patient-merges';
@@ -57,6 +57,7 @@ export function createRequisitionsModule(
   });
   return {
     name: 'requisitions',
+    queues: [PDF_QUEUE, TRF_QUEUE],
     models,
     pdf,
     trf,

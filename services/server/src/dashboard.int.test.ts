@@ -10,7 +10,7 @@ import {
 import { createMessagesModule, type MessagesModule } from '@onco/messages';
 import { createReferenceModule } from '@onco/reference';
 import { requisitionModels, type RequisitionDoc } from '@onco/requisitions';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { defaultDashboardRange, parseDashboardQuery } from './dashboard';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -33,7 +33,7 @@ describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing
   });
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     app = sys.app;
     lab = createLabModule(sys.ctx);
     billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });

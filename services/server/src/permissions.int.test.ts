@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, ROLE_PERMISSIONS, type Permission, type Role } from '@onco/domain';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { QUEUE_BOARD_PATH } from '@onco/platform';
 
 /**
@@ -12,7 +12,7 @@ let sys: Sys;
 const tokens = new Map<Role, string>();
 
 beforeAll(async () => {
-  sys = await createTestSystem();
+  sys = await sharedTestSystem();
   for (const role of ROLES) {
     const u = await createUser(sys, role, { account: { id: 'acc-perm', name: 'Perm Account' } });
     tokens.set(role, (await login(sys, u.loginId)).authorization);

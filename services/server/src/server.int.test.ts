@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MSG } from '@onco/domain';
-import { b64, createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
+import { b64, createTestSystem, sharedTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 let sys: Sys;
 beforeAll(async () => {
-  sys = await createTestSystem();
+  sys = await sharedTestSystem();
 });
 afterAll(async () => {
   await sys?.close();
@@ -165,6 +165,67 @@ describe('one area per process', () => {
 
   it('refuses an unknown area name at start-up', async () => {
     await expect(createTestSystem({ SERVICES: 'uam,lims' })).rejects.toThrow(/SERVICES: unknown area "lims"/);
+  });
+});
+
+describe("which domains' workers a process runs (WORKER_MODULES)", () => {
+  /** the consumer groups of this system with a member, and its queues with a worker */
+  async function running(s: Sys) {
+    const admin = s.ctx.kafka.admin();
+    await admin.connect();
+    try {
+      const prefix = s.config.TOPIC_PREFIX.replace(/\.+$/, '');
+      const ids = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(prefix));
+      const { groups } = await admin.describeGroups(ids);
+      const withMembers = groups
+        .filter((g) => g.members.length)
+        .map((g) => g.groupId.slice(prefix.length + 1));
+      const queues: string[] = [];
+      for (const name of s.ctx.queues.names())
+        if ((await s.ctx.queues.get(name)!.getWorkers()).length) queues.push(name);
+      return { groups: withMembers.sort(), queues: queues.sort() };
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  it("starts only the named domains' consumers and queue workers; every queue has an owner", async () => {
+    const lab = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'lab' });
+    try {
+      const r = await running(lab);
+      expect(r.groups.length).toBeGreaterThan(0);
+      expect(
+        r.groups.every((g) => g.startsWith('lab.')),
+        r.groups.join(),
+      ).toBe(true);
+      expect(r.queues).toEqual(['report-upload-sweep', 'sample-manifest']);
+      // the outbox relay runs in every process with workers
+      expect(lab.relay).not.toBeNull();
+    } finally {
+      await lab.close();
+    }
+    // naming every domain is the same as "all": no queue is left without a worker
+    const every = await createTestSystem({
+      WORKERS: 'true',
+      WORKER_MODULES: 'reference,requisitions,lab,billing,messages',
+    });
+    try {
+      const r = await running(every);
+      expect(r.queues).toEqual([...every.ctx.queues.names()].sort());
+      for (const domain of ['reference.', 'requisitions.', 'lab.', 'billing.', 'messages.'])
+        expect(
+          r.groups.some((g) => g.startsWith(domain)),
+          domain,
+        ).toBe(true);
+    } finally {
+      await every.close();
+    }
+  });
+
+  it('refuses an unknown domain at start-up', async () => {
+    await expect(createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'lab,lims' })).rejects.toThrow(
+      /WORKER_MODULES: unknown domain "lims" \(use all or reference,requisitions,lab,billing,messages\)/,
+    );
   });
 });
 

@@ -51,6 +51,19 @@ function selectedAreas(config: Config): AreaName[] {
   return names;
 }
 
+/** The modules whose consumers and queue workers run in this process (WORKER_MODULES). */
+function workerModules(config: Config, modules: DomainModule[]): DomainModule[] {
+  if (config.WORKER_MODULES === 'all') return modules;
+  const names = config.WORKER_MODULES.split(',').map((s) => s.trim());
+  const known = modules.map((m) => m.name);
+  for (const n of names)
+    if (!known.includes(n))
+      throw new Error(
+        `Invalid configuration:\n  WORKER_MODULES: unknown domain "${n}" (use all or ${known.join(',')})`,
+      );
+  return modules.filter((m) => names.includes(m.name));
+}
+
 /**
  * Compose one process: connections, every domain module, the areas named in SERVICES, and (when WORKERS)
  * the outbox relay, the Kafka consumers and the BullMQ workers. The default runs everything on one port.
@@ -292,8 +305,9 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     await relay.start();
     // the queues' workers first: a consumer's start waits for its Kafka group to settle, which after a crash
     // waits out the dead member's session (up to a minute), and the jobs must not wait for that
-    queues.startWorkers();
-    for (const m of modules) if (m.startConsumers) stoppers.push(await m.startConsumers());
+    const working = workerModules(config, modules);
+    queues.startWorkers(working.flatMap((m) => m.queues ?? []));
+    for (const m of working) if (m.startConsumers) stoppers.push(await m.startConsumers());
   }
 
   let closed = false;

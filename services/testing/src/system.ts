@@ -75,6 +75,37 @@ export async function createTestSystem(
   };
 }
 
+export type TestSystem = Awaited<ReturnType<typeof createTestSystem>>;
+
+const shared = new Map<string, Promise<TestSystem>>();
+
+/**
+ * One system without workers per test process and configuration, shared by the files that run in it one after
+ * another (the int level runs its files without isolation, several in each fork): the first file boots it, each
+ * next one gets it back emptied (resetTestSystem: every collection, the mailbox and the file store), so a file
+ * still starts from nothing, without a boot of its own. Without workers nothing reaches Kafka, so no file sees
+ * another's events; a file that uses Kafka or workers has a system of its own (createTestSystem). Its `close()`
+ * hands it back; the database goes with the run's (global-setup.ts).
+ */
+export async function sharedTestSystem(
+  overrides: Partial<Record<Exclude<keyof Config, 'WORKERS'>, string>> = {},
+): Promise<TestSystem> {
+  const key = JSON.stringify(Object.entries(overrides).sort(([a], [b]) => a.localeCompare(b)));
+  let booting = shared.get(key);
+  const fresh = !booting;
+  if (!booting) {
+    booting = createTestSystem({ ...overrides, WORKERS: 'false' });
+    shared.set(key, booting);
+  }
+  const sys = await booting.catch((err) => {
+    shared.delete(key);
+    throw err;
+  });
+  if (!fresh) await resetTestSystem(sys);
+  sys.logs.lines = [];
+  return { ...sys, close: async () => undefined };
+}
+
 let counter = 0;
 /** Create an ACTIVE user directly in the database (test set-up), with TEST_PASSWORD. */
 /**

@@ -112,7 +112,7 @@ describe('sample manifests: upload -> worker -> samples and events -> attachment
 
   beforeAll(async () => {
     release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
     lab = labModels(sys.ctx.mongo);
     reqs = requisitionModels(sys.ctx.mongo);
     await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem } from '@onco/testing';
+import { createTestSystem, sharedTestSystem } from '@onco/testing';
 import { nextSequence, requisitionModels, type RequisitionModels } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -12,7 +12,7 @@ describe('requisitions models on the store', () => {
   let models: RequisitionModels;
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     models = requisitionModels(sys.ctx.mongo);
     await Promise.all(Object.values(models).map((m) => m.init()));
   });

@@ -5,7 +5,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { requisitionModels, type RequisitionModels } from '../models';
 import { blobFiles } from '../../test/blobs';
 import { ATTACHMENT_MAX_BYTES, MSG_BOX_FILE_TYPE } from './attachments';
@@ -85,7 +85,7 @@ describe('attachments API (real store, Redis, file store)', () => {
   }
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     models = requisitionModels(sys.ctx.mongo);
     const [a, b, obs] = await Promise.all([
       createUser(sys, 'ROLE_NPI', { account: ACC_A }),

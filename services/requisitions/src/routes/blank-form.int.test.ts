@@ -20,7 +20,7 @@ describe('GET /portal/api/v1/testOrderForms/downloadBlankForm (real Redis, BullM
   const url = '/portal/api/v1/testOrderForms/downloadBlankForm';
 
   beforeAll(async () => {
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions' });
     const user = await createUser(sys, 'ROLE_NPI', {
       account: { id: 'acc-blank', name: 'Blank Form Clinic' },
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@onco/domain';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
 import { completeForm, isoDaysAgo } from '../../test/fixtures';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -45,7 +45,7 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
   const rawDoc = (id: string) => sys.ctx.mongo.collection('test_order_forms').findOne({ _id: id as any });
 
   beforeAll(async () => {
-    sys = await createTestSystem();
+    sys = await sharedTestSystem();
     await user('npi', 'ROLE_NPI');
     await user('nonNpi', 'ROLE_NON_NPI', 'acc-A', null);
     await user('additional', 'ROLE_ADDITIONAL_PHYSICIAN');

@@ -26,7 +26,7 @@ describe('pdf queue (real Redis, BullMQ, chromium, the store)', () => {
   const docId = blankFormDocumentId('102-210-C');
 
   beforeAll(async () => {
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions' });
     // a producer handle on the system's queue (the system's own worker processes the jobs)
     pdf = definePdfQueue(sys.ctx);
     events = new QueueEvents(PDF_QUEUE, {

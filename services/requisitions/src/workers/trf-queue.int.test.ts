@@ -167,7 +167,7 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
     sys.ctx.mongo.db!.collection(PROCESSED_EVENTS_COLLECTION).findOne({ _id: `${group}:${eventId}` as any });
 
   beforeAll(async () => {
-    sys = await createTestSystem({ WORKERS: 'true' });
+    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions' });
     models = requisitionModels(sys.ctx.mongo);
     group = `${sys.config.TOPIC_PREFIX}${TRF_CONSUMER_GROUP}`;
     // a producer handle on the system's queue (the system's own worker processes the jobs)
