@@ -11,4 +11,5 @@ export * from './lab/manifest-read';
 export * from './billing/cases';
 export * from './kits/index';
 export * from './box';
+export * from './contact';
 export * from './patients/index';

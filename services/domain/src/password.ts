@@ -1,3 +1,4 @@
+import { isEmail } from './contact';
 /** Password rules (spec 3 section 5 and issue 2): shared by the server and the Change Password checklist. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_HISTORY_SIZE = 4;
@@ -31,7 +32,7 @@ export function isStrongPassword(pw: string): boolean {
 
 /** Spec 3 section 5: Reset is enabled only when the trimmed text looks like an e-mail address. */
 export function looksLikeEmail(text: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text.trim());
+  return isEmail(text);
 }
 
 export function isCompanyEmail(text: string, companyDomain: string): boolean {

@@ -1,4 +1,14 @@
-import { BIRTH_SEXES } from '@onco/domain';
+import {
+  BIRTH_SEXES,
+  CITY_RE,
+  EMAIL_RE,
+  MAX_AGE_YEARS,
+  MIN_DATE,
+  PHONE_RE,
+  phoneDigits,
+  ZIP_MAX_LENGTH,
+  ZIP_RE,
+} from '@onco/domain';
 
 /**
  * Pure validation of the reference records users edit: the patient edit form (spec 1 section 5 "Patient",
@@ -6,8 +16,8 @@ import { BIRTH_SEXES } from '@onco/domain';
  * entry (spec 1 section 5 "Billing", spec 2 section 5 "Billing form"). Messages are the spec's wording.
  * Every function takes `today` so tests and callers control the clock.
  *
- * These belong with the requisition's block rules in @onco/domain once those exist there; they live here
- * until then (one copy: the routes of this module use them).
+ * The contact and date rules they apply (phone, city, zip, e-mail, the oldest date) are @onco/domain's, the
+ * same ones the requisition's blocks and the console use.
  */
 
 export const RULE_MSG = {
@@ -21,14 +31,6 @@ export const RULE_MSG = {
 
 /** field -> message */
 export type FieldErrors = Record<string, string>;
-
-export const PHONE_RE = /^\d{10}$/;
-export const CITY_RE = /^[A-Za-z.\- ]+$/;
-export const ZIP_RE = /^\d{5}(-\d{1,4})?$/;
-export const ZIP_MAX_LENGTH = 10;
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const MIN_DATE = '1900-01-01';
-export const MAX_AGE_YEARS = 150;
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -55,9 +57,6 @@ export function parseCalendarDate(raw: string): string | null {
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
   return isoDay(date);
 }
-
-/** Digits of a phone or fax as typed ("(206) 555-0100" -> "2065550100"); other characters are kept so they fail. */
-export const phoneDigits = (raw: string) => raw.replace(/[\s().-]/g, '');
 
 /**
  * The generic date rule of spec 1 section 5: 'Invalid date' when unparsable or more than 150 years back;

@@ -13,7 +13,7 @@ import {
   TextField,
 } from '@mui/material';
 import { useDataProvider } from 'react-admin';
-import { ACCOUNT_ROLES, creatableRoles, type Role } from '@onco/domain';
+import { ACCOUNT_ROLES, creatableRoles, isEmail, type Role } from '@onco/domain';
 import { useToast } from '../../components/Toast';
 import { useDebounced } from '../../components/useDebounced';
 import { useT } from '../../components/useT';
@@ -32,7 +32,6 @@ export interface AddUserDialogProps {
   onAdded: () => void;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DEFAULT_ROLE: Role = 'ROLE_PHYSICIAN';
 
 /**
@@ -87,7 +86,7 @@ export function AddUserDialog({ open, creatorRole, onClose, onAdded }: AddUserDi
     loginId: form.loginId.trim().length < 3 ? t('users.form.required') : undefined,
     email: !form.email.trim()
       ? t('users.form.required')
-      : !EMAIL.test(form.email.trim())
+      : !isEmail(form.email)
         ? t('users.form.invalidEmail')
         : undefined,
     firstName: form.firstName.trim() ? undefined : t('users.form.required'),

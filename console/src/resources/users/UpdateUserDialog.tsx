@@ -14,6 +14,7 @@ import {
   TextField,
 } from '@mui/material';
 import { useDataProvider } from 'react-admin';
+import { isEmail } from '@onco/domain';
 import { useToast } from '../../components/Toast';
 import { useT } from '../../components/useT';
 import type { Clinician, UserRow } from './api';
@@ -29,8 +30,6 @@ interface PhysicianOption {
   id: string;
   label: string;
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * The update-user form: loginId read-only, the role as read-only text, names, e-mail and title, and the
@@ -82,7 +81,7 @@ export function UpdateUserDialog({ user, onClose, onUpdated }: UpdateUserDialogP
   }, [clinicians, authorized, user]);
   const value = options.filter((o) => authorized.includes(o.id));
 
-  const valid = form.firstName.trim() && form.lastName.trim() && EMAIL.test(form.email.trim());
+  const valid = form.firstName.trim() && form.lastName.trim() && isEmail(form.email);
 
   const submit = async () => {
     if (!user) return;

@@ -1,3 +1,4 @@
+import { CITY_RE, isZip } from '../contact';
 import { KIT_TYPES, SHIPPING_REQUESTS } from '../enums';
 
 /**
@@ -124,8 +125,6 @@ export const KIT_REQUIRED = [
 /** Text fields' longest accepted length (decision: a shipping label's lines). */
 export const KIT_TEXT_MAX = 100;
 
-const CITY = /^[A-Za-z .-]+$/;
-const ZIP = /^\d{5}(-\d{4})?$/;
 const blank = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
 
 /** The form's problems by field (empty when it may be sent). */
@@ -149,9 +148,9 @@ export function validateKitForm(form: KitForm): Partial<Record<keyof KitForm, st
     const n = Number(raw);
     if (!/^\d+$/.test(raw) || n < KIT_MIN || n > KIT_MAX) out.numberOfKits = KIT_MSG.quantity;
   }
-  if (!out.city && !CITY.test(String(form.city).trim())) out.city = KIT_MSG.city;
+  if (!out.city && !CITY_RE.test(String(form.city).trim())) out.city = KIT_MSG.city;
   if (!out.state && !(US_STATES as readonly string[]).includes(String(form.state))) out.state = KIT_MSG.state;
-  if (!out.postalCode && !ZIP.test(String(form.postalCode).trim())) out.postalCode = KIT_MSG.postalCode;
+  if (!out.postalCode && !isZip(String(form.postalCode))) out.postalCode = KIT_MSG.postalCode;
   return out;
 }
 

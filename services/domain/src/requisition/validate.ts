@@ -1,3 +1,4 @@
+import { CITY_RE, EMAIL_RE, PHONE_RE, PHONE_SEPARATORS, ZIP_RE } from '../contact';
 import {
   addYears,
   dateWindows,
@@ -72,14 +73,7 @@ export const FIELD_LABELS = {
   specimenType: 'Specimen Type',
 } as const;
 
-const PHONE_SEPARATORS = /[\s().-]/g;
-const TEN_DIGITS = /^\d{10}$/;
-const CITY = /^[A-Za-z .-]+$/;
-/** 5 digits, optionally a hyphen and up to 4 digits (max length 10) */
-const ZIP = /^\d{5}(-\d{1,4})?$/;
 const SPECIMEN_ID = /^[A-Za-z0-9_-]+$/;
-/** Decision: a plain shape check (something@domain.tld), the same one the console uses. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const ICD10_MAX_CODES = 6;
 
@@ -137,10 +131,10 @@ class Collector {
       this.add(block, path, REQ_MSG.invalid(label), 'invalid');
   }
   phone(block: BlockName, path: string, value: unknown, label: string = FIELD_LABELS.phone) {
-    this.pattern(block, path, value, TEN_DIGITS, label, PHONE_SEPARATORS);
+    this.pattern(block, path, value, PHONE_RE, label, PHONE_SEPARATORS);
   }
   email(block: BlockName, path: string, value: unknown) {
-    this.pattern(block, path, value, EMAIL, FIELD_LABELS.email);
+    this.pattern(block, path, value, EMAIL_RE, FIELD_LABELS.email);
   }
   /** Spec 1 section 5 "Date fields". */
   date(block: BlockName, path: string, value: unknown, window: DateWindow, isRequired: boolean) {
@@ -169,10 +163,10 @@ class Collector {
     const a = address ?? {};
     this.required(block, `${prefix}.street`, a.street, isRequired);
     this.required(block, `${prefix}.city`, a.city, isRequired);
-    this.pattern(block, `${prefix}.city`, a.city, CITY, FIELD_LABELS.city);
+    this.pattern(block, `${prefix}.city`, a.city, CITY_RE, FIELD_LABELS.city);
     this.required(block, `${prefix}.state`, a.state, isRequired);
     this.required(block, `${prefix}.postalCode`, a.postalCode, isRequired);
-    this.pattern(block, `${prefix}.postalCode`, a.postalCode, ZIP, FIELD_LABELS.zip);
+    this.pattern(block, `${prefix}.postalCode`, a.postalCode, ZIP_RE, FIELD_LABELS.zip);
   }
   location(block: BlockName, prefix: string, loc: LocationForm | null | undefined, isRequired: boolean) {
     this.required(block, `${prefix}.name`, loc?.name, isRequired);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import type { Permission } from '@onco/domain';
+import { EMAIL_RE, type Permission } from '@onco/domain';
 import {
   can,
   errorReplies,
@@ -14,7 +14,7 @@ import {
   typed,
 } from '@onco/platform';
 import { isValidNpi } from '../npi';
-import { checkPhones, EMAIL_RE, RULE_MSG, type FieldErrors } from '../rules';
+import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
 import { and, auditReply, fieldErrors, loadScoped, str, text, updateScoped, type RouteDeps } from './shared';
 import { facetNameCaches } from '../name-cache';
 
