@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BillingCaseStatus } from '@onco/domain';
 import { createEvent, withOutbox } from '@onco/events';
-import { conflict, notFound, type SessionUser } from '@onco/platform';
+import { conditionalWrite, notFound, type SessionUser } from '@onco/platform';
 import {
   CASE_CHANGE_FIELDS,
   type BillingCaseDoc,
@@ -213,10 +213,14 @@ export async function changeCase(
 ): Promise<BillingCaseDoc> {
   const now = opts.now ?? (() => new Date());
   const write = opts.write ?? castingWriter(models);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const doc = await read();
-    const after = await writeCaseDecision(models, doc, decide(doc), by, now(), write);
-    if (after) return after;
-  }
-  throw conflict('The billing case was changed by someone else at the same time. Reload it and try again.');
+  return conditionalWrite(
+    async () => {
+      const doc = await read();
+      return writeCaseDecision(models, doc, decide(doc), by, now(), write);
+    },
+    {
+      attempts: 5,
+      message: 'The billing case was changed by someone else at the same time. Reload it and try again.',
+    },
+  );
 }

@@ -21,7 +21,16 @@ import {
   type TestType,
 } from '@onco/domain';
 import { createEvent, outboxForInsert, withOutbox, type SampleChange } from '@onco/events';
-import { actorOf, badRequest, conflict, newId, notFound, toApi, type SessionUser } from '@onco/platform';
+import {
+  actorOf,
+  badRequest,
+  conditionalWrite,
+  conflict,
+  newId,
+  notFound,
+  toApi,
+  type SessionUser,
+} from '@onco/platform';
 import type { DomainPreferenceDoc, LabModels, SampleDoc, TestOrderDoc } from './models';
 import { testOrderScope } from './test-order-service';
 
@@ -562,22 +571,22 @@ export async function updateSamples(
   const by = actorOf(user);
   const out: SampleDoc[] = [];
   for (const { type, input } of entries) {
-    let done: SampleDoc | null = null;
-    for (let attempt = 0; attempt < ATTEMPTS && !done; attempt++) {
-      // decided again on the state read now: a concurrent change may have made the rule refuse
-      const { current, pref } = await check(type, input);
-      const at = now();
-      const { set, after } = sampleChange(current, input, req, pref, user.id, at);
-      const res = await models.Sample.updateOne(
-        { _id: current._id, version: current.version, deleted: false },
-        withOutbox({ $set: set, $inc: { version: 1 } }, sampleEvent(after, 'updated', by, at)),
-      ).exec();
-      if (res.modifiedCount === 1) {
+    const done = await conditionalWrite(
+      async () => {
+        // decided again on the state read now: a concurrent change may have made the rule refuse
+        const { current, pref } = await check(type, input);
+        const at = now();
+        const { set, after } = sampleChange(current, input, req, pref, user.id, at);
+        const res = await models.Sample.updateOne(
+          { _id: current._id, version: current.version, deleted: false },
+          withOutbox({ $set: set, $inc: { version: 1 } }, sampleEvent(after, 'updated', by, at)),
+        ).exec();
+        if (res.modifiedCount !== 1) return null;
         await syncSampleGroup(models, after, current.sampleGroupId, user.id);
-        done = after;
-      } else if (typeof input.version === 'number') throw conflict(SAMPLE_MSG.stale);
-    }
-    if (!done) throw conflict(SAMPLE_MSG.stale);
+        return after;
+      },
+      { strict: typeof input.version === 'number', attempts: ATTEMPTS, message: SAMPLE_MSG.stale },
+    );
     out.push(done);
   }
   return out;

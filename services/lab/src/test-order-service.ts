@@ -9,6 +9,7 @@ import { createEvent, withOutbox, type TestChange } from '@onco/events';
 import {
   actorOf,
   badRequest,
+  conditionalWrite,
   conflict,
   notFound,
   scopeFilter,
@@ -166,9 +167,10 @@ export async function markTestsMerged(
       .exec()
   ).map((t) => t._id);
   for (const id of ids) {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    // a lost race is read again; one that keeps losing is a 409, and the event is handled again
+    const outcome = await conditionalWrite(async () => {
       const doc = await models.TestOrder.findOne({ _id: id, deleted: false }).lean<TestOrderDoc>().exec();
-      if (!doc || doc.testHistories.some((h) => h.change === 'merged')) break;
+      if (!doc || doc.testHistories.some((h) => h.change === 'merged')) return 'skipped';
       const done = await writeDecision(
         models,
         doc,
@@ -180,11 +182,9 @@ export async function markTestsMerged(
         by,
         at,
       );
-      if (done) {
-        changed.push(id);
-        break;
-      }
-    }
+      return done ? 'changed' : null;
+    });
+    if (outcome === 'changed') changed.push(id);
   }
   return changed;
 }
@@ -200,13 +200,16 @@ export async function changeTestOrder(
   decide: (doc: TestOrderDoc) => TestDecision,
   now: () => Date = () => new Date(),
 ): Promise<TestOrderDoc> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const doc = await findTestOrder(models, user, id);
-    const d = decide(doc);
-    const after = await writeDecision(models, doc, d, actorOf(user), now());
-    if (after) return after;
-  }
-  throw conflict('The test was changed by someone else at the same time. Reload it and try again.');
+  return conditionalWrite(
+    async () => {
+      const doc = await findTestOrder(models, user, id);
+      return writeDecision(models, doc, decide(doc), actorOf(user), now());
+    },
+    {
+      attempts: ATTEMPTS,
+      message: 'The test was changed by someone else at the same time. Reload it and try again.',
+    },
+  );
 }
 
 /** Update Status (POST updateTestsStatus): each test of the selection, checked first, then changed. */

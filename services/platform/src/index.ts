@@ -20,4 +20,5 @@ export * from './rate-limits';
 export * from './routes';
 export * from './module';
 export * from './transaction';
+export * from './conditional';
 export * from './list-routes';

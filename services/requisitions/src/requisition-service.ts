@@ -2,6 +2,7 @@ import type { Model } from 'mongoose';
 import {
   actorOf,
   can,
+  conditionalWrite,
   conflict,
   forbidden,
   newId,
@@ -216,19 +217,12 @@ export class RequisitionService {
   }
 
   /**
-   * Run a read-check-write attempt whose write is conditional on what it read; an attempt answers null when its
-   * write matched nothing (the requisition changed since it was read). `strict` (the client sent the version it
-   * had read): a 409 at once. Otherwise the attempt runs again, reading the new state and checking it again, as
-   * the same request would have done a moment later (each round has a winner, so this ends; the bound only
-   * caps a pathological pile-up).
+   * A read-check-write attempt whose write is conditional on what it read (platform's conditionalWrite): null
+   * when the requisition changed since it was read. `strict` (the client sent the version it had read): a 409 at
+   * once; otherwise read and checked again.
    */
-  private async conditional<T>(strict: boolean, attempt: () => Promise<T | null>): Promise<T> {
-    for (let i = 0; i < (strict ? 1 : 25); i++) {
-      if (i > 0) await new Promise((r) => setTimeout(r, Math.random() * 10));
-      const res = await attempt();
-      if (res !== null) return res;
-    }
-    throw conflict(MSG_STALE);
+  private conditional<T>(strict: boolean, attempt: () => Promise<T | null>): Promise<T> {
+    return conditionalWrite(attempt, { strict, message: MSG_STALE });
   }
 
   /** The account and physician a user puts on a requisition must be theirs (lab staff: any). */

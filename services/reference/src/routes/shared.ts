@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Model } from 'mongoose';
-import { badRequest, conflict, notFound, toApi } from '@onco/platform';
+import { badRequest, conditionalWrite, conflict, notFound, toApi } from '@onco/platform';
 import type { ReferenceModels } from '../models';
 
 /** What every reference route file gets. */
@@ -68,22 +68,23 @@ export async function updateScoped<T>(o: {
   userId: string;
   change: (current: any) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }): Promise<any> {
-  for (let attempt = 0; attempt < (o.version === undefined ? 25 : 1); attempt++) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 10));
-    const current = await loadScoped(o.model, o.id, o.scope);
-    if (o.version !== undefined && o.version !== current.version) throw conflict();
-    const set = await o.change(current);
-    const updated = await o.model
-      .findOneAndUpdate(
-        scopedById(o.id, o.scope, { version: current.version }) as any,
-        { $set: { ...set, updatedOn: new Date(), updatedBy: o.userId }, $inc: { version: 1 } } as any,
-        { returnDocument: 'after' },
-      )
-      .lean()
-      .exec();
-    if (updated) return toApi(updated as Record<string, any>);
-  }
-  throw conflict();
+  return conditionalWrite(
+    async () => {
+      const current = await loadScoped(o.model, o.id, o.scope);
+      if (o.version !== undefined && o.version !== current.version) throw conflict();
+      const set = await o.change(current);
+      const updated = await o.model
+        .findOneAndUpdate(
+          scopedById(o.id, o.scope, { version: current.version }) as any,
+          { $set: { ...set, updatedOn: new Date(), updatedBy: o.userId }, $inc: { version: 1 } } as any,
+          { returnDocument: 'after' },
+        )
+        .lean()
+        .exec();
+      return updated ? toApi(updated as Record<string, any>) : null;
+    },
+    { strict: o.version !== undefined },
+  );
 }
 
 /** A 400 naming every field in error (details.errors: field -> the spec's message). */
