@@ -38,7 +38,7 @@ import {
   type Requisition,
 } from './Sections';
 import { SubsequentOrderDialog } from './SubsequentOrderDialog';
-import { OrderTestsTab } from '../../tests/OrderTestsTab';
+import { OrderTestsTab } from '../../test-orders/OrderTestsTab';
 import { BillingReviewControl } from '../../billing/BillingReviewControl';
 import { OrderTimeline } from '../timeline/OrderTimeline';
 import { MergeTrfDialog } from '../merge/MergeTrfDialog';
