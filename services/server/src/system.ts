@@ -22,9 +22,9 @@ import {
   type DomainModule,
   type PlatformContext,
 } from '@onco/platform';
-import { checkOwnPassword, createIdentity, uamArea, portalIdentityRoutes } from '@onco/identity';
+import { createIdentity, uamArea, portalIdentityRoutes } from '@onco/identity';
 import { OutboxRelay } from '@onco/events';
-import { createReferenceModule, nextSequence as nextReferenceSequence } from '@onco/reference';
+import { createReferenceModule } from '@onco/reference';
 import { createRequisitionsModule } from '@onco/requisitions';
 import { createLabModule } from '@onco/lab';
 import { createBillingModule } from '@onco/billing';
@@ -109,58 +109,13 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     nudgeOutbox: () => relay?.nudge(),
   };
 
-  const identity = createIdentity(mongo);
+  const identity = createIdentity(mongo, config);
   const reference = createReferenceModule(ctx);
+  // each domain's public calls, not its models: the requisitions module signs through identity and registers a
+  // new patient through reference
   const requisitions = createRequisitionsModule(ctx, {
-    // signing a requisition checks the signer's own login password; a wrong one counts toward the lockout
-    verifySignature: async (userId, password) => {
-      const user = await identity.models.User.findById(userId).lean().exec();
-      if (!user) return false;
-      const ok = await checkOwnPassword(identity.models, config, user as any, password);
-      if (!ok) identity.resolver.invalidate(userId);
-      return ok;
-    },
-    // a new patient typed into the wizard joins the patient directory when the requisition is submitted; the id
-    // derives from the requisition, so a retried submit registers nobody twice
-    registerPatient: async (patient, owner) => {
-      const id = `patient-of-${owner.requisitionId}`;
-      const known = await reference.models.Patient.findById(id, { userId: 1 }).lean().exec();
-      if (known) return { id, userId: known.userId };
-      const seq = await nextReferenceSequence(reference.models, 'patient', 100);
-      const userId = `PAT-${String(seq).padStart(6, '0')}`;
-      const name = [patient.firstName, patient.middleName, patient.lastName].filter(Boolean).join(' ');
-      const created = await reference.models.Patient.create({
-        _id: id,
-        userId,
-        firstName: patient.firstName,
-        middleName: patient.middleName ?? null,
-        lastName: patient.lastName,
-        name,
-        race: patient.race ?? null,
-        ethnicity: patient.ethnicity ?? null,
-        address: patient.address ?? null,
-        phone: patient.phone ?? null,
-        fax: patient.fax ?? null,
-        email: patient.email ?? null,
-        mrn: patient.mrn ?? null,
-        dateOfBirth: patient.dateOfBirth ?? null,
-        birthSex: patient.birthSex ?? null,
-        trialName: patient.trialName ?? null,
-        studyPatientId: patient.studyPatientId ?? null,
-        diagnosis: patient.diagnosis ?? null,
-        accountIds: owner.accountId ? [owner.accountId] : [],
-        physicianIds: owner.physicianId ? [owner.physicianId] : [],
-        createdBy: owner.userId,
-        updatedBy: owner.userId,
-      } as Record<string, unknown>).catch(async (err) => {
-        // two submits of one requisition at once: the other registered the patient first (same _id)
-        if (err?.code !== 11000) throw err;
-        const other = await reference.models.Patient.findById(id, { userId: 1 }).lean().exec();
-        if (!other) throw err;
-        return other;
-      });
-      return { id, userId: created.userId };
-    },
+    verifySignature: identity.verifySignature,
+    registerPatient: reference.patients.registerFromRequisition,
   });
   const modules: DomainModule[] = [
     reference,

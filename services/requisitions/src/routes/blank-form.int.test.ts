@@ -101,7 +101,7 @@ describe('GET /portal/api/v1/testOrderForms/downloadBlankForm (real Redis, BullM
       sys.ctx.logger,
     );
     const module = createRequisitionsModule(ctx, { blankFormWaitMs: 500 });
-    const app: App = await createBaseApp(ctx, createIdentity(sys.ctx.mongo).resolver);
+    const app: App = await createBaseApp(ctx, createIdentity(sys.ctx.mongo, sys.config).resolver);
     await app.register(module.areas.portal!, { prefix: AREAS.portal });
     try {
       const res = await app.inject({ method: 'GET', url, headers: auth });

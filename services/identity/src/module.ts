@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { Connection } from 'mongoose';
+import type { Config } from '@onco/platform';
+import { identityModels, type IdentityModels, type UserDoc } from './models/user';
+import { checkOwnPassword } from './credentials';
+import { sessionResolver, type Resolver } from './session';
+import { authRoutes } from './routes/auth';
+import { userRoutes, type AccountDirectory } from './routes/users';
+import { associationRoutes, type PhysicianDirectory } from './routes/associations';
+
+/**
+ * Identity: users, sign-in, sessions and passwords (spec 3). Its models, the session resolver every area
+ * authenticates with, its public call for other modules (verifySignature) and its routes (the uam area and its
+ * part of the portal area, which need the reference module's account and physician names).
+ */
+export function createIdentity(conn: Connection, config: Config) {
+  const models = identityModels(conn);
+  const resolver = sessionResolver(models);
+  return {
+    models,
+    resolver,
+    /**
+     * The identity module's public call for the requisitions module: signing a requisition checks the signer's
+     * own login password; a wrong one counts toward the lockout (and drops the cached session when it locks).
+     */
+    async verifySignature(userId: string, password: string): Promise<boolean> {
+      const user = await models.User.findById(userId).lean<UserDoc>().exec();
+      if (!user) return false;
+      const ok = await checkOwnPassword(models, config, user, password);
+      if (!ok) resolver.invalidate(userId);
+      return ok;
+    },
+  };
+}
+export type Identity = ReturnType<typeof createIdentity>;
+
+/** uam area: /uam/api/v1 (sign-in, passwords, the users list the spec also shows there). */
+export async function uamArea(
+  app: FastifyInstance,
+  opts: { models: IdentityModels; resolver: Resolver; accounts: AccountDirectory },
+) {
+  await app.register(authRoutes, opts);
+  await app.register(userRoutes, opts);
+}
+
+/** The identity parts of the portal area: users administration, clinicians, associations. */
+export async function portalIdentityRoutes(
+  app: FastifyInstance,
+  opts: {
+    models: IdentityModels;
+    resolver: Resolver;
+    accounts: AccountDirectory;
+    physicians: PhysicianDirectory;
+  },
+) {
+  await app.register(userRoutes, opts);
+  await app.register(associationRoutes, opts);
+}
