@@ -1,16 +1,12 @@
 import path from 'node:path';
-import { existsSync } from 'node:fs';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import {
   configureListCounts,
   ensureOrderedIndexes,
   AREAS,
   FileBlobStore,
   QueueRegistry,
-  checkReadiness,
   connectMongo,
   createBaseApp,
   createKafka,
@@ -31,6 +27,8 @@ import { createBillingModule } from '@onco/billing';
 import { createMessagesModule } from '@onco/messages';
 import { dashboardRoutes } from './dashboard';
 import { queueBoard } from './queue-board';
+import { healthRoutes } from './health';
+import { serveConsole } from './console-static';
 
 export interface System {
   app: FastifyInstance;
@@ -138,54 +136,13 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
 
   const app = await createBaseApp(ctx, identity.resolver);
 
-  const readyReply = z.object({
-    status: z.enum(['UP', 'DOWN']),
-    mongo: z.boolean(),
-    kafka: z.boolean(),
-    redis: z.boolean(),
-    down: z.array(z.string()).optional(),
+  await healthRoutes(app as unknown as FastifyInstance, {
+    mongo,
+    redis,
+    kafkaAdmin,
+    queues,
+    relay: () => relay,
   });
-  app.get(
-    '/health',
-    {
-      config: { public: true },
-      schema: { tags: ['operations'], response: { 200: z.object({ status: z.literal('UP') }) } },
-    },
-    async () => ({ status: 'UP' as const }),
-  );
-  app.get(
-    '/ready',
-    {
-      config: { public: true },
-      schema: { tags: ['operations'], response: { 200: readyReply, 503: readyReply } },
-    },
-    async (_req, reply) => {
-      const r = await checkReadiness({ mongo, redis, kafkaAdmin });
-      const down = Object.entries(r)
-        .filter(([, ok]) => !ok)
-        .map(([k]) => k);
-      reply.status(down.length ? 503 : 200);
-      return {
-        status: down.length ? ('DOWN' as const) : ('UP' as const),
-        ...r,
-        ...(down.length ? { down } : {}),
-      };
-    },
-  );
-  app.get(
-    '/portal/api/v1/operations/queues',
-    { config: { permission: 'VIEW_OPERATIONS' }, schema: { tags: ['operations'] } },
-    async () => ({
-      content: await queues.overview(),
-      outbox: relay
-        ? {
-            published: relay.metrics.published,
-            failures: relay.metrics.failures,
-            pending: await relay.pending(),
-          }
-        : null,
-    }),
-  );
 
   // the read-only queue dashboard (bull-board) for operators, opened from the console's profile menu
   await queueBoard(app as unknown as FastifyInstance, {
@@ -215,38 +172,8 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     );
   }
 
-  const consoleDir = path.resolve(process.cwd(), 'console/dist');
-  if (config.SERVE_CONSOLE && existsSync(path.join(consoleDir, 'index.html'))) {
-    // preCompressed: the build writes .br/.gz next to each asset (console/vite.config.ts), sent when accepted
-    await app.register(fastifyStatic, {
-      root: consoleDir,
-      serve: false,
-      decorateReply: true,
-      preCompressed: true,
-      // set per file below (the plugin's own header would be lost when it falls back from a missing .br/.gz)
-      cacheControl: false,
-    });
-    // deep links (/order/123) load the app; API paths keep their JSON 404s
-    app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
-      const p = req.url.split('?')[0];
-      if (/^\/(uam|portal|oms|bis|cns|dxs)\/api\//.test(p)) {
-        return reply.status(404).send({
-          status: 404,
-          code: 'NOT_FOUND',
-          message: `No route ${req.method} ${p}`,
-          requestId: String(req.id),
-        });
-      }
-      const file = path.join(consoleDir, p);
-      if (p !== '/' && file.startsWith(consoleDir) && existsSync(file)) {
-        // content-hashed bundle files never change under their name: cached for a year; the rest revalidates
-        const hashed = p.startsWith('/assets/');
-        reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-        return reply.sendFile(p.slice(1));
-      }
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
-    });
-  }
+  if (config.SERVE_CONSOLE)
+    await serveConsole(app as unknown as FastifyInstance, path.resolve(process.cwd(), 'console/dist'));
 
   const stoppers: Array<{ stop(): Promise<void> }> = [];
   if (config.WORKERS) {
