@@ -12,7 +12,7 @@ import {
   waitFor,
 } from '@onco/testing';
 import { completeForm } from '@onco/requisitions/testing';
-import { RequisitionService } from '../../requisitions/src/requisition-service';
+import { setBillingReview, type RequisitionDeps } from '../../requisitions/src/use-cases';
 import { requisitionModels } from '../../requisitions/src/models';
 import { labModels, type LabModels } from '../../lab/src/models';
 import { billingModels, upsertBillingSpecialists, type BillingCaseDoc, type BillingModels } from './models';
@@ -30,7 +30,7 @@ describe('billing cases: from events, qualification and the actions API (real Ka
   let sys: Sys;
   let billing: BillingModels;
   let lab: LabModels;
-  let requisitions: RequisitionService;
+  let requisitions: RequisitionDeps;
   let release: () => void;
   let collector: Awaited<ReturnType<typeof collectMessages>>;
   const h: Record<string, { authorization: string }> = {};
@@ -90,7 +90,7 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' });
     billing = billingModels(sys.ctx.mongo);
     lab = labModels(sys.ctx.mongo);
-    requisitions = new RequisitionService({ ctx: sys.ctx, models: requisitionModels(sys.ctx.mongo) });
+    requisitions = { ctx: sys.ctx, models: requisitionModels(sys.ctx.mongo) };
     collector = await collectMessages(
       sys.ctx.kafka,
       [topicFor('billing-case', sys.config.TOPIC_PREFIX)],
@@ -302,7 +302,7 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     expect((await caseOf(main.testOrderId))!.caseStatus).toBe('NOT_SUBMITTED');
 
     // the billing review (requisitions service): requisition-changed v3 billing-review-changed
-    await requisitions.setBillingReview(adminUser, main.requisitionId, 'REVIEW_COMPLETE');
+    await setBillingReview(requisitions, adminUser, main.requisitionId, 'REVIEW_COMPLETE');
     await waitCase(
       main.testOrderId,
       (c) => c.reviewStatus === 'REVIEW_COMPLETE',
@@ -329,10 +329,10 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     expect(ev.data.changedBy.id).not.toBe('system');
 
     // the review reopened: the case is no longer ready
-    await requisitions.setBillingReview(adminUser, main.requisitionId, 'NEEDS_ATTENTION');
+    await setBillingReview(requisitions, adminUser, main.requisitionId, 'NEEDS_ATTENTION');
     await waitCase(main.testOrderId, (c) => c.caseStatus === 'NOT_SUBMITTED', 'the case dequalified');
     expect((await caseOf(main.testOrderId))!.caseQualifiedDate).toBeNull();
-    await requisitions.setBillingReview(adminUser, main.requisitionId, 'REVIEW_COMPLETE');
+    await setBillingReview(requisitions, adminUser, main.requisitionId, 'REVIEW_COMPLETE');
     await waitCase(main.testOrderId, (c) => c.caseStatus === 'READY_TO_SUBMIT', 'the case qualified again');
     const history = (await call('GET', `${BIS}/billingCases/${caseId}`, 'admin')).json().caseHistory;
     expect(history.map((e: any) => e.status).slice(0, 3)).toEqual([

@@ -14,7 +14,7 @@ import { startTestStatusProjection } from './projections/test-status';
 import { startSampleStatusProjection } from './projections/sample-status';
 import { startTimelineProjection } from './projections/timeline';
 import { omsTestOrderFormRoutes, testOrderFormRoutes } from './routes/test-order-forms';
-import { RequisitionService, type PatientRegistrar, type SignatureVerifier } from './requisition-service';
+import type { PatientRegistrar, RequisitionDeps, SignatureVerifier } from './use-cases';
 
 export interface RequisitionsModuleOptions {
   /** how long GET downloadBlankForm waits for the pdf job (default 60 s) */
@@ -31,7 +31,8 @@ export type RequisitionsModule = DomainModule & {
   models: RequisitionModels;
   pdf: PdfQueue;
   trf: TrfQueue;
-  service: RequisitionService;
+  /** what its use cases take (use-cases/): the platform, the models and the calls to other modules */
+  deps: RequisitionDeps;
 };
 
 /**
@@ -49,19 +50,19 @@ export function createRequisitionsModule(
     opts.renderer ?? createPdfRenderer({ executablePath: ctx.config.CHROMIUM_PATH, logger: ctx.logger });
   const pdf = definePdfQueue(ctx, { renderer });
   const trf = defineTrfQueue(ctx, { models, renderer });
-  const service = new RequisitionService({
+  const deps: RequisitionDeps = {
     ctx,
     models,
     verifySignature: opts.verifySignature,
     registerPatient: opts.registerPatient,
-  });
+  };
   return {
     name: 'requisitions',
     queues: [PDF_QUEUE, TRF_QUEUE],
     models,
     pdf,
     trf,
-    service,
+    deps,
     outboxCollections: ['test_order_forms', 'attachments', 'patient_merge_runs'],
     dashboard: (user, range) => requisitionsDashboard(models, user, range),
     areas: {
@@ -69,10 +70,10 @@ export function createRequisitionsModule(
         await app.register(blankFormRoutes, { pdf, waitMs: opts.blankFormWaitMs });
         await app.register(attachmentRoutes, { models });
         await app.register(trfPrintRoutes, { models, trf });
-        await app.register(testOrderFormRoutes, { models, service });
+        await app.register(testOrderFormRoutes, { models, deps });
       },
       oms: async (app) => {
-        await app.register(omsTestOrderFormRoutes, { service });
+        await app.register(omsTestOrderFormRoutes, { deps });
       },
     },
     // the pdf renderer's chromium closes after the workers (and so the renders in progress) have stopped
@@ -94,7 +95,7 @@ export function createRequisitionsModule(
         await startSampleStatusProjection(ctx, models),
         await startTimelineProjection(ctx, models),
         await startSampleManifestStatusConsumer(ctx, models),
-        await startPatientMergeConsumer(ctx, models, service),
+        await startPatientMergeConsumer(ctx, models, deps),
       ];
       return { stop: async () => void (await Promise.all(running.map((c) => c.stop()))) };
     },

@@ -18,7 +18,7 @@ import pino from 'pino';
 import { runTestChild } from '@onco/testing';
 import { connectMongo, createKafka, loadConfig, type PlatformContext } from '@onco/platform';
 import { requisitionModels } from '../src/models';
-import { RequisitionService } from '../src/requisition-service';
+import type { RequisitionDeps } from '../src/use-cases';
 import { startPatientMergeConsumer, type PatientMergeHooks } from '../src/consumers/patient-merges';
 
 const forever = () => new Promise<never>(() => undefined);
@@ -43,7 +43,7 @@ async function main() {
     nudgeOutbox: () => undefined,
   } as unknown as PlatformContext;
   const models = requisitionModels(mongo);
-  const service = new RequisitionService({ ctx, models });
+  const deps: RequisitionDeps = { ctx, models };
 
   const delay = int('MERGE_MOVE_DELAY_MS');
   const stallAfter = int('MERGE_STALL_AFTER');
@@ -55,7 +55,7 @@ async function main() {
       if (delay) await sleep(delay);
     },
   };
-  const consumer = await startPatientMergeConsumer(ctx, models, service, hooks, {
+  const consumer = await startPatientMergeConsumer(ctx, models, deps, hooks, {
     backfill: false,
     ...(sessionTimeout
       ? {

@@ -15,7 +15,7 @@ import {
 } from '@onco/events';
 import type { PlatformContext, SessionUser } from '@onco/platform';
 import type { RequisitionDoc, RequisitionModels } from '../models';
-import type { RequisitionService } from '../requisition-service';
+import { requisitionChangedEvent, type RequisitionDeps } from '../use-cases';
 
 /** The consumer group (prefixed with TOPIC_PREFIX, so test systems and environments never share it). */
 export const PATIENT_MERGES_GROUP = 'requisitions.patient-merges';
@@ -99,7 +99,7 @@ export interface PatientMergeHooks {
 export async function applyPatientMergeEvent(
   ctx: Pick<PlatformContext, 'nudgeOutbox'>,
   models: RequisitionModels,
-  service: RequisitionService,
+  deps: RequisitionDeps,
   event: AnyEvent,
   hooks: PatientMergeHooks = {},
 ): Promise<{ moved: number; total: number } | null> {
@@ -177,7 +177,7 @@ export async function applyPatientMergeEvent(
             }
           : entry.fromPatient;
       const now = new Date();
-      const base = service.changedEvent(doc, { ...doc, patient }, ['patient-changed'], actor, now);
+      const base = requisitionChangedEvent(doc, { ...doc, patient }, ['patient-changed'], actor, now);
       const changed = base
         ? createEvent('requisition-changed', {
             data: {
@@ -272,7 +272,7 @@ export interface PatientMergeConsumerOptions {
 export async function startPatientMergeConsumer(
   ctx: PlatformContext,
   models: RequisitionModels,
-  service: RequisitionService,
+  deps: RequisitionDeps,
   hooks: PatientMergeHooks = {},
   options: PatientMergeConsumerOptions = {},
 ): Promise<RunningConsumer> {
@@ -288,7 +288,7 @@ export async function startPatientMergeConsumer(
     consumerConfig: options.consumerConfig,
     handler: async (event, hctx) => {
       const heartbeat = (hctx as unknown as { heartbeat?: () => Promise<void> }).heartbeat;
-      const r = await applyPatientMergeEvent(ctx, models, service, event, { ...hooks, heartbeat });
+      const r = await applyPatientMergeEvent(ctx, models, deps, event, { ...hooks, heartbeat });
       if (r) ctx.logger.info({ mergeId: (event.data as any).mergeId, ...r }, 'patient merge run applied');
     },
   });

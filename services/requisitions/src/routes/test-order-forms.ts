@@ -23,7 +23,20 @@ import {
   requisitionListScope,
   requisitionsResource,
 } from '../resource';
-import { RequisitionService } from '../requisition-service';
+import {
+  copyRequisition,
+  createRequisition,
+  getRequisition,
+  mergeRequisitions,
+  removeRequisition,
+  requisitionActionsFor,
+  saveRequisition,
+  setBillingReview,
+  signRequisition,
+  submitRequisition,
+  subsequentOrder,
+  type RequisitionDeps,
+} from '../use-cases';
 
 const requisitionReply = z.looseObject({ id: z.string() });
 const replies = { 200: requisitionReply, ...errorReplies, 422: errorReplies[400] };
@@ -37,8 +50,8 @@ const submitBody = z.intersection(
 );
 
 /** A requisition as the API shows it, with the actions its summary may offer this user (spec 1 section 4). */
-function present(service: RequisitionService, user: SessionUser, doc: RequisitionDoc) {
-  return { ...toApi(doc), actions: service.actionsFor(user, doc) };
+function present(deps: RequisitionDeps, user: SessionUser, doc: RequisitionDoc) {
+  return { ...toApi(doc), actions: requisitionActionsFor(deps, user, doc) };
 }
 
 const csvCell = (v: unknown): string => {
@@ -68,10 +81,10 @@ export const EXPORT_MAX_ROWS = 50_000;
 /** /portal/api/v1/testOrderForms: the requisition API (spec 1 section 7, spec 2 section 7). */
 export async function testOrderFormRoutes(
   app: FastifyInstance,
-  opts: { models: RequisitionModels; service: RequisitionService },
+  opts: { models: RequisitionModels; deps: RequisitionDeps },
 ) {
   const r = typed(app);
-  const { service, models } = opts;
+  const { deps, models } = opts;
   const tags = ['requisitions'];
 
   listRoutes(app, {
@@ -84,7 +97,7 @@ export async function testOrderFormRoutes(
     noun: 'requisitions',
     summary:
       'List requisitions (Draft and Submitted; deleted only with filter deleted=true and CAN_DELETE_TRF); each row carries the actions this user may take on it',
-    map: (doc, user) => present(service, user, doc),
+    map: (doc, user) => present(deps, user, doc),
   });
 
   r.get(
@@ -230,8 +243,8 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      const doc = await service.submit(user, req.body as any, req.query.createPdf === 'true');
-      return present(service, user, doc);
+      const doc = await submitRequisition(deps, user, req.body as any, req.query.createPdf === 'true');
+      return present(deps, user, doc);
     },
   );
 
@@ -251,8 +264,8 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      const doc = await service.merge(user, req.query.sourceTrfId, req.query.targetTrfId);
-      return present(service, user, doc);
+      const doc = await mergeRequisitions(deps, user, req.query.sourceTrfId, req.query.targetTrfId);
+      return present(deps, user, doc);
     },
   );
 
@@ -273,8 +286,8 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      const doc = await service.setBillingReview(user, req.params.id, req.body.status);
-      return present(service, user, doc);
+      const doc = await setBillingReview(deps, user, req.params.id, req.body.status);
+      return present(deps, user, doc);
     },
   );
 
@@ -291,7 +304,7 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      return present(service, user, await service.get(user, req.params.id, { includeDeleted: true }));
+      return present(deps, user, await getRequisition(deps, user, req.params.id, { includeDeleted: true }));
     },
   );
 
@@ -303,7 +316,7 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      return present(service, user, await service.create(user, req.body as any));
+      return present(deps, user, await createRequisition(deps, user, req.body as any));
     },
   );
 
@@ -322,7 +335,7 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      return present(service, user, await service.save(user, req.params.id, req.body as any));
+      return present(deps, user, await saveRequisition(deps, user, req.params.id, req.body as any));
     },
   );
 
@@ -334,7 +347,7 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      return present(service, user, await service.remove(user, req.params.id));
+      return present(deps, user, await removeRequisition(deps, user, req.params.id));
     },
   );
 
@@ -353,7 +366,7 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      return present(service, user, await service.sign(user, req.params.id, req.body.password));
+      return present(deps, user, await signRequisition(deps, user, req.params.id, req.body.password));
     },
   );
 
@@ -370,7 +383,7 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      return present(service, user, await service.copy(user, req.params.id));
+      return present(deps, user, await copyRequisition(deps, user, req.params.id));
     },
   );
 
@@ -397,14 +410,14 @@ export async function testOrderFormRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      const doc = await service.subsequentOrder(user, req.params.id, req.body ?? {});
+      const doc = await subsequentOrder(deps, user, req.params.id, req.body ?? {});
       return { id: doc._id, testRequisitionId: doc.testRequisitionId! };
     },
   );
 }
 
 /** /oms/api/v1/testOrderForms/{id}: a requisition loaded for its samples (spec 2 section 7). */
-export async function omsTestOrderFormRoutes(app: FastifyInstance, opts: { service: RequisitionService }) {
+export async function omsTestOrderFormRoutes(app: FastifyInstance, opts: { deps: RequisitionDeps }) {
   const r = typed(app);
   r.get(
     '/testOrderForms/:id',
@@ -419,7 +432,7 @@ export async function omsTestOrderFormRoutes(app: FastifyInstance, opts: { servi
     },
     async (req) => {
       const user = requireUser(req);
-      return toApi(await opts.service.get(user, req.params.id));
+      return toApi(await getRequisition(opts.deps, user, req.params.id));
     },
   );
 }

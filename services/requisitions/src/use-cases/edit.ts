@@ -1,0 +1,188 @@
+/** Create, save (a draft save, or an Edit of a submitted requisition), delete, and the billing review. */
+import { can, conflict, forbidden, type SessionUser } from '@onco/platform';
+import { normalizeForSave, type RequisitionForm, type BillingReviewStatus } from '@onco/domain';
+import { withOutbox } from '@onco/events';
+import type { RequisitionDoc } from '../models';
+import {
+  MSG_ALREADY_SUBMITTED,
+  MSG_STALE,
+  formOf,
+  draftTestOrders,
+  sameOrderInfo,
+  type RequisitionDeps,
+  reviewerInput,
+  A_TEST_RUNNING,
+  ALL_TESTS_CANCELLED,
+} from './context';
+import {
+  getRequisition,
+  conditional,
+  checkOwnership,
+  editable,
+  checkFormat,
+  requisitionActionsFor,
+  requisitionChangedEvent,
+  editChanges,
+  approvalsAfter,
+} from './shared';
+
+export async function createRequisition(
+  deps: RequisitionDeps,
+  user: SessionUser,
+  input: RequisitionForm,
+): Promise<RequisitionDoc> {
+  const now = new Date();
+  checkOwnership(user, input);
+  const set = editable(normalizeForSave(input), null, user, now);
+  const merged = { ...set } as RequisitionForm;
+  checkFormat(merged, user);
+  const doc = await deps.models.Requisition.create({
+    ...set,
+    status: 'DRAFT',
+    testOrders: draftTestOrders((set.orderInformation as any) ?? null),
+    parentTestOrderForm: (input as any).parentTestOrderForm ?? null,
+    createdBy: user.id,
+    updatedBy: user.id,
+    createdOn: now,
+    updatedOn: now,
+  });
+  return doc.toObject() as RequisitionDoc;
+}
+
+/**
+ * Save (PUT /{id}): a draft save carries status DRAFT and never changes a submitted requisition; a save of a
+ * submitted requisition is an Edit (CAN_EDIT_TRF and the Edit rule); `deleted: true` is a delete.
+ */
+export async function saveRequisition(
+  deps: RequisitionDeps,
+  user: SessionUser,
+  id: string,
+  input: RequisitionForm & { deleted?: boolean; version?: number },
+): Promise<RequisitionDoc> {
+  if (input.deleted === true) return removeRequisition(deps, user, id);
+  return conditional(typeof input.version === 'number', async () => {
+    const doc = await getRequisition(deps, user, id);
+    if (typeof input.version === 'number' && input.version !== doc.version) throw conflict(MSG_STALE);
+    const now = new Date();
+    const asDraft = input.status === 'DRAFT';
+    let body = input;
+    // what the rule applied below relied on, beyond the version: part of the update's filter
+    let guard: Record<string, unknown> = { status: doc.status };
+    if (doc.status !== 'DRAFT') {
+      if (asDraft) throw conflict(MSG_ALREADY_SUBMITTED);
+      const actions = requisitionActionsFor(deps, user, doc);
+      // a clinical reviewer without the Edit action (spec 2 section 8: CAN_REVIEW_DIAGNOSIS edits the specimen
+      // of a non-draft form) saves the specimens and the review status, nothing else
+      const reviewOnly = !actions.edit && can(user, 'CAN_REVIEW_DIAGNOSIS') && !doc.deleted;
+      if (!actions.edit && !reviewOnly) {
+        throw forbidden(
+          'This requisition cannot be edited: it needs CAN_EDIT_TRF and at least one test that is neither complete nor cancelled.',
+        );
+      }
+      if (reviewOnly) body = reviewerInput(input);
+      else guard = { ...guard, ...A_TEST_RUNNING };
+    } else if (!can(user, 'CAN_CREATE_TRF') && !can(user, 'CAN_EDIT_TRF')) {
+      throw forbidden();
+    }
+    checkOwnership(user, body);
+    const set = editable(normalizeForSave({ ...formOf(doc), ...body }), doc, user, now);
+    const merged = { ...formOf(doc), ...set } as RequisitionForm;
+    checkFormat(merged, user);
+    // a submitted requisition keeps its ordered tests; a draft's planned tests follow its order information
+    if (doc.status === 'DRAFT' && !sameOrderInfo(doc.orderInformation, merged.orderInformation)) {
+      set.testOrders = draftTestOrders(merged.orderInformation);
+    }
+    // a signed draft whose signed content changes loses its approvals: the user signs again
+    if (doc.status === 'DRAFT' && doc.approvals?.length) {
+      const approvals = approvalsAfter(deps, doc, merged);
+      if (approvals.length !== doc.approvals.length) set.approvals = approvals;
+    }
+    const after = { ...doc, ...set } as RequisitionDoc;
+    const event = requisitionChangedEvent(doc, after, editChanges(doc, after), user, now);
+    const update = { $set: { ...set, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
+    const res = await deps.models.Requisition.findOneAndUpdate(
+      { _id: id, version: doc.version, deleted: { $ne: true }, ...guard },
+      event ? withOutbox(update, event) : update,
+      { returnDocument: 'after' },
+    )
+      .lean<RequisitionDoc>()
+      .exec();
+    if (res && event) deps.ctx.nudgeOutbox();
+    return res;
+  });
+}
+
+/** Soft delete: the requisition and its tests are marked deleted (the Delete rule of spec 1 section 4). */
+export async function removeRequisition(
+  deps: RequisitionDeps,
+  user: SessionUser,
+  id: string,
+): Promise<RequisitionDoc> {
+  return conditional(false, async () => {
+    const doc = await getRequisition(deps, user, id);
+    const draft = doc.status === 'DRAFT';
+    const allowed = draft
+      ? can(user, 'CAN_CREATE_TRF') || can(user, 'CAN_DELETE_TRF')
+      : requisitionActionsFor(deps, user, doc).delete;
+    if (!allowed) {
+      throw forbidden(
+        'This requisition cannot be deleted: it needs CAN_DELETE_TRF, no test that is not cancelled and no sample on hold.',
+      );
+    }
+    const now = new Date();
+    const update = { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
+    // a submitted requisition is known downstream (the lab holds its tests): tell them, in the same write
+    const event = requisitionChangedEvent(doc, { ...doc, deleted: true }, ['deleted'], user, now);
+    const res = await deps.models.Requisition.findOneAndUpdate(
+      {
+        _id: id,
+        version: doc.version,
+        status: doc.status,
+        deleted: { $ne: true },
+        ...(draft ? {} : ALL_TESTS_CANCELLED),
+      },
+      event ? withOutbox(update, event) : update,
+      { returnDocument: 'after' },
+    )
+      .lean<RequisitionDoc>()
+      .exec();
+    if (res && event) deps.ctx.nudgeOutbox();
+    return res;
+  });
+}
+
+/**
+ * Set the billing review status of a submitted requisition (CAN_EDIT_BILLING): one conditional write with its
+ * requisition-changed event (`billing-review-changed`), which the billing service qualifies its cases with.
+ * Setting the status it already has changes nothing.
+ */
+export async function setBillingReview(
+  deps: RequisitionDeps,
+  user: SessionUser,
+  id: string,
+  status: BillingReviewStatus | null,
+): Promise<RequisitionDoc> {
+  if (!can(user, 'CAN_EDIT_BILLING')) throw forbidden();
+  return conditional(false, async () => {
+    const doc = await getRequisition(deps, user, id);
+    if (doc.status === 'DRAFT' || doc.deleted)
+      throw conflict('Only a submitted requisition has a billing review.');
+    if ((doc.billingReview?.status ?? null) === status) return doc;
+    const now = new Date();
+    const after = { ...doc, billingReview: { status } } as RequisitionDoc;
+    const update = {
+      $set: { billingReview: { status }, updatedOn: now, updatedBy: user.id },
+      $inc: { version: 1 },
+    };
+    const event = requisitionChangedEvent(doc, after, editChanges(doc, after), user, now);
+    const res = await deps.models.Requisition.findOneAndUpdate(
+      { _id: id, version: doc.version, deleted: { $ne: true } },
+      event ? withOutbox(update, event) : update,
+      { returnDocument: 'after' },
+    )
+      .lean<RequisitionDoc>()
+      .exec();
+    if (res && event) deps.ctx.nudgeOutbox();
+    return res;
+  });
+}
