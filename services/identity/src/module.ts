@@ -6,7 +6,7 @@ import { checkOwnPassword } from './credentials';
 import { sessionResolver, type Resolver } from './session';
 import { authRoutes } from './routes/auth';
 import { userRoutes, type AccountDirectory } from './routes/users';
-import { associationRoutes, type PhysicianDirectory } from './routes/associations';
+import { associationRoutes, type IdentityRouteDeps } from './routes/associations';
 
 /**
  * Identity: users, sign-in, sessions and passwords (spec 3). Its models, the session resolver every area
@@ -44,15 +44,7 @@ export async function uamArea(
 }
 
 /** The identity parts of the portal area: users administration, clinicians, associations. */
-export async function portalIdentityRoutes(
-  app: FastifyInstance,
-  opts: {
-    models: IdentityModels;
-    resolver: Resolver;
-    accounts: AccountDirectory;
-    physicians: PhysicianDirectory;
-  },
-) {
+export async function portalIdentityRoutes(app: FastifyInstance, opts: IdentityRouteDeps) {
   await app.register(userRoutes, opts);
   await app.register(associationRoutes, opts);
 }

@@ -1,23 +1,8 @@
 import { nextSequence, type ReferenceModels } from './models';
+import type { PatientForm } from './rules';
 
-/** A patient as the requisition wizard typed it (the requisition's `patient` block). */
-export interface RequisitionPatient {
-  firstName?: string | null;
-  middleName?: string | null;
-  lastName?: string | null;
-  race?: string | null;
-  ethnicity?: string | null;
-  address?: unknown;
-  phone?: string | null;
-  fax?: string | null;
-  email?: string | null;
-  mrn?: string | null;
-  dateOfBirth?: string | null;
-  birthSex?: string | null;
-  trialName?: string | null;
-  studyPatientId?: string | null;
-  diagnosis?: string | null;
-}
+/** A patient as the requisition wizard typed it (the requisition's `patient` block): the patient form's fields. */
+export type RequisitionPatient = PatientForm;
 
 /** Who ordered: the requisition being submitted, its account, physician and author. */
 export interface RequisitionOwner {

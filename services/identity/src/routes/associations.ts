@@ -36,19 +36,19 @@ export interface PhysicianDirectory {
   get(id: string): Promise<{ id: string; name: string } | null>;
 }
 
+/** What identity's portal routes take: its models and resolver, and the reference module's names. */
+export interface IdentityRouteDeps {
+  models: IdentityModels;
+  resolver: Resolver;
+  accounts: AccountDirectory;
+  physicians: PhysicianDirectory;
+}
+
 /**
  * User associations (accounts and physicians a user works for): the data scope. A user reads their own;
  * user managers read and change those of the users they manage.
  */
-export async function associationRoutes(
-  app: FastifyInstance,
-  opts: {
-    models: IdentityModels;
-    resolver: Resolver;
-    accounts: AccountDirectory;
-    physicians: PhysicianDirectory;
-  },
-) {
+export async function associationRoutes(app: FastifyInstance, opts: IdentityRouteDeps) {
   const r = typed(app);
   const { models, resolver } = opts;
 

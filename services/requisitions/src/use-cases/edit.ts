@@ -1,7 +1,6 @@
 /** Create, save (a draft save, or an Edit of a submitted requisition), delete, and the billing review. */
 import { can, conflict, forbidden, type SessionUser } from '@onco/platform';
 import { normalizeForSave, type RequisitionForm, type BillingReviewStatus } from '@onco/domain';
-import { withOutbox } from '@onco/events';
 import type { RequisitionDoc } from '../models';
 import {
   MSG_ALREADY_SUBMITTED,
@@ -24,6 +23,7 @@ import {
   requisitionChangedEvent,
   editChanges,
   approvalsAfter,
+  writeRequisition,
 } from './shared';
 
 export async function createRequisition(
@@ -100,15 +100,12 @@ export async function saveRequisition(
     const after = { ...doc, ...set } as RequisitionDoc;
     const event = requisitionChangedEvent(doc, after, editChanges(doc, after), user, now);
     const update = { $set: { ...set, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
-    const res = await deps.models.Requisition.findOneAndUpdate(
+    return writeRequisition(
+      deps,
       { _id: id, version: doc.version, deleted: { $ne: true }, ...guard },
-      event ? withOutbox(update, event) : update,
-      { returnDocument: 'after' },
-    )
-      .lean<RequisitionDoc>()
-      .exec();
-    if (res && event) deps.ctx.nudgeOutbox();
-    return res;
+      update,
+      event,
+    );
   });
 }
 
@@ -133,7 +130,8 @@ export async function removeRequisition(
     const update = { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
     // a submitted requisition is known downstream (the lab holds its tests): tell them, in the same write
     const event = requisitionChangedEvent(doc, { ...doc, deleted: true }, ['deleted'], user, now);
-    const res = await deps.models.Requisition.findOneAndUpdate(
+    return writeRequisition(
+      deps,
       {
         _id: id,
         version: doc.version,
@@ -141,13 +139,9 @@ export async function removeRequisition(
         deleted: { $ne: true },
         ...(draft ? {} : ALL_TESTS_CANCELLED),
       },
-      event ? withOutbox(update, event) : update,
-      { returnDocument: 'after' },
-    )
-      .lean<RequisitionDoc>()
-      .exec();
-    if (res && event) deps.ctx.nudgeOutbox();
-    return res;
+      update,
+      event,
+    );
   });
 }
 
@@ -175,14 +169,6 @@ export async function setBillingReview(
       $inc: { version: 1 },
     };
     const event = requisitionChangedEvent(doc, after, editChanges(doc, after), user, now);
-    const res = await deps.models.Requisition.findOneAndUpdate(
-      { _id: id, version: doc.version, deleted: { $ne: true } },
-      event ? withOutbox(update, event) : update,
-      { returnDocument: 'after' },
-    )
-      .lean<RequisitionDoc>()
-      .exec();
-    if (res && event) deps.ctx.nudgeOutbox();
-    return res;
+    return writeRequisition(deps, { _id: id, version: doc.version, deleted: { $ne: true } }, update, event);
   });
 }

@@ -20,7 +20,7 @@ import {
   type BillingReviewStatus,
   requisitionBillingSummary,
 } from '@onco/domain';
-import { createEvent, type RequisitionChange } from '@onco/events';
+import { createEvent, withOutbox, type RequisitionChange } from '@onco/events';
 import type { RequisitionDoc } from '../models';
 import { requisitionByIdFilter } from '../resource';
 import {
@@ -214,4 +214,27 @@ export function approvalsAfter(
     return new deps.models.Requisition(picked).toObject() as unknown as Record<string, unknown>;
   };
   return approvalsAfterSave(doc.approvals, cast(formOf(doc) as any), cast(merged as any));
+}
+
+/**
+ * One conditional write of a requisition with its requisition-changed event when it has one (in the same update:
+ * the outbox), the relay nudged so the event leaves at once. Null when the filter matched nothing (it changed).
+ */
+export async function writeRequisition(
+  deps: RequisitionDeps,
+  filter: Record<string, unknown>,
+  update: Record<string, unknown>,
+  event: ReturnType<typeof requisitionChangedEvent>,
+): Promise<RequisitionDoc | null> {
+  const res = await deps.models.Requisition.findOneAndUpdate(
+    filter,
+    event ? withOutbox(update, event) : update,
+    {
+      returnDocument: 'after',
+    },
+  )
+    .lean<RequisitionDoc>()
+    .exec();
+  if (res && event) deps.ctx.nudgeOutbox();
+  return res;
 }
