@@ -2,7 +2,7 @@ import type { DomainModule, PlatformContext } from '@onco/platform';
 import { dropObsoleteSampleIndexes, labModels, type LabModels } from './models';
 import { testOrderRoutes } from './routes/test-orders';
 import { sampleRoutes } from './routes/samples';
-import { sampleReviewAccount } from './sample-service';
+import { sampleReviewAccount } from './samples';
 import { reportRoutes } from './routes/reports';
 import { startLabConsumers } from './consumers/requisition-submitted';
 import { labDashboard } from './dashboard';

@@ -18,7 +18,7 @@ import {
   seedDomainPreferences,
   type LabModule,
 } from './index';
-import { createSamples, type SamplesBody } from './sample-service';
+import { createSamples, type SamplesBody } from './samples';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 

@@ -32,7 +32,7 @@ import {
   sampleEvent,
   type LabRequisitionView,
   type SampleInput,
-} from '../sample-service';
+} from '../samples';
 import { testOrderScope } from '../test-order-service';
 
 /**

@@ -10,7 +10,7 @@ import {
   samplesRequisition,
   updateSamples,
   type SampleServiceOptions,
-} from '../sample-service';
+} from '../samples';
 
 /** Domain preferences (spec 2 section 7 "Samples"): GET /oms/api/v1/domainPreferences?filter=... */
 export const domainPreferencesResource: ListResource = {
