@@ -22,11 +22,12 @@
  * connect/subscribe/stop, but the handler gets a batch's valid events at once and must be idempotent by
  * itself (no markers); offsets are resolved only after it succeeded.
  */
-import type { Consumer, ConsumerConfig, ConsumerRunConfig, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import type { Consumer, ConsumerConfig, ConsumerRunConfig, Kafka, KafkaMessage } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { safeParseEventJson, type AnyEvent } from './envelope';
 import type { EventFamily } from './schemas';
 import { ensureTopics, familyOfTopic, topicFor } from './topics';
+import { restartCrashes } from './crash-restart';
 import {
   Sleeper,
   backoffDelay,
@@ -37,8 +38,14 @@ import {
   type DbLike,
   type EventsLogger,
 } from './util';
+import {
+  PROCESSED_EVENTS_COLLECTION,
+  createIdempotentHandler,
+  isDuplicateKey,
+  mongoProcessedStore,
+} from './processed';
+import { DEAD_LETTERS_COLLECTION, type DeadLetter, headersToStrings, deadLetterSource } from './dead-letters';
 
-export const PROCESSED_EVENTS_COLLECTION = 'processed_events';
 /**
  * How long the broker holds a consumer's fetch when there is nothing new (kafkajs: 5 s). A stop waits for the
  * fetch in flight, so this bounds how long a consumer takes to stop (a deploy's SIGTERM, a test system's close);
@@ -53,115 +60,6 @@ export const FETCH_MAX_WAIT_MS = 1_000;
  */
 export const SESSION_TIMEOUT_MS = 10_000;
 export const HEARTBEAT_INTERVAL_MS = 3_000;
-export const DEAD_LETTERS_COLLECTION = 'dead_letters';
-
-// ---------------------------------------------------------------------------
-// Idempotency (pure, testable without Kafka)
-// ---------------------------------------------------------------------------
-
-/** Remembers which events a consumer group has processed. */
-export interface ProcessedStore {
-  has(eventId: string): Promise<boolean>;
-  /** Record the event as processed; must tolerate an existing marker. */
-  add(event: AnyEvent, info?: Record<string, unknown>): Promise<void>;
-}
-
-export type IdempotentOutcome = 'processed' | 'duplicate';
-
-/**
- * Wrap a handler so an event id is handled at most once per store (a consumer group):
- * check the marker, run the handler, then write the marker.
- */
-export function createIdempotentHandler<C = undefined>(
-  store: ProcessedStore,
-  handler: (event: AnyEvent, ctx: C) => Promise<void> | void,
-): (event: AnyEvent, ctx: C, info?: Record<string, unknown>) => Promise<IdempotentOutcome> {
-  return async (event, ctx, info) => {
-    if (await store.has(event.id)) return 'duplicate';
-    await handler(event, ctx);
-    await store.add(event, info);
-    return 'processed';
-  };
-}
-
-/** In-memory store, for tests and tools. */
-export function memoryProcessedStore(): ProcessedStore & { readonly ids: Set<string> } {
-  const ids = new Set<string>();
-  return {
-    ids,
-    async has(eventId) {
-      return ids.has(eventId);
-    },
-    async add(event) {
-      ids.add(event.id);
-    },
-  };
-}
-
-function isDuplicateKey(err: unknown): boolean {
-  return (err as { code?: unknown })?.code === 11000;
-}
-
-/** Markers in `processed_events`, `_id` = `${groupId}:${eventId}` (unique by construction). */
-export function mongoProcessedStore(
-  db: DbLike,
-  groupId: string,
-  collection = PROCESSED_EVENTS_COLLECTION,
-): ProcessedStore {
-  const coll = () => nativeDb(db).collection<{ _id: string } & Record<string, unknown>>(collection);
-  return {
-    async has(eventId) {
-      return (await coll().countDocuments({ _id: `${groupId}:${eventId}` }, { limit: 1 })) > 0;
-    },
-    async add(event, info) {
-      try {
-        await coll().insertOne({
-          _id: `${groupId}:${event.id}`,
-          groupId,
-          eventId: event.id,
-          type: event.type,
-          subject: event.subject,
-          processedOn: new Date(),
-          ...(info ?? {}),
-        });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------
-// Dead letters
-// ---------------------------------------------------------------------------
-
-export type DeadLetterReason = 'unparseable' | 'handler-failed';
-
-/** A document of `dead_letters`. The raw value is kept as a string (as received). */
-export interface DeadLetter {
-  /** `${groupId}:${eventId}` for handler failures, `${groupId}:${topic}:${partition}:${offset}` for poison messages. */
-  _id: string;
-  groupId: string;
-  reason: DeadLetterReason;
-  error: string;
-  attempts: number;
-  topic: string;
-  partition: number;
-  offset: string;
-  key: string | null;
-  eventId: string | null;
-  eventType: string | null;
-  subject: string | null;
-  /** The message value as UTF-8 text (the serialized envelope), null for an empty value. */
-  value: string | null;
-  headers: { key: string; value: string }[];
-  createdOn: Date;
-}
-
-// ---------------------------------------------------------------------------
-// Runner
-// ---------------------------------------------------------------------------
-
 export interface HandlerContext {
   family: EventFamily;
   topic: string;
@@ -263,33 +161,6 @@ class HandlerFailedError extends Error {
   }
 }
 
-function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) {
-    if (v === undefined) continue;
-    const first = Array.isArray(v) ? v[0] : v;
-    if (first !== undefined) out[k] = first.toString();
-  }
-  return out;
-}
-
-/**
- * Where a dead letter came from (group, topic, partition, offset) and the message as received, for a
- * `dead_letters` document; every dead letter of both runners has this shape.
- */
-export function deadLetterSource(groupId: string, topic: string, partition: number, message: KafkaMessage) {
-  return {
-    groupId,
-    topic,
-    partition,
-    offset: message.offset,
-    key: message.key ? message.key.toString() : null,
-    value: message.value ? message.value.toString('utf8') : null,
-    headers: Object.entries(headersToStrings(message.headers)).map(([key, value]) => ({ key, value })),
-    createdOn: new Date(),
-  };
-}
-
 /**
  * What `runConsumer` and `runBatchConsumer` share: metrics, dead letters (poison and handler-failed), the
  * envelope check, and the kafkajs consumer's connect, subscribe, join/crash logging and stop.
@@ -378,10 +249,8 @@ function consumerBase(options: ConsumerBaseOptions) {
   }
 
   /**
-   * Connect, subscribe and run; `onStop` runs before the disconnect. kafkajs restarts a crashed consumer only
-   * when it deems the error retriable: a crash it gives up on (e.g. "Failed to find group coordinator" while a
-   * broker restarts) would leave the consumer dead until the process restarts, its events unread. So such a
-   * crash is restarted here, with a growing pause (1 s doubling to 30 s), until `stop()`.
+   * Connect, subscribe and run; `onStop` runs before the disconnect. A crash kafkajs gives up on is restarted
+   * (crash-restart.ts).
    */
   async function start(
     run: Pick<ConsumerRunConfig, 'eachMessage' | 'eachBatch' | 'eachBatchAutoResolve'>,
@@ -396,10 +265,6 @@ function consumerBase(options: ConsumerBaseOptions) {
     });
     let resolveReady!: () => void;
     const ready = new Promise<void>((resolve) => (resolveReady = resolve));
-    let stopped = false;
-    let restartTimer: NodeJS.Timeout | undefined;
-    let restartAttempt = 0;
-    let restarting: Promise<void> | undefined;
     const subscribeAndRun = async () => {
       await consumer.subscribe({ topics, fromBeginning });
       await consumer.run({
@@ -408,46 +273,18 @@ function consumerBase(options: ConsumerBaseOptions) {
         ...run,
       });
     };
-    const restart = () => {
-      if (stopped) return;
-      const delay = backoffDelay(++restartAttempt, { initialMs: 1_000, maxMs: 30_000, jitter: 0.2 });
-      restartTimer = setTimeout(() => {
-        if (stopped) return;
-        restarting = (async () => {
-          try {
-            await consumer.connect();
-            await subscribeAndRun();
-            metrics.restarts++;
-            logger.warn(
-              { groupId, attempt: restartAttempt },
-              'consumer restarted after a crash kafkajs gave up on',
-            );
-          } catch (err) {
-            logger.error(
-              { groupId, err: errorMessage(err), attempt: restartAttempt },
-              'consumer restart failed',
-            );
-            await consumer.disconnect().catch(() => undefined);
-            restart();
-          }
-        })();
-      }, delay);
-    };
+    const crashes = restartCrashes(consumer, {
+      groupId,
+      logger,
+      resubscribe: subscribeAndRun,
+      onRestarted: () => void metrics.restarts++,
+    });
     consumer.on(consumer.events.GROUP_JOIN, (e) => {
-      restartAttempt = 0;
       logger.info(
         { groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment },
         'consumer joined group',
       );
       resolveReady();
-    });
-    consumer.on(consumer.events.CRASH, (e) => {
-      logger.error(
-        { groupId, err: errorMessage(e.payload.error), restart: e.payload.restart },
-        'consumer crashed',
-      );
-      // kafkajs has disconnected it by now; it restarts by itself only when `restart` is true
-      if (!e.payload.restart) restart();
     });
 
     if (options.ensureTopics ?? true) await ensureTopics(kafka, topicPrefix, { families: options.topics });
@@ -465,9 +302,7 @@ function consumerBase(options: ConsumerBaseOptions) {
       metrics,
       consumer,
       async stop() {
-        stopped = true;
-        clearTimeout(restartTimer);
-        await restarting; // a restart in flight finishes first, so the disconnect below is the last word
+        await crashes.stop();
         onStop();
         await consumer.disconnect();
         logger.info({ groupId, ...metrics }, 'consumer stopped');

@@ -2,7 +2,10 @@ export * from './schemas';
 export * from './envelope';
 export * from './topics';
 export * from './outbox';
+export * from './relay';
 export * from './consumer';
+export * from './processed';
+export * from './dead-letters';
 export * from './asyncapi';
 export { EXAMPLE_DATA } from './examples';
 export {

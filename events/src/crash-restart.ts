@@ -1,0 +1,64 @@
+import type { Consumer } from 'kafkajs';
+import { backoffDelay, errorMessage, type EventsLogger } from './util';
+
+/**
+ * kafkajs restarts a crashed consumer only when it deems the error retriable: a crash it gives up on (e.g. "Failed
+ * to find group coordinator" while a broker restarts) would leave the consumer dead until the process restarts, its
+ * events unread. This restarts such a crash itself (connect, then `resubscribe`), with a growing pause (1 s
+ * doubling to 30 s, reset when the consumer joins its group), until `stop()`. docs/decisions.md "Consumer session,
+ * and crashes kafkajs gives up on".
+ */
+export function restartCrashes(
+  consumer: Consumer,
+  opts: {
+    groupId: string;
+    logger: EventsLogger;
+    /** subscribe and run again, as at the start */
+    resubscribe: () => Promise<void>;
+    /** counted in the consumer's metrics */
+    onRestarted: () => void;
+  },
+): { stop(): Promise<void> } {
+  const { groupId, logger } = opts;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let attempt = 0;
+  let restarting: Promise<void> | undefined;
+  const restart = () => {
+    if (stopped) return;
+    const delay = backoffDelay(++attempt, { initialMs: 1_000, maxMs: 30_000, jitter: 0.2 });
+    timer = setTimeout(() => {
+      if (stopped) return;
+      restarting = (async () => {
+        try {
+          await consumer.connect();
+          await opts.resubscribe();
+          opts.onRestarted();
+          logger.warn({ groupId, attempt }, 'consumer restarted after a crash kafkajs gave up on');
+        } catch (err) {
+          logger.error({ groupId, err: errorMessage(err), attempt }, 'consumer restart failed');
+          await consumer.disconnect().catch(() => undefined);
+          restart();
+        }
+      })();
+    }, delay);
+  };
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    attempt = 0;
+  });
+  consumer.on(consumer.events.CRASH, (e) => {
+    logger.error(
+      { groupId, err: errorMessage(e.payload.error), restart: e.payload.restart },
+      'consumer crashed',
+    );
+    // kafkajs has disconnected it by now; it restarts by itself only when `restart` is true
+    if (!e.payload.restart) restart();
+  });
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await restarting; // a restart in flight finishes first, so the consumer's disconnect is the last word
+    },
+  };
+}

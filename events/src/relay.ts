@@ -1,0 +1,450 @@
+/**
+ * The outbox relay: publishes the events waiting on documents (outbox.ts) to Kafka, in array order, and removes
+ * exactly the published entries. At-least-once; consumers de-duplicate by event id (processed.ts).
+ */
+import {
+  Partitioners,
+  type Kafka,
+  type Message,
+  type Producer,
+  type RetryOptions,
+  type TopicMessages,
+} from 'kafkajs';
+import type { Collection, Document, Db } from 'mongodb';
+import { ensureTopics, withPrefix } from './topics';
+import {
+  Sleeper,
+  backoffDelay,
+  errorMessage,
+  nativeDb,
+  silentLogger,
+  type BackoffOptions,
+  type DbLike,
+  type EventsLogger,
+} from './util';
+import type { OutboxEntry } from './outbox';
+
+export interface OutboxRelayOptions {
+  kafka: Kafka;
+  /** A mongoose Connection (must be open when passes run) or a mongodb Db. */
+  db: DbLike;
+  /** Collections whose documents carry an `outbox` array. */
+  collections: string[];
+  logger?: EventsLogger;
+  /** Delay between passes when idle (ms). Default 500. */
+  pollIntervalMs?: number;
+  /** Documents read per collection per pass. Default 100. */
+  batchSize?: number;
+  /** Entries of one document published per pass (the oldest first). Default 100. */
+  maxEntriesPerDocument?: number;
+  /** Prefix applied to every entry's topic (environment or test run). */
+  topicPrefix?: string;
+  /** Backoff after failed passes. Default 500 ms doubling to 30 s, ±20% jitter. */
+  backoff?: BackoffOptions;
+  /** kafkajs retry settings of the producer's own send retries within one pass. */
+  producerRetry?: RetryOptions;
+  /** Create the four topics (3 partitions) with this prefix before the first send. Default true. */
+  ensureTopics?: boolean;
+}
+
+export interface RelayPassResult {
+  /** Entries published and removed in this pass. */
+  published: number;
+  /** Documents whose entries could not be published in this pass. */
+  failedDocuments: number;
+  /** True if some collection had a full batch (more may be waiting). */
+  more: boolean;
+}
+
+export interface OutboxRelayMetrics {
+  published: number;
+  failures: number;
+  passes: number;
+  consecutiveFailures: number;
+  lastError: string | null;
+  lastPublishedOn: Date | null;
+}
+
+interface OutboxDoc extends Document {
+  _id: any;
+  outbox: OutboxEntry[];
+}
+
+/** Kafka errors caused by the messages themselves (not by the broker being unavailable). */
+const ENTRY_SPECIFIC_ERRORS = new Set([
+  'MESSAGE_TOO_LARGE',
+  'RECORD_LIST_TOO_LARGE',
+  'INVALID_TOPIC_EXCEPTION',
+  'CORRUPT_MESSAGE',
+  'INVALID_RECORD',
+  'TOPIC_AUTHORIZATION_FAILED',
+  'INVALID_REQUIRED_ACKS',
+]);
+
+function isEntrySpecificError(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const type = (e as { type?: unknown }).type;
+    if (typeof type === 'string' && ENTRY_SPECIFIC_ERRORS.has(type)) return true;
+    e = (e as { cause?: unknown; originalError?: unknown }).originalError ?? (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+const DEFAULT_PRODUCER_RETRY: RetryOptions = { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 };
+
+/**
+ * Publishes outbox entries to Kafka and removes them from their documents.
+ *
+ *   const relay = new OutboxRelay({ kafka, db: mongoose.connection, collections: ['requisitions'], logger });
+ *   relay.start();            // background loop
+ *   relay.nudge();            // after a write, for low latency
+ *   await relay.stop();       // on shutdown
+ */
+export class OutboxRelay {
+  readonly metrics: OutboxRelayMetrics = {
+    published: 0,
+    failures: 0,
+    passes: 0,
+    consecutiveFailures: 0,
+    lastError: null,
+    lastPublishedOn: null,
+  };
+
+  private readonly kafka: Kafka;
+  private readonly dbLike: DbLike;
+  private readonly collections: string[];
+  private readonly logger: EventsLogger;
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly maxEntriesPerDocument: number;
+  private readonly topicPrefix: string | undefined;
+  private readonly backoff: BackoffOptions;
+  private readonly producerRetry: RetryOptions;
+
+  private readonly shouldEnsureTopics: boolean;
+  private topicsEnsured = false;
+  private producer: Producer | null = null;
+  private running = false;
+  private loopPromise: Promise<void> | null = null;
+  private passChain: Promise<unknown> = Promise.resolve();
+  private nudged = false;
+  private readonly idleSleeper = new Sleeper();
+  private readonly backoffSleeper = new Sleeper();
+
+  constructor(options: OutboxRelayOptions) {
+    this.kafka = options.kafka;
+    this.dbLike = options.db;
+    this.collections = [...options.collections];
+    this.logger = options.logger ?? silentLogger;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.batchSize = options.batchSize ?? 100;
+    this.maxEntriesPerDocument = options.maxEntriesPerDocument ?? 100;
+    this.topicPrefix = options.topicPrefix;
+    this.backoff = { initialMs: 500, maxMs: 30_000, jitter: 0.2, ...options.backoff };
+    this.producerRetry = options.producerRetry ?? DEFAULT_PRODUCER_RETRY;
+    this.shouldEnsureTopics = options.ensureTopics ?? true;
+  }
+
+  /** Entries published since start. */
+  get published(): number {
+    return this.metrics.published;
+  }
+
+  /** Failed passes (Kafka or database errors) since start. */
+  get failures(): number {
+    return this.metrics.failures;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Number of entries still waiting, over all collections. */
+  async pending(): Promise<number> {
+    const db = nativeDb(this.dbLike);
+    let total = 0;
+    for (const name of this.collections) {
+      const rows = await db
+        .collection(name)
+        .aggregate<{ n: number }>([
+          { $match: { 'outbox.0': { $exists: true } } },
+          { $unwind: '$outbox' },
+          { $count: 'n' },
+        ])
+        .toArray();
+      total += rows[0]?.n ?? 0;
+    }
+    return total;
+  }
+
+  /** Start the background loop (no-op if already running). Never throws for Kafka/DB errors. */
+  start(): void {
+    if (this.running) return;
+    if (this.collections.length === 0)
+      this.logger.warn({}, 'outbox relay started without collections: nothing to publish');
+    this.running = true;
+    this.loopPromise = this.loop();
+    this.logger.info(
+      { collections: this.collections, topicPrefix: this.topicPrefix ?? null },
+      'outbox relay started',
+    );
+  }
+
+  /** Ask for an immediate pass (e.g. right after a write). Does not cut a failure backoff short. */
+  nudge(): void {
+    this.nudged = true;
+    this.idleSleeper.wake();
+  }
+
+  /**
+   * Run one pass now (serialized with the background loop) and return what it did.
+   * Throws if the pass failed (Kafka or database error); the entries stay pending.
+   */
+  runOnce(): Promise<RelayPassResult> {
+    const run = this.passChain.then(() => this.pass());
+    this.passChain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stop the loop after the in-flight pass and disconnect the producer. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.idleSleeper.wake();
+    this.backoffSleeper.wake();
+    await this.loopPromise?.catch(() => undefined);
+    this.loopPromise = null;
+    await this.passChain.catch(() => undefined);
+    await this.closeProducer();
+    this.logger.info(
+      { published: this.metrics.published, failures: this.metrics.failures },
+      'outbox relay stopped',
+    );
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let more = false;
+      try {
+        const result = await this.runOnce();
+        more = result.more;
+      } catch {
+        // counted and logged in pass()
+      }
+      if (!this.running) break;
+      if (this.metrics.consecutiveFailures > 0) {
+        const delay = backoffDelay(this.metrics.consecutiveFailures, this.backoff);
+        this.logger.debug(
+          { delayMs: delay, consecutiveFailures: this.metrics.consecutiveFailures },
+          'outbox relay backing off',
+        );
+        await this.backoffSleeper.sleep(delay);
+      } else if (more || this.nudged) {
+        this.nudged = false;
+      } else {
+        await this.idleSleeper.sleep(this.pollIntervalMs);
+        this.nudged = false;
+      }
+    }
+  }
+
+  private async pass(): Promise<RelayPassResult> {
+    this.metrics.passes++;
+    const result: RelayPassResult = { published: 0, failedDocuments: 0, more: false };
+    try {
+      const db = nativeDb(this.dbLike);
+      for (const name of this.collections) {
+        const r = await this.passCollection(db, name);
+        result.published += r.published;
+        result.failedDocuments += r.failedDocuments;
+        result.more ||= r.more;
+      }
+    } catch (err) {
+      this.metrics.failures++;
+      this.metrics.consecutiveFailures++;
+      this.metrics.lastError = errorMessage(err);
+      this.logger.warn(
+        { err: this.metrics.lastError, consecutiveFailures: this.metrics.consecutiveFailures },
+        'outbox relay pass failed; entries stay pending',
+      );
+      throw err;
+    }
+    if (result.failedDocuments > 0 && result.published === 0) {
+      this.metrics.failures++;
+      this.metrics.consecutiveFailures++;
+    } else {
+      this.metrics.consecutiveFailures = 0;
+    }
+    return result;
+  }
+
+  private async passCollection(db: Db, name: string): Promise<RelayPassResult> {
+    const coll = db.collection(name);
+    const read = (await coll
+      .find({ 'outbox.0': { $exists: true } }, { projection: { outbox: 1 } })
+      .sort({ 'outbox.0.createdOn': 1, _id: 1 })
+      .limit(this.batchSize)
+      .toArray()) as OutboxDoc[];
+    // Publish at most maxEntriesPerDocument per document: always a prefix, so order holds.
+    let truncated = false;
+    const docs = read.map((d) => {
+      if (d.outbox.length <= this.maxEntriesPerDocument) return d;
+      truncated = true;
+      return { ...d, outbox: d.outbox.slice(0, this.maxEntriesPerDocument) };
+    });
+    const result: RelayPassResult = {
+      published: 0,
+      failedDocuments: 0,
+      more: docs.length >= this.batchSize || truncated,
+    };
+    if (docs.length === 0) return result;
+
+    let sent: OutboxDoc[] = [];
+    const failed: { doc: OutboxDoc; err: unknown }[] = [];
+    try {
+      const producer = await this.getProducer();
+      try {
+        await producer.sendBatch({ acks: -1, topicMessages: this.toTopicMessages(docs) });
+        sent = docs;
+      } catch (err) {
+        if (!isEntrySpecificError(err) || docs.length === 1) throw err;
+        // One document's entries are rejected by Kafka (e.g. too large): isolate it so the
+        // others still flow. Its entries stay pending (never dropped) and are logged.
+        for (const doc of docs) {
+          try {
+            await producer.sendBatch({ acks: -1, topicMessages: this.toTopicMessages([doc]) });
+            sent.push(doc);
+          } catch (docErr) {
+            if (!isEntrySpecificError(docErr)) throw docErr;
+            failed.push({ doc, err: docErr });
+          }
+        }
+      }
+    } catch (err) {
+      // Kafka unavailable (or similar): keep every entry, record the attempt, recreate the producer.
+      await this.markFailed(
+        coll,
+        docs.filter((d) => !sent.includes(d)),
+        err,
+      );
+      await this.closeProducer();
+      if (sent.length > 0) await this.removePublished(coll, sent);
+      throw err;
+    }
+
+    if (sent.length > 0) {
+      result.published = await this.removePublished(coll, sent);
+    }
+    for (const { doc, err } of failed) {
+      this.logger.error(
+        {
+          collection: name,
+          documentId: String(doc._id),
+          entryIds: doc.outbox.map((e) => e.id),
+          err: errorMessage(err),
+        },
+        'kafka rejected outbox entries; they stay pending',
+      );
+      await this.markFailed(coll, [doc], err);
+      result.failedDocuments++;
+    }
+    return result;
+  }
+
+  private toTopicMessages(docs: OutboxDoc[]): TopicMessages[] {
+    const byTopic = new Map<string, Message[]>();
+    for (const doc of docs) {
+      for (const entry of doc.outbox) {
+        const topic = withPrefix(entry.topic, this.topicPrefix);
+        let list = byTopic.get(topic);
+        if (!list) byTopic.set(topic, (list = []));
+        const createdOn = entry.createdOn instanceof Date ? entry.createdOn : new Date(entry.createdOn);
+        list.push({
+          key: entry.key,
+          value: entry.value,
+          timestamp: Number.isNaN(createdOn.getTime()) ? undefined : String(createdOn.getTime()),
+          headers: { 'event-id': entry.id, 'event-type': entry.type, 'content-type': 'application/json' },
+        });
+      }
+    }
+    return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+  }
+
+  /**
+   * Remove exactly the published entries; entries pushed meanwhile stay: one `$pull` by entry id per
+   * document, all in one unordered bulk write.
+   */
+  private async removePublished(coll: Collection, docs: OutboxDoc[]): Promise<number> {
+    const count = docs.reduce((n, d) => n + d.outbox.length, 0);
+    await coll.bulkWrite(
+      docs.map((doc) => ({
+        updateOne: {
+          filter: { _id: doc._id },
+          update: { $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } } } as Document,
+        },
+      })),
+      { ordered: false },
+    );
+    this.metrics.published += count;
+    this.metrics.lastPublishedOn = new Date();
+    this.logger.debug(
+      { collection: coll.collectionName, documents: docs.length, entries: count },
+      'outbox entries published',
+    );
+    return count;
+  }
+
+  /** Record a failed attempt on each entry (by array position, guarded by the entry id). */
+  private async markFailed(coll: Collection, docs: OutboxDoc[], err: unknown): Promise<void> {
+    if (docs.length === 0) return;
+    const message = errorMessage(err).slice(0, 1000);
+    const now = new Date();
+    try {
+      const ops = docs.map((doc) => {
+        const filter: Document = { _id: doc._id };
+        const inc: Document = {};
+        const set: Document = {};
+        doc.outbox.forEach((entry, i) => {
+          filter[`outbox.${i}.id`] = entry.id;
+          inc[`outbox.${i}.attempts`] = 1;
+          set[`outbox.${i}.lastError`] = message;
+          set[`outbox.${i}.lastAttemptOn`] = now;
+        });
+        return { updateOne: { filter, update: { $inc: inc, $set: set } } };
+      });
+      await coll.bulkWrite(ops, { ordered: false });
+    } catch (markErr) {
+      this.logger.warn({ err: errorMessage(markErr) }, 'could not record the failed outbox attempt');
+    }
+  }
+
+  private async getProducer(): Promise<Producer> {
+    if (this.producer) return this.producer;
+    if (this.shouldEnsureTopics && !this.topicsEnsured) {
+      const created = await ensureTopics(this.kafka, this.topicPrefix);
+      if (created.length) this.logger.info({ topics: created }, 'created topics');
+      this.topicsEnsured = true;
+    }
+    const producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: true,
+      retry: this.producerRetry,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    try {
+      await producer.connect();
+    } catch (err) {
+      await producer.disconnect().catch(() => undefined);
+      throw err;
+    }
+    this.producer = producer;
+    return producer;
+  }
+
+  private async closeProducer(): Promise<void> {
+    const producer = this.producer;
+    this.producer = null;
+    if (producer) await producer.disconnect().catch(() => undefined);
+  }
+}
