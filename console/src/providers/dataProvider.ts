@@ -8,7 +8,7 @@ import { mergeMethods, type MergeMethods } from '../resources/orders/merge/api';
 import { sampleMethods, type SampleMethods } from '../resources/orders/summary/samples/api';
 import { reportMethods, type ReportMethods } from '../resources/test-orders/reportsApi';
 import { BIS_API, billingMethods, type BillingMethods } from '../resources/billing/api';
-import { authHeaders, request, toHttpError, uploadForm } from './http';
+import { authHeaders, fetchBlob, request, uploadForm } from './http';
 import { b64 } from './session';
 
 export const API = {
@@ -190,12 +190,7 @@ export const dataProvider: ConsoleDataProvider = {
     return uploadForm<any>(path(p), form, { onProgress });
   },
   async download({ path: p, fileName }) {
-    const res = await fetch(path(p), { headers: authHeaders() });
-    if (!res.ok) {
-      const body = await res.json().catch(() => null);
-      throw toHttpError(res.status, body);
-    }
-    const blob = await res.blob();
+    const { blob } = (await fetchBlob(path(p)))!;
     saveBlob(blob, fileName);
     return { data: blob };
   },

@@ -65,6 +65,29 @@ export async function request<T = unknown>(url: string, opts: RequestOptions = {
 }
 
 /**
+ * GET a file with the session's token (TRF PDFs, exports, attachments, manifests' files): its bytes and the
+ * Content-Disposition header. A failure carries the server's text like `request`; a network failure is the generic
+ * message. `orNullOn404`: a 404 is null (nothing there yet), not an error.
+ */
+export async function fetchBlob(
+  url: string,
+  opts: { orNullOn404?: boolean } = {},
+): Promise<{ blob: Blob; disposition: string | null } | null> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: authHeaders() });
+  } catch {
+    throw new HttpError(MSG.generic, 0, null);
+  }
+  if (res.status === 404 && opts.orNullOn404) return null;
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw toHttpError(res.status, body);
+  }
+  return { blob: await res.blob(), disposition: res.headers.get('Content-Disposition') };
+}
+
+/**
  * Multipart POST with XMLHttpRequest (fetch has no upload progress): `onProgress` gets an integer percent, at most
  * 99 until the server has answered (it still stores and records the file), then 100. Errors carry the server's
  * body like `request`; an abort through `signal` rejects with an AbortError.

@@ -1,7 +1,6 @@
-import { HttpError } from 'react-admin';
-import { MSG, type ManifestError } from '@onco/domain';
+import type { ManifestError } from '@onco/domain';
 import { useCustomMethods } from '../../components/useCustomMethods';
-import { authHeaders, request, toHttpError, uploadForm } from '../../providers/http';
+import { fetchBlob, request, uploadForm } from '../../providers/http';
 import { saveBlob } from '../../providers/dataProvider';
 import { fileNameOf, pickBoxAccount, type BoxAccount } from './logic';
 
@@ -83,18 +82,8 @@ const e = encodeURIComponent;
 
 /** GET a file and save it under the server's name (Content-Disposition), else `fallbackName`. */
 async function downloadFile(url: string, fallbackName: string) {
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: authHeaders() });
-  } catch {
-    throw new HttpError(MSG.generic, 0, null);
-  }
-  if (!res.ok) {
-    const body = await res.json().catch(() => null);
-    throw toHttpError(res.status, body);
-  }
-  const blob = await res.blob();
-  const fileName = fileNameOf(res.headers.get('Content-Disposition'), fallbackName);
+  const { blob, disposition } = (await fetchBlob(url))!;
+  const fileName = fileNameOf(disposition, fallbackName);
   saveBlob(blob, fileName);
   return { data: { fileName, size: blob.size } };
 }

@@ -1,6 +1,6 @@
 import type { TestStatus, TestType, OrderType } from '@onco/domain';
 import { sessionHttpClient, type HttpClient } from '../../components/listApi';
-import { authHeaders, toHttpError } from '../../providers/http';
+import { fetchBlob } from '../../providers/http';
 
 /** The orders area, where the lab serves test orders (spec 2 section 7 "Test orders"). */
 export const OMS_API = '/oms/api/v1';
@@ -61,16 +61,10 @@ export function testMethods(http: HttpClient = sessionHttpClient()) {
     /** The report PDF of a test (latest version, or the one asked), null when there is none */
     loadTestReport: async (p: { id: string; version?: number }): Promise<Blob | null> => {
       const q = p.version ? `?version=${p.version}` : '';
-      const res = await fetch(`${OMS_API}/testOrders/${encodeURIComponent(p.id)}/reports/download${q}`, {
-        headers: authHeaders(),
+      const file = await fetchBlob(`${OMS_API}/testOrders/${encodeURIComponent(p.id)}/reports/download${q}`, {
+        orNullOn404: true,
       });
-      if (res.status === 404) return null;
-      if (!res.ok) {
-        const body = await res.json().catch(() => null);
-        throw toHttpError(res.status, body);
-      }
-      const blob = await res.blob();
-      return blob.size ? blob : null;
+      return file?.blob.size ? file.blob : null;
     },
   };
 }

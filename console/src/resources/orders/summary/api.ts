@@ -1,5 +1,5 @@
 import { HttpError } from 'react-admin';
-import { authHeaders, toHttpError } from '../../../providers/http';
+import { fetchBlob } from '../../../providers/http';
 import { API } from '../../../providers/dataProvider';
 
 /**
@@ -7,17 +7,10 @@ import { API } from '../../../providers/dataProvider';
  * A 404 is "no PDF yet" (null: the viewer says 'No PDF File Available.'); other failures carry the server's text.
  */
 export async function loadTrfPdf(id: string): Promise<Blob | null> {
-  const res = await fetch(`${API.portal}/testOrderForms/${encodeURIComponent(id)}/trf`, {
-    headers: authHeaders(),
+  const file = await fetchBlob(`${API.portal}/testOrderForms/${encodeURIComponent(id)}/trf`, {
+    orNullOn404: true,
   });
-  if (res.status === 404) return null;
-  if (!res.ok) {
-    const body = await res.json().catch(() => null);
-    throw toHttpError(res.status, body);
-  }
-  const blob = await res.blob();
-  if (!blob.size) return null;
-  return blob;
+  return file?.blob.size ? file.blob : null;
 }
 
 export const COMMENTS_PATH = '/cns/api/v1/comments';
