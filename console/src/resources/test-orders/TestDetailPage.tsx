@@ -26,7 +26,8 @@ import { Banner, CommentsLayout, DateText, Paginator, PdfViewerDialog, formatPho
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { CommentsPanel } from '../orders/summary/CommentsPanel';
-import { addressText, type Requisition } from '../orders/summary/Sections';
+import { addressText } from '../orders/summary/Sections';
+import type { Requisition } from '../orders/summary/requisition';
 import { OrderTimeline } from '../orders/timeline/OrderTimeline';
 import type { TestHistoryRow, TestOrderRow } from './api';
 import { dayToUs } from './logic';

@@ -1,6 +1,6 @@
 import { Box, Paper, TextField, Typography } from '@mui/material';
 import { useOrdersT } from '../list/useOrdersT';
-import type { Requisition } from './Sections';
+import type { Requisition } from './requisition';
 
 /** The fields the summary's Edit offers, by block (the server applies the Edit rule and checks every value). */
 export const EDIT_FIELDS = {

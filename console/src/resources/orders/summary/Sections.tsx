@@ -16,43 +16,10 @@ import { useDataProvider } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { DateText, formatPhone, useToast } from '../../../components';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
-import { enumLabel, type RequisitionRow } from '../list/logic';
+import { enumLabel } from '../list/logic';
 import { useEnumLabel, useOrdersT } from '../list/useOrdersT';
 import { errorText } from './api';
-
-/** The requisition as GET /testOrderForms/{id} returns it (the fields the summary shows). */
-export type Requisition = RequisitionRow & {
-  actions?: { print: boolean; copy: boolean; edit: boolean; delete: boolean; subsequentOrder: boolean };
-  patient?: RequisitionRow['patient'] & Record<string, any>;
-  physician?: (RequisitionRow['physician'] & Record<string, any>) | null;
-  hospitalLocation?: (RequisitionRow['hospitalLocation'] & Record<string, any>) | null;
-  account?: (RequisitionRow['account'] & Record<string, any>) | null;
-  pathologist?: Record<string, any> | null;
-  pathologistLocation?: Record<string, any> | null;
-  additionalPhysician?: Record<string, any> | null;
-  additionalPhysicianLocation?: Record<string, any> | null;
-  orderInformation?: {
-    nextDx?: boolean | null;
-    nextPersonalDx?: boolean | null;
-    orderType?: string | null;
-  } | null;
-  tumorSpecimen?: Record<string, any> | null;
-  normalSpecimen?: Record<string, any> | null;
-  billings?: Array<Record<string, any>>;
-  attachments?: Array<{ id: string; name?: string | null; type?: string | null; createdOn?: string | null }>;
-  approvals?: Array<{
-    approvedBy?: { id?: string | null; name?: string | null } | null;
-    createdOn?: string | null;
-  }>;
-  testOrders?: Array<{
-    id: string;
-    testOrderId?: string | null;
-    testType: string;
-    orderType?: string | null;
-    status: string;
-    dueOn?: string | null;
-  }>;
-};
+import type { Requisition } from './requisition';
 
 export type Entry = [label: string, value: ReactNode];
 
@@ -335,7 +302,6 @@ export function AttachmentsTab({ r }: { r: Requisition }) {
 }
 
 /** The Samples tab: the lab's samples with Add / Edit / Copy (samples/SamplesTab.tsx). */
-export { SamplesTab } from './samples/SamplesTab';
 
 export function TestsTab({ r, canOpen }: { r: Requisition; canOpen: boolean }) {
   const t = useOrdersT();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { editBody, initialEditValues } from './EditPanel';
-import type { Requisition } from './Sections';
+import type { Requisition } from './requisition';
 
 const r = {
   id: 'r1',

@@ -33,10 +33,10 @@ import {
   BillingTab,
   PatientTab,
   ProviderTab,
-  SamplesTab,
   testSelectionText,
-  type Requisition,
 } from './Sections';
+import type { Requisition } from './requisition';
+import { SamplesTab } from './samples/SamplesTab';
 import { SubsequentOrderDialog } from './SubsequentOrderDialog';
 import { OrderTestsTab } from '../../test-orders/OrderTestsTab';
 import { BillingReviewControl } from '../../billing/BillingReviewControl';

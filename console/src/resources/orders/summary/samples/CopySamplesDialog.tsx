@@ -16,7 +16,7 @@ import { copySamplesError, isSubsequentOrder, SAMPLE_NAME_MAX } from '@onco/doma
 import { DataTable, formatDate, Truncate, useDebounced, useToast, type Column } from '../../../../components';
 import { useEnumLabel } from '../../list/useOrdersT';
 import { errorText } from '../api';
-import type { Requisition } from '../Sections';
+import type { Requisition } from '../requisition';
 import type { SampleRow, SamplesRequisition } from './api';
 import { allSamples, copySelection, ruleRequisition } from './logic';
 import { useSampleMethods, useSamplesT } from './useSamplesT';

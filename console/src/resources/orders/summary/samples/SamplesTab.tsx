@@ -15,7 +15,7 @@ import {
 } from '@onco/domain';
 import { DataTable, formatDate, Paginator, Truncate, type Column } from '../../../../components';
 import { useEnumLabel } from '../../list/useOrdersT';
-import type { Requisition } from '../Sections';
+import type { Requisition } from '../requisition';
 import type { SampleRow } from './api';
 import { CopySamplesDialog } from './CopySamplesDialog';
 import { pageOf, ruleRequisition, rowsFor } from './logic';
