@@ -3,12 +3,13 @@ export * from './models';
 export { testOrdersResource, testOrdersScope } from './routes/test-orders';
 export {
   createTestOrdersFromSubmission,
-  startLabConsumers,
+  startRequisitionSubmittedConsumer,
   LAB_REQUISITION_GROUP,
 } from './consumers/requisition-submitted';
 export {
   applyRequisitionState,
   recordRequisitionChange,
+  startRequisitionChangedConsumer,
   LAB_REQUISITION_CHANGED_GROUP,
 } from './consumers/requisition-changed';
 export { labDashboard, RECENT_PER_PAGE, DASHBOARD_TEST_STATUSES } from './dashboard';

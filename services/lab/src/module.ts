@@ -4,7 +4,8 @@ import { testOrderRoutes } from './routes/test-orders';
 import { sampleRoutes } from './routes/samples';
 import { sampleReviewAccount } from './samples';
 import { reportRoutes } from './routes/reports';
-import { startLabConsumers } from './consumers/requisition-submitted';
+import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';
+import { startRequisitionChangedConsumer } from './consumers/requisition-changed';
 import { labDashboard } from './dashboard';
 import {
   defineSampleManifestQueue,
@@ -42,7 +43,8 @@ export function createLabModule(ctx: PlatformContext): LabModule {
     outboxCollections: ['test_orders', 'samples', 'sample_manifests'],
     startConsumers: async () => {
       const running = [
-        await startLabConsumers(ctx, models),
+        await startRequisitionChangedConsumer(ctx, models),
+        await startRequisitionSubmittedConsumer(ctx, models),
         await startSampleManifestConsumer(ctx, models, manifests),
       ];
       // not awaited: a process starting while Redis is away puts the scheduler in place when Redis is back

@@ -1,7 +1,15 @@
-import { withOutbox, type EventEnvelope } from '@onco/events';
+import {
+  isEventOf,
+  runConsumer,
+  withOutbox,
+  withPrefix,
+  type AnyEvent,
+  type EventEnvelope,
+} from '@onco/events';
+import type { PlatformContext } from '@onco/platform';
 import { removesDueDates } from '@onco/domain';
 import type { LabModels, LabRequisitionDoc, TestOrderDoc } from '../models';
-import { testStatusEvent } from '../test-order-service';
+import { markTestsMerged, testStatusEvent } from '../test-order-service';
 
 /** The lab's consumer group for requisition-changed (prefixed like the topics). */
 export const LAB_REQUISITION_CHANGED_GROUP = 'lab.requisition-changed';
@@ -134,4 +142,41 @@ export async function applyRequisitionState(models: LabModels, requisitionId: st
     ).exec();
   }
   return changed;
+}
+
+/**
+ * Start the requisition-changed consumer: the state recorded and applied to the requisition's test orders (deleted,
+ * due dates, review status, names); a TRF merge ends the duplicate's tests as 'merged'.
+ */
+export async function startRequisitionChangedConsumer(ctx: PlatformContext, models: LabModels) {
+  return runConsumer({
+    kafka: ctx.kafka,
+    db: ctx.mongo,
+    groupId: withPrefix(LAB_REQUISITION_CHANGED_GROUP, ctx.config.TOPIC_PREFIX),
+    topics: ['requisition-changed'],
+    topicPrefix: ctx.config.TOPIC_PREFIX,
+    logger: ctx.logger,
+    handler: async (event: AnyEvent) => {
+      if (!isEventOf(event, 'requisition-changed')) return;
+      await recordRequisitionChange(models, event);
+      const applied = await applyRequisitionState(models, event.data.requisitionId);
+      if (applied.length) ctx.nudgeOutbox(); // a due date removed by DISQUALIFIED carries its test-status event
+      // a TRF merge: the duplicate's tests end as 'merged' (cancelled unless reported), each with its event
+      const into = event.data.mergedInto ?? null;
+      if (event.data.status === 'INVALID' && into) {
+        const merged = await markTestsMerged(
+          models,
+          event.data.requisitionId,
+          into,
+          event.data.changedBy,
+          new Date(event.data.changedOn),
+        );
+        if (merged.length) ctx.nudgeOutbox();
+      }
+      ctx.logger.info(
+        { requisitionId: event.data.requisitionId, changes: event.data.changes, applied: applied.length },
+        'requisition change applied to its test orders',
+      );
+    },
+  });
 }

@@ -9,12 +9,7 @@ import {
 } from '@onco/events';
 import type { PlatformContext } from '@onco/platform';
 import type { LabModels, TestOrderDoc } from '../models';
-import { markTestsMerged } from '../test-order-service';
-import {
-  applyRequisitionState,
-  LAB_REQUISITION_CHANGED_GROUP,
-  recordRequisitionChange,
-} from './requisition-changed';
+import { applyRequisitionState } from './requisition-changed';
 
 /** The lab's consumer group for requisition-submitted (prefixed like the topics: one group per environment). */
 export const LAB_REQUISITION_GROUP = 'lab.requisition-submitted';
@@ -111,42 +106,11 @@ export async function createTestOrdersFromSubmission(
 }
 
 /**
- * Start the lab's consumers: requisition-submitted → test orders (+ their test-status events), then the
- * requisition's latest changed state if it came first; requisition-changed → the state recorded and applied to
- * the requisition's test orders (deleted, due dates, review status, names).
+ * Start the requisition-submitted consumer: the test orders (+ their test-status events), then the requisition's
+ * latest changed state if it came first (requisition-changed.ts records it).
  */
-export async function startLabConsumers(ctx: PlatformContext, models: LabModels) {
-  const changed = await runConsumer({
-    kafka: ctx.kafka,
-    db: ctx.mongo,
-    groupId: withPrefix(LAB_REQUISITION_CHANGED_GROUP, ctx.config.TOPIC_PREFIX),
-    topics: ['requisition-changed'],
-    topicPrefix: ctx.config.TOPIC_PREFIX,
-    logger: ctx.logger,
-    handler: async (event: AnyEvent) => {
-      if (!isEventOf(event, 'requisition-changed')) return;
-      await recordRequisitionChange(models, event);
-      const applied = await applyRequisitionState(models, event.data.requisitionId);
-      if (applied.length) ctx.nudgeOutbox(); // a due date removed by DISQUALIFIED carries its test-status event
-      // a TRF merge: the duplicate's tests end as 'merged' (cancelled unless reported), each with its event
-      const into = event.data.mergedInto ?? null;
-      if (event.data.status === 'INVALID' && into) {
-        const merged = await markTestsMerged(
-          models,
-          event.data.requisitionId,
-          into,
-          event.data.changedBy,
-          new Date(event.data.changedOn),
-        );
-        if (merged.length) ctx.nudgeOutbox();
-      }
-      ctx.logger.info(
-        { requisitionId: event.data.requisitionId, changes: event.data.changes, applied: applied.length },
-        'requisition change applied to its test orders',
-      );
-    },
-  });
-  const consumer = await runConsumer({
+export async function startRequisitionSubmittedConsumer(ctx: PlatformContext, models: LabModels) {
+  return runConsumer({
     kafka: ctx.kafka,
     db: ctx.mongo,
     groupId: withPrefix(LAB_REQUISITION_GROUP, ctx.config.TOPIC_PREFIX),
@@ -165,9 +129,4 @@ export async function startLabConsumers(ctx: PlatformContext, models: LabModels)
       );
     },
   });
-  return {
-    stop: async () => {
-      await Promise.all([consumer.stop(), changed.stop()]);
-    },
-  };
 }
