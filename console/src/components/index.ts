@@ -13,7 +13,7 @@ export {
 } from './Display';
 export { FacetFilter, type FacetFilterProps } from './FacetFilter';
 export * from './format';
-export { listMethods, sessionHttpClient, PORTAL_API, type HttpClient, type ListMethods } from './listApi';
+export { listMethods, sessionHttpClient, type HttpClient, type ListMethods } from './listApi';
 export { ListPage, type FacetFilterDef, type ListContext, type ListPageProps } from './ListPage';
 export * from './listState';
 export { PageSizeSelect } from './PageSizeSelect';

@@ -1,5 +1,6 @@
 import { fetchUtils } from 'react-admin';
 import type { Facet } from './listState';
+import { API } from '@onco/domain';
 
 /**
  * Named data-provider methods the building blocks need beyond getList/getOne/create/update. The app's data
@@ -11,7 +12,6 @@ export type HttpClient = (
   options?: fetchUtils.Options,
 ) => Promise<{ status: number; headers: Headers; body: string; json: any }>;
 
-export const PORTAL_API = '/portal/api/v1';
 const SESSION_KEY = 'oncotrf.session';
 
 export function sessionHttpClient(): HttpClient {
@@ -35,7 +35,7 @@ export interface PreferenceRecord {
   version: number;
 }
 
-export function listMethods(http: HttpClient = sessionHttpClient(), base = PORTAL_API) {
+export function listMethods(http: HttpClient = sessionHttpClient(), base: string = API.portal) {
   return {
     /** GET {base}/{resource}/facets?filter=… → the named facets (value, count, optional label) */
     async getFacets(resource: string, params: { filter?: Record<string, unknown> } = {}) {

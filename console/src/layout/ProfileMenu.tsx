@@ -15,6 +15,7 @@ import { ChangePasswordDialog } from '../pages/ChangePasswordDialog';
 import { AboutDialog } from './AboutDialog';
 import { MaintenanceAdminDialog } from './MaintenanceAdminDialog';
 import { ReleaseNotesDialog } from './ReleaseNotesDialog';
+import { API } from '@onco/domain';
 
 /**
  * The profile menu: first name and last initial; Change Password; Maintenance and Queues (each with its
@@ -40,7 +41,7 @@ export function ProfileMenu() {
   const openQueueBoard = () => {
     setAnchor(null);
     const tab = window.open('', '_blank');
-    request<{ url: string }>('/portal/api/v1/operations/queueBoard', { method: 'POST' })
+    request<{ url: string }>(`${API.portal}/operations/queueBoard`, { method: 'POST' })
       .then(({ url }) => {
         if (tab) tab.location.href = url;
         else window.location.assign(url);

@@ -5,6 +5,7 @@ import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { useMaintenance } from './MaintenanceContext';
+import { API } from '@onco/domain';
 
 /** The signed-in shell around every screen; when a maintenance window begins, the user is logged out. */
 export function ShellLayout({ children }: { children?: ReactNode }) {
@@ -14,7 +15,7 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   // the session check when the shell opens: a session the server no longer accepts ends here (401 → /login)
   useEffect(() => {
-    dataProvider.call({ path: '/uam/api/v1/session' }).catch(() => undefined);
+    dataProvider.call({ path: `${API.uam}/session` }).catch(() => undefined);
   }, [dataProvider]);
   useEffect(() => {
     if (!active) return;

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { readSession } from '../providers/session';
 import { MENU, menuFor, readActiveMenu, rememberActiveMenu } from './menu';
+import { API } from '@onco/domain';
 
 /** The top menu: entries by permission; the active entry follows the page and is remembered. */
 export function TopMenu() {
@@ -23,7 +24,7 @@ export function TopMenu() {
     refetchInterval: 60_000,
     queryFn: () =>
       dp
-        .call<{ unreadMessages: number }>({ path: '/cns/api/v1/messages/communicationCount' })
+        .call<{ unreadMessages: number }>({ path: `${API.cns}/messages/communicationCount` })
         .then((r) => r.data.unreadMessages),
   });
 

@@ -1,5 +1,5 @@
 import type { AuthProvider } from 'react-admin';
-import { MSG } from '@onco/domain';
+import { API, MSG } from '@onco/domain';
 import { request } from './http';
 import { STORAGE_KEYS } from './storage';
 import {
@@ -49,14 +49,14 @@ function isLocked(body: any): boolean {
  * sign-in's own expiry).
  */
 function closeQueueBoard() {
-  void fetch('/portal/api/v1/operations/queueBoard', { method: 'DELETE' }).catch(() => undefined);
+  void fetch(`${API.portal}/operations/queueBoard`, { method: 'DELETE' }).catch(() => undefined);
 }
 
 export const authProvider: AuthProvider = {
   async login({ username, password }: { username: string; password: string }) {
     let session: Session;
     try {
-      session = await request<Session>('/uam/api/v1/authenticate', {
+      session = await request<Session>(`${API.uam}/authenticate`, {
         method: 'POST',
         body: { username: b64(String(username).trim()), password: b64(String(password)) },
         skipLogout: true,
@@ -110,7 +110,7 @@ export const authProvider: AuthProvider = {
  * the new password so the one in this browser goes on.
  */
 export async function renewSession(loginId: string, password: string) {
-  const session = await request<Session>('/uam/api/v1/authenticate', {
+  const session = await request<Session>(`${API.uam}/authenticate`, {
     method: 'POST',
     body: { username: b64(loginId), password: b64(password) },
     skipLogout: true,

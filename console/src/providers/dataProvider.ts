@@ -2,19 +2,15 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, type DataProvider } from 'react-admin';
 import { listMethods, type ListMethods } from '../components/listApi';
 import { userMethods, type UserMethods } from '../resources/users/api';
-import { OMS_API, testMethods, type TestMethods } from '../resources/test-orders/api';
+import { testMethods, type TestMethods } from '../resources/test-orders/api';
 import { timelineMethods, type TimelineMethods } from '../resources/orders/timeline/api';
 import { mergeMethods, type MergeMethods } from '../resources/orders/merge/api';
 import { sampleMethods, type SampleMethods } from '../resources/orders/summary/samples/api';
 import { reportMethods, type ReportMethods } from '../resources/test-orders/reportsApi';
-import { BIS_API, billingMethods, type BillingMethods } from '../resources/billing/api';
+import { billingMethods, type BillingMethods } from '../resources/billing/api';
 import { authHeaders, fetchBlob, request, uploadForm } from './http';
 import { b64 } from './session';
-
-export const API = {
-  uam: '/uam/api/v1',
-  portal: '/portal/api/v1',
-} as const;
+import { API } from '@onco/domain';
 
 /** ra-data-simple-rest's HTTP client: the session's bearer token on every call, the server's error body kept. */
 const httpClient = (url: string, options: fetchUtils.Options = {}) => {
@@ -136,7 +132,7 @@ const path = (p: string) =>
  * Resources served outside the portal area: the lab's test orders are in the orders area (/oms/api/v1, spec 2
  * section 7). Every other resource is under /portal/api/v1.
  */
-export const RESOURCE_AREAS: Record<string, string> = { testOrders: OMS_API, billingCases: BIS_API };
+export const RESOURCE_AREAS: Record<string, string> = { testOrders: API.oms, billingCases: API.bis };
 
 const portalRest = simpleRestProvider(API.portal, httpClient);
 const areaRest = Object.fromEntries(

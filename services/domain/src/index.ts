@@ -12,4 +12,5 @@ export * from './billing/cases';
 export * from './kits/index';
 export * from './box';
 export * from './contact';
+export * from './api';
 export * from './patients/index';

@@ -1,15 +1,9 @@
+import { API } from '@onco/domain';
 import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from './auth';
 
-/** The API areas and their prefixes (spec 3 section 7). */
-export const AREAS = {
-  uam: '/uam/api/v1',
-  portal: '/portal/api/v1',
-  oms: '/oms/api/v1',
-  bis: '/bis/api/v1',
-  cns: '/cns/api/v1',
-  dxs: '/dxs/api/v1',
-} as const;
+/** The API areas and their prefixes (spec 3 section 7): the domain's, shared with the console. */
+export const AREAS = API;
 export type AreaName = keyof typeof AREAS;
 
 export type AreaPlugin = (app: FastifyInstance) => Promise<void>;

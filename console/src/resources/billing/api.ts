@@ -1,8 +1,8 @@
 import type { BillingCaseStatus, BillingReviewStatus, OrderType, TestStatus, TestType } from '@onco/domain';
 import { sessionHttpClient, type HttpClient } from '../../components/listApi';
+import { API } from '@onco/domain';
 
 /** The billing area (spec 3 section 7.3). */
-export const BIS_API = '/bis/api/v1';
 
 export interface CaseHistoryRow {
   id: string;
@@ -55,7 +55,7 @@ export interface BillingSpecialist {
 /** The billing actions as named data-provider methods (design rule 10). */
 export function billingMethods(http: HttpClient = sessionHttpClient()) {
   const send = async <T>(method: string, path: string, body?: unknown): Promise<{ data: T }> => {
-    const { json } = await http(`${BIS_API}${path}`, {
+    const { json } = await http(`${API.bis}${path}`, {
       method,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
@@ -87,7 +87,7 @@ export function billingMethods(http: HttpClient = sessionHttpClient()) {
     },
     /** PUT /portal/api/v1/testOrderForms/{id}/billingReview: a submitted order's billing review status */
     setBillingReview: async (p: { requisitionId: string; status: BillingReviewStatus | null }) => {
-      const { json } = await http(`/portal/api/v1/testOrderForms/${e(p.requisitionId)}/billingReview`, {
+      const { json } = await http(`${API.portal}/testOrderForms/${e(p.requisitionId)}/billingReview`, {
         method: 'PUT',
         body: JSON.stringify({ status: p.status }),
       });

@@ -3,9 +3,9 @@ import { useCustomMethods } from '../../components/useCustomMethods';
 import { fetchBlob, request, uploadForm } from '../../providers/http';
 import { saveBlob } from '../../providers/dataProvider';
 import { fileNameOf, pickBoxAccount, type BoxAccount } from './logic';
+import { API } from '@onco/domain';
 
 /** The portal area, where attachments and sample manifests are served (spec 3 section 7.2). */
-const PORTAL = '/portal/api/v1';
 
 /** An attachment as GET /portal/api/v1/attachments lists it (services/requisitions routes/attachments.ts). */
 export interface AttachmentRow {
@@ -106,7 +106,7 @@ export function boxMethods() {
           perPage: '1',
           sort: 'name,ASC',
         });
-        const res = await request<{ content?: BoxAccount[] } | BoxAccount[]>(`${PORTAL}/accounts?${q}`);
+        const res = await request<{ content?: BoxAccount[] } | BoxAccount[]>(`${API.portal}/accounts?${q}`);
         return Array.isArray(res) ? res : (res?.content ?? []);
       };
       const configured = name?.trim() ? await list({ name: name.trim() }) : [];
@@ -123,14 +123,14 @@ export function boxMethods() {
       form.append('accountId', account.id);
       if (account.name) form.append('accountName', account.name);
       form.append('file', file, fileName ?? (file instanceof File ? file.name : 'upload'));
-      return uploadForm<AttachmentRow>(`${PORTAL}/attachments/upload`, form, { onProgress, signal });
+      return uploadForm<AttachmentRow>(`${API.portal}/attachments/upload`, form, { onProgress, signal });
     },
     /** GET attachments/{id}/download, saved under the attachment's name */
     downloadAttachment: ({ id, name }: { id: string; name: string }) =>
-      downloadFile(`${PORTAL}/attachments/${e(id)}/download`, name),
+      downloadFile(`${API.portal}/attachments/${e(id)}/download`, name),
     /** PUT attachments/{id} {deleted: true}: the soft delete (only while UPLOADED) */
     async deleteAttachment({ id }: { id: string }) {
-      const data = await request<AttachmentRow>(`${PORTAL}/attachments/${e(id)}`, {
+      const data = await request<AttachmentRow>(`${API.portal}/attachments/${e(id)}`, {
         method: 'PUT',
         body: { deleted: true },
       });
@@ -139,7 +139,7 @@ export function boxMethods() {
     /** GET sampleManifests/template?format=: the sample manifest template */
     downloadManifestTemplate: ({ format }: { format: 'csv' | 'xlsx' }) =>
       downloadFile(
-        `${PORTAL}/sampleManifests/template?format=${format}`,
+        `${API.portal}/sampleManifests/template?format=${format}`,
         `sample-manifest-template.${format}`,
       ),
     /** POST sampleManifests/check (multipart `file`): the dry run; reads and checks, applies nothing */
@@ -154,15 +154,15 @@ export function boxMethods() {
     }) {
       const form = new FormData();
       form.append('file', file, fileName ?? (file instanceof File ? file.name : 'manifest.csv'));
-      return uploadForm<ManifestCheck>(`${PORTAL}/sampleManifests/check`, form, { signal });
+      return uploadForm<ManifestCheck>(`${API.portal}/sampleManifests/check`, form, { signal });
     },
     /** GET sampleManifests/{attachmentId}: counts, row errors and the missing samples (reconciliation) */
     async getSampleManifest({ id }: { id: string }) {
-      return { data: await request<ManifestSummary>(`${PORTAL}/sampleManifests/${e(id)}`) };
+      return { data: await request<ManifestSummary>(`${API.portal}/sampleManifests/${e(id)}`) };
     },
     /** GET sampleManifests/{attachmentId}/errors: the original rows with an added Error column */
     downloadManifestErrors: ({ id, name }: { id: string; name: string }) =>
-      downloadFile(`${PORTAL}/sampleManifests/${e(id)}/errors`, name),
+      downloadFile(`${API.portal}/sampleManifests/${e(id)}/errors`, name),
   };
 }
 export type BoxMethods = ReturnType<typeof boxMethods>;

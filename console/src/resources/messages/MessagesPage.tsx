@@ -39,8 +39,9 @@ import {
   type ComposeContext,
   type MessageStatus,
 } from './logic';
+import { API } from '@onco/domain';
 
-const CNS = '/cns/api/v1/messages';
+const CNS = `${API.cns}/messages`;
 const PER_PAGE = 15;
 
 interface MessageRow {

@@ -1,5 +1,6 @@
-import { PORTAL_API, sessionHttpClient, type HttpClient } from '../../components/listApi';
+import { sessionHttpClient, type HttpClient } from '../../components/listApi';
 import type { BillingEntryForm } from '@onco/domain';
+import { API } from '@onco/domain';
 
 /** A patient as GET /patients and GET /patients/{id} answer (spec 2 section 3 "Patient"). */
 export interface PatientRow {
@@ -101,7 +102,7 @@ export interface Payor {
 }
 
 type BillingList = { content: BillingEntry[]; totalElements: number };
-const patientPath = (id: string) => `${PORTAL_API}/patients/${encodeURIComponent(id)}`;
+const patientPath = (id: string) => `${API.portal}/patients/${encodeURIComponent(id)}`;
 const sourceQuery = (ids: readonly string[]) => {
   const qs = new URLSearchParams();
   for (const id of ids) qs.append('sourceId', id);
@@ -119,7 +120,7 @@ export function patientMethods(http: HttpClient = sessionHttpClient()) {
     updatePatientNumber: async (p: { fromId: string; toId: string; version?: number | null }) => {
       const qs = new URLSearchParams({ fromId: p.fromId, toId: p.toId });
       if (p.version !== undefined && p.version !== null) qs.set('version', String(p.version));
-      const { json } = await http(`${PORTAL_API}/patients/updatePatientId?${qs}`, { method: 'PUT' });
+      const { json } = await http(`${API.portal}/patients/updatePatientId?${qs}`, { method: 'PUT' });
       return { data: json as PatientRow };
     },
     getPatientBillings: async (p: { patientId: string }) => {
@@ -145,7 +146,7 @@ export function patientMethods(http: HttpClient = sessionHttpClient()) {
     /** Payor search (spec 2 section 7: filter q, 15 a page, page 1) */
     searchPayors: async (p: { q: string }) => {
       const qs = new URLSearchParams({ filter: JSON.stringify({ q: p.q }), perPage: '15', page: '0' });
-      const { json } = await http(`${PORTAL_API}/payors?${qs}`);
+      const { json } = await http(`${API.portal}/payors?${qs}`);
       return { data: (json?.content ?? []) as Payor[] };
     },
     /** Merge Patients' primary search: the patients list with q, the duplicates excluded, 20 results */
@@ -156,13 +157,13 @@ export function patientMethods(http: HttpClient = sessionHttpClient()) {
         perPage: String(p.perPage),
         sort: 'updatedOn,DESC',
       });
-      const { json } = await http(`${PORTAL_API}/patients?${qs}`);
+      const { json } = await http(`${API.portal}/patients?${qs}`);
       return { data: (json?.content ?? []) as PatientRow[] };
     },
     /** POST /patients/mergePatients/preview?sourceId…: what moves and which fields conflict; nothing written */
     previewPatientMerge: async (p: { targetId: string; sourceIds: readonly string[] }) => {
       const { json } = await http(
-        `${PORTAL_API}/patients/mergePatients/preview?${sourceQuery(p.sourceIds)}`,
+        `${API.portal}/patients/mergePatients/preview?${sourceQuery(p.sourceIds)}`,
         { method: 'POST', body: JSON.stringify({ targetPatient: { id: p.targetId } }) },
       );
       return { data: json as MergePreview };
@@ -171,7 +172,7 @@ export function patientMethods(http: HttpClient = sessionHttpClient()) {
     mergePatients: async (p: { targetId: string; version?: number | null; sourceIds: readonly string[] }) => {
       const targetPatient: { id: string; version?: number } = { id: p.targetId };
       if (p.version !== undefined && p.version !== null) targetPatient.version = p.version;
-      const { json } = await http(`${PORTAL_API}/patients/mergePatients?${sourceQuery(p.sourceIds)}`, {
+      const { json } = await http(`${API.portal}/patients/mergePatients?${sourceQuery(p.sourceIds)}`, {
         method: 'POST',
         body: JSON.stringify({ targetPatient }),
       });
@@ -179,7 +180,7 @@ export function patientMethods(http: HttpClient = sessionHttpClient()) {
     },
     /** GET /patients/merges/{id}: the merge's progress */
     getPatientMerge: async (p: { mergeId: string }) => {
-      const { json } = await http(`${PORTAL_API}/patients/merges/${encodeURIComponent(p.mergeId)}`);
+      const { json } = await http(`${API.portal}/patients/merges/${encodeURIComponent(p.mergeId)}`);
       return { data: json as PatientMerge };
     },
     /** GET /patients/{id}/merges: the merges into this patient, newest first */
@@ -189,7 +190,7 @@ export function patientMethods(http: HttpClient = sessionHttpClient()) {
     },
     /** POST /patients/merges/{id}/undo: 202 UNDOING, or 409 with the reason */
     undoPatientMerge: async (p: { mergeId: string }) => {
-      const { json } = await http(`${PORTAL_API}/patients/merges/${encodeURIComponent(p.mergeId)}/undo`, {
+      const { json } = await http(`${API.portal}/patients/merges/${encodeURIComponent(p.mergeId)}/undo`, {
         method: 'POST',
       });
       return { data: json as PatientMerge };

@@ -1,9 +1,9 @@
 import type { TestStatus, TestType, OrderType } from '@onco/domain';
 import { sessionHttpClient, type HttpClient } from '../../components/listApi';
 import { fetchBlob } from '../../providers/http';
+import { API } from '@onco/domain';
 
 /** The orders area, where the lab serves test orders (spec 2 section 7 "Test orders"). */
-export const OMS_API = '/oms/api/v1';
 
 /** A test history entry as GET /oms/api/v1/testOrders/{id} returns it. */
 export interface TestHistoryRow {
@@ -45,7 +45,7 @@ export interface TestOrderRow {
 /** The lab's test actions as named data-provider methods (design rule 10), spread into the app's provider. */
 export function testMethods(http: HttpClient = sessionHttpClient()) {
   const post = async <T>(path: string, body: unknown): Promise<{ data: T }> => {
-    const { json } = await http(`${OMS_API}${path}`, { method: 'POST', body: JSON.stringify(body) });
+    const { json } = await http(`${API.oms}${path}`, { method: 'POST', body: JSON.stringify(body) });
     return { data: json as T };
   };
   return {
@@ -61,7 +61,7 @@ export function testMethods(http: HttpClient = sessionHttpClient()) {
     /** The report PDF of a test (latest version, or the one asked), null when there is none */
     loadTestReport: async (p: { id: string; version?: number }): Promise<Blob | null> => {
       const q = p.version ? `?version=${p.version}` : '';
-      const file = await fetchBlob(`${OMS_API}/testOrders/${encodeURIComponent(p.id)}/reports/download${q}`, {
+      const file = await fetchBlob(`${API.oms}/testOrders/${encodeURIComponent(p.id)}/reports/download${q}`, {
         orNullOn404: true,
       });
       return file?.blob.size ? file.blob : null;

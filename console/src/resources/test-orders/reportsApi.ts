@@ -1,8 +1,8 @@
 import { useCustomMethods } from '../../components/useCustomMethods';
 import { request, uploadForm } from '../../providers/http';
+import { API } from '@onco/domain';
 
 /** The orders area, where the lab serves test reports (spec 2 section 7 "Test orders"). */
-const OMS_API = '/oms/api/v1';
 
 /** What the upload answers: an opaque reference to the uploaded, not yet submitted file. */
 export interface UploadedReport {
@@ -22,7 +22,7 @@ export interface UploadReportParams {
   signal?: AbortSignal;
 }
 
-const testPath = (id: string) => `${OMS_API}/testOrders/${encodeURIComponent(id)}`;
+const testPath = (id: string) => `${API.oms}/testOrders/${encodeURIComponent(id)}`;
 
 /**
  * The Upload Report dialog's named data-provider methods (design rule 10): the app's data provider may spread
@@ -60,7 +60,7 @@ export function reportMethods() {
     }) {
       if (tnp && !amended) {
         const data = await request<{ id: string; status: string }>(
-          `${OMS_API}/testOrders/updateTestStatusWithReport`,
+          `${API.oms}/testOrders/updateTestStatusWithReport`,
           {
             method: 'POST',
             body: { uuid: id, status: 'TNP_REPORT_COMPLETE', filePath },

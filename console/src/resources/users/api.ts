@@ -1,5 +1,6 @@
 import type { AuthenticationProvider, UserAction, UserStatus } from '@onco/domain';
-import { PORTAL_API, sessionHttpClient, type HttpClient } from '../../components/listApi';
+import { sessionHttpClient, type HttpClient } from '../../components/listApi';
+import { API } from '@onco/domain';
 
 /** A user as the users API returns it (services/identity/src/routes/users.ts publicUser). */
 export interface UserRow {
@@ -41,7 +42,7 @@ export const DIRECTORY_PAGE_SIZE = 25;
  * The Users screen's named data-provider methods (design rule 10). The app's data provider should offer them
  * (`...userMethods(httpClient)`); until it does, the screen calls these with the session's token.
  */
-export function userMethods(http: HttpClient = sessionHttpClient(), base = PORTAL_API) {
+export function userMethods(http: HttpClient = sessionHttpClient(), base = API.portal) {
   return {
     /** PUT users/{id}/{action}: activate, deactivate, unlock, resetpassword, reactivate, sendTemporaryPassword */
     async userAction({ id, action }: { id: string; action: UserAction }) {

@@ -1,6 +1,6 @@
 import { HttpError } from 'react-admin';
 import { fetchBlob } from '../../../providers/http';
-import { API } from '../../../providers/dataProvider';
+import { API } from '@onco/domain';
 
 /**
  * Print: the requisition's latest TRF PDF (GET /portal/api/v1/testOrderForms/{id}/trf) with the session's token.
@@ -13,8 +13,8 @@ export async function loadTrfPdf(id: string): Promise<Blob | null> {
   return file?.blob.size ? file.blob : null;
 }
 
-export const COMMENTS_PATH = '/cns/api/v1/comments';
-export const messagePath = (id: string) => `/cns/api/v1/messages/${encodeURIComponent(id)}`;
+export const COMMENTS_PATH = `${API.cns}/comments`;
+export const messagePath = (id: string) => `${API.cns}/messages/${encodeURIComponent(id)}`;
 
 export function errorText(e: unknown, fallback: string): string {
   return e instanceof HttpError || e instanceof Error ? e.message || fallback : fallback;

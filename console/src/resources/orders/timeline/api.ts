@@ -1,4 +1,5 @@
-import { PORTAL_API, sessionHttpClient, type HttpClient } from '../../../components/listApi';
+import { sessionHttpClient, type HttpClient } from '../../../components/listApi';
+import { API } from '@onco/domain';
 
 /** One entry of GET /portal/api/v1/testOrderForms/{id}/timeline (services/requisitions/src/projections/timeline.ts). */
 export interface TimelineEntry {
@@ -22,7 +23,7 @@ export interface TimelineEntry {
 export function timelineMethods(http: HttpClient = sessionHttpClient()) {
   return {
     getOrderTimeline: async ({ id }: { id: string }): Promise<{ data: TimelineEntry[] }> => {
-      const { json } = await http(`${PORTAL_API}/testOrderForms/${encodeURIComponent(id)}/timeline`);
+      const { json } = await http(`${API.portal}/testOrderForms/${encodeURIComponent(id)}/timeline`);
       return { data: (json?.content ?? []) as TimelineEntry[] };
     },
   };

@@ -18,7 +18,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { searchTermApplies } from '@onco/domain';
+import { API, searchTermApplies } from '@onco/domain';
 import { useDebounced, useToast } from '../../../components';
 import { useWizardApi } from './api';
 import { useWizardT } from './useWizardT';
@@ -117,7 +117,7 @@ export function DiagnosisDialog({
     let live = true;
     setLoading(true);
     api
-      .get<DxNode>(`/dxs/api/v1/diagnosisTypes/code/${encodeURIComponent(code)}`)
+      .get<DxNode>(`${API.dxs}/diagnosisTypes/code/${encodeURIComponent(code)}`)
       .then((n) => live && setNode(n))
       .catch(() => {
         if (!live) return;
@@ -135,7 +135,7 @@ export function DiagnosisDialog({
     let live = true;
     setLoading(true);
     api
-      .list<DxNode>('/dxs/api/v1/diagnosisTypes', { q: term.trim() }, DX_SEARCH_SIZE)
+      .list<DxNode>(`${API.dxs}/diagnosisTypes`, { q: term.trim() }, DX_SEARCH_SIZE)
       .then((p) => live && setResults(p.content ?? []))
       .catch(() => {
         if (!live) return;

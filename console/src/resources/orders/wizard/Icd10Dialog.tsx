@@ -16,7 +16,7 @@ import {
 import AddCircleOutline from '@mui/icons-material/AddCircleOutline';
 import RemoveCircleOutline from '@mui/icons-material/RemoveCircleOutline';
 import { useEffect, useState } from 'react';
-import { canAddIcd10Code, icd10List, searchTermApplies } from '@onco/domain';
+import { API, canAddIcd10Code, icd10List, searchTermApplies } from '@onco/domain';
 import { useDebounced } from '../../../components';
 import { useWizardApi } from './api';
 import { useWizardT } from './useWizardT';
@@ -63,7 +63,7 @@ export function Icd10Dialog({
     if (!codes.length) return;
     let live = true;
     api
-      .list<Icd10Code>('/dxs/api/v1/icddx', { formattedCode: `in(${codes.join(', ')})` }, ICD10_FETCH_SIZE)
+      .list<Icd10Code>(`${API.dxs}/icddx`, { formattedCode: `in(${codes.join(', ')})` }, ICD10_FETCH_SIZE)
       .then(
         (p) =>
           live &&
@@ -89,7 +89,7 @@ export function Icd10Dialog({
     let live = true;
     setLoading(true);
     api
-      .list<Icd10Code>('/dxs/api/v1/icddx', { q: term.trim() }, ICD10_FETCH_SIZE)
+      .list<Icd10Code>(`${API.dxs}/icddx`, { q: term.trim() }, ICD10_FETCH_SIZE)
       .then((p) => live && setAvailable(p.content ?? []))
       .catch(() => live && setAvailable([]))
       .finally(() => live && setLoading(false));

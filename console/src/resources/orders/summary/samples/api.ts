@@ -7,10 +7,10 @@ import type {
   TestStatus,
   TestType,
 } from '@onco/domain';
-import { PORTAL_API, sessionHttpClient, type HttpClient } from '../../../../components/listApi';
+import { sessionHttpClient, type HttpClient } from '../../../../components/listApi';
+import { API } from '@onco/domain';
 
 /** The orders area, where the lab serves samples (spec 2 section 7 "Samples"). */
-export const SAMPLES_API = '/oms/api/v1';
 
 /** A sample as the lab returns it (services/lab/src/sample-service.ts `sampleOut`). */
 export interface SampleRow {
@@ -95,7 +95,7 @@ export interface CopySource {
 /** The sample calls as named data-provider methods (design rule 10); components reach them via useSampleMethods. */
 export function sampleMethods(http: HttpClient = sessionHttpClient()) {
   const send = async <T>(method: string, path: string, body?: unknown): Promise<{ data: T }> => {
-    const { json } = await http(`${SAMPLES_API}${path}`, {
+    const { json } = await http(`${API.oms}${path}`, {
       method,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
@@ -145,7 +145,7 @@ export function sampleMethods(http: HttpClient = sessionHttpClient()) {
       if (p.accountId) filter.accountId = `eq(${p.accountId})`;
       if (p.q && p.q.trim().length > 2) filter.q = p.q.trim();
       const qs = new URLSearchParams({ filter: JSON.stringify(filter), perPage: '20', page: '0' });
-      const { json } = await http(`${PORTAL_API}/testOrderForms?${qs}`);
+      const { json } = await http(`${API.portal}/testOrderForms?${qs}`);
       return { data: ((json as { content?: CopySource[] }).content ?? []) as CopySource[] };
     },
   };
