@@ -2,7 +2,7 @@ import type { DomainModule, PlatformContext } from '@onco/platform';
 import { messagesModels, type MessagesModels } from './models';
 import { messageRoutes } from './routes/messages';
 import { commentRoutes } from './routes/comments';
-import { kitRoutes, type AccountNames } from './routes/kits';
+import { kitRoutes, type AccountNames } from './kits/routes';
 import { threadRoutes } from './routes/threads';
 import { startMessagesConsumers } from './consumers/requisition-scope';
 import { messagesDashboard } from './dashboard';

@@ -3,7 +3,7 @@ import { requisitionModels, type RequisitionModels } from './models';
 import { blankFormRoutes } from './routes/blank-form';
 import { definePdfQueue, PDF_QUEUE, type PdfQueue } from './workers/pdf-queue';
 import { createPdfRenderer, type PdfRenderer } from './pdf/render';
-import { attachmentRoutes } from './routes/attachments';
+import { attachmentRoutes } from './attachments';
 import { trfPrintRoutes } from './routes/trf';
 import { defineTrfQueue, TRF_QUEUE, type TrfQueue } from './workers/trf-queue';
 import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';

@@ -5,7 +5,7 @@ import { can, errorReplies, idParams, notFound, requireUser, typed } from '@onco
 import type { RequisitionDoc } from '../models/requisition';
 import type { RequisitionModels } from '../models';
 import type { TrfQueue } from '../workers/trf-queue';
-import { sendBlob } from './attachments';
+import { sendBlob } from '../attachments';
 
 /** The PDF viewer's empty text (spec 1 section 2, spec 2 section 2.4). */
 export const MSG_NO_PDF = 'No PDF File Available.';

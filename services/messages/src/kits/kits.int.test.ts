@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceModels } from '@onco/reference';
 import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
-import { messagesModels, type MessagesModels } from './models';
+import { messagesModels, type MessagesModels } from '../models';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const KITS = '/portal/api/v1/kits';

@@ -1,43 +1,3 @@
-import { requisitionByIdFilter } from '../resource';
-import { Readable } from 'node:stream';
-import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
-import { z } from 'zod';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import {
-  BOX_EXTENSIONS,
-  BOX_UPLOAD_TYPES,
-  MSG,
-  MSG_BOX_FILE_TYPE,
-  REQUISITION_UPLOAD_TYPES,
-  type AttachmentType,
-  type Permission,
-} from '@onco/domain';
-import {
-  AppError,
-  BlobTooLargeError,
-  badRequest,
-  can,
-  dateOut,
-  errorBody,
-  errorReplies,
-  forbidden,
-  idParams,
-  listRoutes,
-  newId,
-  notFound,
-  requireUser,
-  scopeFilter,
-  tooLarge,
-  typed,
-  type ListResource,
-  type PlatformContext,
-  type SessionUser,
-} from '@onco/platform';
-import { createEvent, outboxForInsert, withOutbox, type AttachmentChange } from '@onco/events';
-import { linkAttachment, unlinkAttachment, type AttachmentDoc } from '../models/attachment';
-import type { RequisitionDoc } from '../models/requisition';
-import type { RequisitionModels } from '../models';
-
 /**
  * Attachments (spec 1 sections 3, 5, 7, 8, 9; spec 3 sections 2.8, 4.2, 7.2), mounted in the portal area:
  *
@@ -50,197 +10,51 @@ import type { RequisitionModels } from '../models';
  * at 50 MB + 1 byte, the blob store writes to a temporary file that it removes on the error, and the reply
  * is 413 with the spec's message. Nothing is buffered: the bytes go from the socket to the file store.
  */
-
-/** 50MB (spec 1 section 9), in bytes */
-export const ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
-
-// the Box's rules live in @onco/domain (the console's upload dialog uses them too)
-export { REQUISITION_UPLOAD_TYPES, BOX_UPLOAD_TYPES, BOX_EXTENSIONS, MSG_BOX_FILE_TYPE } from '@onco/domain';
-
-const REQUISITION_WRITE: Permission[] = ['CAN_CREATE_TRF', 'CAN_EDIT_TRF'];
-
-/** Who sees an attachment: the requisition's data scope (account or physician), plus one's own uploads. */
-export const attachmentScope = (user: SessionUser) =>
-  scopeFilter(user, { account: 'account.id', physician: 'physician.id', owner: 'attachedBy.id' });
-/** Who sees a requisition (spec 1 section 6 "Data scope"). */
-export const requisitionScope = (user: SessionUser) =>
-  scopeFilter(user, { account: 'account.id', physician: 'physician.id' });
-
-export const attachmentsResource: ListResource = {
-  name: 'attachments',
-  fields: {
-    id: { type: 'id', path: '_id', filter: true, sort: true },
-    name: { type: 'string', filter: true, sort: true },
-    type: { type: 'string', filter: true, sort: true },
-    status: { type: 'string', filter: true, sort: true },
-    accountName: { type: 'string', path: 'account.name', filter: true, sort: true },
-    accountId: { type: 'id', path: 'account.id', filter: true },
-    testOrderFormId: { type: 'id', path: 'testOrderForm.id', filter: true },
-    attachedBy: { type: 'string', path: 'attachedBy.name', filter: true, sort: true },
-    size: { type: 'number', filter: true, sort: true },
-    createdOn: { type: 'date', filter: true, sort: true },
-    updatedOn: { type: 'date', filter: true, sort: true },
-    processedOn: { type: 'date', filter: true, sort: true },
-  },
-  search: ['name', 'account.name', 'attachedBy.name'],
-  facets: [
-    { name: 'attachment_type_facet', field: 'type' },
-    { name: 'attachment_status_facet', field: 'status' },
-    { name: 'account_facet', field: 'accountName' },
-  ],
-  defaultSort: { field: 'updatedOn', order: 'desc' },
-  defaultPerPage: 15,
-};
-
-export const attachmentOut = z.object({
-  id: z.string(),
-  name: z.string(),
-  type: z.string(),
-  status: z.string(),
-  errorDetails: z.string().nullable(),
-  size: z.number(),
-  sha256: z.string().nullable(),
-  contentType: z.string(),
-  account: z.object({ id: z.string().nullable(), name: z.string().nullable() }).nullable(),
-  testOrderForm: z.object({ id: z.string().nullable() }).nullable(),
-  attachedBy: z.object({ id: z.string().nullable(), name: z.string().nullable() }).nullable(),
-  processedOn: dateOut.nullable(),
-  deleted: z.boolean(),
-  createdOn: dateOut,
-  updatedOn: dateOut,
-});
-
-/** The API shape of an attachment record (no blob id, no internal fields). */
-export function attachmentToApi(d: AttachmentDoc): z.infer<typeof attachmentOut> {
-  return {
-    id: d._id,
-    name: d.name,
-    type: d.type,
-    status: d.status,
-    errorDetails: d.errorDetails ?? null,
-    size: d.size,
-    sha256: d.sha256 ?? null,
-    contentType: d.contentType,
-    account: d.account ? { id: d.account.id ?? null, name: d.account.name ?? null } : null,
-    testOrderForm: d.testOrderForm ? { id: d.testOrderForm.id ?? null } : null,
-    attachedBy: d.attachedBy ? { id: d.attachedBy.id ?? null, name: d.attachedBy.name ?? null } : null,
-    processedOn: d.processedOn ?? null,
-    deleted: d.deleted,
-    createdOn: d.createdOn,
-    updatedOn: d.updatedOn,
-  };
-}
-
-/**
- * The `attachment.changed` event of a user's upload or delete (docs/events.md "attachment"), committed with the
- * insert or the update. It carries the uploader's data scope and whether they may change samples: the lab applies
- * a SAMPLE_MANIFEST's rows within that scope (docs/manifests.md).
- */
-export function attachmentEvent(doc: AttachmentDoc, change: AttachmentChange, user: SessionUser, at: Date) {
-  const actor = { id: user.id, name: `${user.firstName} ${user.lastName}`.trim() || user.loginId };
-  return createEvent(
-    'attachment',
-    {
-      data: {
-        attachmentId: doc._id,
-        change,
-        type: doc.type,
-        name: doc.name,
-        contentType: doc.contentType.slice(0, 200),
-        size: doc.size,
-        sha256: doc.sha256,
-        blobId: doc.blobId,
-        accountId: doc.account?.id ?? null,
-        accountName: doc.account?.name ?? null,
-        requisitionId: doc.testOrderForm?.id ?? null,
-        uploadedBy: { id: doc.attachedBy?.id ?? user.id, name: doc.attachedBy?.name ?? actor.name },
-        uploaderScope: {
-          allAccounts: user.allAccounts,
-          accountIds: user.accountIds,
-          physicianIds: user.physicianIds,
-          mayEditSamples: can(user, 'VIEW_SAMPLE_ACTIONS'),
-        },
-        changedBy: actor,
-        changedOn: at.toISOString(),
-      },
-    },
-    { now: () => at },
-  );
-}
-
-/** `attachment; filename="..."; filename*=UTF-8''...` (ASCII fallback plus the exact name). */
-export function contentDisposition(
-  name: string,
-  disposition: 'attachment' | 'inline' = 'attachment',
-): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-/** The fields of an upload, under any of the names a client may use (see README "Attachments"). */
-interface UploadFields {
-  type?: string;
-  accountId?: string;
-  accountName?: string;
-  testOrderFormId?: string;
-}
-
-const FIELD_ALIASES: Record<string, keyof UploadFields> = {
-  type: 'type',
-  attachmentType: 'type',
-  'attachment.type': 'type',
-  accountId: 'accountId',
-  'account.id': 'accountId',
-  'attachment.account.id': 'accountId',
-  accountName: 'accountName',
-  'account.name': 'accountName',
-  testOrderFormId: 'testOrderFormId',
-  'testOrderForm.id': 'testOrderFormId',
-  'attachment.testOrderForm.id': 'testOrderFormId',
-  trfId: 'testOrderFormId',
-};
-
-/** Merge an `attachment` JSON object ({type, account: {id, name}, testOrderForm: {id}}) into the fields. */
-function mergeAttachmentJson(fields: UploadFields, text: string) {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw badRequest('Invalid attachment: not valid JSON', { field: 'attachment' });
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v))
-    throw badRequest('Invalid attachment: expected a JSON object', { field: 'attachment' });
-  const a = v as Record<string, any>;
-  const str = (x: unknown) => (typeof x === 'string' || typeof x === 'number' ? String(x) : undefined);
-  fields.type ??= str(a.type);
-  fields.accountId ??= str(a.accountId) ?? str(a.account?.id);
-  fields.accountName ??= str(a.accountName) ?? str(a.account?.name);
-  fields.testOrderFormId ??= str(a.testOrderFormId) ?? str(a.testOrderForm?.id);
-}
-
-function setField(fields: UploadFields, name: string, value: string) {
-  if (name === 'attachment') return mergeAttachmentJson(fields, value);
-  const key = FIELD_ALIASES[name];
-  if (!key) return; // unknown fields are ignored (a client may send the whole attachment object's fields)
-  const v = value.trim();
-  if (v !== '' && v !== 'null' && v !== 'undefined') fields[key] = v;
-}
-
-async function readSmall(part: MultipartFile, max = 64 * 1024): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of part.file) {
-    size += (chunk as Buffer).length;
-    if (size > max) throw badRequest(`Invalid ${part.fieldname}: larger than ${max} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-const isTooLarge = (err: any) =>
-  err instanceof BlobTooLargeError || err?.code === 'FST_REQ_FILE_TOO_LARGE' || err?.statusCode === 413;
-
-const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+import multipart, { type Multipart } from '@fastify/multipart';
+import { requisitionByIdFilter } from '../resource';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import {
+  BOX_EXTENSIONS,
+  BOX_UPLOAD_TYPES,
+  MSG,
+  MSG_BOX_FILE_TYPE,
+  REQUISITION_UPLOAD_TYPES,
+  type AttachmentType,
+} from '@onco/domain';
+import {
+  AppError,
+  badRequest,
+  can,
+  errorBody,
+  errorReplies,
+  forbidden,
+  idParams,
+  listRoutes,
+  newId,
+  notFound,
+  requireUser,
+  tooLarge,
+  typed,
+  type PlatformContext,
+  type SessionUser,
+} from '@onco/platform';
+import { outboxForInsert, withOutbox } from '@onco/events';
+import { linkAttachment, unlinkAttachment, type AttachmentDoc } from '../models/attachment';
+import type { RequisitionDoc } from '../models/requisition';
+import type { RequisitionModels } from '../models';
+import {
+  ATTACHMENT_MAX_BYTES,
+  REQUISITION_WRITE,
+  attachmentScope,
+  attachmentsResource,
+  attachmentOut,
+  attachmentToApi,
+  attachmentEvent,
+  sendBlob,
+} from './shape';
+import { type UploadFields, mergeAttachmentJson, setField, readSmall, isTooLarge, ID_RE } from './upload';
 
 export interface AttachmentRoutesOptions {
   models: RequisitionModels;
@@ -538,27 +352,4 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
     map: (d: AttachmentDoc) => attachmentToApi(d),
     row: attachmentOut,
   });
-}
-
-/** Stream a stored attachment with its name, type, size and checksum. */
-export async function sendBlob(
-  ctx: PlatformContext,
-  reply: FastifyReply,
-  doc: AttachmentDoc,
-  disposition: 'attachment' | 'inline' = 'attachment',
-) {
-  if (!doc.blobId) throw notFound('The file of this attachment is not available');
-  let stream: Readable;
-  try {
-    stream = await ctx.blobs.get(doc.blobId);
-  } catch {
-    throw notFound('The file of this attachment is not available');
-  }
-  return reply
-    .header('Content-Type', doc.contentType || 'application/octet-stream')
-    .header('Content-Disposition', contentDisposition(doc.name, disposition))
-    .header('Content-Length', String(doc.size))
-    .header('ETag', `"${doc.sha256}"`)
-    .header('Cache-Control', 'private, no-cache')
-    .send(stream);
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { requisitionModels, type RequisitionModels } from '../models';
 import { blobFiles } from '../../test/blobs';
-import { ATTACHMENT_MAX_BYTES, MSG_BOX_FILE_TYPE } from './attachments';
+import { ATTACHMENT_MAX_BYTES, MSG_BOX_FILE_TYPE } from './shape';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
