@@ -1,3 +1,4 @@
+import { API } from '@onco/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Config, PlatformContext } from '@onco/platform';
 import { demoLogin } from './seed';
@@ -30,7 +31,7 @@ export async function seedDemoOrders(
   const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
   const auth = await app.inject({
     method: 'POST',
-    url: '/uam/api/v1/authenticate',
+    url: `${API.uam}/authenticate`,
     payload: { username: b64(demoLogin('ROLE_NPI')), password: b64(config.DEMO_PASSWORD) },
   });
   if (auth.statusCode !== 200) {
@@ -38,7 +39,7 @@ export async function seedDemoOrders(
     return { submitted: 0, drafts: 0 };
   }
   const headers = { authorization: `Bearer ${auth.json().token}` };
-  const session = (await app.inject({ method: 'GET', url: '/uam/api/v1/session', headers })).json();
+  const session = (await app.inject({ method: 'GET', url: `${API.uam}/session`, headers })).json();
   const physicianId: string | undefined = session.physicianIds?.[0];
   const accountId: string | undefined = session.accountIds?.[0];
   const db = ctx.mongo;
@@ -116,7 +117,7 @@ export async function seedDemoOrders(
     };
     const draft = await app.inject({
       method: 'POST',
-      url: '/portal/api/v1/testOrderForms',
+      url: `${API.portal}/testOrderForms`,
       headers,
       payload: form,
     });
@@ -131,13 +132,13 @@ export async function seedDemoOrders(
     }
     await app.inject({
       method: 'POST',
-      url: `/portal/api/v1/testOrderForms/${id}/sign`,
+      url: `${API.portal}/testOrderForms/${id}/sign`,
       headers,
       payload: { password: config.DEMO_PASSWORD },
     });
     const res = await app.inject({
       method: 'POST',
-      url: '/portal/api/v1/testOrderForms/submit?createPdf=true',
+      url: `${API.portal}/testOrderForms/submit?createPdf=true`,
       headers,
       payload: { id },
     });

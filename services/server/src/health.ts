@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
 import type { OutboxRelay } from '@onco/events';
+import { API } from '@onco/domain';
 import { checkReadiness, type QueueRegistry } from '@onco/platform';
 
 const readyReply = z.object({
@@ -58,7 +59,7 @@ export async function healthRoutes(
     },
   );
   app.get(
-    '/portal/api/v1/operations/queues',
+    `${API.portal}/operations/queues`,
     { config: { permission: 'VIEW_OPERATIONS' }, schema: { tags: ['operations'] } },
     async () => {
       const relay = deps.relay();
