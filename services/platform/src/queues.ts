@@ -13,6 +13,12 @@ export interface QueueDefinition<T> {
   attempts?: number;
   /** first retry delay; doubles on each attempt */
   backoffMs?: number;
+  /**
+   * How many times a job may lose its worker (a crash, or a lock not renewed in time on a busy process) before
+   * BullMQ fails it for good; BullMQ's default is 1. Only a queue whose processor is safe to run again (an
+   * idempotent send) should raise it.
+   */
+  maxStalledCount?: number;
   /** the processor: a function, or the path of a sandboxed processor file */
   processor: Processor<T> | string;
 }
@@ -80,6 +86,7 @@ export class QueueRegistry {
         concurrency: def.concurrency ?? 1,
         lockDuration: this.lockMs,
         stalledInterval: this.lockMs,
+        maxStalledCount: def.maxStalledCount ?? 1,
         autorun: true,
       });
       w.on('failed', (job, err) =>

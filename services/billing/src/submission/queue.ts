@@ -416,6 +416,9 @@ export function defineBillingSubmitQueue(
     attempts: ctx.config.BILLING_SUBMIT_ATTEMPTS,
     backoffMs: ctx.config.BILLING_SUBMIT_BACKOFF_MS,
     concurrency: submitJobSlots(BILLING_SUBMIT_CONCURRENCY),
+    // a re-run sends under the same Idempotency-Key, so a job that lost its worker is run again, as often as it
+    // may be retried, rather than failed for good and left to the requeue sweep (docs/decisions.md, Billing)
+    maxStalledCount: ctx.config.BILLING_SUBMIT_ATTEMPTS,
     processor: exec,
   });
 

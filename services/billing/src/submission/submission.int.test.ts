@@ -578,6 +578,7 @@ describe('billing submission: the worker process killed between send and record'
         FILE_STORE_DIR: sys.config.FILE_STORE_DIR,
         SERVICES: 'none',
         WORKERS: 'true',
+        WORKER_MODULES: 'billing',
         SERVE_CONSOLE: 'false',
         DEMO_MODE: 'false',
         PORT: '0',
