@@ -22,44 +22,30 @@
  * connect/subscribe/stop, but the handler gets a batch's valid events at once and must be idempotent by
  * itself (no markers); offsets are resolved only after it succeeded.
  */
-import type { Consumer, ConsumerConfig, ConsumerRunConfig, Kafka, KafkaMessage } from 'kafkajs';
-import type { Db } from 'mongodb';
-import { safeParseEventJson, type AnyEvent } from './envelope';
+import type { EachMessagePayload, KafkaMessage } from 'kafkajs';
+import type { AnyEvent } from './envelope';
 import type { EventFamily } from './schemas';
-import { ensureTopics, familyOfTopic, topicFor } from './topics';
-import { restartCrashes } from './crash-restart';
+import { Sleeper, backoffDelay, errorMessage, type BackoffOptions } from './util';
+import { PROCESSED_EVENTS_COLLECTION, createIdempotentHandler, mongoProcessedStore } from './processed';
+import { headersToStrings } from './dead-letters';
 import {
-  Sleeper,
-  backoffDelay,
-  errorMessage,
-  nativeDb,
-  silentLogger,
-  type BackoffOptions,
-  type DbLike,
-  type EventsLogger,
-} from './util';
-import {
-  PROCESSED_EVENTS_COLLECTION,
-  createIdempotentHandler,
-  isDuplicateKey,
-  mongoProcessedStore,
-} from './processed';
-import { DEAD_LETTERS_COLLECTION, type DeadLetter, headersToStrings, deadLetterSource } from './dead-letters';
+  consumerDeps,
+  deadLetterFailed,
+  parseOrDeadLetter,
+  startConsumer,
+  type ConsumerBaseOptions,
+  type ConsumerDeps,
+  type RunningConsumer,
+} from './consumer-base';
 
-/**
- * How long the broker holds a consumer's fetch when there is nothing new (kafkajs: 5 s). A stop waits for the
- * fetch in flight, so this bounds how long a consumer takes to stop (a deploy's SIGTERM, a test system's close);
- * a new message is delivered at once either way (docs/decisions.md "Consumer fetch wait").
- */
-export const FETCH_MAX_WAIT_MS = 1_000;
-/**
- * How long the group coordinator waits for a silent member before it hands the member's partitions to the others
- * (kafkajs: 30 s), and how often a member says it is alive. After a broker restart, or when a process dies, the
- * group rejoins only once the old member's session has run out, so this bounds how late events flow again. A
- * handler that runs longer calls `heartbeat()` (docs/decisions.md "Consumer session").
- */
-export const SESSION_TIMEOUT_MS = 10_000;
-export const HEARTBEAT_INTERVAL_MS = 3_000;
+export {
+  FETCH_MAX_WAIT_MS,
+  HEARTBEAT_INTERVAL_MS,
+  SESSION_TIMEOUT_MS,
+  type ConsumerMetrics,
+  type RunningConsumer,
+} from './consumer-base';
+
 export interface HandlerContext {
   family: EventFamily;
   topic: string;
@@ -72,26 +58,6 @@ export interface HandlerContext {
 }
 
 export type EventHandler = (event: AnyEvent, ctx: HandlerContext) => Promise<void> | void;
-
-/** What both runners take: where to consume from and where to dead-letter. */
-interface ConsumerBaseOptions {
-  kafka: Kafka;
-  /** A mongoose Connection (open) or a mongodb Db, for processed_events and dead_letters. */
-  db: DbLike;
-  groupId: string;
-  /** Families to consume. */
-  topics: readonly EventFamily[];
-  logger?: EventsLogger;
-  topicPrefix?: string;
-  /** Where a new group starts. Default true (a new consumer catches up on retained events). */
-  fromBeginning?: boolean;
-  /** Create missing topics (3 partitions) before subscribing. Default true. */
-  ensureTopics?: boolean;
-  deadLetterCollection?: string;
-  partitionsConsumedConcurrently?: number;
-  /** Extra kafkajs consumer settings (sessionTimeout, heartbeatInterval, ...). */
-  consumerConfig?: Omit<ConsumerConfig, 'groupId'>;
-}
 
 export interface RunConsumerOptions extends ConsumerBaseOptions {
   handler: EventHandler;
@@ -126,24 +92,6 @@ export interface RunBatchConsumerOptions extends ConsumerBaseOptions {
   maxBatchSize?: number;
 }
 
-export interface ConsumerMetrics {
-  processed: number;
-  duplicates: number;
-  deadLettered: number;
-  failedAttempts: number;
-  /** Crashes kafkajs would not restart, restarted by `start` (a broker restart can cause them). */
-  restarts: number;
-}
-
-export interface RunningConsumer {
-  /** Resolves when the consumer has joined its group the first time. */
-  readonly ready: Promise<void>;
-  readonly metrics: ConsumerMetrics;
-  readonly consumer: Consumer;
-  /** Stop consuming (in-flight message finishes or is left uncommitted) and disconnect. */
-  stop(): Promise<void>;
-}
-
 class ConsumerStoppingError extends Error {
   constructor() {
     super('consumer is stopping');
@@ -161,156 +109,113 @@ class HandlerFailedError extends Error {
   }
 }
 
+/** What the handler of `runConsumer` gets: the message's context, and the heartbeat of its batch. */
+type MessageContext = HandlerContext & { heartbeat: () => Promise<void> };
+type IdempotentHandler = ReturnType<typeof createIdempotentHandler<MessageContext>>;
+
+/** The pauses between a consumer's handler tries, which its stop cuts short (and then no try follows). */
+class RetryPauses {
+  stopping = false;
+  private readonly sleepers = new Set<Sleeper>();
+
+  async sleep(ms: number): Promise<void> {
+    const s = new Sleeper();
+    this.sleepers.add(s);
+    try {
+      await s.sleep(ms);
+    } finally {
+      this.sleepers.delete(s);
+    }
+  }
+
+  stop(): void {
+    this.stopping = true;
+    for (const s of this.sleepers) s.wake();
+  }
+}
+
+interface RetrySettings {
+  handler: EventHandler;
+  maxAttempts: number;
+  retryBackoff: BackoffOptions;
+  pauses: RetryPauses;
+}
+
 /**
- * What `runConsumer` and `runBatchConsumer` share: metrics, dead letters (poison and handler-failed), the
- * envelope check, and the kafkajs consumer's connect, subscribe, join/crash logging and stop.
+ * Run the handler, and again after a backoff while it throws, up to `maxAttempts` tries; then throw a
+ * HandlerFailedError (the caller dead-letters the event). A stopping consumer throws ConsumerStoppingError instead
+ * of trying again.
  */
-function consumerBase(options: ConsumerBaseOptions) {
-  const {
-    kafka,
-    groupId,
-    topicPrefix,
-    fromBeginning = true,
-    deadLetterCollection = DEAD_LETTERS_COLLECTION,
-  } = options;
-  const logger = options.logger ?? silentLogger;
-  const topics = options.topics.map((f) => topicFor(f, topicPrefix));
-  const db = (): Db => nativeDb(options.db);
-  const metrics: ConsumerMetrics = {
-    processed: 0,
-    duplicates: 0,
-    deadLettered: 0,
-    failedAttempts: 0,
-    restarts: 0,
-  };
-
-  async function deadLetter(letter: DeadLetter): Promise<void> {
+async function handleWithRetries(
+  deps: ConsumerDeps,
+  settings: RetrySettings,
+  event: AnyEvent,
+  ctx: MessageContext,
+): Promise<void> {
+  const { groupId, logger, metrics } = deps;
+  const { handler, maxAttempts, retryBackoff, pauses } = settings;
+  for (let attempt = 1; ; attempt++) {
+    if (pauses.stopping) throw new ConsumerStoppingError();
     try {
-      await db().collection<DeadLetter>(deadLetterCollection).insertOne(letter);
+      await handler(event, { ...ctx, attempt });
+      return;
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-    metrics.deadLettered++;
-  }
-
-  /** The message's event, or null once a poison message (not an event, or not of this topic) is dead-lettered. */
-  async function parseOrDeadLetter(
-    topic: string,
-    partition: number,
-    message: KafkaMessage,
-  ): Promise<{ event: AnyEvent; family: EventFamily } | null> {
-    const family = familyOfTopic(topic, topicPrefix);
-    const parsed = safeParseEventJson(message.value);
-    let reason: string | null = null;
-    if (!parsed.ok) reason = parsed.error.message;
-    else if (parsed.family !== family)
-      reason = `event type '${parsed.event.type}' does not belong to topic ${topic}`;
-    if (parsed.ok && !reason) return { event: parsed.event, family: parsed.family };
-    const raw = parsed.ok ? parsed.event : null;
-    await deadLetter({
-      _id: `${groupId}:${topic}:${partition}:${message.offset}`,
-      reason: 'unparseable',
-      error: (reason ?? 'unparseable').slice(0, 5000),
-      attempts: 0,
-      eventId: raw?.id ?? null,
-      eventType: raw?.type ?? null,
-      subject: raw?.subject ?? null,
-      ...deadLetterSource(groupId, topic, partition, message),
-    });
-    logger.error(
-      { groupId, topic, partition, offset: message.offset, reason },
-      'poison message dead-lettered',
-    );
-    return null;
-  }
-
-  async function deadLetterFailed(
-    topic: string,
-    partition: number,
-    message: KafkaMessage,
-    event: AnyEvent,
-    error: string,
-    attempts: number,
-  ): Promise<void> {
-    await deadLetter({
-      _id: `${groupId}:${event.id}`,
-      reason: 'handler-failed',
-      error: error.slice(0, 5000),
-      attempts,
-      eventId: event.id,
-      eventType: event.type,
-      subject: event.subject,
-      ...deadLetterSource(groupId, topic, partition, message),
-    });
-    logger.error(
-      { groupId, eventId: event.id, type: event.type, attempts, err: error },
-      'event handler failed permanently; event dead-lettered',
-    );
-  }
-
-  /**
-   * Connect, subscribe and run; `onStop` runs before the disconnect. A crash kafkajs gives up on is restarted
-   * (crash-restart.ts).
-   */
-  async function start(
-    run: Pick<ConsumerRunConfig, 'eachMessage' | 'eachBatch' | 'eachBatchAutoResolve'>,
-    onStop: () => void = () => {},
-  ): Promise<RunningConsumer> {
-    const consumer = kafka.consumer({
-      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
-      sessionTimeout: SESSION_TIMEOUT_MS,
-      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
-      ...options.consumerConfig,
-      groupId,
-    });
-    let resolveReady!: () => void;
-    const ready = new Promise<void>((resolve) => (resolveReady = resolve));
-    const subscribeAndRun = async () => {
-      await consumer.subscribe({ topics, fromBeginning });
-      await consumer.run({
-        autoCommit: true,
-        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
-        ...run,
-      });
-    };
-    const crashes = restartCrashes(consumer, {
-      groupId,
-      logger,
-      resubscribe: subscribeAndRun,
-      onRestarted: () => void metrics.restarts++,
-    });
-    consumer.on(consumer.events.GROUP_JOIN, (e) => {
-      logger.info(
-        { groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment },
-        'consumer joined group',
+      metrics.failedAttempts++;
+      if (attempt >= maxAttempts) throw new HandlerFailedError(err, attempt);
+      const delay = backoffDelay(attempt, retryBackoff);
+      logger.warn(
+        {
+          groupId,
+          eventId: event.id,
+          type: event.type,
+          attempt,
+          maxAttempts,
+          delayMs: delay,
+          err: errorMessage(err),
+        },
+        'event handler failed; retrying',
       );
-      resolveReady();
-    });
-
-    if (options.ensureTopics ?? true) await ensureTopics(kafka, topicPrefix, { families: options.topics });
-    await consumer.connect();
-    try {
-      await subscribeAndRun();
-    } catch (err) {
-      await consumer.disconnect().catch(() => undefined);
-      throw err;
+      await ctx.heartbeat().catch(() => undefined);
+      await pauses.sleep(delay);
     }
-    logger.info({ groupId, topics }, 'consumer started');
-
-    return {
-      ready,
-      metrics,
-      consumer,
-      async stop() {
-        await crashes.stop();
-        onStop();
-        await consumer.disconnect();
-        logger.info({ groupId, ...metrics }, 'consumer stopped');
-      },
-    };
   }
+}
 
-  return { groupId, logger, metrics, parseOrDeadLetter, deadLetterFailed, start };
+/**
+ * One message of `runConsumer`: the envelope check, then the idempotent handler; an event whose handler failed
+ * for good is dead-lettered. A stop or a database error propagates (the offset is not committed).
+ */
+async function handleMessage(
+  deps: ConsumerDeps,
+  idempotent: IdempotentHandler,
+  { topic, partition, message, heartbeat }: EachMessagePayload,
+): Promise<void> {
+  const { groupId, logger, metrics } = deps;
+  const parsed = await parseOrDeadLetter(deps, topic, partition, message);
+  if (!parsed) return;
+  const event = parsed.event;
+  const ctx = {
+    family: parsed.family,
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key ? message.key.toString() : null,
+    headers: headersToStrings(message.headers),
+    attempt: 1,
+    heartbeat,
+  };
+  try {
+    const outcome = await idempotent(event, ctx, { topic, partition, offset: message.offset });
+    if (outcome === 'duplicate') {
+      metrics.duplicates++;
+      logger.debug({ groupId, eventId: event.id, type: event.type }, 'duplicate event skipped');
+    } else {
+      metrics.processed++;
+    }
+  } catch (err) {
+    if (!(err instanceof HandlerFailedError)) throw err; // stopping or a database error: do not commit
+    await deadLetterFailed(deps, topic, partition, message, event, errorMessage(err.original), err.attempts);
+  }
 }
 
 /** Connect, subscribe and run an idempotent consumer. Returns once consuming has started. */
@@ -318,94 +223,16 @@ export async function runConsumer(options: RunConsumerOptions): Promise<RunningC
   const { groupId, handler, maxAttempts = 5, processedCollection = PROCESSED_EVENTS_COLLECTION } = options;
   if (!options.topics.length) throw new Error('runConsumer needs at least one topic family');
   if (maxAttempts < 1) throw new Error('maxAttempts must be >= 1');
-  const base = consumerBase(options);
-  const { logger, metrics } = base;
+  const deps = consumerDeps(options);
   const retryBackoff: BackoffOptions = { initialMs: 200, maxMs: 5_000, jitter: 0.2, ...options.retryBackoff };
   const store = mongoProcessedStore(options.db, groupId, processedCollection);
-  const sleepers = new Set<Sleeper>();
-  const sleep = async (ms: number) => {
-    const s = new Sleeper();
-    sleepers.add(s);
-    try {
-      await s.sleep(ms);
-    } finally {
-      sleepers.delete(s);
-    }
-  };
-  let stopping = false;
-
-  const idempotent = createIdempotentHandler<HandlerContext & { heartbeat: () => Promise<void> }>(
-    store,
-    async (event, ctx) => {
-      for (let attempt = 1; ; attempt++) {
-        if (stopping) throw new ConsumerStoppingError();
-        try {
-          await handler(event, { ...ctx, attempt });
-          return;
-        } catch (err) {
-          metrics.failedAttempts++;
-          if (attempt >= maxAttempts) throw new HandlerFailedError(err, attempt);
-          const delay = backoffDelay(attempt, retryBackoff);
-          logger.warn(
-            {
-              groupId,
-              eventId: event.id,
-              type: event.type,
-              attempt,
-              maxAttempts,
-              delayMs: delay,
-              err: errorMessage(err),
-            },
-            'event handler failed; retrying',
-          );
-          await ctx.heartbeat().catch(() => undefined);
-          await sleep(delay);
-        }
-      }
-    },
+  const pauses = new RetryPauses();
+  const settings: RetrySettings = { handler, maxAttempts, retryBackoff, pauses };
+  const idempotent = createIdempotentHandler<MessageContext>(store, (event, ctx) =>
+    handleWithRetries(deps, settings, event, ctx),
   );
-
-  return base.start(
-    {
-      eachMessage: async ({ topic, partition, message, heartbeat }) => {
-        const parsed = await base.parseOrDeadLetter(topic, partition, message);
-        if (!parsed) return;
-        const event = parsed.event;
-        const ctx = {
-          family: parsed.family,
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key ? message.key.toString() : null,
-          headers: headersToStrings(message.headers),
-          attempt: 1,
-          heartbeat,
-        };
-        try {
-          const outcome = await idempotent(event, ctx, { topic, partition, offset: message.offset });
-          if (outcome === 'duplicate') {
-            metrics.duplicates++;
-            logger.debug({ groupId, eventId: event.id, type: event.type }, 'duplicate event skipped');
-          } else {
-            metrics.processed++;
-          }
-        } catch (err) {
-          if (!(err instanceof HandlerFailedError)) throw err; // stopping or a database error: do not commit
-          await base.deadLetterFailed(
-            topic,
-            partition,
-            message,
-            event,
-            errorMessage(err.original),
-            err.attempts,
-          );
-        }
-      },
-    },
-    () => {
-      stopping = true;
-      for (const s of sleepers) s.wake();
-    },
+  return startConsumer(deps, { eachMessage: (payload) => handleMessage(deps, idempotent, payload) }, () =>
+    pauses.stop(),
   );
 }
 
@@ -422,10 +249,10 @@ export async function runBatchConsumer(options: RunBatchConsumerOptions): Promis
   const { handler, maxBatchSize = 500 } = options;
   if (!options.topics.length) throw new Error('runBatchConsumer needs at least one topic family');
   if (maxBatchSize < 1) throw new Error('maxBatchSize must be >= 1');
-  const base = consumerBase(options);
-  const { metrics } = base;
+  const deps = consumerDeps(options);
+  const { metrics } = deps;
 
-  return base.start({
+  return startConsumer(deps, {
     eachBatchAutoResolve: false,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       const { topic, partition } = batch;
@@ -435,7 +262,7 @@ export async function runBatchConsumer(options: RunBatchConsumerOptions): Promis
         const messageOf = new Map<string, KafkaMessage>();
         let family: EventFamily | null = null; // the topic's (every valid event is of it)
         for (const message of messages) {
-          const parsed = await base.parseOrDeadLetter(topic, partition, message);
+          const parsed = await parseOrDeadLetter(deps, topic, partition, message);
           if (!parsed) continue;
           family = parsed.family;
           events.push(parsed.event);
@@ -449,7 +276,7 @@ export async function runBatchConsumer(options: RunBatchConsumerOptions): Promis
         for (const { event, error } of refused) {
           const message = messageOf.get(event.id);
           if (!message) throw new Error(`batch handler refused event ${event.id}, which is not in its batch`);
-          await base.deadLetterFailed(topic, partition, message, event, error, 1);
+          await deadLetterFailed(deps, topic, partition, message, event, error, 1);
         }
         metrics.processed += events.length - refused.length;
         resolveOffset(messages[messages.length - 1].offset);

@@ -2,16 +2,9 @@
  * The outbox relay: publishes the events waiting on documents (outbox.ts) to Kafka, in array order, and removes
  * exactly the published entries. At-least-once; consumers de-duplicate by event id (processed.ts).
  */
-import {
-  Partitioners,
-  type Kafka,
-  type Message,
-  type Producer,
-  type RetryOptions,
-  type TopicMessages,
-} from 'kafkajs';
-import type { Collection, Document, Db } from 'mongodb';
-import { ensureTopics, withPrefix } from './topics';
+import { Partitioners, type Kafka, type Producer, type RetryOptions } from 'kafkajs';
+import type { Collection, Db } from 'mongodb';
+import { ensureTopics } from './topics';
 import {
   Sleeper,
   backoffDelay,
@@ -22,7 +15,14 @@ import {
   type DbLike,
   type EventsLogger,
 } from './util';
-import type { OutboxEntry } from './outbox';
+import {
+  countPending,
+  isEntrySpecificError,
+  markFailed,
+  pullEntries,
+  toTopicMessages,
+  type OutboxDoc,
+} from './relay-documents';
 
 export interface OutboxRelayOptions {
   kafka: Kafka;
@@ -63,32 +63,6 @@ export interface OutboxRelayMetrics {
   consecutiveFailures: number;
   lastError: string | null;
   lastPublishedOn: Date | null;
-}
-
-interface OutboxDoc extends Document {
-  _id: any;
-  outbox: OutboxEntry[];
-}
-
-/** Kafka errors caused by the messages themselves (not by the broker being unavailable). */
-const ENTRY_SPECIFIC_ERRORS = new Set([
-  'MESSAGE_TOO_LARGE',
-  'RECORD_LIST_TOO_LARGE',
-  'INVALID_TOPIC_EXCEPTION',
-  'CORRUPT_MESSAGE',
-  'INVALID_RECORD',
-  'TOPIC_AUTHORIZATION_FAILED',
-  'INVALID_REQUIRED_ACKS',
-]);
-
-function isEntrySpecificError(err: unknown): boolean {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 5; depth++) {
-    const type = (e as { type?: unknown }).type;
-    if (typeof type === 'string' && ENTRY_SPECIFIC_ERRORS.has(type)) return true;
-    e = (e as { cause?: unknown; originalError?: unknown }).originalError ?? (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 const DEFAULT_PRODUCER_RETRY: RetryOptions = { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 };
@@ -162,20 +136,7 @@ export class OutboxRelay {
 
   /** Number of entries still waiting, over all collections. */
   async pending(): Promise<number> {
-    const db = nativeDb(this.dbLike);
-    let total = 0;
-    for (const name of this.collections) {
-      const rows = await db
-        .collection(name)
-        .aggregate<{ n: number }>([
-          { $match: { 'outbox.0': { $exists: true } } },
-          { $unwind: '$outbox' },
-          { $count: 'n' },
-        ])
-        .toArray();
-      total += rows[0]?.n ?? 0;
-    }
-    return total;
+    return countPending(nativeDb(this.dbLike), this.collections);
   }
 
   /** Start the background loop (no-op if already running). Never throws for Kafka/DB errors. */
@@ -304,7 +265,7 @@ export class OutboxRelay {
     try {
       const producer = await this.getProducer();
       try {
-        await producer.sendBatch({ acks: -1, topicMessages: this.toTopicMessages(docs) });
+        await producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(docs, this.topicPrefix) });
         sent = docs;
       } catch (err) {
         if (!isEntrySpecificError(err) || docs.length === 1) throw err;
@@ -312,7 +273,7 @@ export class OutboxRelay {
         // others still flow. Its entries stay pending (never dropped) and are logged.
         for (const doc of docs) {
           try {
-            await producer.sendBatch({ acks: -1, topicMessages: this.toTopicMessages([doc]) });
+            await producer.sendBatch({ acks: -1, topicMessages: toTopicMessages([doc], this.topicPrefix) });
             sent.push(doc);
           } catch (docErr) {
             if (!isEntrySpecificError(docErr)) throw docErr;
@@ -322,10 +283,11 @@ export class OutboxRelay {
       }
     } catch (err) {
       // Kafka unavailable (or similar): keep every entry, record the attempt, recreate the producer.
-      await this.markFailed(
+      await markFailed(
         coll,
         docs.filter((d) => !sent.includes(d)),
         err,
+        this.logger,
       );
       await this.closeProducer();
       if (sent.length > 0) await this.removePublished(coll, sent);
@@ -345,46 +307,15 @@ export class OutboxRelay {
         },
         'kafka rejected outbox entries; they stay pending',
       );
-      await this.markFailed(coll, [doc], err);
+      await markFailed(coll, [doc], err, this.logger);
       result.failedDocuments++;
     }
     return result;
   }
 
-  private toTopicMessages(docs: OutboxDoc[]): TopicMessages[] {
-    const byTopic = new Map<string, Message[]>();
-    for (const doc of docs) {
-      for (const entry of doc.outbox) {
-        const topic = withPrefix(entry.topic, this.topicPrefix);
-        let list = byTopic.get(topic);
-        if (!list) byTopic.set(topic, (list = []));
-        const createdOn = entry.createdOn instanceof Date ? entry.createdOn : new Date(entry.createdOn);
-        list.push({
-          key: entry.key,
-          value: entry.value,
-          timestamp: Number.isNaN(createdOn.getTime()) ? undefined : String(createdOn.getTime()),
-          headers: { 'event-id': entry.id, 'event-type': entry.type, 'content-type': 'application/json' },
-        });
-      }
-    }
-    return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
-  }
-
-  /**
-   * Remove exactly the published entries; entries pushed meanwhile stay: one `$pull` by entry id per
-   * document, all in one unordered bulk write.
-   */
+  /** Remove exactly the published entries (relay-documents.ts `pullEntries`) and count them. */
   private async removePublished(coll: Collection, docs: OutboxDoc[]): Promise<number> {
-    const count = docs.reduce((n, d) => n + d.outbox.length, 0);
-    await coll.bulkWrite(
-      docs.map((doc) => ({
-        updateOne: {
-          filter: { _id: doc._id },
-          update: { $pull: { outbox: { id: { $in: doc.outbox.map((e) => e.id) } } } } as Document,
-        },
-      })),
-      { ordered: false },
-    );
+    const count = await pullEntries(coll, docs);
     this.metrics.published += count;
     this.metrics.lastPublishedOn = new Date();
     this.logger.debug(
@@ -392,30 +323,6 @@ export class OutboxRelay {
       'outbox entries published',
     );
     return count;
-  }
-
-  /** Record a failed attempt on each entry (by array position, guarded by the entry id). */
-  private async markFailed(coll: Collection, docs: OutboxDoc[], err: unknown): Promise<void> {
-    if (docs.length === 0) return;
-    const message = errorMessage(err).slice(0, 1000);
-    const now = new Date();
-    try {
-      const ops = docs.map((doc) => {
-        const filter: Document = { _id: doc._id };
-        const inc: Document = {};
-        const set: Document = {};
-        doc.outbox.forEach((entry, i) => {
-          filter[`outbox.${i}.id`] = entry.id;
-          inc[`outbox.${i}.attempts`] = 1;
-          set[`outbox.${i}.lastError`] = message;
-          set[`outbox.${i}.lastAttemptOn`] = now;
-        });
-        return { updateOne: { filter, update: { $inc: inc, $set: set } } };
-      });
-      await coll.bulkWrite(ops, { ordered: false });
-    } catch (markErr) {
-      this.logger.warn({ err: errorMessage(markErr) }, 'could not record the failed outbox attempt');
-    }
   }
 
   private async getProducer(): Promise<Producer> {

@@ -13,6 +13,114 @@ const DIAGNOSES: Array<[string, string]> = [
 
 const isoDaysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
+type DemoHeaders = { authorization: string };
+const noOrders = () => ({ submitted: 0, drafts: 0 });
+
+/** Sign the demo provider in (`npi`): the headers of its session, or null (logged) when it cannot sign in. */
+async function signInDemoProvider(
+  app: FastifyInstance,
+  ctx: PlatformContext,
+  config: Config,
+): Promise<DemoHeaders | null> {
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  const auth = await app.inject({
+    method: 'POST',
+    url: `${API.uam}/authenticate`,
+    payload: { username: b64(demoLogin('ROLE_NPI')), password: b64(config.DEMO_PASSWORD) },
+  });
+  if (auth.statusCode !== 200) {
+    ctx.logger.warn({ status: auth.statusCode }, 'demo orders skipped: the demo provider cannot sign in');
+    return null;
+  }
+  return { authorization: `Bearer ${auth.json().token}` };
+}
+
+/**
+ * The demo provider's physician and account, the account's first hospital location and up to 10 of its patients;
+ * null (logged) when the provider has no physician or account.
+ */
+async function demoParties(app: FastifyInstance, ctx: PlatformContext, headers: DemoHeaders) {
+  const session = (await app.inject({ method: 'GET', url: `${API.uam}/session`, headers })).json();
+  const physicianId: string | undefined = session.physicianIds?.[0];
+  const accountId: string | undefined = session.accountIds?.[0];
+  const db = ctx.mongo;
+  const physician = physicianId
+    ? await db.collection('physicians').findOne({ _id: physicianId as never })
+    : null;
+  const account = accountId ? await db.collection('accounts').findOne({ _id: accountId as never }) : null;
+  if (!physician || !account) {
+    ctx.logger.warn('demo orders skipped: the demo provider has no physician or account');
+    return null;
+  }
+  const location = await db.collection('hospital_locations').findOne({ 'account.id': account._id });
+  const patients = await db.collection('patients').find({ accountIds: account._id }).limit(10).toArray();
+  return { physician, account, location, patients };
+}
+type DemoParties = NonNullable<Awaited<ReturnType<typeof demoParties>>>;
+
+/** The requisition form of the i-th demo order, for patient `p`. */
+function demoForm(
+  i: number,
+  p: DemoParties['patients'][number],
+  { physician, account, location }: DemoParties,
+) {
+  // the patient's own diagnosis when the demo knows its code (no prostate cancer for a woman), else the next one
+  const [diagnosis, icd] = DIAGNOSES.find(([d]) => d === p.diagnosis) ?? DIAGNOSES[i % DIAGNOSES.length]!;
+  const personal = i % 3 === 2;
+  return {
+    orderInformation: {
+      nextDx: !personal,
+      nextPersonalDx: personal,
+      orderType: personal ? 'INITIAL_ORDER' : null,
+    },
+    patient: {
+      id: p._id,
+      userId: p.userId,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      name: p.name,
+      dateOfBirth: p.dateOfBirth,
+      birthSex: p.birthSex ?? 'FEMALE',
+      mrn: p.mrn ?? null,
+      phone: p.phone ?? null,
+      address: p.address?.street
+        ? p.address
+        : { street: '100 Demo Way', city: 'San Diego', state: 'CA', postalCode: '92101', country: 'US' },
+    },
+    physician: {
+      id: physician._id,
+      userId: physician.userId,
+      firstName: physician.firstName,
+      lastName: physician.lastName,
+      name: physician.name,
+      email: physician.email ?? `${String(physician._id)}@demo.oncotrf.example.org`,
+    },
+    account: { id: account._id, accountId: account.accountId, name: account.name },
+    hospitalLocation: location
+      ? {
+          id: location._id,
+          name: location.name,
+          hospitalLocationId: location.hospitalLocationId,
+          address: location.address,
+        }
+      : null,
+    tumorSpecimen: {
+      diagnosis,
+      icd10Codes: icd,
+      specimenType: 'FFPE_SLIDES',
+      collectionDate: isoDaysAgo(20 + i),
+      stage: 'II',
+    },
+    normalSpecimen: {
+      specimenType: 'BLOOD',
+      collectionMode: 'COLLECT_IN_CLINIC',
+      collectionDate: isoDaysAgo(3),
+    },
+    billings: [{ billingType: 'SELF', preference: 'PRIMARY' }],
+    consent: true,
+  };
+}
+
 /**
  * Demo requisitions for a newcomer's first look (DEMO_MODE only, once: when there are none yet): the demo
  * provider (`npi`) starts, signs and submits orders for the demo patients THROUGH THE API, so the lab's test
@@ -24,97 +132,23 @@ export async function seedDemoOrders(
   config: Config,
   opts: { submitted?: number; drafts?: number } = {},
 ): Promise<{ submitted: number; drafts: number }> {
-  if (!config.DEMO_MODE) return { submitted: 0, drafts: 0 };
+  if (!config.DEMO_MODE) return noOrders();
   if ((await ctx.mongo.collection('test_order_forms').estimatedDocumentCount()) > 0) {
-    return { submitted: 0, drafts: 0 };
+    return noOrders();
   }
-  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
-  const auth = await app.inject({
-    method: 'POST',
-    url: `${API.uam}/authenticate`,
-    payload: { username: b64(demoLogin('ROLE_NPI')), password: b64(config.DEMO_PASSWORD) },
-  });
-  if (auth.statusCode !== 200) {
-    ctx.logger.warn({ status: auth.statusCode }, 'demo orders skipped: the demo provider cannot sign in');
-    return { submitted: 0, drafts: 0 };
-  }
-  const headers = { authorization: `Bearer ${auth.json().token}` };
-  const session = (await app.inject({ method: 'GET', url: `${API.uam}/session`, headers })).json();
-  const physicianId: string | undefined = session.physicianIds?.[0];
-  const accountId: string | undefined = session.accountIds?.[0];
-  const db = ctx.mongo;
-  const physician = physicianId
-    ? await db.collection('physicians').findOne({ _id: physicianId as never })
-    : null;
-  const account = accountId ? await db.collection('accounts').findOne({ _id: accountId as never }) : null;
-  if (!physician || !account) {
-    ctx.logger.warn('demo orders skipped: the demo provider has no physician or account');
-    return { submitted: 0, drafts: 0 };
-  }
-  const location = await db.collection('hospital_locations').findOne({ 'account.id': account._id });
-  const patients = await db.collection('patients').find({ accountIds: account._id }).limit(10).toArray();
+  const headers = await signInDemoProvider(app, ctx, config);
+  if (!headers) return noOrders();
+  const parties = await demoParties(app, ctx, headers);
+  if (!parties) return noOrders();
+  const { patients } = parties;
   const wanted = { submitted: opts.submitted ?? 5, drafts: opts.drafts ?? 2 };
   let submitted = 0;
   let drafts = 0;
-  if (!patients.length) return { submitted: 0, drafts: 0 };
+  if (!patients.length) return noOrders();
   // the first ones stay drafts; a patient may have several orders
   for (let i = 0; i < wanted.drafts + wanted.submitted; i++) {
     const p = patients[i % patients.length];
-    // the patient's own diagnosis when the demo knows its code (no prostate cancer for a woman), else the next one
-    const [diagnosis, icd] = DIAGNOSES.find(([d]) => d === p.diagnosis) ?? DIAGNOSES[i % DIAGNOSES.length]!;
-    const personal = i % 3 === 2;
-    const form = {
-      orderInformation: {
-        nextDx: !personal,
-        nextPersonalDx: personal,
-        orderType: personal ? 'INITIAL_ORDER' : null,
-      },
-      patient: {
-        id: p._id,
-        userId: p.userId,
-        firstName: p.firstName,
-        lastName: p.lastName,
-        name: p.name,
-        dateOfBirth: p.dateOfBirth,
-        birthSex: p.birthSex ?? 'FEMALE',
-        mrn: p.mrn ?? null,
-        phone: p.phone ?? null,
-        address: p.address?.street
-          ? p.address
-          : { street: '100 Demo Way', city: 'San Diego', state: 'CA', postalCode: '92101', country: 'US' },
-      },
-      physician: {
-        id: physician._id,
-        userId: physician.userId,
-        firstName: physician.firstName,
-        lastName: physician.lastName,
-        name: physician.name,
-        email: physician.email ?? `${String(physician._id)}@demo.oncotrf.example.org`,
-      },
-      account: { id: account._id, accountId: account.accountId, name: account.name },
-      hospitalLocation: location
-        ? {
-            id: location._id,
-            name: location.name,
-            hospitalLocationId: location.hospitalLocationId,
-            address: location.address,
-          }
-        : null,
-      tumorSpecimen: {
-        diagnosis,
-        icd10Codes: icd,
-        specimenType: 'FFPE_SLIDES',
-        collectionDate: isoDaysAgo(20 + i),
-        stage: 'II',
-      },
-      normalSpecimen: {
-        specimenType: 'BLOOD',
-        collectionMode: 'COLLECT_IN_CLINIC',
-        collectionDate: isoDaysAgo(3),
-      },
-      billings: [{ billingType: 'SELF', preference: 'PRIMARY' }],
-      consent: true,
-    };
+    const form = demoForm(i, p, parties);
     const draft = await app.inject({
       method: 'POST',
       url: `${API.portal}/testOrderForms`,

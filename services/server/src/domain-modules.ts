@@ -1,0 +1,53 @@
+/** The platform's domain modules, wired to each other through their public calls, and their indexes. */
+import type { Logger } from 'pino';
+import { ensureOrderedIndexes, type Config, type DomainModule, type PlatformContext } from '@onco/platform';
+import { createIdentity } from '@onco/identity';
+import { createReferenceModule } from '@onco/reference';
+import { createRequisitionsModule } from '@onco/requisitions';
+import { createLabModule } from '@onco/lab';
+import { createBillingModule } from '@onco/billing';
+import { createMessagesModule } from '@onco/messages';
+import type { Connections } from './connections';
+
+export interface DomainModules {
+  identity: ReturnType<typeof createIdentity>;
+  reference: ReturnType<typeof createReferenceModule>;
+  /** every domain module but identity, in this order */
+  modules: DomainModule[];
+}
+
+export function createDomainModules(ctx: PlatformContext, mongo: Connections['mongo']): DomainModules {
+  const identity = createIdentity(mongo, ctx.config);
+  const reference = createReferenceModule(ctx);
+  // each domain's public calls, not its models: the requisitions module signs through identity and registers a
+  // new patient through reference
+  const requisitions = createRequisitionsModule(ctx, {
+    verifySignature: identity.verifySignature,
+    registerPatient: reference.patients.registerFromRequisition,
+  });
+  const modules: DomainModule[] = [
+    reference,
+    requisitions,
+    createLabModule(ctx),
+    // the pre-submit checks look ICD-10 codes up in the reference data's catalog (an interface, not its models)
+    createBillingModule(ctx, { diagnosisCodes: reference.icd10Catalog }),
+    createMessagesModule(ctx, { accounts: reference.directories.accounts }),
+  ];
+  return { identity, reference, modules };
+}
+
+export async function buildIndexes(
+  mongo: Connections['mongo'],
+  config: Config,
+  logger: Logger,
+): Promise<void> {
+  // Build every model's indexes before serving or writing, so a unique index holds from the first write
+  // (mongoose otherwise builds them in the background).
+  for (const model of Object.values(mongo.models)) await model.init();
+  // the large lists' index-ordered indexes: built in the background (a list hints one once it is ready)
+  void ensureOrderedIndexes(mongo, {
+    mongoUrl: config.MONGO_URL,
+    orderedUrl: config.MONGO_ORDERED_URL,
+    logger,
+  });
+}
