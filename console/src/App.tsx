@@ -4,7 +4,7 @@ import { Admin, CustomRoutes, Resource, localStorageStore, usePermissions } from
 import { Navigate, Route } from 'react-router-dom';
 import { loadOrReload } from './chunkReload';
 import { ToastNotification } from './components/Toast';
-import { i18nProvider } from './i18n';
+import { createI18nProvider } from './i18n';
 import { MaintenanceProvider } from './layout/MaintenanceContext';
 import { MENU } from './layout/menu';
 import { ShellLayout } from './layout/ShellLayout';
@@ -17,6 +17,7 @@ import { TermsPage } from './pages/TermsPage';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
 import { usersResource } from './resources';
+import { SCREEN_MESSAGES } from './screens';
 import { theme } from './theme';
 
 /**
@@ -33,6 +34,8 @@ function screen(load: () => Promise<{ default: ComponentType }>) {
     );
   };
 }
+const i18nProvider = createI18nProvider(SCREEN_MESSAGES);
+
 const HomePage = screen(() => import('./pages/home'));
 const OrdersListPage = screen(() => import('./resources/orders/list'));
 const OrderWizardPage = screen(() => import('./resources/orders/wizard'));

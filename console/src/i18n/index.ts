@@ -6,19 +6,6 @@ import { appEn } from './en';
 import { appZh } from './zh';
 import { raZh } from './ra.zh';
 import { listsEn, listsZh } from './lists';
-import { homeEn, homeZh } from '../pages/home/i18n';
-import { ordersEn, ordersZh } from '../resources/orders/list/i18n';
-import { wizardEn, wizardZh } from '../resources/orders/wizard/i18n';
-import { reportsEn, reportsZh } from '../resources/test-orders/reportsI18n';
-import { testsEn, testsZh } from '../resources/test-orders/i18n';
-import { samplesEn, samplesZh } from '../resources/orders/summary/samples/i18n';
-import { timelineEn, timelineZh } from '../resources/orders/timeline/i18n';
-import { mergeEn, mergeZh } from '../resources/orders/merge/i18n';
-import { billingEn, billingZh } from '../resources/billing/i18n';
-import { patientsEn, patientsZh } from '../resources/patients/i18n';
-import { boxEn, boxZh } from '../resources/box/i18n';
-import { kitsEn, kitsZh } from '../resources/kits/i18n';
-import { messagesEn, messagesZh } from '../resources/messages/i18n';
 
 /** Supported languages (spec 3 section 9.1): English and Simplified Chinese, English the fallback. */
 export const LOCALES = [
@@ -38,61 +25,32 @@ function merge(...sources: Messages[]): Messages {
   return out;
 }
 
-export const messages: Record<Locale, Messages> = {
-  en: merge(
-    englishMessages,
-    appEn,
-    listsEn,
-    homeEn,
-    ordersEn,
-    wizardEn,
-    testsEn,
-    timelineEn,
-    samplesEn,
-    mergeEn,
-    reportsEn,
-    billingEn,
-    patientsEn,
-    boxEn,
-    kitsEn,
-    messagesEn,
-  ),
-  // every key the Chinese texts lack falls back to its English text
-  'zh-CN': merge(
-    englishMessages,
-    appEn,
-    listsEn,
-    homeEn,
-    ordersEn,
-    wizardEn,
-    testsEn,
-    timelineEn,
-    samplesEn,
-    mergeEn,
-    reportsEn,
-    billingEn,
-    patientsEn,
-    boxEn,
-    kitsEn,
-    messagesEn,
-    raZh,
-    appZh,
-    listsZh,
-    homeZh,
-    ordersZh,
-    wizardZh,
-    testsZh,
-    timelineZh,
-    samplesZh,
-    mergeZh,
-    reportsZh,
-    billingZh,
-    patientsZh,
-    boxZh,
-    kitsZh,
-    messagesZh,
-  ),
-};
+/** A screen's texts: English, and the Chinese it has (every key it lacks falls back to English). */
+export interface MessageBundle {
+  en: Messages;
+  zh: Messages;
+}
+
+/**
+ * Every text of the console by language: react-admin's, the app's and the lists', then each screen's bundle in the
+ * order given. Screens hand in their bundles at the top (console/src/screens.ts), so this layer imports no screen.
+ */
+export function buildMessages(screens: readonly MessageBundle[]): Record<Locale, Messages> {
+  return {
+    en: merge(englishMessages, appEn, listsEn, ...screens.map((b) => b.en)),
+    // every key the Chinese texts lack falls back to its English text
+    'zh-CN': merge(
+      englishMessages,
+      appEn,
+      listsEn,
+      ...screens.map((b) => b.en),
+      raZh,
+      appZh,
+      listsZh,
+      ...screens.map((b) => b.zh),
+    ),
+  };
+}
 
 /** The language kept in local storage, else the browser's, else English. */
 export function initialLocale(): Locale {
@@ -101,8 +59,12 @@ export function initialLocale(): Locale {
   return navigator.language?.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
 }
 
-export const i18nProvider = polyglotI18nProvider(
-  (locale) => (messages[locale as Locale] ?? messages.en) as TranslationMessages,
-  initialLocale(),
-  [...LOCALES],
-);
+/** The console's i18n provider over the screens' bundles (see buildMessages). */
+export function createI18nProvider(screens: readonly MessageBundle[]) {
+  const messages = buildMessages(screens);
+  return polyglotI18nProvider(
+    (locale) => (messages[locale as Locale] ?? messages.en) as TranslationMessages,
+    initialLocale(),
+    [...LOCALES],
+  );
+}

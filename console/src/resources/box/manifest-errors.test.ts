@@ -1,5 +1,5 @@
 // first: it puts the browser stand-ins in place before the app's i18n loads
-import { messages } from '../../i18n/appMessages.testing';
+import { messages } from '../../messages.testing';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_MSG, manifestErrorText, SAMPLE_MSG } from '@onco/domain';
 import { interpolate, lookupMessage } from '../../components/messages';

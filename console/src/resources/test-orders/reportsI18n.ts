@@ -1,8 +1,8 @@
 import { MSG } from '@onco/domain';
 
 /**
- * English and Chinese texts of the Upload Report dialog (keys `reports.*`), merged into the app's messages in
- * i18n/index.ts. The spec's texts are copied exactly (spec 2 sections 5 and 8); the dialog falls back to the
+ * English and Chinese texts of the Upload Report dialog (keys `reports.*`), registered with the app in
+ * console/src/screens.ts. The spec's texts are copied exactly (spec 2 sections 5 and 8); the dialog falls back to the
  * English text for a key the app lacks.
  */
 export const reportsEn = {
