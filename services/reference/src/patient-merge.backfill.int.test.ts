@@ -6,7 +6,7 @@ import {
   BACKFILL_MARKER_COLLECTION,
   BACKFILL_SETTLE_MS,
   backfillPatientRequisitions,
-} from '../../requisitions/src/consumers/patient-merges';
+} from '../../requisitions/src/consumers/patient-merges/backfill';
 import { createEvent, EXAMPLE_DATA } from '@onco/events';
 import { referenceModels, type ReferenceModels } from './models';
 import { handlePatientPartiesEvent } from './consumers/patient-parties';

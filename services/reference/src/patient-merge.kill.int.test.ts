@@ -13,7 +13,7 @@ import {
 } from '@onco/testing';
 import { completeForm, type PatientMergeConsumerProcessMessage } from '@onco/requisitions/testing';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
-import { patientMergeRunModel } from '../../requisitions/src/consumers/patient-merges';
+import { patientMergeRunModel } from '../../requisitions/src/consumers/patient-merges/run';
 import { referenceModels, type ReferenceModels } from './models';
 import { startPatientMergesConsumer } from './consumers/patient-merges';
 

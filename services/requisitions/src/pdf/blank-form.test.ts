@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BILLING_TYPES, DIAGNOSES } from '@onco/domain';
-import { BLANK_FORM_VERSION, blankFormHtml, escapeHtml, label } from './blank-form';
+import { BLANK_FORM_VERSION, blankFormHtml } from './blank-form';
+import { escapeHtml, label } from './form-html';
 
 describe('blank requisition form template', () => {
   const html = blankFormHtml();

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  breadcrumbText,
-  formatDate,
-  formatDateTime,
-  icd10List,
-  trfFormHtml,
-  type TrfFormRequisition,
-} from './trf-form';
+import { trfFormHtml, type TrfFormRequisition } from './trf-form';
+import { breadcrumbText, formatDate, formatDateTime, icd10List } from './trf-form/format';
 
 const base = {
   _id: 'r1',

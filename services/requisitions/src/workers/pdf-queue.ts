@@ -72,124 +72,139 @@ export interface PdfQueue {
   close(): Promise<void>;
 }
 
+/** What the queue's functions need: the platform, the generated documents, the renderer (created on first use). */
+interface PdfQueueDeps {
+  ctx: PlatformContext;
+  Generated: ReturnType<typeof generatedDocumentModel>;
+  getRenderer: () => PdfRenderer;
+}
+
+async function blobExists(deps: PdfQueueDeps, blobId: string): Promise<boolean> {
+  try {
+    await deps.ctx.blobs.size(blobId);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function findBlankForm(
+  deps: PdfQueueDeps,
+  version: string = BLANK_FORM_VERSION,
+): Promise<GeneratedDocumentDoc | null> {
+  const doc = await deps.Generated.findById(blankFormDocumentId(version)).lean<GeneratedDocumentDoc>().exec();
+  if (!doc) return null;
+  return (await blobExists(deps, doc.blobId)) ? doc : null;
+}
+
+async function generateBlankForm(
+  deps: PdfQueueDeps,
+  job: Job<PdfJobData>,
+  version: BlankFormVersion,
+): Promise<PdfJobResult> {
+  const { ctx, Generated } = deps;
+  const _id = blankFormDocumentId(version);
+  // re-read first: a retried or duplicated job whose work is done stops here
+  const existing = await Generated.findById(_id).lean<GeneratedDocumentDoc>().exec();
+  if (existing) {
+    if (await blobExists(deps, existing.blobId)) {
+      return {
+        documentId: _id,
+        blobId: existing.blobId,
+        sha256: existing.sha256,
+        size: existing.size,
+        created: false,
+        renderMs: null,
+      };
+    }
+    // the record outlived its blob (file store wiped or restored): drop the record and render again
+    ctx.logger.warn(
+      { documentId: _id, blobId: existing.blobId },
+      'generated document lost its blob; regenerating',
+    );
+    await Generated.deleteOne({ _id, blobId: existing.blobId }).exec();
+  }
+
+  const started = Date.now();
+  const pdf = await deps.getRenderer().render(blankFormHtml({ formVersion: version }));
+  const renderMs = Date.now() - started;
+  const stored = await ctx.blobs.put(Readable.from([pdf]));
+  await job.log(`rendered ${stored.size} bytes in ${renderMs} ms; blob ${stored.id}`).catch(() => undefined);
+
+  let doc: GeneratedDocumentDoc | null = null;
+  try {
+    doc = await Generated.findOneAndUpdate(
+      { _id },
+      {
+        $setOnInsert: {
+          kind: 'blank-form',
+          formVersion: version,
+          blobId: stored.id,
+          sha256: stored.sha256,
+          size: stored.size,
+          contentType: 'application/pdf',
+          renderMs,
+          createdOn: new Date(),
+        },
+      },
+      { upsert: true, returnDocument: 'after' },
+    )
+      .lean<GeneratedDocumentDoc>()
+      .exec();
+  } catch (err: any) {
+    // two upserts raced on the same _id: the other one inserted
+    if (err?.code !== 11000) {
+      await ctx.blobs.remove(stored.id).catch(() => undefined);
+      throw err;
+    }
+    doc = await Generated.findById(_id).lean<GeneratedDocumentDoc>().exec();
+  }
+  if (!doc) throw new Error(`generated document ${_id} missing after upsert`);
+  const created = doc.blobId === stored.id;
+  if (!created) await ctx.blobs.remove(stored.id).catch(() => undefined);
+  ctx.logger.info(
+    { documentId: _id, blobId: doc.blobId, size: doc.size, renderMs, created },
+    'blank form generated',
+  );
+  return { documentId: _id, blobId: doc.blobId, sha256: doc.sha256, size: doc.size, created, renderMs };
+}
+
+async function exec(deps: PdfQueueDeps, job: Job<PdfJobData>): Promise<PdfJobResult> {
+  const data = job.data;
+  if (deps.ctx.config.NODE_ENV === 'test' && data.failTimes && job.attemptsMade < data.failTimes) {
+    throw new Error(`injected failure on attempt ${job.attemptsMade + 1} of ${data.failTimes} (test only)`);
+  }
+  switch (data.kind) {
+    case 'blank-form':
+      return generateBlankForm(deps, job, data.formVersion);
+    default:
+      // an unknown kind can never succeed: fail without retrying
+      throw new UnrecoverableError(`unknown pdf job kind: ${String((data as { kind?: unknown }).kind)}`);
+  }
+}
+
 export function definePdfQueue(ctx: PlatformContext, opts: { renderer?: PdfRenderer } = {}): PdfQueue {
   const Generated = generatedDocumentModel(ctx.mongo);
   let renderer = opts.renderer ?? null;
   const getRenderer = () =>
     (renderer ??= createPdfRenderer({ executablePath: ctx.config.CHROMIUM_PATH, logger: ctx.logger }));
-
-  async function blobExists(blobId: string): Promise<boolean> {
-    try {
-      await ctx.blobs.size(blobId);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  async function findBlankForm(version: string = BLANK_FORM_VERSION): Promise<GeneratedDocumentDoc | null> {
-    const doc = await Generated.findById(blankFormDocumentId(version)).lean<GeneratedDocumentDoc>().exec();
-    if (!doc) return null;
-    return (await blobExists(doc.blobId)) ? doc : null;
-  }
-
-  async function generateBlankForm(job: Job<PdfJobData>, version: BlankFormVersion): Promise<PdfJobResult> {
-    const _id = blankFormDocumentId(version);
-    // re-read first: a retried or duplicated job whose work is done stops here
-    const existing = await Generated.findById(_id).lean<GeneratedDocumentDoc>().exec();
-    if (existing) {
-      if (await blobExists(existing.blobId)) {
-        return {
-          documentId: _id,
-          blobId: existing.blobId,
-          sha256: existing.sha256,
-          size: existing.size,
-          created: false,
-          renderMs: null,
-        };
-      }
-      // the record outlived its blob (file store wiped or restored): drop the record and render again
-      ctx.logger.warn(
-        { documentId: _id, blobId: existing.blobId },
-        'generated document lost its blob; regenerating',
-      );
-      await Generated.deleteOne({ _id, blobId: existing.blobId }).exec();
-    }
-
-    const started = Date.now();
-    const pdf = await getRenderer().render(blankFormHtml({ formVersion: version }));
-    const renderMs = Date.now() - started;
-    const stored = await ctx.blobs.put(Readable.from([pdf]));
-    await job
-      .log(`rendered ${stored.size} bytes in ${renderMs} ms; blob ${stored.id}`)
-      .catch(() => undefined);
-
-    let doc: GeneratedDocumentDoc | null = null;
-    try {
-      doc = await Generated.findOneAndUpdate(
-        { _id },
-        {
-          $setOnInsert: {
-            kind: 'blank-form',
-            formVersion: version,
-            blobId: stored.id,
-            sha256: stored.sha256,
-            size: stored.size,
-            contentType: 'application/pdf',
-            renderMs,
-            createdOn: new Date(),
-          },
-        },
-        { upsert: true, returnDocument: 'after' },
-      )
-        .lean<GeneratedDocumentDoc>()
-        .exec();
-    } catch (err: any) {
-      // two upserts raced on the same _id: the other one inserted
-      if (err?.code !== 11000) {
-        await ctx.blobs.remove(stored.id).catch(() => undefined);
-        throw err;
-      }
-      doc = await Generated.findById(_id).lean<GeneratedDocumentDoc>().exec();
-    }
-    if (!doc) throw new Error(`generated document ${_id} missing after upsert`);
-    const created = doc.blobId === stored.id;
-    if (!created) await ctx.blobs.remove(stored.id).catch(() => undefined);
-    ctx.logger.info(
-      { documentId: _id, blobId: doc.blobId, size: doc.size, renderMs, created },
-      'blank form generated',
-    );
-    return { documentId: _id, blobId: doc.blobId, sha256: doc.sha256, size: doc.size, created, renderMs };
-  }
-
-  async function exec(job: Job<PdfJobData>): Promise<PdfJobResult> {
-    const data = job.data;
-    if (ctx.config.NODE_ENV === 'test' && data.failTimes && job.attemptsMade < data.failTimes) {
-      throw new Error(`injected failure on attempt ${job.attemptsMade + 1} of ${data.failTimes} (test only)`);
-    }
-    switch (data.kind) {
-      case 'blank-form':
-        return generateBlankForm(job, data.formVersion);
-      default:
-        // an unknown kind can never succeed: fail without retrying
-        throw new UnrecoverableError(`unknown pdf job kind: ${String((data as { kind?: unknown }).kind)}`);
-    }
-  }
+  const deps: PdfQueueDeps = { ctx, Generated, getRenderer };
+  const processor = (job: Job<PdfJobData>) => exec(deps, job);
 
   const handle = ctx.queues.define<PdfJobData>({
     name: PDF_QUEUE,
     attempts: PDF_ATTEMPTS,
     backoffMs: PDF_BACKOFF_MS,
     concurrency: 1,
-    processor: exec,
+    processor,
   });
 
   return {
     name: PDF_QUEUE,
     queue: handle.queue,
     add: (data, jobOpts) => handle.add(data, { jobId: pdfJobId(data), ...jobOpts }),
-    exec,
-    findBlankForm,
+    exec: processor,
+    findBlankForm: (version) => findBlankForm(deps, version),
     async close() {
       if (renderer) await renderer.close();
     },

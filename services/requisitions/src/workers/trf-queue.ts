@@ -92,187 +92,229 @@ class InjectedFailure extends Error {}
 
 const isDuplicateKey = (err: unknown) => (err as { code?: unknown })?.code === 11000;
 
+/** What the queue's functions need: the platform, the models, and the renderer (created on first use). */
+interface TrfQueueDeps {
+  ctx: PlatformContext;
+  models: RequisitionModels;
+  getRenderer: () => PdfRenderer;
+}
+
+async function blobExists(deps: TrfQueueDeps, blobId: string | null): Promise<boolean> {
+  if (!blobId) return false;
+  try {
+    await deps.ctx.blobs.size(blobId);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// the requisition's TRF records, newest first (index testOrderForm.id); the first whose file exists
+async function latest(deps: TrfQueueDeps, requisitionId: string): Promise<AttachmentDoc | null> {
+  const candidates = await deps.models.Attachment.find({
+    'testOrderForm.id': requisitionId,
+    type: 'TRF',
+    deleted: { $ne: true },
+  })
+    .sort({ createdOn: -1, _id: -1 })
+    .limit(5)
+    .lean<AttachmentDoc[]>()
+    .exec();
+  for (const d of candidates) if (await blobExists(deps, d.blobId)) return d;
+  return null;
+}
+
+function maybeFail(deps: TrfQueueDeps, job: Job<TrfJobData>, stage: TrfFailStage) {
+  const { failTimes, failAt = 'start' } = job.data;
+  if (deps.ctx.config.NODE_ENV !== 'test' || !failTimes || failAt !== stage) return;
+  if (job.attemptsMade < failTimes)
+    throw new InjectedFailure(
+      `injected failure at ${stage} on attempt ${job.attemptsMade + 1} of ${failTimes} (test only)`,
+    );
+}
+
+/**
+ * The requisition to print, or the job's result without rendering: the requisition gone, deleted or not
+ * SUBMITTED; this submission's TRF made by an earlier attempt or job; a later submission's TRF on the list.
+ */
+async function readSubmission(
+  deps: TrfQueueDeps,
+  job: Job<TrfJobData>,
+): Promise<{ trf: RequisitionDoc } | { done: TrfJobResult }> {
+  const { ctx } = deps;
+  const { Requisition, Attachment } = deps.models;
+  const { requisitionId, submissionKey } = job.data;
+  const _id = trfAttachmentId(requisitionId, submissionKey);
+  // both reads at once: the requisition, and this submission's TRF if an earlier attempt or job made it
+  const [trf, existing] = await Promise.all([
+    Requisition.findById(requisitionId, { outbox: 0 }).lean<RequisitionDoc>().exec(),
+    Attachment.findById(_id).lean<AttachmentDoc>().exec(),
+  ]);
+  const skip = (reason: TrfJobResult['reason']) => {
+    ctx.logger.info({ requisitionId, submissionKey, reason }, 'TRF PDF job skipped');
+    return { done: { attachmentId: _id, outcome: 'skipped', reason } satisfies TrfJobResult };
+  };
+  if (!trf) return skip('missing');
+  if (trf.deleted) return skip('deleted');
+  if (trf.status !== 'SUBMITTED') return skip('not-submitted');
+
+  // done before (a retry, a redelivered event, or another worker): stop here
+  if (existing) {
+    if (existing.deleted) return skip('removed-by-user');
+    if (await blobExists(deps, existing.blobId)) {
+      await linkAttachment(Requisition, requisitionId, existing, 'system');
+      return {
+        done: { attachmentId: _id, outcome: 'exists', blobId: existing.blobId, size: existing.size },
+      };
+    }
+    // the record outlived its file (store wiped or restored): render it again
+    ctx.logger.warn(
+      { attachmentId: _id, blobId: existing.blobId },
+      'TRF attachment lost its file; regenerating',
+    );
+    await Attachment.deleteOne({ _id, blobId: existing.blobId }).exec();
+  }
+  // a later submission's TRF already on the requisition's own list (ids carry the submission key): this job
+  // is stale. The list is on the document just read, so no scan of the attachments collection is needed.
+  const prefix = trfAttachmentId(requisitionId, '');
+  const later = (trf.attachments ?? []).some(
+    (a) =>
+      a.type === 'TRF' &&
+      a.id.startsWith(prefix) &&
+      Number(a.id.slice(prefix.length)) > Number(submissionKey),
+  );
+  if (later) return skip('stale');
+  return { trf };
+}
+
+/**
+ * This submission's TRF attachment inserted (its `_id` deterministic, never upserted over): true, or false when
+ * another attempt inserted it first. The blob is removed when the insert fails.
+ */
+async function insertTrfAttachment(
+  deps: TrfQueueDeps,
+  job: Job<TrfJobData>,
+  trf: RequisitionDoc,
+  stored: { id: string; size: number; sha256: string },
+  now: Date,
+): Promise<boolean> {
+  const { requisitionId, submissionKey } = job.data;
+  try {
+    maybeFail(deps, job, 'stored');
+    try {
+      await deps.models.Attachment.create({
+        _id: trfAttachmentId(requisitionId, submissionKey),
+        name: trfFileName(trf.testRequisitionId),
+        type: 'TRF',
+        status: 'PROCESSED',
+        size: stored.size,
+        sha256: stored.sha256,
+        contentType: 'application/pdf',
+        blobId: stored.id,
+        account: { id: trf.account?.id ?? null, name: trf.account?.name ?? null },
+        testOrderForm: { id: requisitionId },
+        physician: { id: trf.physician?.id ?? null },
+        submissionKey,
+        attachedBy: { id: 'system', name: 'System' },
+        processedOn: now,
+        createdOn: now,
+        createdBy: 'system',
+        updatedOn: now,
+        updatedBy: 'system',
+      });
+      return true;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  } catch (err) {
+    await deps.ctx.blobs.remove(stored.id).catch(() => undefined);
+    throw err;
+  }
+  return false;
+}
+
+async function exec(deps: TrfQueueDeps, job: Job<TrfJobData>): Promise<TrfJobResult> {
+  const { ctx } = deps;
+  const { Requisition, Attachment } = deps.models;
+  const { requisitionId, submissionKey, submittedOn } = job.data;
+  const _id = trfAttachmentId(requisitionId, submissionKey);
+  maybeFail(deps, job, 'start');
+  const t0 = Date.now();
+
+  const read = await readSubmission(deps, job);
+  if ('done' in read) return read.done;
+  const { trf } = read;
+
+  const queued = Date.now();
+  const readMs = queued - t0;
+  let started = queued;
+  const pdf = await deps
+    .getRenderer()
+    .render(trfFormHtml(trf, { submittedOn: new Date(submittedOn), formVersion: TRF_FORM_VERSION }), {
+      onPage: () => (started = Date.now()),
+    });
+  // the wait for a free chromium page (other jobs rendering), then the render itself
+  const pageWaitMs = started - queued;
+  const renderMs = Date.now() - started;
+  maybeFail(deps, job, 'rendered');
+
+  const stored = await ctx.blobs.put(Readable.from([pdf]));
+  const storeMs = Date.now() - started - renderMs;
+  const insertedOn = new Date();
+  if (!(await insertTrfAttachment(deps, job, trf, stored, insertedOn))) {
+    // another attempt inserted this submission's TRF first: keep theirs
+    await ctx.blobs.remove(stored.id).catch(() => undefined);
+    const winner = await Attachment.findById(_id).lean<AttachmentDoc>().exec();
+    if (winner && !winner.deleted) await linkAttachment(Requisition, requisitionId, winner, 'system');
+    return { attachmentId: _id, outcome: 'exists', blobId: winner?.blobId ?? null, size: winner?.size };
+  }
+  await job.log(`rendered ${stored.size} bytes in ${renderMs} ms; blob ${stored.id}`).catch(() => undefined);
+  maybeFail(deps, job, 'inserted');
+
+  const doc = {
+    _id,
+    name: trfFileName(trf.testRequisitionId),
+    type: 'TRF',
+    size: stored.size,
+    contentType: 'application/pdf',
+    createdOn: insertedOn,
+  } as unknown as AttachmentDoc;
+  const t1 = Date.now();
+  const linked = await linkAttachment(Requisition, requisitionId, doc, 'system');
+  const timings = {
+    readMs,
+    pageWaitMs,
+    renderMs,
+    storeMs,
+    insertMs: t1 - insertedOn.getTime(),
+    linkMs: Date.now() - t1,
+  };
+  if (!linked)
+    ctx.logger.warn({ requisitionId, attachmentId: _id }, 'requisition deleted while its TRF rendered');
+  ctx.logger.info(
+    { requisitionId, attachmentId: _id, size: stored.size, ...timings, attempt: job.attemptsMade + 1 },
+    'TRF PDF generated',
+  );
+  return { attachmentId: _id, outcome: 'created', blobId: stored.id, size: stored.size, renderMs, timings };
+}
+
 export function defineTrfQueue(
   ctx: PlatformContext,
   opts: { models: RequisitionModels; renderer?: PdfRenderer },
 ): TrfQueue {
-  const { Requisition, Attachment } = opts.models;
   const ownsRenderer = !opts.renderer;
   let renderer = opts.renderer ?? null;
   const getRenderer = () =>
     (renderer ??= createPdfRenderer({ executablePath: ctx.config.CHROMIUM_PATH, logger: ctx.logger }));
-
-  async function blobExists(blobId: string | null): Promise<boolean> {
-    if (!blobId) return false;
-    try {
-      await ctx.blobs.size(blobId);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  // the requisition's TRF records, newest first (index testOrderForm.id); the first whose file exists
-  async function latest(requisitionId: string): Promise<AttachmentDoc | null> {
-    const candidates = await Attachment.find({
-      'testOrderForm.id': requisitionId,
-      type: 'TRF',
-      deleted: { $ne: true },
-    })
-      .sort({ createdOn: -1, _id: -1 })
-      .limit(5)
-      .lean<AttachmentDoc[]>()
-      .exec();
-    for (const d of candidates) if (await blobExists(d.blobId)) return d;
-    return null;
-  }
-
-  function maybeFail(job: Job<TrfJobData>, stage: TrfFailStage) {
-    const { failTimes, failAt = 'start' } = job.data;
-    if (ctx.config.NODE_ENV !== 'test' || !failTimes || failAt !== stage) return;
-    if (job.attemptsMade < failTimes)
-      throw new InjectedFailure(
-        `injected failure at ${stage} on attempt ${job.attemptsMade + 1} of ${failTimes} (test only)`,
-      );
-  }
-
-  async function exec(job: Job<TrfJobData>): Promise<TrfJobResult> {
-    const { requisitionId, submissionKey, submittedOn } = job.data;
-    const _id = trfAttachmentId(requisitionId, submissionKey);
-    maybeFail(job, 'start');
-    const t0 = Date.now();
-
-    // both reads at once: the requisition, and this submission's TRF if an earlier attempt or job made it
-    const [trf, existing] = await Promise.all([
-      Requisition.findById(requisitionId, { outbox: 0 }).lean<RequisitionDoc>().exec(),
-      Attachment.findById(_id).lean<AttachmentDoc>().exec(),
-    ]);
-    const skip = (reason: TrfJobResult['reason']): TrfJobResult => {
-      ctx.logger.info({ requisitionId, submissionKey, reason }, 'TRF PDF job skipped');
-      return { attachmentId: _id, outcome: 'skipped', reason };
-    };
-    if (!trf) return skip('missing');
-    if (trf.deleted) return skip('deleted');
-    if (trf.status !== 'SUBMITTED') return skip('not-submitted');
-
-    // done before (a retry, a redelivered event, or another worker): stop here
-    if (existing) {
-      if (existing.deleted) return skip('removed-by-user');
-      if (await blobExists(existing.blobId)) {
-        await linkAttachment(Requisition, requisitionId, existing, 'system');
-        return { attachmentId: _id, outcome: 'exists', blobId: existing.blobId, size: existing.size };
-      }
-      // the record outlived its file (store wiped or restored): render it again
-      ctx.logger.warn(
-        { attachmentId: _id, blobId: existing.blobId },
-        'TRF attachment lost its file; regenerating',
-      );
-      await Attachment.deleteOne({ _id, blobId: existing.blobId }).exec();
-    }
-    // a later submission's TRF already on the requisition's own list (ids carry the submission key): this job
-    // is stale. The list is on the document just read, so no scan of the attachments collection is needed.
-    const prefix = trfAttachmentId(requisitionId, '');
-    const later = (trf.attachments ?? []).some(
-      (a) =>
-        a.type === 'TRF' &&
-        a.id.startsWith(prefix) &&
-        Number(a.id.slice(prefix.length)) > Number(submissionKey),
-    );
-    if (later) return skip('stale');
-
-    const queued = Date.now();
-    const readMs = queued - t0;
-    let started = queued;
-    const pdf = await getRenderer().render(
-      trfFormHtml(trf, { submittedOn: new Date(submittedOn), formVersion: TRF_FORM_VERSION }),
-      { onPage: () => (started = Date.now()) },
-    );
-    // the wait for a free chromium page (other jobs rendering), then the render itself
-    const pageWaitMs = started - queued;
-    const renderMs = Date.now() - started;
-    maybeFail(job, 'rendered');
-
-    const stored = await ctx.blobs.put(Readable.from([pdf]));
-    const storeMs = Date.now() - started - renderMs;
-    const insertedOn = new Date();
-    let inserted = false;
-    try {
-      maybeFail(job, 'stored');
-      const now = insertedOn;
-      try {
-        await Attachment.create({
-          _id,
-          name: trfFileName(trf.testRequisitionId),
-          type: 'TRF',
-          status: 'PROCESSED',
-          size: stored.size,
-          sha256: stored.sha256,
-          contentType: 'application/pdf',
-          blobId: stored.id,
-          account: { id: trf.account?.id ?? null, name: trf.account?.name ?? null },
-          testOrderForm: { id: requisitionId },
-          physician: { id: trf.physician?.id ?? null },
-          submissionKey,
-          attachedBy: { id: 'system', name: 'System' },
-          processedOn: now,
-          createdOn: now,
-          createdBy: 'system',
-          updatedOn: now,
-          updatedBy: 'system',
-        });
-        inserted = true;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-    } catch (err) {
-      await ctx.blobs.remove(stored.id).catch(() => undefined);
-      throw err;
-    }
-    if (!inserted) {
-      // another attempt inserted this submission's TRF first: keep theirs
-      await ctx.blobs.remove(stored.id).catch(() => undefined);
-      const winner = await Attachment.findById(_id).lean<AttachmentDoc>().exec();
-      if (winner && !winner.deleted) await linkAttachment(Requisition, requisitionId, winner, 'system');
-      return { attachmentId: _id, outcome: 'exists', blobId: winner?.blobId ?? null, size: winner?.size };
-    }
-    await job
-      .log(`rendered ${stored.size} bytes in ${renderMs} ms; blob ${stored.id}`)
-      .catch(() => undefined);
-    maybeFail(job, 'inserted');
-
-    const doc = {
-      _id,
-      name: trfFileName(trf.testRequisitionId),
-      type: 'TRF',
-      size: stored.size,
-      contentType: 'application/pdf',
-      createdOn: insertedOn,
-    } as unknown as AttachmentDoc;
-    const t1 = Date.now();
-    const linked = await linkAttachment(Requisition, requisitionId, doc, 'system');
-    const timings = {
-      readMs,
-      pageWaitMs,
-      renderMs,
-      storeMs,
-      insertMs: t1 - insertedOn.getTime(),
-      linkMs: Date.now() - t1,
-    };
-    if (!linked)
-      ctx.logger.warn({ requisitionId, attachmentId: _id }, 'requisition deleted while its TRF rendered');
-    ctx.logger.info(
-      { requisitionId, attachmentId: _id, size: stored.size, ...timings, attempt: job.attemptsMade + 1 },
-      'TRF PDF generated',
-    );
-    return { attachmentId: _id, outcome: 'created', blobId: stored.id, size: stored.size, renderMs, timings };
-  }
+  const deps: TrfQueueDeps = { ctx, models: opts.models, getRenderer };
+  const processor = (job: Job<TrfJobData>) => exec(deps, job);
 
   const handle = ctx.queues.define<TrfJobData>({
     name: TRF_QUEUE,
     attempts: TRF_ATTEMPTS,
     backoffMs: TRF_BACKOFF_MS,
     concurrency: TRF_CONCURRENCY,
-    processor: exec,
+    processor,
   });
 
   return {
@@ -280,8 +322,8 @@ export function defineTrfQueue(
     queue: handle.queue,
     add: (data, jobOpts) =>
       handle.add(data, { jobId: trfJobId(data.requisitionId, data.submissionKey), ...jobOpts }),
-    exec,
-    latest,
+    exec: processor,
+    latest: (requisitionId) => latest(deps, requisitionId),
     async close() {
       if (ownsRenderer && renderer) await renderer.close();
     },

@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { errorReplies, idParams, requireUser, typed } from '@onco/platform';
+import { BILLING_REVIEW_STATUSES } from '@onco/domain';
+import {
+  copyRequisition,
+  mergeRequisitions,
+  setBillingReview,
+  signRequisition,
+  submitRequisition,
+  subsequentOrder,
+} from '../../use-cases';
+import { present, replies, submitBody, tags, type TestOrderFormRouteOptions } from './shapes';
+
+/** POST /testOrderForms/submit, POST /testOrderForms/merge, PUT /testOrderForms/{id}/billingReview. */
+export function registerSubmitRoutes(app: FastifyInstance, { deps }: TestOrderFormRouteOptions) {
+  const r = typed(app);
+  r.post(
+    '/testOrderForms/submit',
+    {
+      config: { permission: 'CAN_SUBMIT_TRF' },
+      schema: {
+        tags,
+        summary:
+          'Submit a signed requisition (the body is saved first); refused with the problems per block while incomplete',
+        querystring: z.object({ createPdf: z.enum(['true', 'false']).optional() }),
+        body: submitBody,
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await submitRequisition(deps, user, req.body as any, req.query.createPdf === 'true');
+      return present(deps, user, doc);
+    },
+  );
+
+  r.post(
+    '/testOrderForms/merge',
+    {
+      config: { permission: 'CAN_MERGE_TRF' },
+      schema: {
+        tags,
+        summary: 'Merge a duplicate requisition (source) into the primary one (target)',
+        querystring: z.object({
+          sourceTrfId: z.string().min(1).max(64),
+          targetTrfId: z.string().min(1).max(64),
+        }),
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await mergeRequisitions(deps, user, req.query.sourceTrfId, req.query.targetTrfId);
+      return present(deps, user, doc);
+    },
+  );
+
+  r.put(
+    '/testOrderForms/:id/billingReview',
+    {
+      config: { permission: 'CAN_EDIT_BILLING' },
+      schema: {
+        tags,
+        summary: "Set a submitted requisition's billing review status (CAN_EDIT_BILLING; spec 2 section 6)",
+        description:
+          'Publishes requisition-changed (schemaVersion 3, change billing-review-changed) in the same write: the ' +
+          'billing service keeps its cases in step (a case qualifies when its review is REVIEW_COMPLETE).',
+        params: idParams,
+        body: z.object({ status: z.enum(BILLING_REVIEW_STATUSES).nullable() }),
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await setBillingReview(deps, user, req.params.id, req.body.status);
+      return present(deps, user, doc);
+    },
+  );
+}
+
+/** POST /testOrderForms/{id}/sign, /copy and /subsequentOrder. */
+export function registerSignAndCopyRoutes(app: FastifyInstance, { deps }: TestOrderFormRouteOptions) {
+  const r = typed(app);
+  r.post(
+    '/testOrderForms/:id/sign',
+    {
+      config: { permission: 'CAN_SIGN_TRF' },
+      schema: {
+        tags,
+        summary:
+          "Sign a draft with one's own login password (a wrong one counts toward the lockout); records an approval",
+        params: idParams,
+        body: z.object({ password: z.string().min(1, 'This field is required').max(200) }),
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      return present(deps, user, await signRequisition(deps, user, req.params.id, req.body.password));
+    },
+  );
+
+  r.post(
+    '/testOrderForms/:id/copy',
+    {
+      config: { permission: 'CAN_CREATE_TRF' },
+      schema: {
+        tags,
+        summary: 'Copy a submitted requisition into a new draft',
+        params: idParams,
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      return present(deps, user, await copyRequisition(deps, user, req.params.id));
+    },
+  );
+
+  r.post(
+    '/testOrderForms/:id/subsequentOrder',
+    {
+      config: { permission: 'CAN_CREATE_TRF' },
+      schema: {
+        tags,
+        summary: 'One-click subsequent order from a submitted requisition; returns the new id',
+        params: idParams,
+        body: z
+          .object({
+            collectionDate: z
+              .string()
+              .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date')
+              .nullable()
+              .optional(),
+            collectionMode: z.string().max(100).nullable().optional(),
+          })
+          .optional(),
+        response: { 200: z.object({ id: z.string(), testRequisitionId: z.string() }), ...errorReplies },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await subsequentOrder(deps, user, req.params.id, req.body ?? {});
+      return { id: doc._id, testRequisitionId: doc.testRequisitionId! };
+    },
+  );
+}

@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { can, errorReplies, idParams, notFound, requireUser, toApi, typed } from '@onco/platform';
+import type { RequisitionDoc } from '../../models';
+import { timelineOrder } from '../../projections/timeline';
+import { requisitionByIdFilter } from '../../resource';
+import { tags, type TestOrderFormRouteOptions } from './shapes';
+
+/** GET /testOrderForms/{id}/timeline: one order's history, from the timeline entries and its TRF PDFs. */
+export function registerTimelineRoute(app: FastifyInstance, { models }: TestOrderFormRouteOptions) {
+  const r = typed(app);
+  r.get(
+    '/testOrderForms/:id/timeline',
+    {
+      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_TEST_PAGE'] },
+      schema: {
+        tags,
+        summary:
+          "One order's history in time order: submission, TRF PDFs, test changes, reports, samples, billing",
+        description:
+          'Built from the events the platform publishes (projections/timeline.ts) plus the TRF PDFs attached to ' +
+          'the requisition; an entry is on the timeline within a second or two of its event. Billing-case entries ' +
+          'only with VIEW_BILLING_PAGE. Comments are in the ' +
+          'messages service (GET /cns/api/v1/comments); the console merges them in. 404 outside the data scope.',
+        params: idParams,
+        response: {
+          200: z.object({
+            content: z.array(
+              z.looseObject({
+                id: z.string(),
+                at: z.union([z.date(), z.string()]),
+                family: z.string(),
+                kind: z.string(),
+              }),
+            ),
+          }),
+          ...errorReplies,
+        },
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await models.Requisition.findOne(
+        requisitionByIdFilter(user, req.params.id, { includeDeleted: true }),
+        {
+          attachments: 1,
+          testRequisitionId: 1,
+        },
+      )
+        .lean<Pick<RequisitionDoc, '_id' | 'attachments' | 'testRequisitionId'>>()
+        .exec();
+      if (!doc) throw notFound('Requisition not found');
+      // billing cases (statuses, the billing system's errors) are billing staff's: without VIEW_BILLING_PAGE
+      // (providers, lab staff) the timeline has none (docs/decisions.md "One timeline per order")
+      const entries = await models.TimelineEntry.find({
+        requisitionId: doc._id,
+        ...(can(user, 'VIEW_BILLING_PAGE') ? {} : { family: { $ne: 'billing-case' } }),
+      })
+        .sort({ at: 1 })
+        .lean()
+        .exec();
+      const trfs = (doc.attachments ?? [])
+        .filter((a) => a.type === 'TRF')
+        .map((a) => ({
+          id: `attachment:${a.id}`,
+          requisitionId: doc._id,
+          at: a.createdOn,
+          family: 'attachment',
+          kind: 'trf-generated',
+          testOrderId: null,
+          sampleId: null,
+          by: null,
+          data: { name: a.name, attachmentId: a.id },
+        }));
+      const content = [...entries.map((e) => toApi(e)), ...trfs].sort(timelineOrder);
+      return { content };
+    },
+  );
+}
