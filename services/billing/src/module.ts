@@ -4,7 +4,8 @@ import { billingCaseRoutes } from './routes/billing-cases';
 import { billingDashboard } from './dashboard';
 import { billingActionRoutes } from './routes/billing-actions';
 import { startBillingConsumers } from './consumers/cases';
-import { BILLING_SUBMIT_QUEUE, defineBillingSubmitQueue, type BillingSubmitQueue } from './submission/queue';
+import { defineBillingSubmitQueue, type BillingSubmitQueue } from './submission/queue';
+import { BILLING_SUBMIT_QUEUE } from './submission/submit-job';
 import { billingSubmitRoutes } from './submission/routes';
 import type { DiagnosisCodeCatalog } from './submission/rules';
 

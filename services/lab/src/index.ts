@@ -18,16 +18,14 @@ export {
   defineSampleManifestQueue,
   SAMPLE_MANIFEST_QUEUE,
   type SampleManifestQueue,
-  type SampleManifestJobResult,
 } from './manifests/queue';
+export type { SampleManifestJobResult } from './manifests/verdict';
 export { handleAttachmentEvent, LAB_SAMPLE_MANIFEST_GROUP } from './manifests/consumer';
-export {
-  parseManifestFile,
-  extractSheet,
-  sniffManifest,
-  ManifestFileError,
-  formatOfName,
-} from './manifests/parse';
-export { planManifest, applyManifestPlan } from './manifests/plan';
+export { parseManifestFile } from './manifests/parse';
+export { extractSheet } from './manifests/sheet';
+export { sniffManifest } from './manifests/sniff';
+export { ManifestFileError, formatOfName } from './manifests/manifest-file';
+export { planManifest } from './manifests/plan';
+export { applyManifestPlan } from './manifests/apply';
 export { templateFile, errorFile, writeRows } from './manifests/files';
-export { CHECK_SAMPLES_MAX } from './manifests/routes';
+export { CHECK_SAMPLES_MAX } from './manifests/check-routes';

@@ -118,12 +118,8 @@ function ruleFor(billingCode: string, post: number): Rule {
   return { kind: 'final', status: 'ACCEPTED', errors: [] };
 }
 
-export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<GatewayStandin> {
-  const dir = path.resolve(opts.dir);
-  const slowMs = opts.slowMs ?? 30_000;
-  await mkdir(dir, { recursive: true });
-
-  // what was stored before a restart
+/** The claims stored in `dir` (before a restart), by key. */
+async function loadStoredClaims(dir: string): Promise<Map<string, StoredClaim>> {
   const stored = new Map<string, StoredClaim>();
   for (const f of (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()) {
     try {
@@ -133,17 +129,28 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
       // a torn file of a crash before its rename never exists (write then rename); ignore stray files
     }
   }
+  return stored;
+}
+
+/** Store a claim as its key's JSON file in `dir` (written, then renamed into place). */
+async function persistClaim(dir: string, c: StoredClaim) {
+  const file = fileOf(dir, c.key);
+  const tmp = `${file}.${randomUUID()}.tmp`;
+  await writeFile(tmp, JSON.stringify(c, null, 2));
+  await rename(tmp, file);
+}
+
+export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<GatewayStandin> {
+  const dir = path.resolve(opts.dir);
+  const slowMs = opts.slowMs ?? 30_000;
+  await mkdir(dir, { recursive: true });
+
+  // what was stored before a restart
+  const stored = await loadStoredClaims(dir);
   const posts = new Map<string, number>();
   // keys whose first answer is being prepared: a concurrent post of the same key waits for it
   const pending = new Map<string, Promise<void>>();
   let down = false;
-
-  async function persist(c: StoredClaim) {
-    const file = fileOf(dir, c.key);
-    const tmp = `${file}.${randomUUID()}.tmp`;
-    await writeFile(tmp, JSON.stringify(c, null, 2));
-    await rename(tmp, file);
-  }
 
   // close() ends idle keep-alive connections at once instead of waiting out their timeout (72 s)
   const app = Fastify({
@@ -225,7 +232,7 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
         receivedOn,
       };
       const record: StoredClaim = { key, receivedOn, claim, answer };
-      await persist(record);
+      await persistClaim(dir, record);
       stored.set(key, record);
     } finally {
       pending.delete(key);

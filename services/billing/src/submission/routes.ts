@@ -17,7 +17,8 @@ import {
 import { caseWrite, changeCase, findCase, type CaseDecision } from '../case-service';
 import type { BillingCaseDoc, BillingModels } from '../models';
 import { billingScope } from '../routes/billing-cases';
-import { submitJobData, type BillingSubmitQueue } from './queue';
+import type { BillingSubmitQueue } from './queue';
+import { submitJobData } from './submit-job';
 import {
   checkClaim,
   claimProblems,

@@ -18,7 +18,7 @@ import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from '../index';
 import { CLAIM_INFO, importIcd10Fixture, qualifiedCase } from '../../test/fixtures';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
-import { billingSubmitJobId } from './queue';
+import { billingSubmitJobId } from './submit-job';
 import { submitCases } from './routes';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

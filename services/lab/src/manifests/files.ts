@@ -1,6 +1,6 @@
 import * as XLSX from '@e965/xlsx';
 import { MANIFEST_COLUMNS, MANIFEST_HEADERS, neutraliseCell, type ManifestError } from '@onco/domain';
-import type { ManifestFormat } from './parse';
+import type { ManifestFormat } from './manifest-file';
 
 /**
  * The files the Box offers (docs/manifests.md): the template and a manifest's error file, written with the

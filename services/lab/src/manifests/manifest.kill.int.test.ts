@@ -9,7 +9,7 @@ import type { ManifestWorkerProcessMessage } from '../../test/manifest-worker-pr
 import { HEADER, manifestFile, row, submission } from '../../test/manifests';
 import { handleAttachmentEvent } from './consumer';
 import { defineSampleManifestQueue, type SampleManifestQueue } from './queue';
-import { manifestProgress } from './routes';
+import { manifestProgress } from './result-routes';
 
 /**
  * The manifest worker's process is killed outright (SIGKILL: no shutdown, its BullMQ lock left to expire) inside

@@ -2,19 +2,10 @@ import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_MSG } from '@onco/domain';
 import { encryptedWorkbook, manifestFile, zipBomb } from '../../test/manifests';
-import {
-  ManifestFileError,
-  closeParseThread,
-  keptParseThreadId,
-  contentKind,
-  extractSheet,
-  packRows,
-  parseManifestFile,
-  sniffManifest,
-  unpackRows,
-  zipUnpackedSize,
-  prewarmParseThread,
-} from './parse';
+import { ManifestFileError } from './manifest-file';
+import { closeParseThread, keptParseThreadId, parseManifestFile, prewarmParseThread } from './parse';
+import { extractSheet, packRows, unpackRows } from './sheet';
+import { contentKind, sniffManifest, zipUnpackedSize } from './sniff';
 
 const LIMITS = { maxRows: 10, maxColumns: 5 };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyManifestPlan, filePlan } from './plan';
+import { applyManifestPlan } from './apply';
+import { filePlan } from './plan-model';
 
 describe("applyManifestPlan: a dry run's plan (no documents built) is never applied", () => {
   it('refuses it before writing anything', async () => {

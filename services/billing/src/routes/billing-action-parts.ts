@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { BILLING_CASE_STATUSES } from '@onco/domain';
+import { conflict, toApi } from '@onco/platform';
+import { CASE_CHANGE_FIELDS, type BillingCaseDoc } from '../models';
+import type { CaseDecision } from '../case-service';
+
+/**
+ * What the billing action routes (billing-actions.ts, billing-bulk-actions.ts) share: a case as the API gives it,
+ * its reply schema, and a decided change or its refusal.
+ */
+
+/** A case as the API gives it: `id`, no outbox, the history newest first. */
+export function billingCaseOut(doc: BillingCaseDoc) {
+  const out = toApi(doc);
+  return {
+    ...out,
+    caseHistory: [...(doc.caseHistory ?? [])]
+      .sort((a, b) => new Date(b.createdOn).getTime() - new Date(a.createdOn).getTime())
+      .map((e) => ({ ...e })),
+  };
+}
+
+export const caseReply = z.looseObject({
+  id: z.string(),
+  testOrderId: z.string(),
+  caseStatus: z.enum(BILLING_CASE_STATUSES),
+  caseHistory: z.array(
+    z.looseObject({
+      id: z.string(),
+      status: z.enum(BILLING_CASE_STATUSES),
+      by: z.string().nullable().optional().describe('who made the change: a user, or system'),
+      byId: z.string().nullable().optional().describe("the user's id, or system"),
+      changes: z
+        .array(
+          z.object({
+            field: z.enum(CASE_CHANGE_FIELDS),
+            from: z.string().nullable(),
+            to: z.string().nullable(),
+          }),
+        )
+        .optional()
+        .describe('what the change set besides the status (the assignee by name)'),
+    }),
+  ),
+});
+
+/** A decided change or its refusal (the rule checked again on the case as written). */
+export const orRefuse = (why: string | null, d: CaseDecision): CaseDecision => {
+  if (why) throw conflict(why);
+  return d;
+};
