@@ -56,7 +56,7 @@ export interface ManifestSummary {
     found: string[];
   }[];
   processedOn: string | null;
-  /** while UPLOADED: where the manifest's job is (services/lab manifests/routes.ts `manifestProgress`) */
+  /** while UPLOADED: where the manifest's job is (services/lab manifests/result-routes.ts `manifestProgress`) */
   progress?: ManifestProgress | null;
 }
 

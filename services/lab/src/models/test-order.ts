@@ -163,7 +163,7 @@ testOrderSchema.index({ 'testOrderForm.id': 1 });
 testOrderSchema.index({ 'testOrderForm.patient.id': 1 });
 // test number lookup and search; plain, not unique: the number is assigned by the lab and may be null at first
 testOrderSchema.index({ testOrderId: 1 });
-// sample manifests: a row names its requisition by TRF # (manifests/plan.ts, `testRequisitionId $in`)
+// sample manifests: a row names its requisition by TRF # (manifests/plan-requisitions.ts, `testRequisitionId $in`)
 testOrderSchema.index({ 'testOrderForm.testRequisitionId': 1 });
 
 export function testOrderModel(conn: Connection): Model<TestOrderDoc> {
