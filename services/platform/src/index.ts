@@ -22,3 +22,4 @@ export * from './module';
 export * from './transaction';
 export * from './conditional';
 export * from './list-routes';
+export * from './crud-routes';

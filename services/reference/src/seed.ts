@@ -51,6 +51,8 @@ async function insertAll<T>(model: Model<T>, docs: Array<Record<string, unknown>
   }
 }
 
+type Audit = { createdBy: string; updatedBy: string; createdOn: Date; updatedOn: Date };
+
 /**
  * Seed demo data when the accounts collection is empty (see demo-data.ts), plus the ICD-10-CM codes and
  * the OncoTree tree when their collections are empty. A second call writes nothing and returns what exists.
@@ -68,9 +70,30 @@ export async function seedReference(
   const now = opts.now ?? new Date();
   const by = 'seed';
   const audit = { createdBy: by, updatedBy: by, createdOn: now, updatedOn: now };
-  const imports: NonNullable<SeedResult['imports']> = { source: 'fixtures' };
+  const imports = await seedReferenceData(models, by, opts, logger);
+  if (!(await models.Payor.exists({}))) {
+    await insertAll(
+      models.Payor,
+      DEMO_PAYORS.map((p) => ({ _id: demoId('payor', p.payorId), ...p, ...audit })),
+    );
+  }
+  await seedNotices(models, now, audit);
+  const { physicians } = await seedDirectory(models, audit);
+  logger?.info(
+    { accounts: DEMO_ACCOUNTS.length, physicians: physicians.length, patients: DEMO_PATIENTS.length },
+    'reference demo data seeded',
+  );
+  return { created: true, ...(await existing(models)), imports };
+}
 
-  // reference data first: codes and the diagnosis tree (insert mode into empty collections)
+/** Reference data first: codes and the diagnosis tree (insert mode into empty collections). */
+async function seedReferenceData(
+  models: ReferenceModels,
+  by: string,
+  opts: SeedOptions,
+  logger?: Logger,
+): Promise<NonNullable<SeedResult['imports']>> {
+  const imports: NonNullable<SeedResult['imports']> = { source: 'fixtures' };
   const files = referenceDataFiles(opts.referenceData ?? 'auto');
   imports.source = files.source;
   if (!(await models.Icd10Code.exists({}))) {
@@ -81,15 +104,11 @@ export async function seedReference(
     imports.oncotree = await importOncoTree(models.DiagnosisType, files.oncotree, { mode: 'insert', by });
     logger?.info({ ...imports.oncotree, source: files.source }, 'OncoTree diagnosis types imported');
   }
+  return imports;
+}
 
-  if (!(await models.Payor.exists({}))) {
-    await insertAll(
-      models.Payor,
-      DEMO_PAYORS.map((p) => ({ _id: demoId('payor', p.payorId), ...p, ...audit })),
-    );
-  }
-
-  // a maintenance window a week ahead (2 hours; banner from a day before), so the banner can be seen
+/** A maintenance window a week ahead (2 hours; its banner from a day before) and a release note. */
+async function seedNotices(models: ReferenceModels, now: Date, audit: Audit) {
   const start = new Date(Math.ceil((now.getTime() + 7 * DAY) / HOUR) * HOUR);
   await insertAll(models.MaintenanceWindow, [
     {
@@ -112,24 +131,11 @@ export async function seedReference(
       ...audit,
     },
   ]);
+}
 
-  // the accounts' people
-  const accountIds = DEMO_ACCOUNTS.map((a) => demoId('account', a.accountId));
-  const locationIds = DEMO_ACCOUNTS.map((a) =>
-    a.locations.map((l) => demoId('hospitalLocation', l.hospitalLocationId)),
-  );
-  await insertAll(
-    models.HospitalLocation,
-    DEMO_ACCOUNTS.flatMap((a, ai) =>
-      a.locations.map((l, li) => ({
-        _id: locationIds[ai][li],
-        ...l,
-        account: { id: accountIds[ai], name: a.name },
-        ...audit,
-      })),
-    ),
-  );
-  const physicians = DEMO_PHYSICIANS.map((p) => {
+/** The demo physicians (their NPIs from the demo bases; phone and fax of their first location). */
+function demoPhysicians(accountIds: string[], locationIds: string[][], audit: Audit) {
+  return DEMO_PHYSICIANS.map((p) => {
     const npi = npiOf(p.npiBase);
     return {
       _id: demoId('physician', npi),
@@ -147,6 +153,59 @@ export async function seedReference(
       ...audit,
     };
   });
+}
+
+/** The demo patients (PAT-000101 on), each of one demo physician, their account and first location. */
+function demoPatients(accountIds: string[], physicians: ReturnType<typeof demoPhysicians>, audit: Audit) {
+  return DEMO_PATIENTS.map((p, i) => {
+    const userId = `PAT-${String(101 + i).padStart(6, '0')}`;
+    const doctor = DEMO_PHYSICIANS[p.physician];
+    return {
+      _id: demoId('patient', userId),
+      userId,
+      firstName: p.firstName,
+      middleName: p.middleName,
+      lastName: p.lastName,
+      name: `${p.firstName} ${p.lastName}`,
+      race: null,
+      ethnicity: null,
+      address: { street: p.street, city: p.city, state: p.state, postalCode: p.zip, country: 'US' },
+      phone: `${DEMO_ACCOUNTS[doctor.account].locations[0].address.telephone.slice(0, 3)}555${String(2000 + i * 37).slice(-4)}`,
+      fax: null,
+      email: `${p.firstName.toLowerCase()}.${p.lastName.toLowerCase()}@mail.example.com`,
+      mrn: p.mrn,
+      dateOfBirth: p.dob,
+      birthSex: p.sex,
+      trialName: null,
+      studyPatientId: null,
+      diagnosis: p.diagnosis,
+      accountIds: [accountIds[doctor.account]],
+      physicianIds: [physicians[p.physician]._id],
+      // the physician's first location: the demo patients' Hospital filter has something to show
+      hospitalLocationIds: physicians[p.physician].hospitalLocationIds.slice(0, 1),
+      ...audit,
+    };
+  });
+}
+
+/** The accounts' people: locations, physicians, pathologists, patients, the id sequences, then the accounts. */
+async function seedDirectory(models: ReferenceModels, audit: Audit) {
+  const accountIds = DEMO_ACCOUNTS.map((a) => demoId('account', a.accountId));
+  const locationIds = DEMO_ACCOUNTS.map((a) =>
+    a.locations.map((l) => demoId('hospitalLocation', l.hospitalLocationId)),
+  );
+  await insertAll(
+    models.HospitalLocation,
+    DEMO_ACCOUNTS.flatMap((a, ai) =>
+      a.locations.map((l, li) => ({
+        _id: locationIds[ai][li],
+        ...l,
+        account: { id: accountIds[ai], name: a.name },
+        ...audit,
+      })),
+    ),
+  );
+  const physicians = demoPhysicians(accountIds, locationIds, audit);
   await insertAll(models.Physician, physicians);
   await insertAll(
     models.Pathologist,
@@ -164,38 +223,7 @@ export async function seedReference(
       };
     }),
   );
-  await insertAll(
-    models.Patient,
-    DEMO_PATIENTS.map((p, i) => {
-      const userId = `PAT-${String(101 + i).padStart(6, '0')}`;
-      const doctor = DEMO_PHYSICIANS[p.physician];
-      return {
-        _id: demoId('patient', userId),
-        userId,
-        firstName: p.firstName,
-        middleName: p.middleName,
-        lastName: p.lastName,
-        name: `${p.firstName} ${p.lastName}`,
-        race: null,
-        ethnicity: null,
-        address: { street: p.street, city: p.city, state: p.state, postalCode: p.zip, country: 'US' },
-        phone: `${DEMO_ACCOUNTS[doctor.account].locations[0].address.telephone.slice(0, 3)}555${String(2000 + i * 37).slice(-4)}`,
-        fax: null,
-        email: `${p.firstName.toLowerCase()}.${p.lastName.toLowerCase()}@mail.example.com`,
-        mrn: p.mrn,
-        dateOfBirth: p.dob,
-        birthSex: p.sex,
-        trialName: null,
-        studyPatientId: null,
-        diagnosis: p.diagnosis,
-        accountIds: [accountIds[doctor.account]],
-        physicianIds: [physicians[p.physician]._id],
-        // the physician's first location: the demo patients' Hospital filter has something to show
-        hospitalLocationIds: physicians[p.physician].hospitalLocationIds.slice(0, 1),
-        ...audit,
-      };
-    }),
-  );
+  await insertAll(models.Patient, demoPatients(accountIds, physicians, audit));
   // human-id sequences continue after the demo ids (HL-1005, PAT-000111, ACC-1003)
   const sequences: Array<[string, number]> = [
     ['account', DEMO_ACCOUNTS.length],
@@ -220,11 +248,7 @@ export async function seedReference(
       ...audit,
     })),
   );
-  logger?.info(
-    { accounts: DEMO_ACCOUNTS.length, physicians: physicians.length, patients: DEMO_PATIENTS.length },
-    'reference demo data seeded',
-  );
-  return { created: true, ...(await existing(models)), imports };
+  return { physicians };
 }
 
 /**

@@ -48,13 +48,15 @@ function decode(field: string, v: string): string {
   return s;
 }
 
-/** uam: sign-in, session, passwords. Mounted at /uam/api/v1. */
-export async function authRoutes(app: FastifyInstance, opts: { models: IdentityModels; resolver: Resolver }) {
-  const r = typed(app);
-  const { models, resolver } = opts;
-  const { config, mail } = app.platform;
-  // per client address (sign-in, reset request, reset completion) and per e-mail address (reset e-mails), each
-  // only when configured (0: none); docs/decisions.md "Rate limits"
+type AuthDeps = { models: IdentityModels; resolver: Resolver };
+type Limits = ReturnType<typeof authRateLimits>;
+
+/**
+ * The rate limits of the public calls: per client address (sign-in, reset request, reset completion) and per
+ * e-mail address (reset e-mails), each only when configured (0: none); docs/decisions.md "Rate limits".
+ */
+function authRateLimits(app: FastifyInstance) {
+  const { config } = app.platform;
   const perClient =
     config.AUTH_RATE_LIMIT_PER_MINUTE > 0
       ? [rateLimitHook(app, { max: config.AUTH_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 })]
@@ -72,6 +74,20 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
           }),
         ]
       : [];
+  return { perClient, perEmail };
+}
+
+/** uam: sign-in, session, passwords. Mounted at /uam/api/v1. */
+export async function authRoutes(app: FastifyInstance, opts: AuthDeps) {
+  const limits = authRateLimits(app);
+  registerSessionRoutes(app, opts, limits);
+  registerPasswordRoutes(app, opts, limits);
+}
+
+/** Sign-in and the current session. */
+function registerSessionRoutes(app: FastifyInstance, { models }: AuthDeps, { perClient }: Limits) {
+  const r = typed(app);
+  const { config } = app.platform;
 
   r.post(
     '/authenticate',
@@ -120,6 +136,13 @@ export async function authRoutes(app: FastifyInstance, opts: { models: IdentityM
       };
     },
   );
+}
+
+/** Change one's own password, forgot password (the e-mailed link) and the reset with its token. */
+function registerPasswordRoutes(app: FastifyInstance, { models, resolver }: AuthDeps, limits: Limits) {
+  const r = typed(app);
+  const { config, mail } = app.platform;
+  const { perClient, perEmail } = limits;
 
   r.put(
     '/users/:id/credentials',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { TEST_STATUSES } from '@onco/domain';
 import {
   errorReplies,
-  idParams,
+  getByIdRoute,
   type ListQuery,
   type ListResource,
   listRoutes,
@@ -93,19 +93,15 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
   const r = typed(app);
   const { models } = opts;
 
-  r.get(
-    '/testOrders/:id',
-    {
-      config: { permission: ['VIEW_TEST_PAGE', 'VIEW_TESTS_PAGE'] },
-      schema: {
-        tags: ['tests'],
-        summary: 'One test order with its history and report versions (404 when outside the data scope)',
-        params: idParams,
-        response: { 200: testOrderReply, ...errorReplies },
-      },
-    },
-    async (req) => testOrderOut(await findTestOrder(models, requireUser(req), req.params.id)),
-  );
+  getByIdRoute(app, {
+    path: '/testOrders/:id',
+    permission: ['VIEW_TEST_PAGE', 'VIEW_TESTS_PAGE'],
+    tag: 'tests',
+    summary: 'One test order with its history and report versions (404 when outside the data scope)',
+    reply: testOrderReply,
+    errorReplies: true,
+    load: async (user, id) => testOrderOut(await findTestOrder(models, user, id)),
+  });
 
   r.post(
     '/testOrders/updateTestsStatus',

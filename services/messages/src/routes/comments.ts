@@ -5,7 +5,6 @@ import {
   can,
   errorReplies,
   forbidden,
-  idParams,
   listQuerystring,
   listReply,
   notFound,
@@ -15,6 +14,7 @@ import {
   sendList,
   toApi,
   typed,
+  updateByIdRoute,
   type ListResource,
   type PlatformContext,
   type SessionUser,
@@ -84,33 +84,41 @@ export async function commentRoutes(
   app: FastifyInstance,
   opts: { models: MessagesModels; ctx: PlatformContext },
 ) {
-  const r = typed(app);
-  const { Message, RequisitionScope } = opts.models;
+  registerCommentListRoute(app, opts.models);
+  registerCommentCreateRoute(app, opts.models);
+  registerCommentDeleteRoute(app, opts.models);
+}
 
-  /** The requisition's projected scope, or 404 when unknown (not yet submitted/projected) or out of scope. */
-  async function requisitionFor(user: SessionUser, id: string): Promise<RequisitionScopeDoc> {
-    const rs = await RequisitionScope.findById(id).lean().exec();
-    if (!rs || !inScope(user, rs)) throw notFound(COMMENT_MSG.requisitionNotFound);
-    return rs;
-  }
+/** The requisition's projected scope, or 404 when unknown (not yet submitted/projected) or out of scope. */
+async function requisitionFor(
+  { RequisitionScope }: MessagesModels,
+  user: SessionUser,
+  id: string,
+): Promise<RequisitionScopeDoc> {
+  const rs = await RequisitionScope.findById(id).lean().exec();
+  if (!rs || !inScope(user, rs)) throw notFound(COMMENT_MSG.requisitionNotFound);
+  return rs;
+}
 
-  /** Non-deleted replies of the given comments, oldest first, as `messageThreads`. */
-  async function withThreads(rows: Array<Record<string, any>>) {
-    if (!rows.length) return rows;
-    const replies = await Message.find(
-      { comment: true, isParent: false, deleted: { $ne: true }, 'parent.id': { $in: rows.map((x) => x.id) } },
-      { outbox: 0 },
-    )
-      .sort({ createdOn: 1, _id: 1 })
-      .lean()
-      .exec();
-    return rows.map((row) => ({
-      ...row,
-      messageThreads: row.isParent ? replies.filter((x) => x.parent?.id === row.id).map((x) => toApi(x)) : [],
-    }));
-  }
+/** Non-deleted replies of the given comments, oldest first, as `messageThreads`. */
+async function withThreads({ Message }: MessagesModels, rows: Array<Record<string, any>>) {
+  if (!rows.length) return rows;
+  const replies = await Message.find(
+    { comment: true, isParent: false, deleted: { $ne: true }, 'parent.id': { $in: rows.map((x) => x.id) } },
+    { outbox: 0 },
+  )
+    .sort({ createdOn: 1, _id: 1 })
+    .lean()
+    .exec();
+  return rows.map((row) => ({
+    ...row,
+    messageThreads: row.isParent ? replies.filter((x) => x.parent?.id === row.id).map((x) => toApi(x)) : [],
+  }));
+}
 
-  r.get(
+/** GET /comments: the comments of one requisition (all of them with CAN_CREATE_FEED, else the user's own). */
+function registerCommentListRoute(app: FastifyInstance, models: MessagesModels) {
+  typed(app).get(
     '/comments',
     {
       config: { permission: COMMENT_PERMISSION },
@@ -129,18 +137,22 @@ export async function commentRoutes(
       const tof = query.filters.find((f) => f.field === 'testOrderFormId');
       if (!tof || tof.op !== 'eq')
         throw badRequest(COMMENT_MSG.testOrderFormRequired, { field: 'testOrderFormId' });
-      const rs = await requisitionFor(user, String(tof.values[0]));
+      const rs = await requisitionFor(models, user, String(tof.values[0]));
       const scope: Record<string, unknown> = { comment: true, 'testOrderForm.id': rs._id };
       if (!can(user, 'CAN_CREATE_FEED')) scope.createdBy = user.id;
-      const result = await runList<Record<string, any>>(Message, commentsResource, query, scope);
+      const result = await runList<Record<string, any>>(models.Message, commentsResource, query, scope);
       return sendList(reply, commentsResource, query, {
         ...result,
-        content: await withThreads(result.content),
+        content: await withThreads(models, result.content),
       });
     },
   );
+}
 
-  r.post(
+/** POST /comments: a comment, or a reply to one, on a submitted requisition. */
+function registerCommentCreateRoute(app: FastifyInstance, models: MessagesModels) {
+  const { Message } = models;
+  typed(app).post(
     '/comments',
     {
       config: { permission: COMMENT_PERMISSION },
@@ -160,7 +172,7 @@ export async function commentRoutes(
       if (!text) throw badRequest(COMMENT_MSG.textRequired, { field: 'messageBody' });
       const tofId = body.testOrderForm?.id ?? body.testOrderFormId;
       if (!tofId) throw badRequest(COMMENT_MSG.testOrderFormRequired, { field: 'testOrderForm.id' });
-      const rs = await requisitionFor(user, tofId);
+      const rs = await requisitionFor(models, user, tofId);
       let parent: MessageDoc | null = null;
       if (body.parent?.id) {
         parent = await Message.findOne({
@@ -201,25 +213,21 @@ export async function commentRoutes(
       return toApi(created.toObject());
     },
   );
+}
 
-  r.put(
-    '/messages/:id',
-    {
-      config: { permission: COMMENT_PERMISSION },
-      schema: {
-        tags: ['comments'],
-        summary:
-          'Update a message: only { deleted: true } on a comment, by its owner, when it has no action type ' +
-          '(a soft delete)',
-        params: idParams,
-        body: z.looseObject({ deleted: z.boolean().optional() }),
-        response: { 200: commentRow, ...errorReplies },
-      },
-    },
-    async (req) => {
-      const user = requireUser(req);
-      if (req.body.deleted !== true) throw badRequest(COMMENT_MSG.onlyDelete, { field: 'deleted' });
-      const id = req.params.id;
+/** PUT /messages/:id: only the soft delete of a comment, by its owner, when it has no action type. */
+function registerCommentDeleteRoute(app: FastifyInstance, { Message, RequisitionScope }: MessagesModels) {
+  updateByIdRoute(app, {
+    path: '/messages/:id',
+    permission: COMMENT_PERMISSION,
+    tag: 'comments',
+    summary:
+      'Update a message: only { deleted: true } on a comment, by its owner, when it has no action type ' +
+      '(a soft delete)',
+    body: z.looseObject({ deleted: z.boolean().optional() }),
+    reply: commentRow,
+    update: async (user, id, body) => {
+      if (body.deleted !== true) throw badRequest(COMMENT_MSG.onlyDelete, { field: 'deleted' });
       const msg = await Message.findOne({ _id: id, deleted: { $ne: true } })
         .lean()
         .exec();
@@ -244,5 +252,5 @@ export async function commentRoutes(
       if (!updated) throw notFound(COMMENT_MSG.commentNotFound);
       return toApi(updated);
     },
-  );
+  });
 }

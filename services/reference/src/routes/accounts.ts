@@ -2,11 +2,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import {
   badRequest,
-  errorReplies,
   forbidden,
-  idParams,
-  type ListResource,
-  listRoutes,
   requireUser,
   scopeFilter,
   type SessionUser,
@@ -15,43 +11,34 @@ import {
 } from '@onco/platform';
 import { nextSequence } from '../models';
 import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
-import { auditReply, fieldErrors, loadScoped, ref, str, text, updateScoped, type RouteDeps } from './shared';
+import { auditReply, fieldErrors, ref, str, text, type RouteDeps } from './shared';
+import { directoryResource, scopedResourceRoutes } from './scoped-resource';
 import { facetNameCaches } from '../name-cache';
 
-export const accountsResource: ListResource = {
+export const accountsResource = directoryResource({
   name: 'accounts',
   fields: {
-    id: { type: 'id', path: '_id', filter: true },
     accountId: { type: 'string', filter: true, sort: true },
     name: { type: 'string', filter: true, sort: true },
     sfdcId: { type: 'string', filter: true },
     status: { type: 'string', filter: true, sort: true },
-    createdOn: { type: 'date', filter: true, sort: true },
-    updatedOn: { type: 'date', filter: true, sort: true },
   },
   search: ['name', 'accountId'],
   defaultSort: { field: 'name', order: 'asc' },
-  defaultPerPage: 20,
-  deletedField: 'deleted',
-};
+});
 
-export const hospitalLocationsResource: ListResource = {
+export const hospitalLocationsResource = directoryResource({
   name: 'hospitalLocations',
   fields: {
-    id: { type: 'id', path: '_id', filter: true },
     hospitalLocationId: { type: 'string', filter: true, sort: true },
     name: { type: 'string', filter: true, sort: true },
     accountId: { type: 'id', path: 'account.id', filter: true },
     city: { type: 'string', path: 'address.city', filter: true, sort: true },
     state: { type: 'string', path: 'address.state', filter: true, sort: true },
-    createdOn: { type: 'date', filter: true, sort: true },
-    updatedOn: { type: 'date', filter: true, sort: true },
   },
   search: ['name', 'hospitalLocationId', 'address.city'],
   defaultSort: { field: 'name', order: 'asc' },
-  defaultPerPage: 20,
-  deletedField: 'deleted',
-};
+});
 
 const addressReply = z
   .object({ street: str, city: str, state: str, postalCode: str, country: str })
@@ -159,51 +146,62 @@ export const locationScope = (user: SessionUser) => scopeFilter(user, { account:
 
 /** Accounts and hospital locations (spec 1 section 7). Mounted in the portal area. */
 export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps) {
-  const r = typed(app);
-
-  listRoutes(app, {
+  scopedResourceRoutes(app, {
     path: '/accounts',
-    resource: accountsResource,
     model: models.Account,
-    permission: 'AUTHENTICATED',
     scope: accountScope,
-    tag: 'reference',
-    noun: 'accounts',
-    summary: 'Accounts the user may see (filter id in(...), accountId, name, status; q)',
-    row: accountReply,
+    reply: accountReply,
+    list: {
+      resource: accountsResource,
+      noun: 'accounts',
+      summary: 'Accounts the user may see (filter id in(...), accountId, name, status; q)',
+    },
+    edit: {
+      permission: 'CAN_CREATE_ACCOUNT',
+      summary: 'Edit an account (name required); needs CAN_CREATE_ACCOUNT',
+      body: accountEditBody,
+      change: (b, current) => {
+        const name = (b.name !== undefined ? b.name : current.name)?.trim();
+        if (!name) throw fieldErrors({ name: RULE_MSG.required }, { name: 'Name' });
+        const address = mergeAddress(b.address, current.address, [
+          'street',
+          'city',
+          'state',
+          'postalCode',
+          'country',
+        ]);
+        return { name, address };
+      },
+      after: (id) => facetNameCaches(models).account.forget(id),
+    },
   });
 
-  r.get(
-    '/accounts/:id',
-    {
-      config: { permission: 'AUTHENTICATED' },
-      schema: { tags: ['reference'], params: idParams, response: { 200: accountReply } },
-    },
-    async (req) => loadScoped(models.Account, req.params.id, accountScope(requireUser(req))),
-  );
-
-  listRoutes(app, {
+  scopedResourceRoutes(app, {
     path: '/hospitalLocations',
-    resource: hospitalLocationsResource,
     model: models.HospitalLocation,
-    permission: 'AUTHENTICATED',
     scope: locationScope,
-    tag: 'reference',
-    noun: 'hospital locations',
-    summary: "Hospital locations of the user's accounts (filter accountId, id in(...); q)",
-    row: hospitalLocationReply,
+    reply: hospitalLocationReply,
+    list: {
+      resource: hospitalLocationsResource,
+      noun: 'hospital locations',
+      summary: "Hospital locations of the user's accounts (filter accountId, id in(...); q)",
+    },
+    edit: {
+      permission: 'CAN_CREATE_HOSPITALLOCATION',
+      summary:
+        "Edit a hospital location's name and address (telephone and fax 10 digits); needs CAN_CREATE_HOSPITALLOCATION",
+      body: locationEditBody,
+      change: (b, current) => {
+        const name = (b.name !== undefined ? b.name : current.name)?.trim() ?? null;
+        const address = mergeAddress(b.address, current.address, LOCATION_ADDRESS);
+        checkLocation(name, address);
+        return { name, address };
+      },
+      after: (id) => facetNameCaches(models).location.forget(id),
+    },
   });
 
-  r.get(
-    '/hospitalLocations/:id',
-    {
-      config: { permission: 'AUTHENTICATED' },
-      schema: { tags: ['reference'], params: idParams, response: { 200: hospitalLocationReply } },
-    },
-    async (req) => loadScoped(models.HospitalLocation, req.params.id, locationScope(requireUser(req))),
-  );
-
-  r.post(
+  typed(app).post(
     '/hospitalLocations',
     {
       config: { permission: 'CAN_CREATE_HOSPITALLOCATION' },
@@ -237,75 +235,6 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
       });
       reply.status(201);
       return toApi(created.toObject());
-    },
-  );
-
-  r.put(
-    '/accounts/:id',
-    {
-      config: { permission: 'CAN_CREATE_ACCOUNT' },
-      schema: {
-        tags: ['reference'],
-        summary: 'Edit an account (name required); needs CAN_CREATE_ACCOUNT',
-        params: idParams,
-        body: accountEditBody,
-        response: { 200: accountReply, ...errorReplies },
-      },
-    },
-    async (req) => {
-      const user = requireUser(req);
-      const b = req.body;
-      return updateScoped({
-        model: models.Account,
-        id: req.params.id,
-        scope: accountScope(user),
-        version: b.version,
-        userId: user.id,
-        change: (current) => {
-          const name = (b.name !== undefined ? b.name : current.name)?.trim();
-          if (!name) throw fieldErrors({ name: RULE_MSG.required }, { name: 'Name' });
-          const address = mergeAddress(b.address, current.address, [
-            'street',
-            'city',
-            'state',
-            'postalCode',
-            'country',
-          ]);
-          return { name, address };
-        },
-      }).finally(() => facetNameCaches(models).account.forget(req.params.id));
-    },
-  );
-
-  r.put(
-    '/hospitalLocations/:id',
-    {
-      config: { permission: 'CAN_CREATE_HOSPITALLOCATION' },
-      schema: {
-        tags: ['reference'],
-        summary:
-          "Edit a hospital location's name and address (telephone and fax 10 digits); needs CAN_CREATE_HOSPITALLOCATION",
-        params: idParams,
-        body: locationEditBody,
-        response: { 200: hospitalLocationReply, ...errorReplies },
-      },
-    },
-    async (req) => {
-      const user = requireUser(req);
-      const b = req.body;
-      return updateScoped({
-        model: models.HospitalLocation,
-        id: req.params.id,
-        scope: locationScope(user),
-        version: b.version,
-        userId: user.id,
-        change: (current) => {
-          const name = (b.name !== undefined ? b.name : current.name)?.trim() ?? null;
-          const address = mergeAddress(b.address, current.address, LOCATION_ADDRESS);
-          checkLocation(name, address);
-          return { name, address };
-        },
-      }).finally(() => facetNameCaches(models).location.forget(req.params.id));
     },
   );
 }

@@ -17,6 +17,7 @@ import {
 } from '@onco/platform';
 import { BILLING_LABELS, checkBilling, type BillingForm } from '../rules';
 import { mergedPatientError, PATIENT_READERS, patientScope } from './patients';
+import type { ReferenceModels } from '../models';
 import { auditReply, fieldErrors, loadScoped, str, text, type RouteDeps } from './shared';
 
 /**
@@ -99,41 +100,133 @@ const updateBody = z.object({
 
 const toReply = (d: Record<string, any>) => ({ ...toApi(d), patientInsuranceId: d._id });
 
+/** A patient's billing entries: the list, the patient in scope and the writes in the patient's transaction. */
+function billingStore(models: ReferenceModels) {
+  const { PatientBilling, Patient } = models;
+  return {
+    list: async (patientId: string) => {
+      const rows = await PatientBilling.find({ patientId, deleted: { $ne: true } })
+        .sort({ isDefault: -1, updatedOn: -1 })
+        .lean()
+        .exec();
+      return { content: rows.map((d) => toReply(d as any)), totalElements: rows.length };
+    },
+    /** the patient, within the user's scope (404 otherwise) */
+    patientOf: (user: SessionUser, id: string) => loadScoped(Patient, id, patientScope(user)),
+    /** a billing write of one patient: in a transaction that first writes the patient (see above) */
+    billingWrite: <T>(patientId: string, fn: (session: ClientSession) => Promise<T>) =>
+      inTransaction(PatientBilling.db, async (session) => {
+        const p = await Patient.findOneAndUpdate(
+          { _id: patientId },
+          { $inc: { billingsVersion: 1 } },
+          { session, projection: { userId: 1, mergedInto: 1 } },
+        )
+          .lean()
+          .exec();
+        // a merged duplicate's entries moved to its primary (Merge Patients): it takes no billing writes
+        if (p?.mergedInto) throw mergedPatientError(p);
+        return fn(session);
+      }),
+    /** every other default of the patient stops being one (one bulk update) */
+    clearOtherDefaults: (patientId: string, keep: string, userId: string, session: ClientSession) =>
+      PatientBilling.updateMany(
+        { patientId, isDefault: true, _id: { $ne: keep } },
+        { $set: { isDefault: false, updatedOn: new Date(), updatedBy: userId }, $inc: { version: 1 } },
+        { session },
+      ).exec(),
+  };
+}
+type BillingStore = ReturnType<typeof billingStore>;
+
+/** POST: a new entry, checked by its billing type; the patient's first one is the default. */
+async function addBilling(
+  { PatientBilling }: ReferenceModels,
+  store: BillingStore,
+  user: SessionUser,
+  patientId: string,
+  b: z.infer<typeof createBody>,
+) {
+  if (b.isDefault && !BILLING_MENU.some((p) => can(user, p))) throw forbidden();
+  const checked = checkBilling(b, new Date());
+  if ('errors' in checked) throw fieldErrors(checked.errors, BILLING_LABELS);
+  await store.billingWrite(patientId, async (session) => {
+    // the first entry of a patient becomes the default
+    const first =
+      (await PatientBilling.countDocuments({ patientId, deleted: { $ne: true } })
+        .session(session)
+        .exec()) === 0;
+    const isDefault = first || !!b.isDefault;
+    const [created] = await PatientBilling.create(
+      [
+        {
+          ...(checked.value as Record<string, unknown>),
+          patientId,
+          isDefault,
+          createdBy: user.id,
+          updatedBy: user.id,
+        },
+      ],
+      { session },
+    );
+    if (isDefault) await store.clearOtherDefaults(patientId, String(created._id), user.id, session);
+  });
+}
+
+/** PUT: the entry's fields (checked again as a whole), Mark Default or a soft delete. */
+async function updateBilling(
+  { PatientBilling }: ReferenceModels,
+  store: BillingStore,
+  user: SessionUser,
+  patientId: string,
+  b: z.infer<typeof updateBody>,
+) {
+  await store.billingWrite(patientId, async (session) => {
+    const current = await PatientBilling.findOne({
+      _id: b.id,
+      patientId,
+      deleted: { $ne: true },
+    })
+      .session(session)
+      .lean()
+      .exec();
+    if (!current) throw notFound();
+    if (b.version !== undefined && b.version !== current.version) throw conflict();
+    // Mark Default and Delete are the billing menu's actions
+    const menuAction = b.deleted === true || (b.isDefault !== undefined && b.isDefault !== current.isDefault);
+    if (menuAction && !BILLING_MENU.some((p) => can(user, p))) throw forbidden();
+    const now = { updatedOn: new Date(), updatedBy: user.id };
+    // conditional on the version read (the transaction already keeps other billing writes of the patient out)
+    const filter = { _id: current._id, version: current.version };
+    if (b.deleted === true) {
+      // a soft delete; a deleted default leaves the patient without one until another is marked
+      const res = await PatientBilling.updateOne(
+        filter,
+        { $set: { deleted: true, isDefault: false, ...now }, $inc: { version: 1 } },
+        { session },
+      ).exec();
+      if (!res.matchedCount) throw conflict();
+      return;
+    }
+    const merged: BillingForm = {};
+    for (const f of FIELD_NAMES)
+      merged[f] = b[f] !== undefined ? b[f] : ((current as Record<string, any>)[f] ?? null);
+    const checked = checkBilling(merged, new Date());
+    if ('errors' in checked) throw fieldErrors(checked.errors, BILLING_LABELS);
+    const isDefault = b.isDefault ?? current.isDefault;
+    const res = await PatientBilling.updateOne(
+      filter,
+      { $set: { ...checked.value, isDefault, ...now }, $inc: { version: 1 } },
+      { session },
+    ).exec();
+    if (!res.matchedCount) throw conflict();
+    if (isDefault) await store.clearOtherDefaults(patientId, current._id, user.id, session);
+  });
+}
+
 /** Patient billing routes, mounted in the portal area under /patients/:id/billings. */
 export async function patientBillingRoutes(app: FastifyInstance, { models }: RouteDeps) {
   const r = typed(app);
-  const { PatientBilling, Patient } = models;
-
-  const list = async (patientId: string) => {
-    const rows = await PatientBilling.find({ patientId, deleted: { $ne: true } })
-      .sort({ isDefault: -1, updatedOn: -1 })
-      .lean()
-      .exec();
-    return { content: rows.map((d) => toReply(d as any)), totalElements: rows.length };
-  };
-  /** the patient, within the user's scope (404 otherwise) */
-  const patientOf = (user: SessionUser, id: string) => loadScoped(models.Patient, id, patientScope(user));
-  /** a billing write of one patient: in a transaction that first writes the patient (see above) */
-  const billingWrite = <T>(patientId: string, fn: (session: ClientSession) => Promise<T>) =>
-    inTransaction(PatientBilling.db, async (session) => {
-      const p = await Patient.findOneAndUpdate(
-        { _id: patientId },
-        { $inc: { billingsVersion: 1 } },
-        { session, projection: { userId: 1, mergedInto: 1 } },
-      )
-        .lean()
-        .exec();
-      // a merged duplicate's entries moved to its primary (Merge Patients): it takes no billing writes
-      if (p?.mergedInto) throw mergedPatientError(p);
-      return fn(session);
-    });
-  /** every other default of the patient stops being one (one bulk update) */
-  const clearOtherDefaults = (patientId: string, keep: string, userId: string, session: ClientSession) =>
-    PatientBilling.updateMany(
-      { patientId, isDefault: true, _id: { $ne: keep } },
-      { $set: { isDefault: false, updatedOn: new Date(), updatedBy: userId }, $inc: { version: 1 } },
-      { session },
-    ).exec();
+  const store = billingStore(models);
 
   r.get(
     '/patients/:id/billings',
@@ -147,8 +240,8 @@ export async function patientBillingRoutes(app: FastifyInstance, { models }: Rou
       },
     },
     async (req) => {
-      const patient = await patientOf(requireUser(req), req.params.id);
-      return list(patient.id);
+      const patient = await store.patientOf(requireUser(req), req.params.id);
+      return store.list(patient.id);
     },
   );
 
@@ -166,34 +259,10 @@ export async function patientBillingRoutes(app: FastifyInstance, { models }: Rou
     },
     async (req, reply) => {
       const user = requireUser(req);
-      const patient = await patientOf(user, req.params.id);
-      const b = req.body;
-      if (b.isDefault && !BILLING_MENU.some((p) => can(user, p))) throw forbidden();
-      const checked = checkBilling(b, new Date());
-      if ('errors' in checked) throw fieldErrors(checked.errors, BILLING_LABELS);
-      await billingWrite(patient.id, async (session) => {
-        // the first entry of a patient becomes the default
-        const first =
-          (await PatientBilling.countDocuments({ patientId: patient.id, deleted: { $ne: true } })
-            .session(session)
-            .exec()) === 0;
-        const isDefault = first || !!b.isDefault;
-        const [created] = await PatientBilling.create(
-          [
-            {
-              ...(checked.value as Record<string, unknown>),
-              patientId: patient.id,
-              isDefault,
-              createdBy: user.id,
-              updatedBy: user.id,
-            },
-          ],
-          { session },
-        );
-        if (isDefault) await clearOtherDefaults(patient.id, String(created._id), user.id, session);
-      });
+      const patient = await store.patientOf(user, req.params.id);
+      await addBilling(models, store, user, patient.id, req.body);
       reply.status(201);
-      return list(patient.id);
+      return store.list(patient.id);
     },
   );
 
@@ -212,51 +281,9 @@ export async function patientBillingRoutes(app: FastifyInstance, { models }: Rou
     },
     async (req) => {
       const user = requireUser(req);
-      const patient = await patientOf(user, req.params.id);
-      const b = req.body;
-      await billingWrite(patient.id, async (session) => {
-        const current = await PatientBilling.findOne({
-          _id: b.id,
-          patientId: patient.id,
-          deleted: { $ne: true },
-        })
-          .session(session)
-          .lean()
-          .exec();
-        if (!current) throw notFound();
-        if (b.version !== undefined && b.version !== current.version) throw conflict();
-        // Mark Default and Delete are the billing menu's actions
-        const menuAction =
-          b.deleted === true || (b.isDefault !== undefined && b.isDefault !== current.isDefault);
-        if (menuAction && !BILLING_MENU.some((p) => can(user, p))) throw forbidden();
-        const now = { updatedOn: new Date(), updatedBy: user.id };
-        // conditional on the version read (the transaction already keeps other billing writes of the patient out)
-        const filter = { _id: current._id, version: current.version };
-        if (b.deleted === true) {
-          // a soft delete; a deleted default leaves the patient without one until another is marked
-          const res = await PatientBilling.updateOne(
-            filter,
-            { $set: { deleted: true, isDefault: false, ...now }, $inc: { version: 1 } },
-            { session },
-          ).exec();
-          if (!res.matchedCount) throw conflict();
-          return;
-        }
-        const merged: BillingForm = {};
-        for (const f of FIELD_NAMES)
-          merged[f] = b[f] !== undefined ? b[f] : ((current as Record<string, any>)[f] ?? null);
-        const checked = checkBilling(merged, new Date());
-        if ('errors' in checked) throw fieldErrors(checked.errors, BILLING_LABELS);
-        const isDefault = b.isDefault ?? current.isDefault;
-        const res = await PatientBilling.updateOne(
-          filter,
-          { $set: { ...checked.value, isDefault, ...now }, $inc: { version: 1 } },
-          { session },
-        ).exec();
-        if (!res.matchedCount) throw conflict();
-        if (isDefault) await clearOtherDefaults(patient.id, current._id, user.id, session);
-      });
-      return list(patient.id);
+      const patient = await store.patientOf(user, req.params.id);
+      await updateBilling(models, store, user, patient.id, req.body);
+      return store.list(patient.id);
     },
   );
 }

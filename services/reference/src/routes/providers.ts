@@ -1,21 +1,11 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { EMAIL_RE, type Permission } from '@onco/domain';
-import {
-  can,
-  errorReplies,
-  forbidden,
-  idParams,
-  type ListResource,
-  listRoutes,
-  requireUser,
-  scopeFilter,
-  type SessionUser,
-  typed,
-} from '@onco/platform';
+import { can, forbidden, scopeFilter, type SessionUser } from '@onco/platform';
 import { isValidNpi } from '../npi';
 import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
-import { and, auditReply, fieldErrors, loadScoped, str, text, updateScoped, type RouteDeps } from './shared';
+import { and, auditReply, fieldErrors, str, text, type RouteDeps } from './shared';
+import { directoryResource, scopedResourceRoutes } from './scoped-resource';
 import { facetNameCaches } from '../name-cache';
 
 /**
@@ -55,6 +45,11 @@ const pathologistEditBody = z.object({
   version: z.number().int().min(0).optional(),
 });
 
+const phones: Array<{ field: 'phone' | 'fax'; label: string }> = [
+  { field: 'phone', label: 'Phone' },
+  { field: 'fax', label: 'Fax' },
+];
+
 const trimOrNull = (v: string | null | undefined) => (v == null || v.trim() === '' ? null : v.trim());
 
 /** Merge the body over the stored record (left out: kept) and trim. */
@@ -68,10 +63,9 @@ function merge<K extends string>(
   return out;
 }
 
-export const physiciansResource: ListResource = {
+export const physiciansResource = directoryResource({
   name: 'physicians',
   fields: {
-    id: { type: 'id', path: '_id', filter: true },
     userId: { type: 'string', filter: true, sort: true },
     firstName: { type: 'string', filter: true, sort: true },
     lastName: { type: 'string', filter: true, sort: true },
@@ -81,31 +75,22 @@ export const physiciansResource: ListResource = {
     accountId: { type: 'id', path: 'accountIds', filter: true },
     accountIds: { type: 'id', filter: true },
     hospitalLocationId: { type: 'id', path: 'hospitalLocationIds', filter: true },
-    createdOn: { type: 'date', filter: true, sort: true },
-    updatedOn: { type: 'date', filter: true, sort: true },
   },
   search: ['name', 'firstName', 'lastName', 'userId', 'email'],
   defaultSort: { field: 'lastName', order: 'asc' },
-  defaultPerPage: 20,
-  deletedField: 'deleted',
-};
+});
 
-export const pathologistsResource: ListResource = {
+export const pathologistsResource = directoryResource({
   name: 'pathologists',
   fields: {
-    id: { type: 'id', path: '_id', filter: true },
     name: { type: 'string', filter: true, sort: true },
     npi: { type: 'string', filter: true, sort: true },
     accountIds: { type: 'id', filter: true },
     accountId: { type: 'id', path: 'accountIds', filter: true },
-    createdOn: { type: 'date', filter: true, sort: true },
-    updatedOn: { type: 'date', filter: true, sort: true },
   },
   search: ['name', 'npi', 'email'],
   defaultSort: { field: 'name', order: 'asc' },
-  defaultPerPage: 20,
-  deletedField: 'deleted',
-};
+});
 
 export const physicianReply = z.object({
   ...auditReply,
@@ -139,135 +124,63 @@ export const pathologistScope = (user: SessionUser) => scopeFilter(user, { accou
 
 /** Physicians (providers) and pathologists (spec 1 sections 3 and 7). Mounted in the portal area. */
 export async function providerRoutes(app: FastifyInstance, { models }: RouteDeps) {
-  const r = typed(app);
-
-  listRoutes(app, {
+  // a suspended physician is still readable by id: orders that name them keep showing them
+  scopedResourceRoutes(app, {
     path: '/physicians',
-    resource: physiciansResource,
     model: models.Physician,
-    permission: 'AUTHENTICATED',
-    scope: (user) => and(physicianScope(user), { status: { $ne: 'SUSPENDED' } }),
-    tag: 'reference',
-    noun: 'physicians',
-    summary: 'Provider search: never SUSPENDED physicians (filter id in(...), accountId, userId; q)',
-    row: physicianReply,
+    scope: physicianScope,
+    reply: physicianReply,
+    list: {
+      resource: physiciansResource,
+      noun: 'physicians',
+      summary: 'Provider search: never SUSPENDED physicians (filter id in(...), accountId, userId; q)',
+      scope: (user) => and(physicianScope(user), { status: { $ne: 'SUSPENDED' } }),
+    },
+    edit: {
+      permission: PROVIDER_EDITORS,
+      summary:
+        'Edit a provider (names required; phone and fax 10 digits; e-mail only with CAN_EDIT_PHYSICIAN_EMAIL)',
+      body: physicianEditBody,
+      change: (b, current, user) => {
+        const m = merge(b, current, ['firstName', 'middleName', 'lastName', 'phone', 'fax', 'email']);
+        if (m.email !== (current.email ?? null) && !can(user, 'CAN_EDIT_PHYSICIAN_EMAIL'))
+          throw forbidden("You do not have permission to change a provider's e-mail.");
+        const errors: FieldErrors = {};
+        if (!m.firstName) errors.firstName = RULE_MSG.required;
+        if (!m.lastName) errors.lastName = RULE_MSG.required;
+        if (m.email && !EMAIL_RE.test(m.email)) errors.email = RULE_MSG.invalid('Email');
+        checkPhones(m, phones, errors);
+        if (Object.keys(errors).length) throw fieldErrors(errors, LABELS);
+        return { ...m, name: `${m.firstName} ${m.lastName}` };
+      },
+      after: (id) => facetNameCaches(models).physician.forget(id),
+    },
   });
 
-  r.get(
-    '/physicians/:id',
-    {
-      config: { permission: 'AUTHENTICATED' },
-      schema: { tags: ['reference'], params: idParams, response: { 200: physicianReply } },
-    },
-    // a suspended physician is still readable by id: orders that name them keep showing them
-    async (req) => loadScoped(models.Physician, req.params.id, physicianScope(requireUser(req))),
-  );
-
-  listRoutes(app, {
+  scopedResourceRoutes(app, {
     path: '/pathologists',
-    resource: pathologistsResource,
     model: models.Pathologist,
-    permission: 'AUTHENTICATED',
     scope: pathologistScope,
-    tag: 'reference',
-    noun: 'pathologists',
-    summary: "Pathologists of the user's accounts (filter accountIds in(...); q)",
-    row: pathologistReply,
+    reply: pathologistReply,
+    list: {
+      resource: pathologistsResource,
+      noun: 'pathologists',
+      summary: "Pathologists of the user's accounts (filter accountIds in(...); q)",
+    },
+    edit: {
+      permission: PROVIDER_EDITORS,
+      summary: 'Edit a pathologist (name required; NPI a valid 10-digit NPI; phone and fax 10 digits)',
+      body: pathologistEditBody,
+      change: (b, current) => {
+        const m = merge(b, current, ['name', 'npi', 'phone', 'fax', 'email']);
+        const errors: FieldErrors = {};
+        if (!m.name) errors.name = RULE_MSG.required;
+        if (m.npi && !isValidNpi(m.npi)) errors.npi = RULE_MSG.invalid('NPI');
+        if (m.email && !EMAIL_RE.test(m.email)) errors.email = RULE_MSG.invalid('Email');
+        checkPhones(m, phones, errors);
+        if (Object.keys(errors).length) throw fieldErrors(errors, LABELS);
+        return m;
+      },
+    },
   });
-
-  r.get(
-    '/pathologists/:id',
-    {
-      config: { permission: 'AUTHENTICATED' },
-      schema: { tags: ['reference'], params: idParams, response: { 200: pathologistReply } },
-    },
-    async (req) => loadScoped(models.Pathologist, req.params.id, pathologistScope(requireUser(req))),
-  );
-
-  r.put(
-    '/physicians/:id',
-    {
-      config: { permission: PROVIDER_EDITORS },
-      schema: {
-        tags: ['reference'],
-        summary:
-          'Edit a provider (names required; phone and fax 10 digits; e-mail only with CAN_EDIT_PHYSICIAN_EMAIL)',
-        params: idParams,
-        body: physicianEditBody,
-        response: { 200: physicianReply, ...errorReplies },
-      },
-    },
-    async (req) => {
-      const user = requireUser(req);
-      const b = req.body;
-      return updateScoped({
-        model: models.Physician,
-        id: req.params.id,
-        scope: physicianScope(user),
-        version: b.version,
-        userId: user.id,
-        change: (current) => {
-          const m = merge(b, current, ['firstName', 'middleName', 'lastName', 'phone', 'fax', 'email']);
-          if (m.email !== (current.email ?? null) && !can(user, 'CAN_EDIT_PHYSICIAN_EMAIL'))
-            throw forbidden("You do not have permission to change a provider's e-mail.");
-          const errors: FieldErrors = {};
-          if (!m.firstName) errors.firstName = RULE_MSG.required;
-          if (!m.lastName) errors.lastName = RULE_MSG.required;
-          if (m.email && !EMAIL_RE.test(m.email)) errors.email = RULE_MSG.invalid('Email');
-          checkPhones(
-            m,
-            [
-              { field: 'phone', label: 'Phone' },
-              { field: 'fax', label: 'Fax' },
-            ],
-            errors,
-          );
-          if (Object.keys(errors).length) throw fieldErrors(errors, LABELS);
-          return { ...m, name: `${m.firstName} ${m.lastName}` };
-        },
-      }).finally(() => facetNameCaches(models).physician.forget(req.params.id));
-    },
-  );
-
-  r.put(
-    '/pathologists/:id',
-    {
-      config: { permission: PROVIDER_EDITORS },
-      schema: {
-        tags: ['reference'],
-        summary: 'Edit a pathologist (name required; NPI a valid 10-digit NPI; phone and fax 10 digits)',
-        params: idParams,
-        body: pathologistEditBody,
-        response: { 200: pathologistReply, ...errorReplies },
-      },
-    },
-    async (req) => {
-      const user = requireUser(req);
-      const b = req.body;
-      return updateScoped({
-        model: models.Pathologist,
-        id: req.params.id,
-        scope: pathologistScope(user),
-        version: b.version,
-        userId: user.id,
-        change: (current) => {
-          const m = merge(b, current, ['name', 'npi', 'phone', 'fax', 'email']);
-          const errors: FieldErrors = {};
-          if (!m.name) errors.name = RULE_MSG.required;
-          if (m.npi && !isValidNpi(m.npi)) errors.npi = RULE_MSG.invalid('NPI');
-          if (m.email && !EMAIL_RE.test(m.email)) errors.email = RULE_MSG.invalid('Email');
-          checkPhones(
-            m,
-            [
-              { field: 'phone', label: 'Phone' },
-              { field: 'fax', label: 'Fax' },
-            ],
-            errors,
-          );
-          if (Object.keys(errors).length) throw fieldErrors(errors, LABELS);
-          return m;
-        },
-      });
-    },
-  );
 }
