@@ -1,154 +1,30 @@
-import { useMessagesT } from '../../components';
 import { useState } from 'react';
 import {
   Autocomplete,
   Box,
   Button,
   Chip,
-  Collapse,
   Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
-  IconButton,
   List,
   ListItem,
   MenuItem,
   TextField,
   Typography,
 } from '@mui/material';
-import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useQuery } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
 import { billingStatusOptions } from '@onco/domain';
-import { DateText, useDebounced, useToast } from '../../components';
+import { useDebounced, useToast } from '../../components';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { BillingCaseRow, BillingSpecialist, BulkSubmitReply } from './api';
-import { billingEn } from './i18n';
-import { ERROR_STATUSES, historyNewestFirst } from './logic';
+import { errText, useBillingT } from './billingText';
 
-export const useBillingT = () => useMessagesT(billingEn);
-
-const errText = (e: unknown, fallback: string) => {
-  const body = (e as { body?: { details?: { errorDetails?: string }; errorDetails?: string } })?.body;
-  return body?.errorDetails || body?.details?.errorDetails || (e as Error)?.message || fallback;
-};
-
-/** 'Billing Case History': entries newest first, status chips red for errors else green, expandable details. */
-export function HistoryDialog({ row, onClose }: { row: BillingCaseRow; onClose: () => void }) {
-  const t = useBillingT();
-  const label = useEnumLabel();
-  const dp = useDataProvider<ConsoleDataProvider>();
-  const [open, setOpen] = useState<string | null>(null);
-  const q = useQuery({
-    queryKey: ['billingCase', row.id],
-    queryFn: () => dp.getBillingCase({ id: row.id }).then((r) => r.data),
-  });
-  const entries = historyNewestFirst(q.data?.caseHistory);
-  return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t('billing.historyTitle')}</DialogTitle>
-      <DialogContent>
-        {q.isPending ? (
-          <Typography color="text.secondary">{t('billing.loading')}</Typography>
-        ) : entries.length === 0 ? (
-          <Typography color="text.secondary">{t('billing.historyEmpty')}</Typography>
-        ) : (
-          <List dense data-testid="billing-history">
-            {entries.map((h) => (
-              <ListItem key={h.id} sx={{ display: 'block', borderBottom: 1, borderColor: 'divider' }}>
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                  <Chip
-                    size="small"
-                    label={label(h.status)}
-                    sx={{
-                      bgcolor: ERROR_STATUSES.includes(h.status) ? '#fdecea' : '#e8f5e9',
-                      color: ERROR_STATUSES.includes(h.status) ? '#b71c1c' : '#1b5e20',
-                    }}
-                  />
-                  <Typography variant="body2">
-                    {t('billing.testIdTrf', { test: row.testId ?? '', trf: row.testRequisitionId ?? '' })}
-                  </Typography>
-                  <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>
-                    <DateText value={h.createdOn} withTime />
-                  </Typography>
-                  {h.errorDetails ? (
-                    <IconButton
-                      size="small"
-                      onClick={() => setOpen(open === h.id ? null : h.id)}
-                      aria-label="details"
-                    >
-                      <ExpandMoreIcon fontSize="small" />
-                    </IconButton>
-                  ) : null}
-                </Box>
-                {h.changes?.length || h.by ? (
-                  <Typography
-                    variant="caption"
-                    color="text.secondary"
-                    component="div"
-                    sx={{ mt: 0.5 }}
-                    data-testid="billing-history-change"
-                  >
-                    {(h.changes ?? [])
-                      .map((c) => `${t(`billing.col.${c.field}`)}: ${c.from ?? '—'} → ${c.to ?? '—'}`)
-                      .concat(
-                        h.by
-                          ? [
-                              t('billing.historyBy', {
-                                name: h.byId === 'system' ? t('billing.historySystem') : h.by,
-                              }),
-                            ]
-                          : [],
-                      )
-                      .join(' · ')}
-                  </Typography>
-                ) : null}
-                <Collapse in={open === h.id}>
-                  <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', mt: 1 }}>
-                    {h.errorDetails}
-                  </Typography>
-                </Collapse>
-              </ListItem>
-            ))}
-          </List>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('billing.close')}</Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
-
-/** 'Billing Case Error Details': the error text with a copy button. */
-export function ErrorDetailsDialog({ row, onClose }: { row: BillingCaseRow; onClose: () => void }) {
-  const t = useBillingT();
-  const toast = useToast();
-  const text = row.errorDetails ?? '';
-  return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t('billing.errorTitle')}</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="billing-error-details">
-          {text || '—'}
-        </Typography>
-      </DialogContent>
-      <DialogActions>
-        <Button
-          onClick={async () => {
-            await navigator.clipboard?.writeText(text).catch(() => undefined);
-            toast('info', t('billing.copied'));
-          }}
-        >
-          {t('billing.copy')}
-        </Button>
-        <Button onClick={onClose}>{t('billing.close')}</Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
+export { useBillingT } from './billingText';
+export { ErrorDetailsDialog, HistoryDialog } from './HistoryDialog';
 
 /** Update Billing Code / Update Timepoint: one required text. */
 export function TextActionDialog(props: {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -23,36 +23,15 @@ import {
 import { usePermissions } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
-import {
-  BOX_DEFAULT_TYPE,
-  BOX_UPLOAD_TYPES,
-  MSG_BOX_FILE_TYPE,
-  isBoxFileName,
-  manifestErrorText,
-} from '@onco/domain';
+import { BOX_UPLOAD_TYPES } from '@onco/domain';
 import { DateText, useMessagesT, useToast } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
-import { useBoxMethods, type AttachmentRow, type ManifestCheck } from './api';
+import { useBoxMethods, type AttachmentRow } from './api';
+import { CheckResult } from './CheckResult';
+import { messageOf, preSx } from './dialogShared';
 import { boxEn } from './i18n';
-import { canCheckManifest, checkOutcome, hasErrorFile, manifestErrorsText, missingKinds } from './logic';
-
-/** The account uploads go to: the one named in the console's build configuration (spec 3 section 7.2). */
-const BOX_ACCOUNT_NAME = (import.meta.env.VITE_BOX_ACCOUNT_NAME as string | undefined) ?? '';
-
-/** The server's message of a failed call, else `fallback`. */
-const messageOf = (e: unknown, fallback: string) =>
-  (e as { body?: { message?: string } })?.body?.message || fallback;
-
-const preSx = {
-  m: 0,
-  p: 1.5,
-  bgcolor: 'grey.100',
-  borderRadius: 1,
-  whiteSpace: 'pre-wrap',
-  fontSize: 13,
-  maxHeight: 320,
-  overflow: 'auto',
-} as const;
+import { canCheckManifest, hasErrorFile, manifestErrorsText, missingKinds } from './logic';
+import { useUpload } from './useUpload';
 
 /**
  * Put `text` on the clipboard: the Clipboard API, else (no secure context, no focus, no permission) a selected
@@ -240,75 +219,6 @@ export function SummaryDialog({ row, onClose }: { row: AttachmentRow; onClose: (
   );
 }
 
-/** The dry run's answer: the counts, then the row errors or the samples the file would create and update. */
-function CheckResult({ result }: { result: ManifestCheck }) {
-  const t = useMessagesT(boxEn);
-  const label = useEnumLabel();
-  const outcome = checkOutcome(result);
-  const shown = result.samples.slice(0, 50);
-  return (
-    <Box data-testid="box-check-result" sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-      <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="box-check-counts">
-        {t('box.checkCounts', {
-          rows: result.rows,
-          create: result.create,
-          update: result.update,
-          refused: result.refused,
-        })}
-      </Typography>
-      {outcome === 'errors' ? (
-        <>
-          <Alert severity="error">{t('box.checkErrors')}</Alert>
-          <Box component="pre" data-testid="box-check-errors" sx={preSx}>
-            {manifestErrorsText(
-              manifestErrorText(result.errors, result.errorCount ?? result.errors.length),
-              t,
-              label,
-            )}
-          </Box>
-        </>
-      ) : outcome === 'empty' ? (
-        <Alert severity="warning">{t('box.checkEmpty')}</Alert>
-      ) : (
-        <Alert severity="success" data-testid="box-check-ok">
-          {t('box.checkOk')}
-        </Alert>
-      )}
-      {outcome !== 'errors' && shown.length ? (
-        <Box sx={{ maxHeight: 220, overflow: 'auto' }}>
-          <Table size="small" stickyHeader data-testid="box-check-samples">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('box.sample.row')}</TableCell>
-                <TableCell>{t('box.sample.action')}</TableCell>
-                <TableCell>{t('box.sample.trf')}</TableCell>
-                <TableCell>{t('box.sample.type')}</TableCell>
-                <TableCell>{t('box.sample.name')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {shown.map((s) => (
-                <TableRow key={`${s.row}`}>
-                  <TableCell>{s.row}</TableCell>
-                  <TableCell>{t(`box.sample.${s.action}`)}</TableCell>
-                  <TableCell>{s.testRequisitionId ?? s.testOrderFormId}</TableCell>
-                  <TableCell>{label(s.type)}</TableCell>
-                  <TableCell>{s.name}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          {result.samples.length > shown.length ? (
-            <Typography variant="caption" color="text.secondary">
-              {t('box.checkMore', { count: result.samples.length - shown.length })}
-            </Typography>
-          ) : null}
-        </Box>
-      ) : null}
-    </Box>
-  );
-}
-
 /**
  * Add Attachment (spec 3 section 2.8): .xlsx, .xls, .csv or .pdf; type SAMPLE_MANIFEST by default; Upload
  * disabled until a file is chosen; progress as an integer percent. The account is the one named
@@ -318,72 +228,10 @@ function CheckResult({ result }: { result: ManifestCheck }) {
 export function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const t = useMessagesT(boxEn);
   const label = useEnumLabel();
-  const toast = useToast();
-  const box = useBoxMethods();
   const { permissions = [] } = usePermissions<string[]>();
   const input = useRef<HTMLInputElement>(null);
-  const abort = useRef<AbortController | null>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [type, setType] = useState<string>(BOX_DEFAULT_TYPE);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [percent, setPercent] = useState<number | null>(null);
-  const [checking, setChecking] = useState(false);
-  const [checked, setChecked] = useState<ManifestCheck | null>(null);
-  const account = useQuery({
-    queryKey: ['boxAccount', BOX_ACCOUNT_NAME],
-    queryFn: async () => (await box.getBoxAccount({ name: BOX_ACCOUNT_NAME })).data,
-  });
-  useEffect(() => () => abort.current?.abort(), []);
-
-  const choose = (e: ChangeEvent<HTMLInputElement>) => {
-    const f = e.target.files?.[0] ?? null;
-    e.target.value = ''; // choosing the same file again (after fixing it) fires again
-    setChecked(null);
-    if (f && !isBoxFileName(f.name)) {
-      setFile(null);
-      setProblem(MSG_BOX_FILE_TYPE);
-      return;
-    }
-    setProblem(null);
-    setFile(f);
-  };
-  const check = async () => {
-    if (!file) return;
-    setChecking(true);
-    setProblem(null);
-    setChecked(null);
-    abort.current = new AbortController();
-    try {
-      setChecked((await box.checkManifest({ file, signal: abort.current.signal })).data);
-    } catch (e) {
-      if ((e as Error)?.name !== 'AbortError') setProblem(messageOf(e, t('box.checkFailed')));
-    } finally {
-      setChecking(false);
-    }
-  };
-  const upload = async () => {
-    if (!file || !account.data) return;
-    setProblem(null);
-    setPercent(0);
-    abort.current = new AbortController();
-    try {
-      await box.uploadAttachment({
-        file,
-        type,
-        account: account.data,
-        onProgress: setPercent,
-        signal: abort.current.signal,
-      });
-      toast('success', t('box.uploaded'));
-      onDone();
-    } catch (e) {
-      setPercent(null);
-      if ((e as Error)?.name === 'AbortError') return;
-      // the server's message (e.g. the Box's file-type text) in the dialog, so the user can choose again
-      setProblem(messageOf(e, t('box.uploadFailed')));
-    }
-  };
-  const busy = percent !== null || checking;
+  const u = useUpload(onDone);
+  const { account, file, percent, busy } = u;
   return (
     <Dialog open onClose={busy ? undefined : onClose} maxWidth="md" fullWidth data-testid="box-upload-dialog">
       <DialogTitle>{t('box.uploadTitle')}</DialogTitle>
@@ -399,11 +247,8 @@ export function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone:
           select
           size="small"
           label={t('box.attachmentType')}
-          value={type}
-          onChange={(e) => {
-            setType(e.target.value);
-            setChecked(null);
-          }}
+          value={u.type}
+          onChange={(e) => u.chooseType(e.target.value)}
           disabled={busy}
           slotProps={{ htmlInput: { 'data-testid': 'box-upload-type' } }}
           sx={{ maxWidth: 360 }}
@@ -428,17 +273,17 @@ export function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone:
             type="file"
             hidden
             accept=".xlsx,.xls,.csv,.pdf"
-            onChange={choose}
+            onChange={u.choose}
             data-testid="box-upload-input"
           />
         </Box>
-        {problem ? (
+        {u.problem ? (
           <Alert severity="error" data-testid="box-upload-problem">
-            {problem}
+            {u.problem}
           </Alert>
         ) : null}
-        {checking ? <LinearProgress data-testid="box-checking" /> : null}
-        {checked ? <CheckResult result={checked} /> : null}
+        {u.checking ? <LinearProgress data-testid="box-checking" /> : null}
+        {u.checked ? <CheckResult result={u.checked} /> : null}
         {percent !== null ? (
           <Box>
             <LinearProgress variant="determinate" value={percent} />
@@ -449,14 +294,14 @@ export function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone:
         ) : null}
       </DialogContent>
       <DialogActions>
-        {canCheckManifest(type, file, permissions) ? (
+        {canCheckManifest(u.type, file, permissions) ? (
           <Button
-            onClick={() => void check()}
+            onClick={() => void u.check()}
             disabled={busy}
             data-testid="box-upload-check"
             sx={{ mr: 'auto' }}
           >
-            {checking ? t('box.checking') : t('box.check')}
+            {u.checking ? t('box.checking') : t('box.check')}
           </Button>
         ) : null}
         <Button onClick={onClose} disabled={percent !== null}>
@@ -465,7 +310,7 @@ export function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone:
         <Button
           variant="contained"
           disabled={!file || !account.data || busy}
-          onClick={() => void upload()}
+          onClick={() => void u.upload()}
           data-testid="box-upload-submit"
         >
           {t('box.upload')}
