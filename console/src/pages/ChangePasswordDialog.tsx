@@ -4,8 +4,8 @@ import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { renewSession } from '../providers/authProvider';
 import { readSession } from '../providers/session';
-import { PasswordChecklist, passwordAcceptable } from './PasswordChecklist';
-import { PasswordField } from './PasswordField';
+import { passwordAcceptable } from './PasswordChecklist';
+import { NewPasswordFields, PasswordField } from './PasswordField';
 
 /**
  * Change Password (profile menu): old, new and confirmation with the live checklist; submit only when every rule
@@ -70,21 +70,12 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
               onValueChange={setOld}
               autoFocus
             />
-            <PasswordField
-              name="newPassword"
-              label={translate('app.password.new')}
-              value={newPassword}
-              onValueChange={setNew}
-              autoComplete="new-password"
+            <NewPasswordFields
+              password={newPassword}
+              confirm={confirm}
+              onPassword={setNew}
+              onConfirm={setConfirm}
             />
-            <PasswordField
-              name="confirmPassword"
-              label={translate('app.password.confirm')}
-              value={confirm}
-              onValueChange={setConfirm}
-              autoComplete="new-password"
-            />
-            <PasswordChecklist password={newPassword} confirm={confirm} />
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -3,7 +3,7 @@ import { IconButton, InputAdornment, TextField, type TextFieldProps } from '@mui
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { useTranslate } from 'react-admin';
-import { allowedPassword } from './PasswordChecklist';
+import { allowedPassword, PasswordChecklist } from './PasswordChecklist';
 
 /** A password input with a show/hide toggle that refuses characters outside the allowed pattern. */
 export function PasswordField({
@@ -41,5 +41,43 @@ export function PasswordField({
         htmlInput: { autoComplete: props.autoComplete ?? 'current-password', spellCheck: false },
       }}
     />
+  );
+}
+
+/** A new password, its confirmation and the live checklist of the rules (Change Password, Reset Password). */
+export function NewPasswordFields({
+  password,
+  confirm,
+  onPassword,
+  onConfirm,
+  size,
+}: {
+  password: string;
+  confirm: string;
+  onPassword: (v: string) => void;
+  onConfirm: (v: string) => void;
+  size?: TextFieldProps['size'];
+}) {
+  const translate = useTranslate();
+  return (
+    <>
+      <PasswordField
+        name="newPassword"
+        label={translate('app.password.new')}
+        value={password}
+        onValueChange={onPassword}
+        autoComplete="new-password"
+        size={size}
+      />
+      <PasswordField
+        name="confirmPassword"
+        label={translate('app.password.confirm')}
+        value={confirm}
+        onValueChange={onConfirm}
+        autoComplete="new-password"
+        size={size}
+      />
+      <PasswordChecklist password={password} confirm={confirm} />
+    </>
   );
 }

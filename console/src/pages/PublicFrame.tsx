@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
-import { Box, Chip, Link, Typography } from '@mui/material';
+import { Box, Chip, Typography } from '@mui/material';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
-import { Link as RouterLink } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
-import { CLIENT_SERVICES } from '../buildInfo';
+import { LegalLinks } from '../layout/Footer';
 import { LanguageMenu } from '../layout/LanguageMenu';
 import { Logo } from '../layout/Logo';
 import { MaintenanceBanner } from '../layout/MaintenanceBanner';
@@ -78,20 +77,7 @@ export function PublicFrame({ children }: { children: ReactNode }) {
         <Box sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', px: 3, py: 4 }}>
           <Box sx={{ width: '100%', maxWidth: 420 }}>{children}</Box>
         </Box>
-        <Box sx={{ display: 'flex', justifyContent: 'center', gap: 3, pb: 3 }}>
-          <Link component={RouterLink} to="/tac" variant="caption" underline="hover">
-            {translate('app.footer.terms')}
-          </Link>
-          <Link
-            href={CLIENT_SERVICES.privacyUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            variant="caption"
-            underline="hover"
-          >
-            {translate('app.footer.privacy')}
-          </Link>
-        </Box>
+        <LegalLinks sx={{ display: 'flex', justifyContent: 'center', gap: 3, pb: 3 }} />
       </Box>
     </Box>
   );

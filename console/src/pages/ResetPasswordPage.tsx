@@ -4,8 +4,8 @@ import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import { dataProvider } from '../providers/dataProvider';
-import { PasswordChecklist, passwordAcceptable } from './PasswordChecklist';
-import { PasswordField } from './PasswordField';
+import { passwordAcceptable } from './PasswordChecklist';
+import { NewPasswordFields } from './PasswordField';
 import { PublicFrame } from './PublicFrame';
 
 /** The page the e-mailed password link opens (/reset-password?token=...): a new password with the same rules. */
@@ -62,23 +62,13 @@ export function ResetPasswordPage() {
                 {error}
               </Alert>
             )}
-            <PasswordField
-              name="newPassword"
-              label={translate('app.password.new')}
-              value={password}
-              onValueChange={setPassword}
-              autoComplete="new-password"
+            <NewPasswordFields
+              password={password}
+              confirm={confirm}
+              onPassword={setPassword}
+              onConfirm={setConfirm}
               size="medium"
             />
-            <PasswordField
-              name="confirmPassword"
-              label={translate('app.password.confirm')}
-              value={confirm}
-              onValueChange={setConfirm}
-              autoComplete="new-password"
-              size="medium"
-            />
-            <PasswordChecklist password={password} confirm={confirm} />
             <Button
               type="submit"
               variant="contained"
