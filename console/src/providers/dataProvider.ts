@@ -1,13 +1,6 @@
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, type DataProvider } from 'react-admin';
 import { listMethods, type ListMethods } from '../components/listApi';
-import { userMethods, type UserMethods } from '../resources/users/api';
-import { testMethods, type TestMethods } from '../resources/test-orders/api';
-import { timelineMethods, type TimelineMethods } from '../resources/orders/timeline/api';
-import { mergeMethods, type MergeMethods } from '../resources/orders/merge/api';
-import { sampleMethods, type SampleMethods } from '../resources/orders/summary/samples/api';
-import { reportMethods, type ReportMethods } from '../resources/test-orders/reportsApi';
-import { billingMethods, type BillingMethods } from '../resources/billing/api';
 import { authHeaders, fetchBlob, request, uploadForm } from './http';
 import { b64 } from './session';
 import { API } from '@onco/domain';
@@ -68,20 +61,11 @@ export function saveBlob(blob: Blob, fileName: string) {
 
 /**
  * The product's calls beyond create/read/update/delete (design rule 10): each a named method. The list building
- * blocks' methods (getFacets, getPreference, savePreference: components/listApi.ts) and the Users screen's
- * (userAction, searchDirectoryUsers, getClinicians: resources/users/api.ts) are spread in with this client.
+ * blocks' methods (getFacets, getPreference, savePreference: components/listApi.ts) are spread in with this client.
+ * A screen's own named methods live in its folder and are reached through its typed hook (useCustomMethods), so
+ * this lower layer imports no screen.
  */
-export interface ConsoleDataProvider
-  extends
-    DataProvider,
-    ListMethods,
-    UserMethods,
-    TestMethods,
-    TimelineMethods,
-    MergeMethods,
-    SampleMethods,
-    ReportMethods,
-    BillingMethods {
+export interface ConsoleDataProvider extends DataProvider, ListMethods {
   /** a named action on one record: PUT|POST {resource}/{id}/{action} */
   action<T = any>(
     resource: string,
@@ -164,13 +148,6 @@ export const dataProvider: ConsoleDataProvider = {
       resource,
       params,
     ),
-  ...userMethods(httpClient),
-  ...testMethods(httpClient),
-  ...timelineMethods(httpClient),
-  ...mergeMethods(httpClient),
-  ...sampleMethods(httpClient),
-  ...reportMethods(),
-  ...billingMethods(httpClient),
   async action(resource, { id, action, method = 'PUT', body }) {
     const data = await request<any>(`${API.portal}/${resource}/${encodeURIComponent(String(id))}/${action}`, {
       method,

@@ -15,11 +15,10 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider } from 'react-admin';
 import { billingStatusOptions } from '@onco/domain';
 import { useDebounced, useToast } from '../../components';
-import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
+import { useBillingMethods } from './useBillingMethods';
 import type { BillingCaseRow, BillingSpecialist, BulkSubmitReply } from './api';
 import { errText, useBillingT } from './billingText';
 
@@ -36,7 +35,7 @@ export function TextActionDialog(props: {
   const { kind, row, onClose, onDone } = props;
   const t = useBillingT();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const billing = useBillingMethods();
   const [value, setValue] = useState((kind === 'billingCode' ? row.billingCode : row.timePoint) ?? '');
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -44,8 +43,8 @@ export function TextActionDialog(props: {
   const save = async () => {
     setBusy(true);
     try {
-      if (kind === 'billingCode') await dp.updateBillingCode({ id: row.id, code: value.trim() });
-      else await dp.updateTimePoint({ id: row.id, timePoint: value.trim() });
+      if (kind === 'billingCode') await billing.updateBillingCode({ id: row.id, code: value.trim() });
+      else await billing.updateTimePoint({ id: row.id, timePoint: value.trim() });
       toast('success', kind === 'billingCode' ? t('billing.billingCodeOk') : t('billing.timePointOk'));
       onDone();
     } catch (e) {
@@ -96,7 +95,7 @@ export function AssignDialog(props: { rows: BillingCaseRow[]; onClose: () => voi
   const { rows, onClose, onDone } = props;
   const t = useBillingT();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const billing = useBillingMethods();
   const [text, setText] = useState('');
   const [chosen, setChosen] = useState<BillingSpecialist | null>(null);
   const [busy, setBusy] = useState(false);
@@ -104,13 +103,13 @@ export function AssignDialog(props: { rows: BillingCaseRow[]; onClose: () => voi
   const found = useQuery({
     queryKey: ['billingSpecialists', q],
     enabled: q.length >= 2,
-    queryFn: () => dp.searchBillingSpecialists({ q }).then((r) => r.data),
+    queryFn: () => billing.searchBillingSpecialists({ q }).then((r) => r.data),
   });
   const save = async () => {
     if (!chosen) return;
     setBusy(true);
     try {
-      await dp.assignBillingUser({ specialistId: chosen.id, ids: rows.map((r) => r.id) });
+      await billing.assignBillingUser({ specialistId: chosen.id, ids: rows.map((r) => r.id) });
       toast('success', t('billing.assignOk'));
       onDone();
     } catch (e) {
@@ -168,14 +167,14 @@ export function StatusDialog(props: { rows: BillingCaseRow[]; onClose: () => voi
   const t = useBillingT();
   const label = useEnumLabel();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const billing = useBillingMethods();
   const options: string[] = billingStatusOptions(rows.map((r) => r.caseStatus));
   const [status, setStatus] = useState(options[0] ?? '');
   const [busy, setBusy] = useState(false);
   const save = async () => {
     setBusy(true);
     try {
-      await dp.updateBillingStatus({ status, ids: rows.map((r) => r.id) });
+      await billing.updateBillingStatus({ status, ids: rows.map((r) => r.id) });
       toast('success', t('billing.statusOk'));
       onDone();
     } catch (e) {
@@ -223,14 +222,14 @@ export function BulkSubmitDialog(props: { rows: BillingCaseRow[]; onClose: () =>
   const { rows, onClose, onDone } = props;
   const t = useBillingT();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const billing = useBillingMethods();
   const [busy, setBusy] = useState(false);
   const [reply, setReply] = useState<BulkSubmitReply | null>(null);
   const testOf = (id: string) => rows.find((r) => r.id === id)?.testId ?? id;
   const send = async () => {
     setBusy(true);
     try {
-      const { data } = await dp.submitBillingCases({ ids: rows.map((r) => r.id) });
+      const { data } = await billing.submitBillingCases({ ids: rows.map((r) => r.id) });
       setReply(data);
       toast(data.submitted ? 'success' : 'warning', data.message);
     } catch (e) {

@@ -14,12 +14,12 @@ import {
 } from '@mui/material';
 import HistoryIcon from '@mui/icons-material/History';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
-import { useDataProvider, usePermissions } from 'react-admin';
+import { usePermissions } from 'react-admin';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { canSubmitCase, isBillingErrorStatus } from '@onco/domain';
 import { DateText, ListPage, Truncate, useToast, type Column, type FacetFilterDef } from '../../components';
-import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
+import { useBillingMethods } from './useBillingMethods';
 import type { BillingCaseRow } from './api';
 import {
   AssignDialog,
@@ -54,7 +54,7 @@ export function BillingListPage() {
   const t = useBillingT();
   const label = useEnumLabel();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const billing = useBillingMethods();
   const { permissions = [] } = usePermissions<string[]>();
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [dialog, setDialog] = useState<DialogKind | null>(null);
@@ -169,7 +169,7 @@ export function BillingListPage() {
         const submit = async (row: BillingCaseRow) => {
           setSubmitting(row.id);
           try {
-            const res = await dp.submitBillingCase({ id: row.id });
+            const res = await billing.submitBillingCase({ id: row.id });
             toast('success', res.data?.message || t('billing.submitted'));
             ctx.refresh();
           } catch (e) {

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { MenuItem, TextField } from '@mui/material';
-import { useDataProvider, usePermissions } from 'react-admin';
+import { usePermissions } from 'react-admin';
 import { BILLING_REVIEW_STATUSES, type BillingReviewStatus } from '@onco/domain';
 import { useToast } from '../../components';
-import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { useBillingT } from './BillingDialogs';
+import { useBillingMethods } from './useBillingMethods';
 
 /**
  * The billing review status of a submitted order, editable with CAN_EDIT_BILLING (spec 2 section 6); read-only
@@ -21,7 +21,7 @@ export function BillingReviewControl(props: {
   const t = useBillingT();
   const label = useEnumLabel();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const billing = useBillingMethods();
   const { permissions = [] } = usePermissions<string[]>();
   const [status, setStatus] = useState<BillingReviewStatus | ''>(props.status ?? '');
   const [busy, setBusy] = useState(false);
@@ -38,7 +38,7 @@ export function BillingReviewControl(props: {
         const next = (e.target.value || null) as BillingReviewStatus | null;
         setBusy(true);
         try {
-          await dp.setBillingReview({ requisitionId, status: next });
+          await billing.setBillingReview({ requisitionId, status: next });
           setStatus(next ?? '');
           toast('success', t('billing.reviewOk'));
           onChanged();

@@ -15,10 +15,9 @@ import {
 } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider } from 'react-admin';
 import { DateText, useToast } from '../../components';
-import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
+import { useBillingMethods } from './useBillingMethods';
 import type { BillingCaseRow } from './api';
 import { useBillingT } from './billingText';
 import { ERROR_STATUSES, historyNewestFirst } from './logic';
@@ -27,11 +26,11 @@ import { ERROR_STATUSES, historyNewestFirst } from './logic';
 export function HistoryDialog({ row, onClose }: { row: BillingCaseRow; onClose: () => void }) {
   const t = useBillingT();
   const label = useEnumLabel();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const billing = useBillingMethods();
   const [open, setOpen] = useState<string | null>(null);
   const q = useQuery({
     queryKey: ['billingCase', row.id],
-    queryFn: () => dp.getBillingCase({ id: row.id }).then((r) => r.data),
+    queryFn: () => billing.getBillingCase({ id: row.id }).then((r) => r.data),
   });
   const entries = historyNewestFirst(q.data?.caseHistory);
   return (

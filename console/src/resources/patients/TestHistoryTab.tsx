@@ -25,6 +25,7 @@ import { useDataProvider, usePermissions } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { ConfirmDialog, DateText, Paginator, PdfViewerDialog, useToast } from '../../components';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
+import { useTestMethods } from '../test-orders/useTestMethods';
 import { diagnosisText } from '../orders/list/logic';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { MergeTrfDialog } from '../orders/merge/MergeTrfDialog';
@@ -73,6 +74,7 @@ export function TestHistoryTab({ patientId }: { patientId: string }) {
   const toast = useToast();
   const navigate = useNavigate();
   const dp = useDataProvider<ConsoleDataProvider>();
+  const testApi = useTestMethods();
   const { permissions = [] } = usePermissions<string[]>();
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<HistoryRow | null>(null);
@@ -332,7 +334,7 @@ export function TestHistoryTab({ patientId }: { patientId: string }) {
       <PdfViewerDialog
         open={report !== null}
         title={t('patients.reportTitle')}
-        load={() => (report ? dp.loadTestReport({ id: report.id }) : Promise.resolve(null))}
+        load={() => (report ? testApi.loadTestReport({ id: report.id }) : Promise.resolve(null))}
         onClose={() => setReport(null)}
       />
       <ConfirmDialog

@@ -30,6 +30,7 @@ import { addressText } from '../orders/summary/Sections';
 import type { Requisition } from '../orders/summary/requisition';
 import { OrderTimeline } from '../orders/timeline/OrderTimeline';
 import type { TestHistoryRow, TestOrderRow } from './api';
+import { useTestMethods } from './useTestMethods';
 import { dayToUs } from './logic';
 import { DueDateDialog, UpdateStatusDialog } from './TestDialogs';
 import { UploadReportDialog } from './UploadReportDialog';
@@ -51,6 +52,7 @@ export function TestDetailPage() {
   const t = useTestsT();
   const label = useEnumLabel();
   const dp = useDataProvider<ConsoleDataProvider>();
+  const testApi = useTestMethods();
   const { permissions = [] } = usePermissions<string[]>();
   const [dialog, setDialog] = useState<'status' | 'due' | 'report' | null>(null);
   const [pdf, setPdf] = useState<number | null>(null);
@@ -306,7 +308,7 @@ export function TestDetailPage() {
       <PdfViewerDialog
         open={pdf !== null}
         title={t('tests.detail.report')}
-        load={() => dp.loadTestReport({ id: x.id, version: pdf ?? undefined })}
+        load={() => testApi.loadTestReport({ id: x.id, version: pdf ?? undefined })}
         onClose={() => setPdf(null)}
       />
       {dialog === 'status' ? (

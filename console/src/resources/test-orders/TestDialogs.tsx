@@ -11,12 +11,11 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useDataProvider } from 'react-admin';
 import { dueDateError, testStatusOptions, TEST_RULE_MESSAGES, type TestStatus } from '@onco/domain';
 import { useToast } from '../../components';
-import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { dayToUs, usDateToDay } from './logic';
+import { useTestMethods } from './useTestMethods';
 import { useTestsT } from './useTestsT';
 
 const errorText = (e: unknown, fallback: string) => (e instanceof Error && e.message ? e.message : fallback);
@@ -35,7 +34,7 @@ export function UpdateStatusDialog(props: {
   const t = useTestsT();
   const label = useEnumLabel();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const testApi = useTestMethods();
   const [status, setStatus] = useState<TestStatus | ''>('');
   const [saving, setSaving] = useState(false);
   const options = testStatusOptions(tests[0]?.status);
@@ -43,7 +42,7 @@ export function UpdateStatusDialog(props: {
     if (!status) return;
     setSaving(true);
     try {
-      await dp.updateTestsStatus({ uuids: tests.map((x) => x.id), status });
+      await testApi.updateTestsStatus({ uuids: tests.map((x) => x.id), status });
       toast('success', t('tests.toast.statusUpdated'));
       setStatus('');
       onDone();
@@ -100,7 +99,7 @@ export function DueDateDialog(props: {
   const { open, testId, current, onClose, onDone } = props;
   const t = useTestsT();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const testApi = useTestMethods();
   const [text, setText] = useState(dayToUs(current));
   const [none, setNone] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -117,7 +116,7 @@ export function DueDateDialog(props: {
   const submit = async () => {
     setSaving(true);
     try {
-      await dp.updateTestDueDate({ uuid: testId, dueOn: none ? null : day });
+      await testApi.updateTestDueDate({ uuid: testId, dueOn: none ? null : day });
       toast('success', t('tests.toast.dueUpdated'));
       onDone();
     } catch (e) {
@@ -169,13 +168,13 @@ export function LimsDialog(props: {
   const { open, testId, current, onClose, onDone } = props;
   const t = useTestsT();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const testApi = useTestMethods();
   const [value, setValue] = useState(current ?? '');
   const [saving, setSaving] = useState(false);
   const submit = async () => {
     setSaving(true);
     try {
-      await dp.updateLimsProjectId({ uuid: testId, limsProjectId: value.trim() });
+      await testApi.updateLimsProjectId({ uuid: testId, limsProjectId: value.trim() });
       toast('success', t('tests.toast.limsUpdated'));
       onDone();
     } catch (e) {

@@ -15,11 +15,10 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider } from 'react-admin';
 import { truncate, TRUNCATE, useToast } from '../../../components';
-import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { useEnumLabel } from '../list/useOrdersT';
-import { useSampleMethods } from '../summary/samples/useSamplesT';
+import { useSampleMethods } from '../summary/samples/useSampleMethods';
+import { useMergeMethods } from './useMergeMethods';
 import { mergeEn } from './i18n';
 
 type Kind = 'tumors' | 'normals' | 'plasmas';
@@ -40,7 +39,7 @@ export function MergeTrfDialog(props: {
   const t = useMessagesT(mergeEn);
   const label = useEnumLabel();
   const toast = useToast();
-  const dp = useDataProvider<ConsoleDataProvider>();
+  const mergeApi = useMergeMethods();
   const samplesApi = useSampleMethods();
   const [primaryId, setPrimaryId] = useState(current.id);
   const [duplicateId, setDuplicateId] = useState('');
@@ -91,7 +90,7 @@ export function MergeTrfDialog(props: {
       }
     }
     try {
-      await dp.mergeTestOrderForms({ sourceTrfId: duplicateId, targetTrfId: primaryId });
+      await mergeApi.mergeTestOrderForms({ sourceTrfId: duplicateId, targetTrfId: primaryId });
       toast('success', t('merge.merged'));
       onMerged(primaryId);
     } catch (e) {

@@ -14,6 +14,7 @@ import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { useEnumLabel } from '../list/useOrdersT';
 import { COMMENTS_PATH } from '../summary/api';
 import type { TimelineEntry } from './api';
+import { useTimelineMethods } from './useTimelineMethods';
 import { billingKey, changeKey, timelineEn } from './i18n';
 
 interface Comment {
@@ -52,10 +53,11 @@ export function OrderTimeline({
   const t = useMessagesT(timelineEn);
   const label = useEnumLabel();
   const dp = useDataProvider<ConsoleDataProvider>();
+  const timelineApi = useTimelineMethods();
   const [onlyThis, setOnlyThis] = useState(false);
   const entries = useQuery({
     queryKey: ['timeline', requisitionId],
-    queryFn: () => dp.getOrderTimeline({ id: requisitionId }).then((r) => r.data),
+    queryFn: () => timelineApi.getOrderTimeline({ id: requisitionId }).then((r) => r.data),
     // entries arrive with their events (about a second after a change): look again while the timeline is open
     refetchInterval: 5_000,
   });

@@ -19,7 +19,8 @@ import { errorText } from '../api';
 import type { Requisition } from '../requisition';
 import type { SampleRow, SamplesRequisition } from './api';
 import { allSamples, copySelection, ruleRequisition } from './logic';
-import { useSampleMethods, useSamplesT } from './useSamplesT';
+import { useSampleMethods } from './useSampleMethods';
+import { useSamplesT } from './useSamplesT';
 
 /**
  * Copy Samples: "Copy Samples: {TRF id}". The user picks another submitted requisition of the same patient and

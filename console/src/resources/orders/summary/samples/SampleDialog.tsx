@@ -38,7 +38,8 @@ import {
   sampleFormOf,
   sampleRuleText,
 } from './logic';
-import { useSampleMethods, useSamplesT } from './useSamplesT';
+import { useSampleMethods } from './useSampleMethods';
+import { useSamplesT } from './useSamplesT';
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 

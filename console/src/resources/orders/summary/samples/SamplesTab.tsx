@@ -20,7 +20,8 @@ import type { SampleRow } from './api';
 import { CopySamplesDialog } from './CopySamplesDialog';
 import { pageOf, ruleRequisition, rowsFor } from './logic';
 import { SampleDialog } from './SampleDialog';
-import { useSampleMethods, useSamplesT } from './useSamplesT';
+import { useSampleMethods } from './useSampleMethods';
+import { useSamplesT } from './useSamplesT';
 
 const STATUS_TONE = { PROCEED: 'success', ON_HOLD: 'warning', CANCELLED: 'default' } as const;
 
