@@ -11,7 +11,7 @@ import ViewListOutlinedIcon from '@mui/icons-material/ViewListOutlined';
 import { clearUserPreferences } from '../providers/authProvider';
 import { request } from '../providers/http';
 import { readSession, shortName } from '../providers/session';
-import { ChangePasswordDialog } from '../pages/ChangePasswordDialog';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { AboutDialog } from './AboutDialog';
 import { MaintenanceAdminDialog } from './MaintenanceAdminDialog';
 import { ReleaseNotesDialog } from './ReleaseNotesDialog';

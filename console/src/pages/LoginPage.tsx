@@ -19,7 +19,7 @@ import { LoginError } from '../providers/authProvider';
 import { readSession } from '../providers/session';
 import { STORAGE_KEYS } from '../providers/storage';
 import { MaintenanceScreen } from './MaintenanceScreen';
-import { PasswordField } from './PasswordField';
+import { PasswordField } from '../components/PasswordField';
 import { PublicFrame } from './PublicFrame';
 
 /**

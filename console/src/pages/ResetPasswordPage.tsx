@@ -4,8 +4,8 @@ import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import { dataProvider } from '../providers/dataProvider';
-import { passwordAcceptable } from './PasswordChecklist';
-import { NewPasswordFields } from './PasswordField';
+import { passwordAcceptable } from '../components/PasswordChecklist';
+import { NewPasswordFields } from '../components/PasswordField';
 import { PublicFrame } from './PublicFrame';
 
 /** The page the e-mailed password link opens (/reset-password?token=...): a new password with the same rules. */

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Grid, Typography } from '@mui/material';
 import { useState } from 'react';
 import { formatDateTime } from '../../../../components';
-import { PasswordField } from '../../../../pages/PasswordField';
+import { PasswordField } from '../../../../components/PasswordField';
 import { useWizardApi } from '../api';
 import { useWizard } from '../context';
 import { Section } from '../fields';

@@ -4,8 +4,8 @@ import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { renewSession } from '../providers/authProvider';
 import { readSession } from '../providers/session';
-import { passwordAcceptable } from './PasswordChecklist';
-import { NewPasswordFields, PasswordField } from './PasswordField';
+import { passwordAcceptable } from '../components/PasswordChecklist';
+import { NewPasswordFields, PasswordField } from '../components/PasswordField';
 
 /**
  * Change Password (profile menu): old, new and confirmation with the live checklist; submit only when every rule
