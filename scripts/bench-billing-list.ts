@@ -10,18 +10,10 @@
  *
  * Prints p50/p95 latency, requests per second and the API/bare ratio (target within 1.5x). Not a test.
  */
-import pino from 'pino';
-import { loadConfig, parseListQuery, type SessionUser } from '@onco/platform';
-import {
-  BILLING_CASE_STATUSES,
-  BILLING_REVIEW_STATUSES,
-  TEST_STATUSES,
-  permissionsOf,
-  type Role,
-} from '@onco/domain';
+import { BILLING_CASE_STATUSES, BILLING_REVIEW_STATUSES, TEST_STATUSES } from '@onco/domain';
 import { billingCasesResource as R, billingScope } from '@onco/billing';
-import { buildSystem, demoLogin, seedDemo } from '@onco/server';
-import { arg, compareListToBare } from './bench-support';
+import { seedDemo } from '@onco/server';
+import { arg, benchList, runBench } from './bench-support';
 
 const FACETS = R.facets!.map((f) => f.name);
 const ASSIGNEES = ['Bea Biller', 'Carl Coder', 'Dana Claims', 'Eli Payor', null];
@@ -77,17 +69,7 @@ async function seed(coll: ReturnType<import('mongoose').Connection['collection']
 
 async function main() {
   const cases = Number(arg('cases', '300000'));
-  const requests = Number(arg('requests', '100'));
-  const concurrency = Number(arg('concurrency', '10'));
-  const role = `ROLE_${arg('role', 'administrator').toUpperCase()}` as Role;
   const status = arg('status', '');
-  const config = loadConfig({
-    ...process.env,
-    WORKERS: 'false',
-    SERVE_CONSOLE: 'false',
-    DEMO_MODE: 'true',
-    PORT: '0',
-  });
   const query: Record<string, string> = {
     sort: 'updatedOn,DESC',
     page: '0',
@@ -95,56 +77,22 @@ async function main() {
     facets: FACETS.join(','),
     ...(status ? { filter: JSON.stringify({ caseStatus: `in(${status})` }) } : {}),
   };
-
-  const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
-  await system.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = system.app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  try {
-    await seedDemo(system.ctx).catch(() => undefined); // the demo users (idempotent)
-    const coll = system.ctx.mongo.collection('billing_cases');
-    const have = await coll.countDocuments({ _id: { $regex: '^bench-case-' } } as never);
-    if (have < cases) await seed(coll, have, cases);
-    const total = await coll.countDocuments({});
-    console.log(`[bench] database ${config.MONGO_URL.replace(/\/\/[^@]*@/, '//')}: ${total} billing cases`);
-
-    const signIn = await fetch(`${base}/uam/api/v1/authenticate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        username: Buffer.from(demoLogin(role)).toString('base64'),
-        password: Buffer.from(config.DEMO_PASSWORD).toString('base64'),
-      }),
-    });
-    if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
-    const { token } = (await signIn.json()) as { token: string };
-    const headers = { authorization: `Bearer ${token}` };
-    const url = `${base}/bis/api/v1/billingCases?${new URLSearchParams(query)}`;
-    const session = (await (await fetch(`${base}/uam/api/v1/session`, { headers })).json()) as any;
-    const user = {
-      ...session,
-      allAccounts: (session.grantedAuthorities ?? permissionsOf(role)).includes('VIEW_ALL_ACCOUNTS'),
-    } as SessionUser;
-    const parsed = parseListQuery(R, query);
-    await compareListToBare({
-      url,
-      headers,
-      coll: coll as never,
-      resource: R,
-      query: parsed,
-      scope: billingScope(user),
-      requests,
-      concurrency,
-      describe: (first, n) =>
-        `query: ${query.filter ?? 'no filter'}, newest first, 15 a page, ${FACETS.length} facets; ${first.totalElements} matching; as ${demoLogin(role)}; ${n} aggregates a request`,
-      target: 'target within 1.5x',
-    });
-  } finally {
-    await system.close();
-  }
+  await benchList({
+    collection: 'billing_cases',
+    noun: 'billing cases',
+    prepare: async (system, coll) => {
+      await seedDemo(system.ctx).catch(() => undefined); // the demo users (idempotent)
+      const have = await coll.countDocuments({ _id: { $regex: '^bench-case-' } } as never);
+      if (have < cases) await seed(coll, have, cases);
+    },
+    path: '/bis/api/v1/billingCases',
+    query,
+    resource: R,
+    scope: (user) => billingScope(user),
+    describe: (first, n, login) =>
+      `query: ${query.filter ?? 'no filter'}, newest first, 15 a page, ${FACETS.length} facets; ${first.totalElements} matching; as ${login}; ${n} aggregates a request`,
+    target: 'target within 1.5x',
+  });
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

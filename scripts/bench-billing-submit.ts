@@ -37,7 +37,7 @@ import {
 import { importIcd10Fixture, qualifiedCase } from '@onco/billing/testing';
 import { buildSystem } from '@onco/server';
 import { createUser, login } from '@onco/testing';
-import { arg } from './bench-support';
+import { arg, runBench } from './bench-support';
 
 const withCommandMonitoring = (url: string, on: boolean) =>
   on ? `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true` : url;
@@ -213,7 +213,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

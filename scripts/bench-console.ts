@@ -17,17 +17,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import pino from 'pino';
 import puppeteer, { type Page } from 'puppeteer-core';
-import { loadConfig } from '@onco/platform';
-import { buildSystem, demoLogin } from '@onco/server';
+import { demoLogin } from '@onco/server';
 import type { Role } from '@onco/domain';
+import { arg, benchConfig, runBench, startBenchServer } from './bench-support';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-};
 
 const ROWS = '[data-testid^="row-"], [data-testid="list-empty"]';
 
@@ -104,17 +99,8 @@ async function main() {
       env: { ...process.env, NODE_ENV: 'production' },
     });
   }
-  const config = loadConfig({
-    ...process.env,
-    WORKERS: 'false',
-    SERVE_CONSOLE: 'true',
-    DEMO_MODE: 'true',
-    PORT: '0',
-  });
-  const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
-  await system.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = system.app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const config = benchConfig({ serveConsole: true });
+  const { system, base } = await startBenchServer(config);
   const browser = await puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -185,7 +171,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

@@ -40,7 +40,7 @@ import {
 } from '@onco/lab';
 import { HEADER, row, submission } from '@onco/lab/testing';
 import { buildSystem } from '@onco/server';
-import { arg } from './bench-support';
+import { arg, runBench } from './bench-support';
 
 const ROWS = Number(arg('rows', '100000'));
 const REQS = Number(arg('requisitions', '500'));
@@ -212,7 +212,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

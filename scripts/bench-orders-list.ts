@@ -22,24 +22,31 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import pino from 'pino';
 import type { Collection } from 'mongodb';
 import {
   buildMatch,
   listAggregates,
   listAnswer,
   facetStages,
-  loadConfig,
   planStages,
   orderedHint,
   parseListQuery,
   type ListQuery,
-  type SessionUser,
 } from '@onco/platform';
-import { permissionsOf, type Role } from '@onco/domain';
+import type { Role } from '@onco/domain';
 import { requisitionListScope, requisitionsResource as R } from '@onco/requisitions';
-import { buildSystem, demoLogin } from '@onco/server';
-import { arg, fmt, run } from './bench-support';
+import { demoLogin } from '@onco/server';
+import {
+  arg,
+  benchConfig,
+  fmt,
+  run,
+  runBench,
+  signIn,
+  signInSession,
+  startBenchServer,
+  withoutCredentials,
+} from './bench-support';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const FACETS = R.facets!.map((f) => f.name);
@@ -52,19 +59,6 @@ const QUERY = {
 };
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-async function signIn(base: string, role: Role, password: string) {
-  const res = await fetch(`${base}/uam/api/v1/authenticate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      username: Buffer.from(demoLogin(role)).toString('base64'),
-      password: Buffer.from(password).toString('base64'),
-    }),
-  });
-  if (!res.ok) throw new Error(`sign-in as ${demoLogin(role)} failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as any;
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -120,7 +114,7 @@ async function firstAnswer(role: Role, password: string, kind: 'bench' | 'consol
       await new Promise((r) => setTimeout(r, 25));
     }
     const listening = performance.now() - t0;
-    const { token } = await signIn(base, role, password);
+    const token = await signIn(base, role, password);
     const get = async (path: string, qs: Record<string, string>) => {
       const res = await fetch(`${base}/portal/api/v1/${path}?${new URLSearchParams(qs)}`, {
         headers: { authorization: `Bearer ${token}` },
@@ -205,13 +199,7 @@ async function main() {
   const requests = Number(arg('requests', '200'));
   const concurrency = Number(arg('concurrency', '10'));
   const role = `ROLE_${arg('role', 'administrator').toUpperCase().replace(/\./g, '_')}` as Role;
-  const config = loadConfig({
-    ...process.env,
-    WORKERS: 'false',
-    SERVE_CONSOLE: 'false',
-    DEMO_MODE: 'true',
-    PORT: '0',
-  });
+  const config = benchConfig();
 
   if (!process.argv.includes('--no-first')) {
     for (const kind of ['bench', 'console'] as const) {
@@ -222,14 +210,11 @@ async function main() {
     }
   }
 
-  const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
-  await system.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = system.app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const { system, base } = await startBenchServer(config);
   try {
     const coll = system.ctx.mongo.collection('test_order_forms');
     const total = await coll.countDocuments({});
-    console.log(`[bench] database ${config.MONGO_URL.replace(/\/\/[^@]*@/, '//')}: ${total} requisitions`);
+    console.log(`[bench] database ${withoutCredentials(config.MONGO_URL)}: ${total} requisitions`);
     if (total < 1000) console.log('[bench] hint: npm run seed:scale -- --requisitions 100000 first');
 
     // the list's index-ordered index is built in the background at start (ordered-indexes.ts): wait for it
@@ -244,15 +229,9 @@ async function main() {
       `[bench] index-ordered index for newest-first pages: ${orderedHint(db, 'test_order_forms', { updatedOn: -1, _id: -1 }) ?? 'NOT READY (pages sort their matches)'} (waited ${secs(Date.now() - waitFrom)}); counts kept ${config.LIST_COUNTS_TTL_MS} ms from ${config.LIST_COUNTS_MIN_ROWS} rows`,
     );
 
-    const { token } = await signIn(base, role, config.DEMO_PASSWORD);
+    // the user as the server sees it: its data scope (the bare queries must ask for the same rows)
+    const { headers, user } = await signInSession(base, role, config.DEMO_PASSWORD);
     const url = `${base}/portal/api/v1/testOrderForms?${new URLSearchParams(QUERY)}`;
-    const headers = { authorization: `Bearer ${token}` };
-    // the data scope as the server sees this user (the bare queries must ask for the same rows)
-    const session = (await (await fetch(`${base}/uam/api/v1/session`, { headers })).json()) as any;
-    const user = {
-      ...session,
-      allAccounts: (session.grantedAuthorities ?? permissionsOf(role)).includes('VIEW_ALL_ACCOUNTS'),
-    } as SessionUser;
     const query = parseListQuery(R, QUERY);
     const scope = requisitionListScope(user, query);
     const first = await (await fetch(url, { headers })).json();
@@ -409,7 +388,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

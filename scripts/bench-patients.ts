@@ -24,21 +24,22 @@
  * requests per second and the API/bare ratio (target within 1.5x). Refuses a database whose name lacks "bench"
  * (it writes patients and the npi user's associations) unless `--force`. Not a test: figures go to docs/benchmarks.md.
  */
-import pino from 'pino';
 import type { Connection } from 'mongoose';
-import {
-  buildMatch,
-  listAggregates,
-  listAnswer,
-  loadConfig,
-  planStages,
-  parseListQuery,
-  type SessionUser,
-} from '@onco/platform';
-import { PATIENTS_PAGE_SIZE, permissionsOf, type Role } from '@onco/domain';
+import { buildMatch, listAggregates, listAnswer, planStages, parseListQuery } from '@onco/platform';
+import { PATIENTS_PAGE_SIZE, type Role } from '@onco/domain';
 import { NOT_MERGED, patientScope, patientsResource as R, and } from '@onco/reference';
-import { buildSystem, demoLogin, seedDemo } from '@onco/server';
-import { arg, compareListToBare, fmt, run } from './bench-support';
+import { demoLogin, seedDemo } from '@onco/server';
+import {
+  arg,
+  benchConfig,
+  compareListToBare,
+  fmt,
+  run,
+  runBench,
+  signInSession,
+  startBenchServer,
+  withoutCredentials,
+} from './bench-support';
 
 type Coll = ReturnType<Connection['collection']>;
 
@@ -310,19 +311,6 @@ async function widenProvider(mongo: Connection, parties: Party[]) {
   }
 }
 
-async function signIn(base: string, role: Role, password: string) {
-  const res = await fetch(`${base}/uam/api/v1/authenticate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      username: Buffer.from(demoLogin(role)).toString('base64'),
-      password: Buffer.from(password).toString('base64'),
-    }),
-  });
-  if (!res.ok) throw new Error(`sign-in as ${demoLogin(role)} failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
-}
-
 /**
  * The Patients screen as one role: the rows and the facets requests in parallel (API) against the bare driver
  * queries fetching the same page, count and labelled facets (also in parallel), checked to answer the same.
@@ -338,12 +326,7 @@ async function measureScreen(o: {
   oneRequest: boolean;
 }) {
   const coll = o.mongo.collection('patients');
-  const headers = { authorization: `Bearer ${await signIn(o.base, o.role, o.password)}` };
-  const session = (await (await fetch(`${o.base}/uam/api/v1/session`, { headers })).json()) as any;
-  const user = {
-    ...session,
-    allAccounts: (session.grantedAuthorities ?? permissionsOf(o.role)).includes('VIEW_ALL_ACCOUNTS'),
-  } as SessionUser;
+  const { headers, user } = await signInSession(o.base, o.role, o.password);
   const scope = and(patientScope(user), NOT_MERGED); // as the route: the data scope, merged duplicates left out
   const listQuery = parseListQuery(R, SCREEN_LIST);
   const facetsQuery = parseListQuery(R, SCREEN_FACETS);
@@ -505,13 +488,7 @@ async function main() {
   const roles = arg('role', 'administrator,npi')
     .split(',')
     .map((r) => `ROLE_${r.trim().toUpperCase()}` as Role);
-  const config = loadConfig({
-    ...process.env,
-    WORKERS: 'false',
-    SERVE_CONSOLE: 'false',
-    DEMO_MODE: 'true',
-    PORT: '0',
-  });
+  const config = benchConfig();
   const dbName = new URL(config.MONGO_URL).pathname.slice(1);
   if (!dbName.includes('bench') && !process.argv.includes('--force')) {
     console.error(
@@ -520,10 +497,7 @@ async function main() {
     process.exit(2);
   }
 
-  const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
-  await system.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = system.app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const { system, base } = await startBenchServer(config);
   try {
     await seedDemo(system.ctx).catch(() => undefined); // the demo users and reference data (idempotent)
     const mongo = system.ctx.mongo;
@@ -534,7 +508,7 @@ async function main() {
     if (have < patients) await seedPatients(coll, parties, have, patients);
     const total = await coll.countDocuments({});
     console.log(
-      `[bench] database ${config.MONGO_URL.replace(/\/\/[^@]*@/, '//')}: ${total} patients over ${parties.length} accounts`,
+      `[bench] database ${withoutCredentials(config.MONGO_URL)}: ${total} patients over ${parties.length} accounts`,
     );
     if (process.argv.includes('--explain')) {
       const indexes = await coll.listIndexes().toArray();
@@ -557,7 +531,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

@@ -26,11 +26,8 @@ import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
 import { labModels } from '@onco/lab';
 import { buildSystem } from '@onco/server';
 import { createUser, login } from '@onco/testing';
+import { arg, runBench } from './bench-support';
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-};
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -245,7 +242,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

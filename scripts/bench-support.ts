@@ -1,16 +1,24 @@
+import pino from 'pino';
 import type { Collection } from 'mongodb';
+import type { Connection } from 'mongoose';
 import {
   buildMatch,
   listAggregates,
   listAnswer,
+  loadConfig,
   orderedHint,
+  parseListQuery,
+  type Config,
   type ListQuery,
   type ListResource,
+  type SessionUser,
 } from '@onco/platform';
+import { permissionsOf, type Role } from '@onco/domain';
+import { buildSystem, demoLogin, type System } from '@onco/server';
 
 /**
- * What the list benchmarks share (scripts/bench-orders-list.ts, scripts/bench-tests-list.ts): the command-line
- * arguments, the closed-loop runner at a fixed concurrency and its figures.
+ * What the benchmarks share (scripts/bench-*.ts): the command-line arguments, their own server and its demo users'
+ * sign-in, the closed-loop runner at a fixed concurrency and its figures, and the list benchmarks' measurement.
  */
 
 /** `--name value` from the command line, else the fallback. */
@@ -56,6 +64,65 @@ export async function run(
 
 export const fmt = (r: RunFigures) =>
   `p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, ${r.rps.toFixed(2)} req/s`;
+
+/** A benchmark's `main`, run: an error is printed and the process exits 1. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+/** A database URL without its credentials (for the log). */
+export const withoutCredentials = (url: string) => url.replace(/\/\/[^@]*@/, '//');
+
+/** The configuration of a benchmark's own server: the environment's, in demo mode, no workers, any port. */
+export function benchConfig(opts: { serveConsole?: boolean } = {}): Config {
+  return loadConfig({
+    ...process.env,
+    WORKERS: 'false',
+    SERVE_CONSOLE: opts.serveConsole ? 'true' : 'false',
+    DEMO_MODE: 'true',
+    PORT: '0',
+  });
+}
+
+/** The benchmark's own server (the whole system, warnings logged) listening on a free local port, and its URL. */
+export async function startBenchServer(config: Config) {
+  const system = await buildSystem(config, { logger: pino({ level: 'warn' }) });
+  await system.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = system.app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return { system, base };
+}
+
+/** Sign in as the role's demo user (demo mode, `password` the config's DEMO_PASSWORD): its bearer token. */
+export async function signIn(base: string, role: Role, password: string): Promise<string> {
+  const res = await fetch(`${base}/uam/api/v1/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      username: Buffer.from(demoLogin(role)).toString('base64'),
+      password: Buffer.from(password).toString('base64'),
+    }),
+  });
+  if (!res.ok) throw new Error(`sign-in as ${demoLogin(role)} failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/**
+ * Sign in as the role's demo user (signIn): the headers of its requests, and the user as the server sees it (its
+ * session), whose data scope the bare queries must apply to ask for the same rows.
+ */
+export async function signInSession(base: string, role: Role, password: string) {
+  const headers = { authorization: `Bearer ${await signIn(base, role, password)}` };
+  const session = (await (await fetch(`${base}/uam/api/v1/session`, { headers })).json()) as any;
+  const user = {
+    ...session,
+    allAccounts: (session.grantedAuthorities ?? permissionsOf(role)).includes('VIEW_ALL_ACCOUNTS'),
+  } as SessionUser;
+  return { headers, user };
+}
 
 /**
  * The list benchmarks' measurement: the list through the real HTTP API (`url` with `headers`) against the bare
@@ -142,4 +209,57 @@ export async function compareListToBare(o: {
   console.log(
     `[bench] ratio API/bare (paging): p50 ${(paging.p50 / pagingBare.p50).toFixed(2)}x, p95 ${(paging.p95 / pagingBare.p95).toFixed(2)}x`,
   );
+}
+
+/**
+ * A list benchmark's run (scripts/bench-billing-list.ts, scripts/bench-tests-list.ts): `--requests` (default 100)
+ * at `--concurrency` (default 10) as the demo user of `--role` (default administrator), on the benchmark's own
+ * server. `prepare` readies the list's collection (e.g. seeds it), which is then counted (`counted` sees the
+ * total); then the list at `path` with `query` is compared to the bare queries in the user's data scope
+ * (compareListToBare, the user's demo login handed to `describe`; with `ordered`, paging is timed too).
+ */
+export async function benchList(o: {
+  collection: string;
+  /** what the collection holds, for the log */
+  noun: string;
+  prepare?: (system: System, coll: ReturnType<Connection['collection']>) => Promise<void>;
+  counted?: (total: number) => void;
+  /** the list's route, from the server's root */
+  path: string;
+  query: Record<string, string>;
+  resource: ListResource;
+  scope: (user: SessionUser, query: ListQuery) => Record<string, unknown>;
+  describe: (first: { totalElements: number }, aggregates: number, login: string) => string;
+  target: string;
+  ordered?: boolean;
+}): Promise<void> {
+  const requests = Number(arg('requests', '100'));
+  const concurrency = Number(arg('concurrency', '10'));
+  const role = `ROLE_${arg('role', 'administrator').toUpperCase()}` as Role;
+  const config = benchConfig();
+  const { system, base } = await startBenchServer(config);
+  try {
+    const coll = system.ctx.mongo.collection(o.collection);
+    await o.prepare?.(system, coll);
+    const total = await coll.countDocuments({});
+    console.log(`[bench] database ${withoutCredentials(config.MONGO_URL)}: ${total} ${o.noun}`);
+    o.counted?.(total);
+    const { headers, user } = await signInSession(base, role, config.DEMO_PASSWORD);
+    const query = parseListQuery(o.resource, o.query);
+    await compareListToBare({
+      url: `${base}${o.path}?${new URLSearchParams(o.query)}`,
+      headers,
+      coll: coll as never,
+      resource: o.resource,
+      query,
+      scope: o.scope(user, query),
+      requests,
+      concurrency,
+      describe: (first, n) => o.describe(first, n, demoLogin(role)),
+      target: o.target,
+      orderedDb: o.ordered ? system.ctx.mongo.db!.databaseName : undefined,
+    });
+  } finally {
+    await system.close();
+  }
 }

@@ -33,11 +33,8 @@ import {
 import { completeForm } from '@onco/requisitions/testing';
 import { buildSystem } from '@onco/server';
 import { createUser, login, TEST_PASSWORD } from '@onco/testing';
+import { arg } from './bench-support';
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

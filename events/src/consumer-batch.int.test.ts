@@ -2,16 +2,14 @@
  * runBatchConsumer against real Kafka and the MongoDB-wire server: offsets are committed only after the batch
  * handler succeeded (a throwing handler loses nothing), poison messages and refused events are dead-lettered.
  */
-import { Kafka, logLevel, type Admin, type Producer } from 'kafkajs';
-import mongoose from 'mongoose';
+import type { Admin, Producer } from 'kafkajs';
+import type mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEAD_LETTERS_COLLECTION,
   EXAMPLE_DATA,
   PROCESSED_EVENTS_COLLECTION,
-  allTopics,
   createEvent,
-  ensureTopics,
   runBatchConsumer,
   topicFor,
   type AnyEvent,
@@ -19,28 +17,17 @@ import {
   type RunBatchConsumerOptions,
   type RunningConsumer,
 } from './index';
-import { kafkaTestLock, runSuffix, waitFor } from '@onco/testing';
-import { LOCAL_MONGO_URL, mongoUrlWithDb } from '../../services/platform/src/config';
+import { kafkaTestBed, waitFor } from '@onco/testing';
 
-const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-const MONGO_URL = process.env.MONGO_URL ?? mongoUrlWithDb(LOCAL_MONGO_URL, 'oncotrf_test');
-
-const run = runSuffix();
-const prefix = `test_${run}-batch`;
+const bed = kafkaTestBed('batch');
+const { run, prefix, kafka } = bed;
 const groupId = `test_${run}-batch`;
-const kafka = new Kafka({
-  clientId: `batch-it-${run}`,
-  brokers: KAFKA_BROKERS,
-  logLevel: logLevel.NOTHING,
-  retry: { retries: 3, initialRetryTime: 100 },
-});
 const topic = topicFor('test-status', prefix);
 
 let conn: mongoose.Connection;
 let producer: Producer;
 let admin: Admin;
 const running: RunningConsumer[] = [];
-let release: () => void = () => {};
 
 const statusEvent = (testOrderId: string) =>
   createEvent('test-status', { data: { ...EXAMPLE_DATA['test-status'], testOrderId } });
@@ -74,9 +61,7 @@ const deadLetters = () =>
   conn.db!.collection<DeadLetter>(DEAD_LETTERS_COLLECTION).find({ groupId }).toArray();
 
 beforeAll(async () => {
-  release = await kafkaTestLock('shared');
-  conn = await mongoose.createConnection(MONGO_URL, { serverSelectionTimeoutMS: 10_000 }).asPromise();
-  await ensureTopics(kafka, prefix);
+  conn = await bed.open();
   producer = kafka.producer();
   await producer.connect();
   admin = kafka.admin();
@@ -90,10 +75,8 @@ afterAll(async () => {
     ?.collection(DEAD_LETTERS_COLLECTION)
     .deleteMany({ groupId })
     .catch(() => undefined);
-  await conn?.close();
-  await admin?.deleteTopics({ topics: allTopics(prefix), timeout: 10_000 }).catch(() => undefined);
   await admin?.disconnect().catch(() => undefined);
-  release();
+  await bed.close();
 }, 60_000);
 
 describe('runBatchConsumer', () => {

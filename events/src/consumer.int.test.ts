@@ -1,42 +1,29 @@
 /**
  * runConsumer against real Kafka and the MongoDB-wire server (DocumentDB here, MongoDB under Docker).
  */
-import { Kafka, Partitioners, logLevel, type Producer } from 'kafkajs';
-import mongoose from 'mongoose';
+import { Partitioners, type Producer } from 'kafkajs';
+import type mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEAD_LETTERS_COLLECTION,
   EXAMPLE_DATA,
   PROCESSED_EVENTS_COLLECTION,
-  allTopics,
   createEvent,
-  ensureTopics,
   runConsumer,
   topicFor,
   type AnyEvent,
   type DeadLetter,
   type RunningConsumer,
 } from './index';
-import { kafkaTestLock, runSuffix, waitFor } from '@onco/testing';
-import { LOCAL_MONGO_URL, mongoUrlWithDb } from '../../services/platform/src/config';
+import { kafkaTestBed, waitFor } from '@onco/testing';
 
-const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-const MONGO_URL = process.env.MONGO_URL ?? mongoUrlWithDb(LOCAL_MONGO_URL, 'oncotrf_test');
-
-const run = runSuffix();
-const prefix = `test_${run}-consumer`;
+const bed = kafkaTestBed('consumer');
+const { run, prefix, kafka } = bed;
 const groupId = `test_${run}-consumer`;
-const kafka = new Kafka({
-  clientId: `consumer-it-${run}`,
-  brokers: KAFKA_BROKERS,
-  logLevel: logLevel.NOTHING,
-  retry: { retries: 3, initialRetryTime: 100 },
-});
 
 let conn: mongoose.Connection;
 let producer: Producer;
 let consumer: RunningConsumer;
-let release: () => void = () => {};
 const effects: { eventId: string; attempt: number }[] = [];
 const attemptsByEvent = new Map<string, number>();
 const ALWAYS_FAILS = 'to-always-fails';
@@ -54,9 +41,7 @@ const send = (e: AnyEvent) =>
   });
 
 beforeAll(async () => {
-  release = await kafkaTestLock('shared');
-  conn = await mongoose.createConnection(MONGO_URL, { serverSelectionTimeoutMS: 10_000 }).asPromise();
-  await ensureTopics(kafka, prefix);
+  conn = await bed.open();
   producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   consumer = await runConsumer({
@@ -91,12 +76,7 @@ afterAll(async () => {
       .deleteMany({ groupId })
       .catch(() => undefined);
   }
-  await conn?.close();
-  const admin = kafka.admin();
-  await admin.connect().catch(() => undefined);
-  await admin.deleteTopics({ topics: allTopics(prefix), timeout: 10_000 }).catch(() => undefined);
-  await admin.disconnect().catch(() => undefined);
-  release();
+  await bed.close();
 }, 60_000);
 
 const deadLetters = () =>

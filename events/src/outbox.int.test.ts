@@ -1,48 +1,33 @@
 /**
  * Outbox relay against real Kafka and the MongoDB-wire server (DocumentDB here, MongoDB under Docker).
  */
-import { Kafka, logLevel, type Producer } from 'kafkajs';
-import mongoose from 'mongoose';
+import type { Kafka, Producer } from 'kafkajs';
+import type mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EXAMPLE_DATA,
   OutboxRelay,
-  allTopics,
   createEvent,
-  ensureTopics,
   outboxForInsert,
   topicFor,
   withOutbox,
   type AnyEvent,
   type TestStatus,
 } from './index';
-import { collectMessages, kafkaTestLock, runSuffix, waitFor } from '@onco/testing';
-import { LOCAL_MONGO_URL, mongoUrlWithDb } from '../../services/platform/src/config';
+import { collectMessages, kafkaTestBed, waitFor, type Collector } from '@onco/testing';
 
-const KAFKA_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-const MONGO_URL = process.env.MONGO_URL ?? mongoUrlWithDb(LOCAL_MONGO_URL, 'oncotrf_test');
-
-const run = runSuffix();
-const prefix = `test_${run}-outbox`;
+const bed = kafkaTestBed('outbox');
+const { run, prefix, kafka } = bed;
 const collName = `outbox_it_${run}`;
-const kafka = new Kafka({
-  clientId: `outbox-it-${run}`,
-  brokers: KAFKA_BROKERS,
-  logLevel: logLevel.NOTHING,
-  retry: { retries: 3, initialRetryTime: 100 },
-});
 
 let conn: mongoose.Connection;
-let release: () => void = () => {};
-let collector: Awaited<ReturnType<typeof collectMessages>>;
+let collector: Collector;
 
 const statusEvent = (testOrderId: string, status: TestStatus) =>
   createEvent('test-status', { data: { ...EXAMPLE_DATA['test-status'], testOrderId, status } });
 
 beforeAll(async () => {
-  release = await kafkaTestLock('shared');
-  conn = await mongoose.createConnection(MONGO_URL, { serverSelectionTimeoutMS: 10_000 }).asPromise();
-  await ensureTopics(kafka, prefix);
+  conn = await bed.open();
   collector = await collectMessages(
     kafka,
     [topicFor('test-status', prefix), topicFor('sample', prefix)],
@@ -56,12 +41,7 @@ afterAll(async () => {
     ?.collection(collName)
     .drop()
     .catch(() => undefined);
-  await conn?.close();
-  const admin = kafka.admin();
-  await admin.connect().catch(() => undefined);
-  await admin.deleteTopics({ topics: allTopics(prefix), timeout: 10_000 }).catch(() => undefined);
-  await admin.disconnect().catch(() => undefined);
-  release();
+  await bed.close();
 }, 60_000);
 
 const coll = () => conn.db!.collection(collName);

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
+import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
 import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from './index';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
 describe('billing: model and GET /bis/api/v1/billingCases (real store)', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let billing: BillingModule;
   let app: App;
-  const h: Record<string, { authorization: string }> = {};
+  const h: Record<string, Auth> = {};
 
   // seed rows (partial on purpose: the schema fills the defaults)
   const billingCase = (n: number, over: Record<string, unknown>): BillingCaseDoc =>
@@ -63,8 +61,7 @@ describe('billing: model and GET /bis/api/v1/billingCases (real store)', () => {
     ]);
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
     const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } });
-    for (const [k, u] of Object.entries({ admin, npi }))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, { admin, npi }));
   });
   afterAll(async () => {
     await sys?.close();
@@ -159,7 +156,7 @@ describe('billing: model and GET /bis/api/v1/billingCases (real store)', () => {
 });
 
 describe("billing: the outbox relay's scan of billing_cases (DocumentDB)", () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let billing: BillingModule;
 
   beforeAll(async () => {

@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, safeParseEventJson, topicFor, type EventEnvelope } from '@onco/events';
+import { createEvent, type EventEnvelope } from '@onco/events';
 import { ROLE_PERMISSIONS } from '@onco/domain';
 import type { SessionUser } from '@onco/platform';
 import {
-  createTestSystem,
+  apiAs,
+  createProvider,
   createUser,
-  login,
-  TEST_PASSWORD,
-  collectMessages,
-  kafkaTestLock,
+  eventsIn,
+  kafkaTestSystem,
+  signIn,
   waitFor,
+  type Auth,
+  type Collector,
+  type KafkaTestSystem,
 } from '@onco/testing';
-import { completeForm } from '@onco/requisitions/testing';
+import { completeForm, TEST_ORDER_FORMS as RQ } from '@onco/requisitions/testing';
+import { submitThroughApi } from '../../requisitions/test/submit';
 import { setBillingReview, type RequisitionDeps } from '../../requisitions/src/use-cases';
 import { requisitionModels } from '../../requisitions/src/models';
 import { labModels, type LabModels } from '../../lab/src/models';
@@ -19,38 +23,23 @@ import { billingModels, upsertBillingSpecialists, type BillingCaseDoc, type Bill
 import { findCase } from './case-service';
 import { handleCaseEvent } from './consumers/cases';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
 /**
  * Billing cases from the lab's events and the billing actions (spec 3 sections 2.9, 4.3, 7.3), everything
  * running (relay, consumers, workers): a really submitted requisition, its test driven through the lab's API,
  * its billing review set by the requisitions service; every change a history entry and a billing-case event.
  */
 describe('billing cases: from events, qualification and the actions API (real Kafka, the store, Redis)', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let billing: BillingModels;
   let lab: LabModels;
   let requisitions: RequisitionDeps;
-  let release: () => void;
-  let collector: Awaited<ReturnType<typeof collectMessages>>;
-  const h: Record<string, { authorization: string }> = {};
+  let collector: Collector;
+  const h: Record<string, Auth> = {};
   let adminUser: SessionUser;
-  const RQ = '/portal/api/v1/testOrderForms';
   const BIS = '/bis/api/v1';
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, who: string, payload?: unknown) =>
-    sys.app.inject({
-      method,
-      url,
-      headers: h[who],
-      ...(payload !== undefined ? { payload: payload as object } : {}),
-    });
-  const billingEvents = (caseId: string) =>
-    collector.messages
-      .filter((m) => m.key === caseId)
-      .map((m) => safeParseEventJson(m.value))
-      .map((p) => (p.ok ? (p.event as { schemaVersion: number; data: Record<string, any> }) : null))
-      .filter((e) => e !== null);
+  const call = apiAs(() => sys, h);
+  const billingEvents = (caseId: string) => eventsIn(collector.messages, caseId);
   const caseOf = (testOrderId: string) =>
     billing.BillingCase.findOne({ testOrderId }).lean<BillingCaseDoc>().exec();
   const waitCase = (testOrderId: string, ok: (c: BillingCaseDoc) => boolean, what: string) =>
@@ -65,14 +54,8 @@ describe('billing cases: from events, qualification and the actions API (real Ka
   /** A requisition really submitted through the API; returns its id and its test order's id. */
   async function submitOrder(): Promise<{ requisitionId: string; testOrderId: string }> {
     const form = completeForm({ accountId: 'acc-A', physicianId: 'phy-A' });
-    const draft = await call('POST', RQ, 'npi', form);
-    const requisitionId = draft.json().id;
-    expect(
-      (await call('POST', `${RQ}/${requisitionId}/sign`, 'npi', { password: TEST_PASSWORD })).statusCode,
-    ).toBe(200);
-    const submit = await call('POST', `${RQ}/submit`, 'npi', { ...form, id: requisitionId });
-    expect(submit.statusCode, submit.body).toBe(200);
-    return { requisitionId, testOrderId: submit.json().testOrders[0].id };
+    const submitted = await submitThroughApi(sys, h.npi, form);
+    return { requisitionId: submitted.id, testOrderId: submitted.testOrders[0].id };
   }
   const setTestStatus = async (testOrderId: string, status: string) => {
     const res = await call('POST', '/oms/api/v1/testOrders/updateTestsStatus', 'accessioner', {
@@ -86,27 +69,18 @@ describe('billing cases: from events, qualification and the actions API (real Ka
   let caseId = '';
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' });
+    sys = await kafkaTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' });
     billing = billingModels(sys.ctx.mongo);
     lab = labModels(sys.ctx.mongo);
     requisitions = { ctx: sys.ctx, models: requisitionModels(sys.ctx.mongo) };
-    collector = await collectMessages(
-      sys.ctx.kafka,
-      [topicFor('billing-case', sys.config.TOPIC_PREFIX)],
-      `collector-${sys.suffix}`,
-    );
+    collector = await sys.collect(['billing-case']);
     const users = {
-      npi: await createUser(sys, 'ROLE_NPI', {
-        account: { id: 'acc-A', name: 'Alpha' },
-        physicianId: 'phy-A',
-      }),
+      npi: await createProvider(sys, { id: 'acc-A', name: 'Alpha' }, 'phy-A'),
       accessioner: await createUser(sys, 'ROLE_ACCESSIONER'),
       admin: await createUser(sys, 'ROLE_ADMINISTRATOR'),
       devops: await createUser(sys, 'ROLE_DEVOPS'),
     };
-    for (const [k, u] of Object.entries(users))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, users));
     adminUser = {
       id: users.admin._id,
       loginId: users.admin.loginId,
@@ -127,9 +101,7 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     main = await submitOrder();
   });
   afterAll(async () => {
-    await collector?.stop();
     await sys?.close();
-    release?.();
   });
 
   it('opens one case per test order, with the parties and names of the submission', async () => {

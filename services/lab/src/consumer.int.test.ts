@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Producer } from 'kafkajs';
 import {
   PROCESSED_EVENTS_COLLECTION,
-  ensureTopics,
   safeParseEventJson,
   topicFor,
   withPrefix,
   type EventEnvelope,
 } from '@onco/events';
-import { createTestSystem, settled, collectMessages, kafkaTestLock, waitFor } from '@onco/testing';
+import { kafkaTestSystem, settled, waitFor, type Collector, type KafkaTestSystem } from '@onco/testing';
 import { submittedEvent } from '../test/events';
 import {
   createLabModule,
@@ -18,15 +17,11 @@ import {
   type LabModule,
 } from './index';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
 describe('lab: requisition-submitted consumer (real Kafka and the store)', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let lab: LabModule;
   let producer: Producer;
-  let release: () => void;
-  let collector: Awaited<ReturnType<typeof collectMessages>>;
-  const statusTopic = () => topicFor('test-status', sys.config.TOPIC_PREFIX);
+  let collector: Collector;
 
   const publish = async (event: EventEnvelope<'requisition-submitted'>) => {
     await producer.send({
@@ -40,19 +35,16 @@ describe('lab: requisition-submitted consumer (real Kafka and the store)', () =>
     } as never);
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
+    sys = await kafkaTestSystem(
+      { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+      { ensureTopics: true },
+    );
     lab = createLabModule(sys.ctx);
-    await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
-    producer = sys.ctx.kafka.producer();
-    await producer.connect();
-    collector = await collectMessages(sys.ctx.kafka, [statusTopic()], `collector-${sys.suffix}`);
+    producer = await sys.producer();
+    collector = await sys.collect(['test-status']);
   });
   afterAll(async () => {
-    await collector?.stop();
-    await producer?.disconnect();
     await sys?.close();
-    release?.();
   });
 
   it('creates the test orders with their history and scope, and emits a test-status event for each', async () => {

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login, TEST_PASSWORD, kafkaTestLock, waitFor } from '@onco/testing';
+import {
+  createProvider,
+  kafkaTestSystem,
+  signIn,
+  TEST_PASSWORD,
+  waitFor,
+  type Auth,
+  type KafkaTestSystem,
+} from '@onco/testing';
 import { completeForm } from '@onco/requisitions/testing';
 import { createMessagesModule } from '@onco/messages';
 import { createLabModule } from './index';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
 /**
  * The submit journey across services, everything running (relay, consumers): the requisitions service commits
@@ -13,27 +19,17 @@ type Sys = Awaited<ReturnType<typeof createTestSystem>>;
  * counts the ordered test for its account only.
  */
 describe('submit → test orders, comments and dashboard (real Kafka, the store, Redis)', () => {
-  let sys: Sys;
-  let release: () => void;
-  const h: Record<string, { authorization: string }> = {};
+  let sys: KafkaTestSystem;
+  const h: Record<string, Auth> = {};
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true' });
-    const npi = await createUser(sys, 'ROLE_NPI', {
-      account: { id: 'acc-A', name: 'Alpha' },
-      physicianId: 'phy-A',
-    });
-    const other = await createUser(sys, 'ROLE_NPI', {
-      account: { id: 'acc-B', name: 'Beta' },
-      physicianId: 'phy-B',
-    });
-    h.npi = { authorization: (await login(sys, npi.loginId)).authorization };
-    h.other = { authorization: (await login(sys, other.loginId)).authorization };
+    sys = await kafkaTestSystem({ WORKERS: 'true' });
+    const npi = await createProvider(sys, { id: 'acc-A', name: 'Alpha' }, 'phy-A');
+    const other = await createProvider(sys, { id: 'acc-B', name: 'Beta' }, 'phy-B');
+    Object.assign(h, await signIn(sys, { npi, other }));
   });
   afterAll(async () => {
     await sys?.close();
-    release?.();
   });
 
   it('creates the submitted tests in the lab, opens comments and counts them on the dashboard', async () => {

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
+import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
 import { createLabModule, type LabModule, type TestOrderDoc } from './index';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
 describe('lab: models and GET /oms/api/v1/testOrders (real store)', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let lab: LabModule;
   let app: App;
-  const h: Record<string, { authorization: string }> = {};
+  const h: Record<string, Auth> = {};
 
   // seed rows (partial on purpose: the schema fills the defaults)
   const order = (n: number, over: Record<string, unknown>): TestOrderDoc =>
@@ -67,8 +65,7 @@ describe('lab: models and GET /oms/api/v1/testOrders (real store)', () => {
       account: { id: 'acc-Z', name: 'Zeta' },
       physicianId: 'phy-1',
     });
-    for (const [k, u] of Object.entries({ npi, admin, patient, physician }))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, { npi, admin, patient, physician }));
   });
   afterAll(async () => {
     await sys?.close();

@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeParseEventJson, topicFor } from '@onco/events';
+import { safeParseEventJson } from '@onco/events';
 import {
-  createTestSystem,
+  apiAs,
+  createProvider,
   createUser,
-  login,
+  kafkaTestSystem,
   settled,
-  TEST_PASSWORD,
-  collectMessages,
-  kafkaTestLock,
+  signIn,
   waitFor,
+  type Auth,
+  type Collector,
+  type KafkaTestSystem,
 } from '@onco/testing';
-import { completeForm } from '@onco/requisitions/testing';
+import { completeForm, TEST_ORDER_FORMS as RQ } from '@onco/requisitions/testing';
+import { submitToLab } from '../test/submit';
 import { createLabModule, type LabModule } from './index';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
 /**
  * Merge TRF across services, everything running: the requisitions service makes the duplicate INVALID with a
@@ -22,57 +23,32 @@ type Sys = Awaited<ReturnType<typeof createTestSystem>>;
  * is lost (the duplicate stays readable, the reported test keeps its report status).
  */
 describe('Merge TRF: duplicate → primary (real Kafka, the store, Redis)', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let lab: LabModule;
-  let release: () => void;
-  let collector: Awaited<ReturnType<typeof collectMessages>>;
-  const h: Record<string, { authorization: string }> = {};
-  const RQ = '/portal/api/v1/testOrderForms';
-  const call = (method: 'GET' | 'POST', url: string, who: string, payload?: object) =>
-    sys.app.inject({ method, url, headers: h[who], ...(payload ? { payload } : {}) });
+  let collector: Collector;
+  const h: Record<string, Auth> = {};
+  const call = apiAs(() => sys, h);
 
+  /** a NEXT_DX + NEXT_PERSONAL_DX requisition submitted through the API, once the lab has its two tests */
   async function submitted(who: string) {
     const form = completeForm({ accountId: 'acc-M', physicianId: 'phy-M', patientId: 'pat-M' });
     form.orderInformation = { nextDx: true, nextPersonalDx: true, orderType: 'INITIAL_ORDER' };
-    const draft = await call('POST', RQ, who, form);
-    expect(draft.statusCode, draft.body).toBe(200);
-    const id = draft.json().id;
-    expect((await call('POST', `${RQ}/${id}/sign`, who, { password: TEST_PASSWORD })).statusCode).toBe(200);
-    const sub = await call('POST', `${RQ}/submit`, who, { ...form, id });
-    expect(sub.statusCode, sub.body).toBe(200);
-    const body = sub.json();
-    await waitFor(
-      async () =>
-        (await lab.models.TestOrder.countDocuments({ 'testOrderForm.id': id })) === 2 ? true : null,
-      { what: 'the lab test orders', timeoutMs: 45_000 },
-    );
-    return body as { id: string; testRequisitionId: string; testOrders: Array<{ id: string }> };
+    return submitToLab(sys, lab.models, h[who], form);
   }
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
+    sys = await kafkaTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
     lab = createLabModule(sys.ctx);
-    collector = await collectMessages(
-      sys.ctx.kafka,
-      [topicFor('test-status', sys.config.TOPIC_PREFIX)],
-      `collector-${sys.suffix}`,
-    );
+    collector = await sys.collect(['test-status']);
     const users = {
       accessioner: await createUser(sys, 'ROLE_ACCESSIONER'),
       other: await createUser(sys, 'ROLE_PROJECT_MANAGER'),
-      npi: await createUser(sys, 'ROLE_NPI', {
-        account: { id: 'acc-Z', name: 'Zeta' },
-        physicianId: 'phy-Z',
-      }),
+      npi: await createProvider(sys, { id: 'acc-Z', name: 'Zeta' }, 'phy-Z'),
     };
-    for (const [k, u] of Object.entries(users))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, users));
   });
   afterAll(async () => {
-    await collector?.stop();
     await sys?.close();
-    release?.();
   });
 
   it('the duplicate becomes INVALID with a link to its primary; its tests end merged; nothing is lost', async () => {

@@ -1,19 +1,22 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureTopics, safeParseEventJson, topicFor } from '@onco/events';
 import {
-  collectMessages,
-  kafkaTestLock,
-  waitFor,
-  createTestSystem,
   createUser,
-  login,
+  eventsIn,
+  kafkaTestSystem,
+  multipart as multipartBody,
   settled,
+  sha256,
+  signIn,
+  storeFiles,
+  waitFor,
+  type Auth,
+  type Collector,
+  type KafkaTestSystem,
+  type Part,
 } from '@onco/testing';
 import { createLabModule, type LabModule, type TestOrderDoc } from './index';
 import {
@@ -22,9 +25,6 @@ import {
   REPORT_MAX_BYTES,
   sweepExpiredReportUploads,
 } from './report-service';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-type Auth = { authorization: string };
 
 const BASE = '/oms/api/v1/testOrders';
 const TOO_LARGE = 'The file selected exceeds the file size limit of 50MB. The file will not be attached.';
@@ -36,50 +36,14 @@ const pdf = (n = 20_000) =>
     randomBytes(n),
     Buffer.from('\n%%EOF\n'),
   ]);
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-type Part =
-  { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Buffer };
-
-/** a multipart/form-data body built by hand (what a browser's FormData sends) */
-function multipart(parts: Part[]) {
-  const boundary = `----onco${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    if ('value' in p) {
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`,
-        ),
-      );
-    } else {
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\n` +
-            `Content-Type: ${p.contentType ?? 'application/pdf'}\r\n\r\n`,
-        ),
-        p.data,
-        Buffer.from('\r\n'),
-      );
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-/** every file in the blob store, complete or partial (`.part`) */
-async function storeFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const shard of await readdir(dir).catch(() => [] as string[]))
-    for (const f of await readdir(path.join(dir, shard)).catch(() => [] as string[])) out.push(f);
-  return out.sort();
-}
+/** a multipart/form-data body (what a browser's FormData sends), its file parts PDFs unless they say */
+const multipart = (parts: Part[]) => multipartBody(parts, 'application/pdf');
 
 describe('lab: test reports (upload, submit, download) on the real services', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let lab: LabModule;
-  let release: () => void;
-  let collector: Awaited<ReturnType<typeof collectMessages>>;
+  let collector: Collector;
   let port = 0;
   const h: Record<'admin' | 'admin2' | 'npiA' | 'npiB', Auth> = {} as never;
   const run = randomBytes(3).toString('hex');
@@ -129,37 +93,30 @@ describe('lab: test reports (upload, submit, download) on the real services', ()
       headers: who,
     });
   const eventsOf = (id: string) =>
-    collector.messages
-      .map((m) => safeParseEventJson(m.value))
-      .flatMap((p) => (p.ok ? [p.event.data as Record<string, any>] : []))
+    eventsIn(collector.messages)
+      .map((e) => e.data)
       .filter((d) => d.testOrderId === id);
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
+    sys = await kafkaTestSystem(
+      { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+      { ensureTopics: true },
+    );
     lab = createLabModule(sys.ctx);
     await Promise.all(Object.values(lab.models).map((m) => m.init()));
-    await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
-    collector = await collectMessages(
-      sys.ctx.kafka,
-      [topicFor('test-status', sys.config.TOPIC_PREFIX)],
-      `collector-${sys.suffix}`,
-    );
+    collector = await sys.collect(['test-status']);
     const [admin, admin2, npiA, npiB] = await Promise.all([
       createUser(sys, 'ROLE_ADMINISTRATOR'),
       createUser(sys, 'ROLE_ADMINISTRATOR'),
       createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } }),
       createUser(sys, 'ROLE_NPI', { account: { id: 'acc-B', name: 'Beta Clinic' } }),
     ]);
-    for (const [k, u] of Object.entries({ admin, admin2, npiA, npiB }))
-      h[k as keyof typeof h] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, { admin, admin2, npiA, npiB }));
     await sys.app.listen({ port: 0, host: '127.0.0.1' });
     port = (sys.app.server.address() as AddressInfo).port;
   });
   afterAll(async () => {
-    await collector?.stop();
     await sys?.close();
-    release?.();
   });
 
   it('upload stores a pending file without changing the test; submit sets REPORT_COMPLETE with history and event', async () => {

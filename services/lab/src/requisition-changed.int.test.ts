@@ -4,22 +4,24 @@ import type { Producer } from 'kafkajs';
 import {
   createEvent,
   EXAMPLE_DATA,
-  ensureTopics,
   topicFor,
   type AnyEvent,
   type RequisitionChangedData,
 } from '@onco/events';
 import {
-  createTestSystem,
+  apiAs,
+  createProvider,
   createUser,
-  login,
+  kafkaTestSystem,
   settled,
-  TEST_PASSWORD,
-  kafkaTestLock,
+  signIn,
   waitFor,
+  type Auth,
+  type KafkaTestSystem,
 } from '@onco/testing';
-import { completeForm } from '@onco/requisitions/testing';
+import { completeForm, TEST_ORDER_FORMS as API } from '@onco/requisitions/testing';
 import { submittedEvent } from '../test/events';
+import { submitToLab } from '../test/submit';
 import {
   applyRequisitionState,
   createLabModule,
@@ -27,9 +29,6 @@ import {
   recordRequisitionChange,
   type LabModule,
 } from './index';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-const API = '/portal/api/v1/testOrderForms';
 
 /** A requisition-changed event of the requisition of `submitted` (its state after the change). */
 function changedEvent(
@@ -62,14 +61,12 @@ function changedEvent(
  * submission, and a redelivered or older change is applied once.
  */
 describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let lab: LabModule;
   let producer: Producer;
-  let release: () => void;
-  const h: Record<string, { authorization: string }> = {};
+  const h: Record<string, Auth> = {};
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: string, payload?: object) =>
-    sys.app.inject({ method, url, headers: h[who], ...(payload ? { payload } : {}) });
+  const call = apiAs(() => sys, h);
   const publish = async (event: AnyEvent) => {
     const family = event.type === 'requisition.changed' ? 'requisition-changed' : 'requisition-submitted';
     await producer.send({
@@ -82,46 +79,25 @@ describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
   const setDueDates = (requisitionId: string, dueOn: Date) =>
     lab.models.TestOrder.updateMany({ 'testOrderForm.id': requisitionId }, { $set: { dueOn } });
 
-  async function submitThroughApi() {
-    const form = completeForm({ accountId: 'acc-A', physicianId: 'phy-A' });
-    const draft = await call('POST', API, 'npi', form);
-    expect(draft.statusCode, draft.body).toBe(200);
-    const id = draft.json().id;
-    expect((await call('POST', `${API}/${id}/sign`, 'npi', { password: TEST_PASSWORD })).statusCode).toBe(
-      200,
-    );
-    const submit = await call('POST', `${API}/submit`, 'npi', { ...form, id });
-    expect(submit.statusCode, submit.body).toBe(200);
-    const submitted = submit.json();
-    await waitFor(async () => ((await ordersOf(id)).length === submitted.testOrders.length ? true : null), {
-      what: 'the lab test orders',
-      timeoutMs: 45_000,
-    });
-    return submitted;
-  }
+  const submitThroughApi = () =>
+    submitToLab(sys, lab.models, h.npi, completeForm({ accountId: 'acc-A', physicianId: 'phy-A' }));
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
+    sys = await kafkaTestSystem(
+      { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+      { ensureTopics: true },
+    );
     lab = createLabModule(sys.ctx);
-    await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
-    producer = sys.ctx.kafka.producer();
-    await producer.connect();
-    const npi = await createUser(sys, 'ROLE_NPI', {
-      account: { id: 'acc-A', name: 'Alpha Oncology' },
-      physicianId: 'phy-A',
-    });
+    producer = await sys.producer();
+    const npi = await createProvider(sys, { id: 'acc-A', name: 'Alpha Oncology' }, 'phy-A');
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR', {
       account: { id: 'acc-A', name: 'Alpha Oncology' },
       physicianId: null,
     });
-    h.npi = { authorization: (await login(sys, npi.loginId)).authorization };
-    h.admin = { authorization: (await login(sys, admin.loginId)).authorization };
+    Object.assign(h, await signIn(sys, { npi, admin }));
   });
   afterAll(async () => {
-    await producer?.disconnect();
     await sys?.close();
-    release?.();
   });
 
   it('a submission through the API gives the lab test orders with the names its lists show', async () => {

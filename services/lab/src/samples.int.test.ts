@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, ensureTopics, safeParseEventJson, topicFor } from '@onco/events';
+import { safeParseEventJson } from '@onco/events';
 import type { SessionUser } from '@onco/platform';
 import { SAMPLE_MSG } from '@onco/domain';
 import {
-  createTestSystem,
+  apiAs,
+  createProvider,
   createUser,
-  login,
-  TEST_PASSWORD,
-  collectMessages,
-  kafkaTestLock,
+  kafkaTestSystem,
+  signIn,
   waitFor,
+  type Auth,
+  type Collector,
+  type KafkaTestSystem,
 } from '@onco/testing';
-import { completeForm, isoDaysAgo } from '@onco/requisitions/testing';
+import { completeForm, isoDaysAgo, TEST_ORDER_FORMS as PORTAL } from '@onco/requisitions/testing';
+import { oneTestSubmission, type OneTestSubmission } from '../test/events';
+import { submitToLab } from '../test/submit';
 import {
   createLabModule,
   createTestOrdersFromSubmission,
@@ -20,65 +24,42 @@ import {
 } from './index';
 import { createSamples, type SamplesBody } from './samples';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
 const OMS = '/oms/api/v1';
-const PORTAL = '/portal/api/v1/testOrderForms';
 
 /** A requisition the lab knows only through test orders made from a crafted submission (no requisition doc). */
-function labOnlySubmission(
+const labOnlySubmission = (
   requisitionId: string,
-  over: {
-    accountId?: string;
-    orderType?: 'INITIAL_ORDER' | 'SUBSEQUENT_ORDER';
-    testType?: 'NEXT_DX' | 'NEXT_PERSONAL_DX';
-    review?: 'NEEDS_REVIEW' | 'REVIEW_COMPLETE' | null;
-    diagnosis?: string;
-  } = {},
-) {
-  const event = createEvent('requisition-submitted', {
-    data: {
-      requisitionId,
-      testRequisitionId: `TRF-${requisitionId}`,
-      accountId: over.accountId ?? 'acc-A',
+  over: Partial<
+    Pick<OneTestSubmission, 'accountId' | 'orderType' | 'testType' | 'review' | 'diagnosis'>
+  > = {},
+) =>
+  oneTestSubmission(
+    requisitionId,
+    {
+      accountId: 'acc-A',
       accountName: 'Alpha Oncology',
       physicianId: 'phy-A',
       patientId: 'pat-1',
-      patientName: 'Ada Lovelace',
-      submittedBy: { id: 'user-1', name: 'Dr. One' },
-      submittedOn: new Date().toISOString(),
-      createPdf: false,
-      testOrders: [
-        {
-          id: `${requisitionId}-t1`,
-          testOrderId: `TO-${requisitionId}`,
-          testType: over.testType ?? 'NEXT_PERSONAL_DX',
-          orderType: over.orderType ?? 'SUBSEQUENT_ORDER',
-          status: 'TEST_ORDERED',
-        },
-      ],
-      clinicalReviewStatus: over.review ?? null,
-      icd10Codes: [],
-      diagnosis: over.diagnosis ?? null,
+      testType: 'NEXT_PERSONAL_DX',
+      orderType: 'SUBSEQUENT_ORDER',
+      review: null,
+      diagnosis: null,
     },
-  });
-  return event;
-}
+    over,
+  );
 
 describe('samples: routes, rules, events and the requisition projection (real Kafka, the store)', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let lab: LabModule;
-  let release: () => void;
-  let collector: Awaited<ReturnType<typeof collectMessages>>;
-  const h: Record<string, { authorization: string }> = {};
+  let collector: Collector;
+  const h: Record<string, Auth> = {};
   let r1: any; // a submitted NEXT_DX requisition (acc-A, pat-1)
   let r2: any; // another one of the same patient
   const r3 = `sub-${Date.now()}`; // a subsequent NEXT_PERSONAL_DX order the lab knows (acc-A, pat-1)
   let tumorId = '';
   let normalId = '';
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: string, payload?: object) =>
-    sys.app.inject({ method, url, headers: who ? h[who] : {}, ...(payload ? { payload } : {}) });
+  const call = apiAs(() => sys, h);
   const samplesOf = (id: string, who = 'admin') => call('GET', `${OMS}/testOrderForms/${id}/samples`, who);
   const sampleCount = () => lab.models.Sample.countDocuments({});
   const requisition = async (id: string) => (await call('GET', `${PORTAL}/${id}`, 'admin')).json();
@@ -106,54 +87,27 @@ describe('samples: routes, rules, events and the requisition projection (real Ka
     ...over,
   });
 
-  async function submit(who: string) {
-    const form = completeForm({ accountId: 'acc-A', physicianId: 'phy-A' });
-    const draft = await call('POST', PORTAL, who, form);
-    expect(draft.statusCode, draft.body).toBe(200);
-    const id = draft.json().id;
-    expect((await call('POST', `${PORTAL}/${id}/sign`, who, { password: TEST_PASSWORD })).statusCode).toBe(
-      200,
-    );
-    const res = await call('POST', `${PORTAL}/submit`, who, { ...form, id });
-    expect(res.statusCode, res.body).toBe(200);
-    const submitted = res.json();
-    await waitFor(() => lab.models.TestOrder.findById(submitted.testOrders[0].id).lean(), {
-      what: 'the lab test order',
-      timeoutMs: 45_000,
-    });
-    return submitted;
-  }
+  const submit = (who: string) =>
+    submitToLab(sys, lab.models, h[who], completeForm({ accountId: 'acc-A', physicianId: 'phy-A' }));
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
-    lab = createLabModule(sys.ctx);
-    await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
-    collector = await collectMessages(
-      sys.ctx.kafka,
-      [topicFor('sample', sys.config.TOPIC_PREFIX)],
-      `collector-${sys.suffix}`,
+    sys = await kafkaTestSystem(
+      { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+      { ensureTopics: true },
     );
+    lab = createLabModule(sys.ctx);
+    collector = await sys.collect(['sample']);
     await seedDomainPreferences(lab.models);
-    const npi = await createUser(sys, 'ROLE_NPI', {
-      account: { id: 'acc-A', name: 'Alpha' },
-      physicianId: 'phy-A',
-    });
-    const other = await createUser(sys, 'ROLE_NPI', {
-      account: { id: 'acc-B', name: 'Beta' },
-      physicianId: 'phy-B',
-    });
+    const npi = await createProvider(sys, { id: 'acc-A', name: 'Alpha' }, 'phy-A');
+    const other = await createProvider(sys, { id: 'acc-B', name: 'Beta' }, 'phy-B');
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    for (const [k, u] of Object.entries({ npi, other, admin }))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, { npi, other, admin }));
     r1 = await submit('npi');
     r2 = await submit('npi');
     await createTestOrdersFromSubmission(lab.models, labOnlySubmission(r3));
   });
   afterAll(async () => {
-    await collector?.stop();
     await sys?.close();
-    release?.();
   });
 
   it('GET /testOrderForms/:id/samples: needs a session and the order page; 404 outside the scope', async () => {

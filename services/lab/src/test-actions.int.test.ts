@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeParseEventJson, topicFor } from '@onco/events';
 import {
-  createTestSystem,
+  apiAs,
+  createProvider,
   createUser,
-  login,
-  TEST_PASSWORD,
-  collectMessages,
-  kafkaTestLock,
+  eventsIn,
+  kafkaTestSystem,
+  signIn,
   waitFor,
+  type Auth,
+  type Collector,
+  type KafkaTestSystem,
 } from '@onco/testing';
 import { completeForm } from '@onco/requisitions/testing';
+import { submitToLab } from '../test/submit';
 import { createLabModule, type LabModule } from './index';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
 /**
  * The lab's test actions on a really submitted order, everything running (relay, consumers): Update Status,
@@ -21,69 +22,42 @@ type Sys = Awaited<ReturnType<typeof createTestSystem>>;
  * scope are the server's.
  */
 describe('test actions: status, due date, LIMS project (real Kafka, the store, Redis)', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let lab: LabModule;
-  let release: () => void;
-  let collector: Awaited<ReturnType<typeof collectMessages>>;
-  const h: Record<string, { authorization: string }> = {};
+  let collector: Collector;
+  const h: Record<string, Auth> = {};
   let requisitionId = '';
   let testId = '';
 
-  const call = (method: 'GET' | 'POST', url: string, who: string, payload?: object) =>
-    sys.app.inject({ method, url, headers: h[who], ...(payload ? { payload } : {}) });
+  const call = apiAs(() => sys, h);
   const API = '/oms/api/v1/testOrders';
   const today = () => new Date().toISOString().slice(0, 10);
   const addDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-  const eventsOf = (id: string) =>
-    collector.messages
-      .filter((m) => m.key === id)
-      .map((m) => safeParseEventJson(m.value))
-      .map((p) => (p.ok ? (p.event as { schemaVersion: number; data: Record<string, any> }) : null))
-      .filter((e) => e !== null);
+  const eventsOf = (id: string) => eventsIn(collector.messages, id);
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' });
+    sys = await kafkaTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' });
     lab = createLabModule(sys.ctx);
-    collector = await collectMessages(
-      sys.ctx.kafka,
-      [topicFor('test-status', sys.config.TOPIC_PREFIX)],
-      `collector-${sys.suffix}`,
-    );
+    collector = await sys.collect(['test-status']);
     const users = {
-      npi: await createUser(sys, 'ROLE_NPI', {
-        account: { id: 'acc-A', name: 'Alpha' },
-        physicianId: 'phy-A',
-      }),
-      other: await createUser(sys, 'ROLE_NPI', {
-        account: { id: 'acc-B', name: 'Beta' },
-        physicianId: 'phy-B',
-      }),
+      npi: await createProvider(sys, { id: 'acc-A', name: 'Alpha' }, 'phy-A'),
+      other: await createProvider(sys, { id: 'acc-B', name: 'Beta' }, 'phy-B'),
       accessioner: await createUser(sys, 'ROLE_ACCESSIONER'),
       portal: await createUser(sys, 'ROLE_PORTAL_ADMIN'),
     };
-    for (const [k, u] of Object.entries(users))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, users));
 
-    const RQ = '/portal/api/v1/testOrderForms';
-    const form = completeForm({ accountId: 'acc-A', physicianId: 'phy-A' });
-    const draft = await call('POST', RQ, 'npi', form);
-    requisitionId = draft.json().id;
-    expect(
-      (await call('POST', `${RQ}/${requisitionId}/sign`, 'npi', { password: TEST_PASSWORD })).statusCode,
-    ).toBe(200);
-    const submit = await call('POST', `${RQ}/submit`, 'npi', { ...form, id: requisitionId });
-    expect(submit.statusCode, submit.body).toBe(200);
-    testId = submit.json().testOrders[0].id;
-    await waitFor(() => lab.models.TestOrder.findById(testId).lean(), {
-      what: 'the lab test order',
-      timeoutMs: 45_000,
-    });
+    const submitted = await submitToLab(
+      sys,
+      lab.models,
+      h.npi,
+      completeForm({ accountId: 'acc-A', physicianId: 'phy-A' }),
+    );
+    requisitionId = submitted.id;
+    testId = submitted.testOrders[0].id;
   });
   afterAll(async () => {
-    await collector?.stop();
     await sys?.close();
-    release?.();
   });
 
   it('shows one test with its history to a provider in scope, 404 outside the scope', async () => {

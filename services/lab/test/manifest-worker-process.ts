@@ -6,67 +6,23 @@
  * transaction, after half of its new samples are inserted, tells its parent ({stalled: 'apply'}) and waits for
  * ever. It sends {ready: true} once its worker runs.
  */
-import pino from 'pino';
-import { runTestChild } from '@onco/testing';
-import {
-  connectMongo,
-  createKafka,
-  createMailer,
-  createRedis,
-  FileBlobStore,
-  loadConfig,
-  QueueRegistry,
-  type PlatformContext,
-} from '@onco/platform';
+import { forever, runTestWorkerChild, sendToParent, type TestChildReady } from '@onco/testing';
 import { labModels } from '../src/models';
 import { defineSampleManifestQueue } from '../src/manifests/queue';
 
-const send = (msg: Record<string, unknown>) => process.send?.(msg);
 const stall = process.env.MANIFEST_STALL || null;
 
-async function main() {
-  const config = loadConfig(process.env);
-  if (config.NODE_ENV !== 'test')
-    throw new Error('manifest-worker-process is for tests only (NODE_ENV=test)');
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
-  const mongo = await connectMongo(config.MONGO_URL);
-  const redis = createRedis(config.REDIS_URL, { logger });
-  const queues = new QueueRegistry(
-    redis,
-    () => createRedis(config.REDIS_URL, { forWorker: true, logger }),
-    config.QUEUE_PREFIX,
-    logger,
-    config.QUEUE_LOCK_MS,
-  );
-  const ctx: PlatformContext = {
-    config,
-    logger,
-    mongo,
-    redis,
-    kafka: createKafka(config, logger),
-    mail: createMailer(config.MAIL_TRANSPORT, config.MAIL_FROM, config.MAILBOX_DIR),
-    queues,
-    blobs: new FileBlobStore(config.FILE_STORE_DIR),
-    nudgeOutbox: () => undefined,
-  };
+runTestWorkerChild('manifest-worker-process', (ctx) => {
   defineSampleManifestQueue(ctx, {
-    models: labModels(mongo),
+    models: labModels(ctx.mongo),
     hooks: {
       midApply: async (attachmentId) => {
         if (attachmentId !== stall) return;
-        send({ stalled: 'apply' });
-        await new Promise<never>(() => undefined);
+        sendToParent({ stalled: 'apply' });
+        await forever();
       },
     },
   });
-  queues.startWorkers();
-  return async () => {
-    await queues.close();
-    await mongo.close();
-    redis.disconnect();
-  };
-}
+});
 
-runTestChild(main);
-
-export type ManifestWorkerProcessMessage = { ready: true; pid: number } | { stalled: 'apply' };
+export type ManifestWorkerProcessMessage = TestChildReady | { stalled: 'apply' };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
-import { createEvent } from '@onco/events';
+import { oneTestSubmission, type OneTestSubmission } from './events';
 
 /** Test and benchmark helpers for sample manifests: files of every format, and requisitions the lab knows. */
 
@@ -91,38 +91,22 @@ export function zipBomb(mb = 450): Buffer {
 /** A crafted submission the lab turns into test orders (TRF # `TRF-<id>`, test id `TO-<id>`). */
 export function submission(
   requisitionId: string,
-  over: {
-    accountId?: string;
-    orderType?: 'INITIAL_ORDER' | 'SUBSEQUENT_ORDER';
-    testType?: 'NEXT_DX' | 'NEXT_PERSONAL_DX';
-  } = {},
+  over: Partial<Pick<OneTestSubmission, 'accountId' | 'orderType' | 'testType'>> = {},
 ) {
-  return createEvent('requisition-submitted', {
-    data: {
-      requisitionId,
-      testRequisitionId: `TRF-${requisitionId}`,
-      accountId: over.accountId ?? 'acc-M',
+  return oneTestSubmission(
+    requisitionId,
+    {
+      accountId: 'acc-M',
       accountName: 'Manifest Oncology',
       physicianId: 'phy-M',
       patientId: `pat-${requisitionId}`,
-      patientName: 'Ada Lovelace',
-      submittedBy: { id: 'user-1', name: 'Dr. One' },
-      submittedOn: new Date().toISOString(),
-      createPdf: false,
-      testOrders: [
-        {
-          id: `${requisitionId}-t1`,
-          testOrderId: `TO-${requisitionId}`,
-          testType: over.testType ?? 'NEXT_DX',
-          orderType: over.orderType ?? 'INITIAL_ORDER',
-          status: 'TEST_ORDERED',
-        },
-      ],
-      clinicalReviewStatus: null,
-      icd10Codes: [],
+      testType: 'NEXT_DX',
+      orderType: 'INITIAL_ORDER',
+      review: null,
       diagnosis: null,
     },
-  });
+    over,
+  );
 }
 
 /** 'YYYY-MM-DD' n days before today (UTC). */

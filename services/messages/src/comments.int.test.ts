@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Producer } from 'kafkajs';
-import { createEvent, ensureTopics, topicFor } from '@onco/events';
+import { createEvent, topicFor } from '@onco/events';
 import type { App } from '@onco/platform';
-import { createTestSystem, createUser, login, kafkaTestLock, waitFor } from '@onco/testing';
+import { authOf, createUser, kafkaTestSystem, waitFor, type Auth, type KafkaTestSystem } from '@onco/testing';
 import { COMMENT_MSG, createMessagesModule, projectRequisitionScope, type MessagesModule } from './index';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
 const submitted = (requisitionId: string, accountId: string, physicianId: string, submittedOn = new Date()) =>
   createEvent('requisition-submitted', {
@@ -27,12 +25,11 @@ const submitted = (requisitionId: string, accountId: string, physicianId: string
   });
 
 describe('messages: comments on a requisition (real Kafka and the store)', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let app: App;
   let messages: MessagesModule;
   let producer: Producer;
-  let release: () => void;
-  const h: Record<string, { authorization: string }> = {};
+  const h: Record<string, Auth> = {};
   const ids: Record<string, string> = {};
   const R1 = randomUUID(); // acc-A, phy-1
   const UNKNOWN = randomUUID(); // never submitted
@@ -49,13 +46,10 @@ describe('messages: comments on a requisition (real Kafka and the store)', () =>
     app.inject({ method: 'PUT', url: `/cns/api/v1/messages/${id}`, headers: h[who], payload });
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'messages' });
+    sys = await kafkaTestSystem({ WORKERS: 'true', WORKER_MODULES: 'messages' }, { ensureTopics: true });
     app = sys.app;
     messages = createMessagesModule(sys.ctx);
-    await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
-    producer = sys.ctx.kafka.producer();
-    await producer.connect();
+    producer = await sys.producer();
     const users = {
       npi: await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha' } }),
       npi2: await createUser(sys, 'ROLE_NON_NPI', { account: { id: 'acc-A', name: 'Alpha' } }),
@@ -69,7 +63,7 @@ describe('messages: comments on a requisition (real Kafka and the store)', () =>
     };
     for (const [k, u] of Object.entries(users)) {
       ids[k] = u._id;
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+      h[k] = await authOf(sys, u);
     }
     // the requisitions service's event, through Kafka, feeds the messages service's scope projection
     const event = submitted(R1, 'acc-A', 'phy-1');
@@ -80,9 +74,7 @@ describe('messages: comments on a requisition (real Kafka and the store)', () =>
     await waitFor(() => messages.models.RequisitionScope.findById(R1).lean(), { what: 'scope projected' });
   });
   afterAll(async () => {
-    await producer?.disconnect();
     await sys?.close();
-    release?.();
   });
 
   it('projects the requisition scope from requisition-submitted, idempotently and newest wins', async () => {

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
+import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
 import { createMessagesModule, type MessagesModule } from './index';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
 describe('messages: models and GET /cns/api/v1/messages (real store)', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let messages: MessagesModule;
   let app: App;
-  const h: Record<string, { authorization: string }> = {};
+  const h: Record<string, Auth> = {};
   let ownerId = '';
 
   beforeAll(async () => {
@@ -21,8 +19,7 @@ describe('messages: models and GET /cns/api/v1/messages (real store)', () => {
     const patient = await createUser(sys, 'ROLE_PATIENT', { account: { id: 'acc-B', name: 'Beta' } });
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
     ownerId = patient._id;
-    for (const [k, u] of Object.entries({ npi, patient, admin }))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, { npi, patient, admin }));
 
     const { Message, KitRequest } = messages.models;
     const at = (d: number) => new Date(Date.UTC(2025, 2, d));

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
+import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
 import { MESSAGE_SENT } from './routes/threads';
 import { messagesModels } from './models';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const CNS = '/cns/api/v1/messages';
 
 /**
@@ -12,8 +11,8 @@ const CNS = '/cns/api/v1/messages';
  * and client services read a thread, bad input changes nothing.
  */
 describe('messages: threads, replies and read state (real store)', () => {
-  let sys: Sys;
-  const h: Record<string, { authorization: string }> = {};
+  let sys: TestSystem;
+  const h: Record<string, Auth> = {};
   let threadId = '';
 
   const call = (who: string, method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, payload?: unknown) =>
@@ -53,8 +52,7 @@ describe('messages: threads, replies and read state (real store)', () => {
         submittedOn: new Date(),
       },
     ]);
-    for (const [k, u] of Object.entries(users))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, users));
   }, 120_000);
   afterAll(async () => {
     await sys?.close();

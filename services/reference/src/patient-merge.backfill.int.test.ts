@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { authOf, createTestSystem, createUser, type Auth, type TestSystem } from '@onco/testing';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
 import {
   BACKFILL_MARKER_COLLECTION,
@@ -19,14 +19,13 @@ import { handlePatientPartiesEvent } from './consumers/patient-parties';
  * each row once; a row the consumer wrote is never overwritten; requisitions written in the last 15 minutes are
  * left to their events until a later run.
  */
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const DAY = 24 * 3600_000;
 
 describe('patient_requisitions backfill: the merge preview counts requisitions submitted before the consumer', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let ref: ReferenceModels;
   let rq: RequisitionModels;
-  let auth: { authorization: string };
+  let auth: Auth;
   const A = { id: 'acc-backfill', name: 'Backfill Clinic' };
 
   beforeAll(async () => {
@@ -35,7 +34,7 @@ describe('patient_requisitions backfill: the merge preview counts requisitions s
     ref = referenceModels(sys.ctx.mongo);
     rq = requisitionModels(sys.ctx.mongo);
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    auth = { authorization: (await login(sys, admin.loginId)).authorization };
+    auth = await authOf(sys, admin);
   }, 120_000);
   afterAll(async () => {
     await sys?.close();

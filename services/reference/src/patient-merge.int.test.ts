@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeParseEventJson, topicFor, type AnyEvent } from '@onco/events';
+import type { AnyEvent } from '@onco/events';
 import type { SessionUser } from '@onco/platform';
 import {
-  createTestSystem,
+  apiAs,
+  createProvider,
   createUser,
-  login,
-  TEST_PASSWORD,
-  collectMessages,
-  kafkaTestLock,
+  eventsIn,
+  kafkaTestSystem,
+  signIn,
   waitFor,
+  type Auth,
+  type Collector,
+  type KafkaTestSystem,
 } from '@onco/testing';
-import { completeForm } from '@onco/requisitions/testing';
+import { completeForm, TEST_ORDER_FORMS as RQ } from '@onco/requisitions/testing';
+import { submitThroughApi } from '../../requisitions/test/submit';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
 import { labModels, type LabModels } from '../../lab/src/models';
 import { billingModels, type BillingModels } from '../../billing/src/models';
@@ -23,22 +27,18 @@ import { PatientMergeService } from './patient-merges';
  * lab's test orders and samples, the billing cases and the billing entries move; events published once; the
  * duplicates hidden and read-only), progress to DONE, the undo and what blocks it.
  */
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-let sys: Sys;
+let sys: KafkaTestSystem;
 let ref: ReferenceModels;
 let rq: RequisitionModels;
 let lab: LabModels;
 let billing: BillingModels;
-let release: () => void;
-let collector: Awaited<ReturnType<typeof collectMessages>>;
-const h: Record<'admin' | 'npi', { authorization: string }> = {} as any;
+let collector: Collector;
+const h: Record<'admin' | 'npi', Auth> = {} as any;
 const P = '/portal/api/v1';
-const RQ = `${P}/testOrderForms`;
 const A = { id: 'acc-merge-A', name: 'Merge Clinic A' };
 const B = { id: 'acc-merge-B', name: 'Merge Clinic B' };
 const PHY = 'phy-merge-1';
-const call = (method: string, url: string, who: keyof typeof h, payload?: unknown) =>
-  sys.app.inject({ method: method as any, url, headers: h[who], payload: payload as any });
+const call = apiAs(() => sys, h);
 const qs = (ids: string[]) => ids.map((id) => `sourceId=${encodeURIComponent(id)}`).join('&');
 const mergeUrl = (ids: string[], preview = false) =>
   `${P}/patients/mergePatients${preview ? '/preview' : ''}?${qs(ids)}`;
@@ -53,6 +53,16 @@ interface Pat {
   birthSex: 'FEMALE' | 'MALE';
   mrn: string | null;
 }
+/** what the reference service and a requisition both hold of a patient */
+const demographics = (p: Pat) => ({
+  userId: p.userId,
+  firstName: p.firstName,
+  lastName: p.lastName,
+  name: `${p.firstName} ${p.lastName}`,
+  dateOfBirth: p.dateOfBirth,
+  birthSex: p.birthSex,
+  mrn: p.mrn,
+});
 async function patient(over: Partial<Pat> & { accountId?: string } = {}): Promise<Pat> {
   n += 1;
   const p: Pat = {
@@ -67,13 +77,7 @@ async function patient(over: Partial<Pat> & { accountId?: string } = {}): Promis
   };
   await ref.Patient.create({
     _id: p.id,
-    userId: p.userId,
-    firstName: p.firstName,
-    lastName: p.lastName,
-    name: `${p.firstName} ${p.lastName}`,
-    dateOfBirth: p.dateOfBirth,
-    birthSex: p.birthSex,
-    mrn: p.mrn,
+    ...demographics(p),
     accountIds: [over.accountId ?? A.id],
     physicianIds: [PHY],
   });
@@ -84,24 +88,8 @@ async function patient(over: Partial<Pat> & { accountId?: string } = {}): Promis
 async function submitted(p: Pat) {
   const form = completeForm({ accountId: A.id, physicianId: PHY, patientId: p.id });
   form.account = { ...form.account, name: A.name };
-  form.patient = {
-    ...form.patient,
-    userId: p.userId,
-    firstName: p.firstName,
-    lastName: p.lastName,
-    name: `${p.firstName} ${p.lastName}`,
-    dateOfBirth: p.dateOfBirth,
-    birthSex: p.birthSex,
-    mrn: p.mrn,
-  };
-  const draft = await call('POST', RQ, 'admin', form);
-  expect(draft.statusCode, draft.body).toBe(200);
-  const id = draft.json().id as string;
-  const signed = await call('POST', `${RQ}/${id}/sign`, 'admin', { password: TEST_PASSWORD });
-  expect(signed.statusCode, signed.body).toBe(200);
-  const sub = await call('POST', `${RQ}/submit`, 'admin', { ...form, id });
-  expect(sub.statusCode, sub.body).toBe(200);
-  return sub.json() as { id: string; testRequisitionId: string; testOrders: Array<{ id: string }> };
+  form.patient = { ...form.patient, ...demographics(p) };
+  return submitThroughApi(sys, h.admin, form);
 }
 
 /** A draft for the patient (drafts move too, silently). */
@@ -133,38 +121,24 @@ async function untilStatus(mergeId: string, status: string) {
   );
 }
 
-const events = (type: string) =>
-  collector.messages
-    .map((m) => safeParseEventJson(m.value))
-    .filter((p): p is { ok: true; event: AnyEvent; family: any } => p.ok && p.event.type === type)
-    .map((p) => p.event);
+const events = (type: string) => eventsIn<AnyEvent>(collector.messages).filter((e) => e.type === type);
 
 beforeAll(async () => {
-  release = await kafkaTestLock('shared');
-  sys = await createTestSystem({ WORKERS: 'true' });
+  sys = await kafkaTestSystem({ WORKERS: 'true' });
   ref = referenceModels(sys.ctx.mongo);
   rq = requisitionModels(sys.ctx.mongo);
   lab = labModels(sys.ctx.mongo);
   billing = billingModels(sys.ctx.mongo);
-  collector = await collectMessages(
-    sys.ctx.kafka,
-    ['requisition-changed', 'patient', 'patient-requisitions'].map((f) =>
-      topicFor(f as any, sys.config.TOPIC_PREFIX),
-    ),
-    `collector-${sys.suffix}`,
-  );
+  collector = await sys.collect(['requisition-changed', 'patient', 'patient-requisitions']);
   const users = {
     admin: await createUser(sys, 'ROLE_ADMINISTRATOR'),
-    npi: await createUser(sys, 'ROLE_NPI', { account: A, physicianId: PHY }),
+    npi: await createProvider(sys, A, PHY),
   };
-  for (const [k, u] of Object.entries(users))
-    h[k as keyof typeof h] = { authorization: (await login(sys, u.loginId)).authorization };
+  Object.assign(h, await signIn(sys, users));
 });
 
 afterAll(async () => {
-  await collector?.stop();
   await sys?.close();
-  release?.();
 });
 
 describe('Merge Patients: checks (400, 404, 409, 403), nothing written', () => {

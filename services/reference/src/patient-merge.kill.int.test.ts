@@ -1,15 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxRelay, safeParseEventJson, topicFor, type AnyEvent } from '@onco/events';
+import { OutboxRelay, safeParseEventJson, type AnyEvent } from '@onco/events';
 import {
-  createTestSystem,
+  apiWith,
+  authOf,
   createUser,
-  login,
+  kafkaTestSystem,
   TEST_PASSWORD,
   testProcesses,
-  collectMessages,
-  kafkaTestLock,
   waitFor,
+  type Auth,
+  type Collector,
+  type KafkaTestSystem,
 } from '@onco/testing';
 import { completeForm, type PatientMergeConsumerProcessMessage } from '@onco/requisitions/testing';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
@@ -27,22 +29,20 @@ import { startPatientMergesConsumer } from './consumers/patient-merges';
  * requisition-changed (patient-changed) each, one `patient-requisitions`, and the merge DONE with 12 of 12. The
  * outbox relay and the reference service's consumers run in this process.
  */
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const CONSUMER_SCRIPT = fileURLToPath(
   new URL('../../requisitions/test/patient-merge-consumer-process.ts', import.meta.url),
 );
 const N = 12;
 
 describe('patient merge consumer process killed (SIGKILL) mid-merge: a fresh one resumes and ends consistent', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let ref: ReferenceModels;
   let rq: RequisitionModels;
   let relay: OutboxRelay;
-  let release: () => void;
-  let collector: Awaited<ReturnType<typeof collectMessages>>;
+  let collector: Collector;
   const running: Array<{ stop(): Promise<void> }> = [];
   let procs: ReturnType<typeof testProcesses>;
-  let auth: { authorization: string };
+  let auth: Auth;
   const A = { id: 'acc-merge-kill', name: 'Merge Kill Clinic' };
 
   /** the merge consumer in its own process, against this test system's database and topics */
@@ -54,8 +54,7 @@ describe('patient merge consumer process killed (SIGKILL) mid-merge: a fresh one
   }
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'false' });
+    sys = await kafkaTestSystem({ WORKERS: 'false' });
     procs = testProcesses(sys.config);
     ref = referenceModels(sys.ctx.mongo);
     rq = requisitionModels(sys.ctx.mongo);
@@ -68,30 +67,20 @@ describe('patient merge consumer process killed (SIGKILL) mid-merge: a fresh one
     });
     await relay.start();
     running.push(await startPatientMergesConsumer(sys.ctx, ref));
-    collector = await collectMessages(
-      sys.ctx.kafka,
-      [
-        topicFor('requisition-changed', sys.config.TOPIC_PREFIX),
-        topicFor('patient-requisitions', sys.config.TOPIC_PREFIX),
-      ],
-      `collector-${sys.suffix}`,
-    );
+    collector = await sys.collect(['requisition-changed', 'patient-requisitions']);
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    auth = { authorization: (await login(sys, admin.loginId)).authorization };
+    auth = await authOf(sys, admin);
   }, 120_000);
 
   afterAll(async () => {
     await procs?.stopAll();
     for (const r of running) await r.stop().catch(() => undefined);
-    await collector?.stop();
     await relay?.stop();
     await sys?.close();
-    release?.();
   }, 60_000);
 
   it(`kills the process once some of ${N} moved; a fresh process moves the rest, each requisition once`, async () => {
-    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      sys.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
+    const call = apiWith(() => sys, auth);
     const T = `kill-target-${sys.suffix}`;
     const S = `kill-source-${sys.suffix}`;
     for (const [id, userId] of [

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msgPatientNumberInUse } from '@onco/domain';
-import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
+import {
+  api,
+  createProvider,
+  createUser,
+  sharedTestSystem,
+  signIn,
+  type Auth,
+  type TestSystem,
+} from '@onco/testing';
 import { referenceModels, type ReferenceModels } from './models';
 import { applyPatientParties, createReferenceModule } from './index';
 import type { SeedResult } from './seed';
@@ -10,18 +18,16 @@ import type { SeedResult } from './seed';
  * facets with names, the search permission, renumbering (409 for a number in use, audited), the consumer that
  * keeps a patient's accounts, physicians and locations, and the billing entry menu's rules.
  */
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-let sys: Sys;
+let sys: TestSystem;
 let models: ReferenceModels;
 let seed: SeedResult;
 let A: { id: string; name: string };
 let B: { id: string; name: string };
-const h: Record<'npi' | 'b' | 'admin' | 'observer' | 'manager', { authorization: string }> = {} as any;
+const h: Record<'npi' | 'b' | 'admin' | 'observer' | 'manager', Auth> = {} as any;
 const P = '/portal/api/v1';
 const enc = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
-const call = (method: string, url: string, headers?: { authorization: string }, payload?: unknown) =>
-  sys.app.inject({ method: method as any, url, headers, payload: payload as any });
-const get = (url: string, headers?: { authorization: string }) => call('GET', url, headers);
+const call = api(() => sys);
+const get = (url: string, headers?: Auth) => call('GET', url, headers);
 
 beforeAll(async () => {
   sys = await sharedTestSystem();
@@ -29,14 +35,13 @@ beforeAll(async () => {
   seed = await createReferenceModule(sys.ctx).seedReference({ referenceData: 'fixtures' });
   [A, B] = seed.accounts;
   const users = {
-    npi: await createUser(sys, 'ROLE_NPI', { account: A, physicianId: seed.physicians[0].id }),
+    npi: await createProvider(sys, A, seed.physicians[0].id),
     b: await createUser(sys, 'ROLE_NON_NPI', { account: B }),
     admin: await createUser(sys, 'ROLE_PORTAL_ADMIN'),
     observer: await createUser(sys, 'ROLE_OBSERVER', { account: A }),
     manager: await createUser(sys, 'ROLE_PROJECT_MANAGER'),
   };
-  for (const [k, u] of Object.entries(users))
-    h[k as keyof typeof h] = { authorization: (await login(sys, u.loginId)).authorization };
+  Object.assign(h, await signIn(sys, users));
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login } from '@onco/testing';
+import { api, createTestSystem, createUser, signIn, type Auth, type TestSystem } from '@onco/testing';
 import { referenceModels, type ReferenceModels } from './models';
 import { createReferenceModule } from './index';
 import type { SeedResult } from './seed';
@@ -18,9 +18,7 @@ import { diagnosisTypeId } from './ids';
  * the whole system against the real services. The system's NPI registry is a stand-in served by a separate
  * HTTP server (NPI_REGISTRY_URL), so the adapter speaks real HTTP and faults can be injected.
  */
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
-let sys: Sys;
+let sys: TestSystem;
 let models: ReferenceModels;
 let seed: SeedResult;
 let A: { id: string; name: string };
@@ -29,15 +27,10 @@ let registry: FastifyInstance;
 let standIn: NpiRegistryStandIn;
 let registryUrl: string;
 type Who = 'a' | 'b' | 'npiOnly' | 'admin' | 'observer' | 'pathologist' | 'patient';
-const h = {} as Record<Who, { authorization: string }>;
+const h = {} as Record<Who, Auth>;
 
-const call = (
-  method: 'GET' | 'PUT' | 'POST',
-  url: string,
-  headers?: { authorization: string },
-  payload?: unknown,
-) => sys.app.inject({ method, url, headers, payload: payload as any });
-const get = (url: string, headers?: { authorization: string }) => call('GET', url, headers);
+const call = api(() => sys);
+const get = (url: string, headers?: Auth) => call('GET', url, headers);
 const enc = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
 const P = '/portal/api/v1';
 
@@ -64,8 +57,7 @@ beforeAll(async () => {
     pathologist: await createUser(sys, 'ROLE_PATHOLOGIST', { account: A }),
     patient: await createUser(sys, 'ROLE_PATIENT', { account: A }),
   };
-  for (const [k, u] of Object.entries(users))
-    h[k as Who] = { authorization: (await login(sys, u.loginId)).authorization };
+  Object.assign(h, await signIn(sys, users));
 });
 
 afterAll(async () => {

@@ -1,22 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
+import {
+  createProvider,
+  createUser,
+  sharedTestSystem,
+  signIn,
+  type Auth,
+  type TestSystem,
+} from '@onco/testing';
 import { nextSequence, referenceModels, type ReferenceModels } from './models';
 import { createReferenceModule, type ReferenceModule } from './index';
 import type { SeedResult } from './seed';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
-let sys: Sys;
+let sys: TestSystem;
 let reference: ReferenceModule;
 let models: ReferenceModels;
 let seed: SeedResult;
 let A: { id: string; name: string };
 let B: { id: string; name: string };
 /** headers of: a staff user of account A, a staff user of account B, the NPI user of A's first physician, a portal admin, a patient user */
-const h: Record<'a' | 'b' | 'npi' | 'admin' | 'patient', { authorization: string }> = {} as any;
+const h: Record<'a' | 'b' | 'npi' | 'admin' | 'patient', Auth> = {} as any;
 
-const get = (url: string, headers?: { authorization: string }) =>
-  sys.app.inject({ method: 'GET', url, headers });
+const get = (url: string, headers?: Auth) => sys.app.inject({ method: 'GET', url, headers });
 const enc = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
 
 beforeAll(async () => {
@@ -30,12 +34,11 @@ beforeAll(async () => {
   const users = {
     a: await createUser(sys, 'ROLE_NON_NPI', { account: A }),
     b: await createUser(sys, 'ROLE_NON_NPI', { account: B }),
-    npi: await createUser(sys, 'ROLE_NPI', { account: A, physicianId: seed.physicians[0].id }),
+    npi: await createProvider(sys, A, seed.physicians[0].id),
     admin: await createUser(sys, 'ROLE_PORTAL_ADMIN'),
     patient: await createUser(sys, 'ROLE_PATIENT', { account: A }),
   };
-  for (const [k, u] of Object.entries(users))
-    h[k as keyof typeof h] = { authorization: (await login(sys, u.loginId)).authorization };
+  Object.assign(h, await signIn(sys, users));
 });
 
 afterAll(async () => {

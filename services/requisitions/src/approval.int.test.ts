@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, sharedTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
-import { completeForm } from '../test/fixtures';
+import {
+  apiWith,
+  authOf,
+  createProvider,
+  sharedTestSystem,
+  TEST_PASSWORD,
+  type Auth,
+  type TestSystem,
+} from '@onco/testing';
+import { completeForm, TEST_ORDER_FORMS as API } from '../test/fixtures';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
-const API = '/portal/api/v1/testOrderForms';
 const A = { accountId: 'acc-A', physicianId: 'phy-A' };
 
 /**
@@ -13,16 +18,10 @@ const A = { accountId: 'acc-A', physicianId: 'phy-A' };
  * nothing signed (the same form sent back, or only what the signature does not cover) keeps them.
  */
 describe('approval invalidated when a signed draft changes (real store, Redis)', () => {
-  let sys: Sys;
-  let auth: { authorization: string };
+  let sys: TestSystem;
+  const auth = {} as Auth;
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-    sys.app.inject({
-      method,
-      url,
-      headers: auth,
-      ...(payload === undefined ? {} : { payload: payload as any }),
-    });
+  const call = apiWith(() => sys, auth);
   async function signedDraft() {
     const d = await call('POST', API, completeForm(A));
     expect(d.statusCode, d.body).toBe(200);
@@ -34,11 +33,8 @@ describe('approval invalidated when a signed draft changes (real store, Redis)',
 
   beforeAll(async () => {
     sys = await sharedTestSystem();
-    const u = await createUser(sys, 'ROLE_NPI', {
-      account: { id: 'acc-A', name: 'Alpha Oncology' },
-      physicianId: 'phy-A',
-    });
-    auth = { authorization: (await login(sys, u.loginId)).authorization };
+    const u = await createProvider(sys, { id: 'acc-A', name: 'Alpha Oncology' }, 'phy-A');
+    Object.assign(auth, await authOf(sys, u));
   });
   afterAll(async () => sys?.close());
 

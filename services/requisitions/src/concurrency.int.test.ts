@@ -1,15 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createEvent, EXAMPLE_DATA } from '@onco/events';
-import { createTestSystem, sharedTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
-import { completeForm } from '../test/fixtures';
+import {
+  apiWith,
+  authOf,
+  createUser,
+  sharedTestSystem,
+  TEST_PASSWORD,
+  type Auth,
+  type TestSystem,
+} from '@onco/testing';
+import { completeForm, TEST_ORDER_FORMS as API } from '../test/fixtures';
 import { requisitionModels, type RequisitionModels } from './models';
 import { linkAttachment } from './models/attachment';
 import { applyTestStatus } from './projections/test-status';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
-const API = '/portal/api/v1/testOrderForms';
 const A = { accountId: 'acc-A', physicianId: 'phy-A' };
 
 /**
@@ -18,17 +23,11 @@ const A = { accountId: 'acc-A', physicianId: 'phy-A' };
  * here, MongoDB under Docker).
  */
 describe('requisitions under concurrent writes (real DocumentDB)', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let models: RequisitionModels;
-  let auth: { authorization: string };
+  const auth = {} as Auth;
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-    sys.app.inject({
-      method,
-      url,
-      headers: auth,
-      ...(payload === undefined ? {} : { payload: payload as any }),
-    });
+  const call = apiWith(() => sys, auth);
   async function draft() {
     const res = await call('POST', API, completeForm(A));
     expect(res.statusCode, res.body).toBe(200);
@@ -43,7 +42,7 @@ describe('requisitions under concurrent writes (real DocumentDB)', () => {
       account: { id: 'acc-A', name: 'Alpha Oncology' },
       physicianId: null,
     });
-    auth = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(auth, await authOf(sys, u));
   });
   afterAll(async () => sys?.close());
 

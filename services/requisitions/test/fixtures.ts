@@ -1,4 +1,6 @@
 /** Requisition bodies for the API tests: a complete NEXT_DX order and helpers around it. */
+export const TEST_ORDER_FORMS = '/portal/api/v1/testOrderForms';
+
 export const isoDaysAgo = (days: number, now = new Date()) =>
   new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
 

@@ -14,26 +14,19 @@
  *                              this process is dead (default the consumer's 60 s)
  * It sends {ready: true, pid} once it has joined its consumer group.
  */
-import pino from 'pino';
-import { runTestChild } from '@onco/testing';
-import { connectMongo, createKafka, loadConfig, type PlatformContext } from '@onco/platform';
+import { forever, openTestChild, runTestChild, sleep, type TestChildReady } from '@onco/testing';
+import { createKafka, type PlatformContext } from '@onco/platform';
 import { requisitionModels } from '../src/models';
 import type { RequisitionDeps } from '../src/use-cases';
 import { startPatientMergeConsumer, type PatientMergeHooks } from '../src/consumers/patient-merges';
 
-const forever = () => new Promise<never>(() => undefined);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const int = (name: string) => {
   const v = Number(process.env[name] || '');
   return Number.isFinite(v) && v > 0 ? Math.floor(v) : null;
 };
 
 async function main() {
-  const config = loadConfig(process.env);
-  if (config.NODE_ENV !== 'test')
-    throw new Error('patient-merge-consumer-process is for tests only (NODE_ENV=test)');
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
-  const mongo = await connectMongo(config.MONGO_URL);
+  const { config, logger, mongo } = await openTestChild('patient-merge-consumer-process');
   // what the consumer and the requisition service use (no Redis, queues, mail or blobs in this process)
   const ctx = {
     config,
@@ -76,4 +69,4 @@ async function main() {
 
 runTestChild(main);
 
-export type PatientMergeConsumerProcessMessage = { ready: true; pid: number };
+export type PatientMergeConsumerProcessMessage = TestChildReady;

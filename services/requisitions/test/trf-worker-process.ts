@@ -11,25 +11,11 @@
  * At a stall the process tells its parent ({stalled: 'rendered' | 'inserted', requisitionId?}) and waits for ever.
  * It sends {ready: true} once its worker runs.
  */
-import pino from 'pino';
-import { runTestChild } from '@onco/testing';
-import {
-  connectMongo,
-  createKafka,
-  createMailer,
-  createRedis,
-  FileBlobStore,
-  loadConfig,
-  QueueRegistry,
-  type PlatformContext,
-} from '@onco/platform';
+import { forever, runTestWorkerChild, sendToParent, type TestChildReady } from '@onco/testing';
 import { attachmentSchema, type AttachmentDoc } from '../src/models/attachment';
 import { requisitionModels } from '../src/models';
 import { createPdfRenderer, type PdfRenderer } from '../src/pdf/render';
 import { defineTrfQueue } from '../src/workers/trf-queue';
-
-const send = (msg: Record<string, unknown>) => process.send?.(msg);
-const forever = () => new Promise<never>(() => undefined);
 
 const stallRendered = process.env.TRF_STALL_RENDERED || null;
 const stallInserted = process.env.TRF_STALL_INSERTED || null;
@@ -38,37 +24,18 @@ const stallInserted = process.env.TRF_STALL_INSERTED || null;
 if (stallInserted) {
   attachmentSchema.post('save', async function (doc: AttachmentDoc) {
     if (doc.type === 'TRF' && doc.testOrderForm?.id === stallInserted) {
-      send({ stalled: 'inserted', requisitionId: stallInserted });
+      sendToParent({ stalled: 'inserted', requisitionId: stallInserted });
       await forever();
     }
   });
 }
 
-async function main() {
-  const config = loadConfig(process.env);
-  if (config.NODE_ENV !== 'test') throw new Error('trf-worker-process is for tests only (NODE_ENV=test)');
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
-  const mongo = await connectMongo(config.MONGO_URL);
-  const redis = createRedis(config.REDIS_URL, { logger });
-  const queues = new QueueRegistry(
-    redis,
-    () => createRedis(config.REDIS_URL, { forWorker: true, logger }),
-    config.QUEUE_PREFIX,
-    logger,
-    config.QUEUE_LOCK_MS,
-  );
-  const ctx: PlatformContext = {
-    config,
-    logger,
-    mongo,
-    redis,
-    kafka: createKafka(config, logger),
-    mail: createMailer(config.MAIL_TRANSPORT, config.MAIL_FROM, config.MAILBOX_DIR),
-    queues,
-    blobs: new FileBlobStore(config.FILE_STORE_DIR),
-    nudgeOutbox: () => undefined,
-  };
-  const real = createPdfRenderer({ executablePath: config.CHROMIUM_PATH, logger, idleCloseMs: 0 });
+runTestWorkerChild('trf-worker-process', (ctx) => {
+  const real = createPdfRenderer({
+    executablePath: ctx.config.CHROMIUM_PATH,
+    logger: ctx.logger,
+    idleCloseMs: 0,
+  });
   const renderer: PdfRenderer = {
     get launches() {
       return real.launches;
@@ -78,23 +45,15 @@ async function main() {
     async render(html, hooks) {
       const pdf = await real.render(html, hooks);
       if (stallRendered && html.includes(stallRendered)) {
-        send({ stalled: 'rendered' });
+        sendToParent({ stalled: 'rendered' });
         await forever();
       }
       return pdf;
     },
   };
-  defineTrfQueue(ctx, { models: requisitionModels(mongo), renderer });
-  queues.startWorkers();
-  return async () => {
-    await queues.close();
-    await renderer.close();
-    await mongo.close();
-    redis.disconnect();
-  };
-}
-
-runTestChild(main);
+  defineTrfQueue(ctx, { models: requisitionModels(ctx.mongo), renderer });
+  return () => renderer.close();
+});
 
 export type TrfWorkerProcessMessage =
-  { ready: true; pid: number } | { stalled: 'rendered' | 'inserted'; requisitionId?: string };
+  TestChildReady | { stalled: 'rendered' | 'inserted'; requisitionId?: string };

@@ -10,21 +10,19 @@ import {
 import { createMessagesModule, type MessagesModule } from '@onco/messages';
 import { createReferenceModule } from '@onco/reference';
 import { requisitionModels, type RequisitionDoc } from '@onco/requisitions';
-import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
+import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
 import { defaultDashboardRange, parseDashboardQuery } from './dashboard';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
 const day = (m: number, d: number, y = 2025) => new Date(Date.UTC(y, m, d));
 const RANGE = `between(${day(0, 1).getTime()}, ${day(11, 31).getTime()})`;
 
 describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing, messages; real store)', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let app: App;
   let lab: LabModule;
   let billing: BillingModule;
   let messages: MessagesModule;
-  const h: Record<string, { authorization: string }> = {};
+  const h: Record<string, Auth> = {};
 
   const tof = (account: string) => ({
     id: `tof-${account}`,
@@ -109,8 +107,7 @@ describe('GET /portal/api/v1/dashboard (composed from lab, requisitions, billing
       admin: await createUser(sys, 'ROLE_ADMINISTRATOR'),
       patient: await createUser(sys, 'ROLE_PATIENT', { account: { id: 'acc-A', name: 'Alpha' } }),
     };
-    for (const [k, u] of Object.entries(users))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, users));
   });
   afterAll(async () => {
     await sys?.close();

@@ -78,6 +78,15 @@ export function testProcesses(config: Config) {
   return { start, stopAll, children };
 }
 
+/** What every child sends its parent once it runs (runTestChild); a child's message type adds its own. */
+export type TestChildReady = { ready: true; pid: number };
+
+/** The child's side: a message to the parent (none when the process has no parent). */
+export const sendToParent = (msg: Record<string, unknown>) => process.send?.(msg);
+
+/** The child's side: never settles (a stall the parent kills the child in). */
+export const forever = () => new Promise<never>(() => undefined);
+
 /**
  * The child's side: run `main` (which starts the worker or consumer and returns how to stop it), report
  * `{ ready: true, pid }`, stop on the parent's `{ stop: true }` or SIGTERM; a failed start exits 1.

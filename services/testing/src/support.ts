@@ -1,6 +1,5 @@
 /**
- * Helpers for the integration tests of this package (not exported from index.ts).
- * Connection settings are read by the test files themselves.
+ * Test support below the system level: waiting, the Kafka test lock, Kafka collectors and consumer-group drains.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kafka, KafkaMessage } from 'kafkajs';
+import { safeParseEventJson } from '@onco/events';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -38,6 +38,25 @@ export async function waitFor<T>(
         `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
       );
     }
+    await sleep(intervalMs);
+  }
+}
+
+/**
+ * Poll `fn` until it returns a truthy value (returned), or fail after timeoutMs. Unlike waitFor, an error thrown
+ * by `fn` fails at once instead of counting as "not yet".
+ */
+export async function waitUntil<T>(
+  fn: () => Promise<T>,
+  what: string,
+  timeoutMs = 90_000,
+  intervalMs = 200,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(intervalMs);
   }
 }
@@ -213,6 +232,25 @@ export async function collectMessages(kafka: Kafka, topics: string[], groupId: s
     },
     stop: () => consumer.disconnect(),
   };
+}
+
+export type Collector = Awaited<ReturnType<typeof collectMessages>>;
+
+/** An event as a test reads it back from Kafka (its data loosely typed, for assertions). */
+export interface CollectedEvent {
+  id: string;
+  type: string;
+  subject: string;
+  schemaVersion: number;
+  data: Record<string, any>;
+}
+
+/** The valid events among collected messages (of key `key` when given), in the order they came. */
+export function eventsIn<E = CollectedEvent>(messages: Collected[], key?: string): E[] {
+  return messages
+    .filter((m) => key === undefined || m.key === key)
+    .map((m) => safeParseEventJson(m.value))
+    .flatMap((p) => (p.ok ? [p.event as unknown as E] : []));
 }
 
 /**

@@ -3,12 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { AssignerProtocol, type Kafka } from 'kafkajs';
+import { AssignerProtocol, type Kafka, type Producer } from 'kafkajs';
 import pino from 'pino';
 import type { Role } from '@onco/domain';
+import { ensureTopics, topicFor, type EventFamily } from '@onco/events';
 import { LOCAL_MONGO_URL, loadConfig, loggerOptions, mongoUrlWithDb, type Config } from '@onco/platform';
 import { hashPassword, identityModels, type UserDoc } from '@onco/identity';
 import { buildSystem, type System } from '@onco/server';
+import { collectMessages, kafkaTestLock, type Collector } from './support';
 
 export const TEST_PASSWORD = 'Passw0rdTest';
 
@@ -106,6 +108,63 @@ export async function sharedTestSystem(
   return { ...sys, close: async () => undefined };
 }
 
+export interface KafkaTestSystem extends TestSystem {
+  /** A collector (collectMessages) on the topics of `families`, from the beginning; close() stops it. */
+  collect(families: EventFamily[]): Promise<Collector>;
+  /** A connected producer on the system's Kafka; close() disconnects it. */
+  producer(): Promise<Producer>;
+}
+
+/**
+ * A system of the file's own (createTestSystem, with `overrides`) for a file that uses Kafka: it holds the shared
+ * Kafka test lock from before the boot to the end of close(), so no outage test stops Kafka under it; with
+ * `ensureTopics`, every topic of its prefix exists before anything subscribes. close() stops what collect() and
+ * producer() started (the last first), closes the system, then releases the lock.
+ */
+export async function kafkaTestSystem(
+  overrides: Partial<Record<keyof Config, string>> = {},
+  opts: { ensureTopics?: boolean } = {},
+): Promise<KafkaTestSystem> {
+  const release = await kafkaTestLock('shared');
+  const stops: Array<() => Promise<unknown>> = [];
+  let collectors = 0;
+  let sys: TestSystem | undefined;
+  try {
+    sys = await createTestSystem(overrides);
+    if (opts.ensureTopics) await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
+  } catch (err) {
+    await sys?.close().catch(() => undefined);
+    release();
+    throw err;
+  }
+  const booted = sys;
+  return {
+    ...booted,
+    async collect(families) {
+      const groupId = `collector-${booted.suffix}${collectors ? `-${collectors}` : ''}`;
+      collectors += 1;
+      const topics = families.map((f) => topicFor(f, booted.config.TOPIC_PREFIX));
+      const collector = await collectMessages(booted.ctx.kafka, topics, groupId);
+      stops.push(() => collector.stop());
+      return collector;
+    },
+    async producer() {
+      const producer = booted.ctx.kafka.producer();
+      await producer.connect();
+      stops.push(() => producer.disconnect());
+      return producer;
+    },
+    async close() {
+      try {
+        for (const stop of stops.splice(0).reverse()) await stop();
+        await booted.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
 let counter = 0;
 /** Create an ACTIVE user directly in the database (test set-up), with TEST_PASSWORD. */
 /**
@@ -144,6 +203,10 @@ export async function createUser(
   });
   return doc.toObject() as UserDoc;
 }
+
+/** A provider (ROLE_NPI, createUser) of one account, acting for one physician. */
+export const createProvider = (sys: System, account: { id: string; name: string }, physicianId: string) =>
+  createUser(sys, 'ROLE_NPI', { account, physicianId });
 
 export const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 

@@ -1,27 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeParseEventJson, topicFor } from '@onco/events';
 import type { SessionUser } from '@onco/platform';
 import {
-  createTestSystem,
+  authOf,
   createUser,
-  login,
-  collectMessages,
-  kafkaTestLock,
+  eventsIn,
+  kafkaTestSystem,
   REPO_ROOT,
+  signIn,
   waitFor,
+  type Auth,
+  type Collector,
+  type KafkaTestSystem,
 } from '@onco/testing';
 import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from '../index';
 import { CLAIM_INFO, importIcd10Fixture, qualifiedCase } from '../../test/fixtures';
+import { gatewayDir, removeGatewayDir } from '../../test/submission-system';
 import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
 import { billingSubmitJobId } from './submit-job';
 import { submitCases } from './routes';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
 /**
  * Submitting billing cases (issue 13, spec 3 sections 4.3 and 7.3) on the real services: the route, the
@@ -29,13 +27,12 @@ type Sys = Awaited<ReturnType<typeof createTestSystem>>;
  * on a loopback port. 3 attempts, 200 ms first backoff, 1 s gateway timeout.
  */
 describe('billing submission: submit, worker, gateway stand-in (real Redis, the store, Kafka)', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let billing: BillingModule;
   let gateway: GatewayStandin;
-  let release: () => void;
-  let collector: Awaited<ReturnType<typeof collectMessages>>;
+  let collector: Collector;
   let dir = '';
-  const h: Record<string, { authorization: string }> = {};
+  const h: Record<string, Auth> = {};
   let n = 0;
 
   const newCase = async (billingCode: string | null, over: Record<string, unknown> = {}) => {
@@ -65,18 +62,12 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
       timeoutMs,
     });
   const history = (c: BillingCaseDoc) => c.caseHistory.map((e) => e.status);
-  const eventsOf = (id: string) =>
-    collector.messages
-      .filter((m) => m.key === id)
-      .map((m) => safeParseEventJson(m.value))
-      .map((p) => (p.ok ? (p.event as { data: Record<string, any> }).data : null))
-      .filter((e) => e !== null);
+  const eventsOf = (id: string) => eventsIn(collector.messages, id).map((e) => e.data);
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    dir = mkdtempSync(path.join(os.tmpdir(), 'billing-gateway-'));
+    dir = gatewayDir('sub');
     gateway = await startGatewayStandin({ dir, slowMs: 2500 });
-    sys = await createTestSystem({
+    sys = await kafkaTestSystem({
       WORKERS: 'true',
       BILLING_GATEWAY_URL: gateway.url,
       BILLING_SUBMIT_BACKOFF_MS: '200',
@@ -85,22 +76,15 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     });
     await importIcd10Fixture(sys.ctx.mongo);
     billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
-    collector = await collectMessages(
-      sys.ctx.kafka,
-      [topicFor('billing-case', sys.config.TOPIC_PREFIX)],
-      `collector-${sys.suffix}`,
-    );
+    collector = await sys.collect(['billing-case']);
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
     const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } });
-    for (const [k, u] of Object.entries({ admin, npi }))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    Object.assign(h, await signIn(sys, { admin, npi }));
   }, 120_000);
   afterAll(async () => {
-    await collector?.stop();
     await sys?.close();
     await gateway?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    release?.();
+    removeGatewayDir(dir);
   });
 
   it('submits an accepted claim: QUEUED_FOR_SUBMISSION, SUBMITTED_TO_XIFIN, ACCEPTED_BY_XIFIN, each an event', async () => {
@@ -556,10 +540,9 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
  * same Idempotency-Key. The gateway holds exactly one claim and the case ends ACCEPTED_BY_XIFIN.
  */
 describe('billing submission: the worker process killed between send and record', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let billing: BillingModule;
   let gateway: GatewayStandin;
-  let release: () => void;
   let dir = '';
   let child: ChildProcess | null = null;
   let authorization = '';
@@ -605,22 +588,20 @@ describe('billing submission: the worker process killed between send and record'
   };
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    dir = mkdtempSync(path.join(os.tmpdir(), 'billing-gateway-kill-'));
+    dir = gatewayDir('kill');
     gateway = await startGatewayStandin({ dir, slowMs: 20_000 });
     // this process serves the API only; the worker is the child
-    sys = await createTestSystem({ WORKERS: 'false', BILLING_GATEWAY_URL: gateway.url });
+    sys = await kafkaTestSystem({ WORKERS: 'false', BILLING_GATEWAY_URL: gateway.url });
     await importIcd10Fixture(sys.ctx.mongo);
     billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    authorization = (await login(sys, admin.loginId)).authorization;
+    ({ authorization } = await authOf(sys, admin));
   }, 120_000);
   afterAll(async () => {
     await stopWorker('SIGKILL');
     await sys?.close();
     await gateway?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    release?.();
+    removeGatewayDir(dir);
   });
 
   it('SIGKILL after the claim is sent: one claim at the gateway, the case ends ACCEPTED_BY_XIFIN', async () => {

@@ -1,9 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createEvent, ensureTopics, safeParseEventJson, topicFor } from '@onco/events';
+import { createEvent, safeParseEventJson } from '@onco/events';
 import { requisitionModels, type RequisitionModels } from '@onco/requisitions';
-import { createTestSystem, createUser, login, collectMessages, kafkaTestLock, waitFor } from '@onco/testing';
+import {
+  createProvider,
+  createUser,
+  kafkaTestSystem,
+  multipart,
+  signIn,
+  waitFor,
+  type Auth,
+  type Collector,
+  type KafkaTestSystem,
+} from '@onco/testing';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import { handleAttachmentEvent } from './consumer';
 import { parseManifestFile } from './parse';
@@ -20,49 +30,20 @@ import {
   zipBomb,
 } from '../../test/manifests';
 
+const PORTAL = '/portal/api/v1';
+
 /**
  * Sample manifests end to end on the real services (Kafka, the store, Redis, the file store): upload through the
  * Attachment Box API -> attachment.changed -> the lab's consumer -> the sample-manifest job -> samples with
  * their `sample` events -> sample-manifest.processed -> the attachment's status. Every format, every error kind,
  * the dry run, the error file, the re-upload, the permissions.
  */
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-const PORTAL = '/portal/api/v1';
-
-type Part = { name: string; value: string } | { name: string; filename: string; data: Buffer };
-function multipart(parts: Part[]) {
-  const boundary = `----onco${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    if ('value' in p)
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`,
-        ),
-      );
-    else
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-        ),
-        p.data,
-        Buffer.from('\r\n'),
-      );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 describe('sample manifests: upload -> worker -> samples and events -> attachment status', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let lab: LabModels;
   let reqs: RequisitionModels;
-  let release: () => void;
-  let samplesTopic: Awaited<ReturnType<typeof collectMessages>>;
-  const h: Record<string, { authorization: string }> = {};
+  let samplesTopic: Collector;
+  const h: Record<string, Auth> = {};
   const run = randomBytes(3).toString('hex');
   const R1 = `m1-${run}`; // NEXT_DX initial order, acc-M
   const R2 = `m2-${run}`; // NEXT_PERSONAL_DX subsequent order, acc-M (plasma allowed)
@@ -111,16 +92,13 @@ describe('sample manifests: upload -> worker -> samples and events -> attachment
   }
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
+    sys = await kafkaTestSystem(
+      { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+      { ensureTopics: true },
+    );
     lab = labModels(sys.ctx.mongo);
     reqs = requisitionModels(sys.ctx.mongo);
-    await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
-    samplesTopic = await collectMessages(
-      sys.ctx.kafka,
-      [topicFor('sample', sys.config.TOPIC_PREFIX)],
-      `collector-${sys.suffix}`,
-    );
+    samplesTopic = await sys.collect(['sample']);
     await seedDomainPreferences(lab);
     await createTestOrdersFromSubmission(lab, submission(R1));
     await createTestOrdersFromSubmission(
@@ -130,21 +108,12 @@ describe('sample manifests: upload -> worker -> samples and events -> attachment
     await createTestOrdersFromSubmission(lab, submission(R3, { accountId: 'acc-X' }));
     await createTestOrdersFromSubmission(lab, submission(R4));
     const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    const npi = await createUser(sys, 'ROLE_NPI', {
-      account: { id: 'acc-M', name: 'Manifest Oncology' },
-      physicianId: 'phy-M',
-    });
-    const other = await createUser(sys, 'ROLE_NPI', {
-      account: { id: 'acc-Y', name: 'Other' },
-      physicianId: 'phy-Y',
-    });
-    for (const [k, u] of Object.entries({ admin, npi, other }))
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+    const npi = await createProvider(sys, { id: 'acc-M', name: 'Manifest Oncology' }, 'phy-M');
+    const other = await createProvider(sys, { id: 'acc-Y', name: 'Other' }, 'phy-Y');
+    Object.assign(h, await signIn(sys, { admin, npi, other }));
   }, 180_000);
   afterAll(async () => {
-    await samplesTopic?.stop();
     await sys?.close();
-    release?.();
   });
 
   let firstCsv: Buffer;

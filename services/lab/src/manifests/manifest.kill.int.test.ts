@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent } from '@onco/events';
-import { createTestSystem, testProcesses } from '@onco/testing';
+import { createTestSystem, testProcesses, waitUntil as waitFor, type TestSystem } from '@onco/testing';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import type { ManifestWorkerProcessMessage } from '../../test/manifest-worker-process';
 import { HEADER, manifestFile, row, submission } from '../../test/manifests';
@@ -17,21 +17,10 @@ import { manifestProgress } from './result-routes';
  * is visible, before or after the kill; a fresh worker process takes the stalled job over (BullMQ's stalled-job
  * check, production settings: up to a minute) and applies the manifest whole: every sample exactly once.
  */
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor<T>(fn: () => Promise<T>, what: string, timeoutMs: number): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 const WORKER_SCRIPT = fileURLToPath(new URL('../../test/manifest-worker-process.ts', import.meta.url));
 
 describe('sample-manifest worker killed (SIGKILL) mid-apply: a fresh worker applies the manifest whole, once', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let lab: LabModels;
   let queue: SampleManifestQueue;
   let procs: ReturnType<typeof testProcesses>;

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceModels } from '@onco/reference';
-import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
+import { authOf, createUser, sharedTestSystem, type Auth, type TestSystem } from '@onco/testing';
 import { messagesModels, type MessagesModels } from '../models';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 const KITS = '/portal/api/v1/kits';
 
 const form = (over: Record<string, unknown> = {}) => ({
@@ -26,9 +25,9 @@ const form = (over: Record<string, unknown> = {}) => ({
  * scoped by creator and account, 15 a page newest first.
  */
 describe('kits: POST and GET /portal/api/v1/kits (real store)', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let models: MessagesModels;
-  const h: Record<string, { authorization: string }> = {};
+  const h: Record<string, Auth> = {};
   const ids: Record<string, string> = {};
 
   const post = (who: string, body: unknown) =>
@@ -52,7 +51,7 @@ describe('kits: POST and GET /portal/api/v1/kits (real store)', () => {
     };
     for (const [k, u] of Object.entries(users)) {
       ids[k] = u._id;
-      h[k] = { authorization: (await login(sys, u.loginId)).authorization };
+      h[k] = await authOf(sys, u);
     }
   }, 120_000);
   afterAll(async () => {

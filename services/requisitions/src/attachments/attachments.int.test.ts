@@ -1,58 +1,27 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
+import {
+  authOf,
+  blobFiles,
+  createUser,
+  multipart,
+  partFiles,
+  sha256,
+  sharedTestSystem,
+  type Auth,
+  type Part,
+  type TestSystem,
+} from '@onco/testing';
 import { requisitionModels, type RequisitionModels } from '../models';
-import { blobFiles } from '../../test/blobs';
 import { ATTACHMENT_MAX_BYTES, MSG_BOX_FILE_TYPE } from './shape';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
 const TOO_LARGE = 'The file selected exceeds the file size limit of 50MB. The file will not be attached.';
 const BASE = '/portal/api/v1/attachments';
-
-type Part =
-  { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Buffer };
-
-/** a multipart/form-data body built by hand (what a browser's FormData sends) */
-function multipart(parts: Part[]) {
-  const boundary = `----onco${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    if ('value' in p) {
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`,
-        ),
-      );
-    } else {
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\n` +
-            `Content-Type: ${p.contentType ?? 'application/octet-stream'}\r\n\r\n`,
-        ),
-        p.data,
-        Buffer.from('\r\n'),
-      );
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-async function partFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const shard of await readdir(dir).catch(() => [] as string[]))
-    for (const f of await readdir(path.join(dir, shard)).catch(() => [] as string[]))
-      if (f.endsWith('.part')) out.push(f);
-  return out;
-}
 
 /** bytes in the store's temporary (.part) files */
 async function partBytes(dir: string): Promise<number> {
@@ -64,17 +33,17 @@ async function partBytes(dir: string): Promise<number> {
 }
 
 describe('attachments API (real store, Redis, file store)', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let models: RequisitionModels;
-  let authA: { authorization: string };
-  let authB: { authorization: string };
-  let authObserverA: { authorization: string };
+  let authA: Auth;
+  let authB: Auth;
+  let authObserverA: Auth;
   const trfA = `trf-a-${randomBytes(3).toString('hex')}`;
   const trfB = `trf-b-${randomBytes(3).toString('hex')}`;
   const ACC_A = { id: 'acc-att-a', name: 'Attachment Clinic A' };
   const ACC_B = { id: 'acc-att-b', name: 'Attachment Clinic B' };
 
-  async function upload(auth: { authorization: string }, parts: Part[]) {
+  async function upload(auth: Auth, parts: Part[]) {
     const { payload, contentType } = multipart(parts);
     return sys.app.inject({
       method: 'POST',
@@ -92,9 +61,9 @@ describe('attachments API (real store, Redis, file store)', () => {
       createUser(sys, 'ROLE_NPI', { account: ACC_B }),
       createUser(sys, 'ROLE_OBSERVER', { account: ACC_A }),
     ]);
-    authA = { authorization: (await login(sys, a.loginId)).authorization };
-    authB = { authorization: (await login(sys, b.loginId)).authorization };
-    authObserverA = { authorization: (await login(sys, obs.loginId)).authorization };
+    authA = await authOf(sys, a);
+    authB = await authOf(sys, b);
+    authObserverA = await authOf(sys, obs);
     await models.Requisition.create([
       {
         _id: trfA,

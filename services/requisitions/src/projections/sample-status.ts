@@ -1,7 +1,7 @@
 import { SAMPLE_STATUSES, type SampleStatus } from '@onco/domain';
-import { isEventOf, runConsumer, type AnyEvent, type RunningConsumer } from '@onco/events';
-import type { PlatformContext } from '@onco/platform';
 import type { RequisitionModels } from '../models';
+import { defineEventConsumer } from './event-consumer';
+import { setListEntry } from './list-entry';
 
 /** The consumer group (prefixed with TOPIC_PREFIX, so test systems and environments never share it). */
 export const SAMPLE_STATUS_PROJECTION_GROUP = 'requisitions.sample-status';
@@ -25,6 +25,30 @@ export function sampleStatusesOf(entries: readonly { status: SampleStatus | null
   return SAMPLE_STATUSES.filter((s) => entries.some((e) => e.status === s));
 }
 
+const sampleStatusProjection = defineEventConsumer({
+  group: SAMPLE_STATUS_PROJECTION_GROUP,
+  family: 'sample',
+  apply: async (models: RequisitionModels, { data: d }) => {
+    const changedOn = new Date(d.changedOn);
+    const entry: SampleSummaryEntry = { id: d.sampleId, type: d.type, status: d.status, changedOn };
+    const outcome = await setListEntry(models.Requisition, {
+      requisitionId: d.requisitionId,
+      list: 'samples',
+      id: d.sampleId,
+      changedField: 'changedOn',
+      changedOn,
+      notNewer: { changedOn: { $lte: changedOn } },
+      set: { 'samples.$': entry },
+      entry,
+      inc: { samplesVersion: 1 },
+      options: LOOSE,
+    });
+    if (outcome === 'gone') return 'ignored';
+    await deriveSampleStatuses(models, d.requisitionId);
+    return outcome === 'set' ? 'applied' : 'ignored';
+  },
+});
+
 /**
  * The requisition keeps a summary of its samples (the lab service owns them): each `sample` event sets that
  * sample's entry (id, type, status, changedOn) and `sampleStatuses` is derived from all entries, so the orders
@@ -32,52 +56,11 @@ export function sampleStatusesOf(entries: readonly { status: SampleStatus | null
  * update) follow the lab. Idempotent: applying an event twice sets the same values; an event older than the
  * entry's last change is skipped (one sample's events arrive in order on its partition; this guards a replay).
  *
- * Step 1 changes only that sample's entry (in place, or pushed when absent) and bumps `samplesVersion`; step 2
- * reads the entries and sets `sampleStatuses` conditional on the `samplesVersion` read, so two events of
- * different samples applied at once never leave a stale derived list (the loser reads again).
+ * Step 1 changes only that sample's entry (in place, or pushed when absent: setListEntry) and bumps
+ * `samplesVersion`; step 2 reads the entries and sets `sampleStatuses` conditional on the `samplesVersion` read,
+ * so two events of different samples applied at once never leave a stale derived list (the loser reads again).
  */
-export async function applySampleStatus(
-  models: RequisitionModels,
-  event: AnyEvent,
-): Promise<'applied' | 'ignored'> {
-  if (!isEventOf(event, 'sample')) return 'ignored';
-  const d = event.data;
-  const changedOn = new Date(d.changedOn);
-  const entry: SampleSummaryEntry = { id: d.sampleId, type: d.type, status: d.status, changedOn };
-  const { Requisition } = models;
-  let changed = false;
-  for (let attempt = 0; attempt < 5 && !changed; attempt++) {
-    const inPlace = await Requisition.updateOne(
-      {
-        _id: d.requisitionId,
-        samples: { $elemMatch: { id: d.sampleId, changedOn: { $lte: changedOn } } },
-      },
-      { $set: { 'samples.$': entry }, $inc: { samplesVersion: 1 } },
-      LOOSE,
-    ).exec();
-    if (inPlace.matchedCount) {
-      changed = true;
-      break;
-    }
-    const pushed = await Requisition.updateOne(
-      { _id: d.requisitionId, 'samples.id': { $ne: d.sampleId } },
-      { $push: { samples: entry }, $inc: { samplesVersion: 1 } },
-      LOOSE,
-    ).exec();
-    if (pushed.matchedCount) {
-      changed = true;
-      break;
-    }
-    const doc = (await Requisition.findById(d.requisitionId, { samples: 1 }, LOOSE).lean().exec()) as {
-      samples?: SampleSummaryEntry[];
-    } | null;
-    if (!doc) return 'ignored';
-    const prior = doc.samples?.find((s) => s.id === d.sampleId);
-    if (prior && new Date(prior.changedOn) > changedOn) break; // a newer change is applied already
-  }
-  await deriveSampleStatuses(models, d.requisitionId);
-  return changed ? 'applied' : 'ignored';
-}
+export const applySampleStatus = sampleStatusProjection.apply;
 
 /** Set `sampleStatuses` from the entries, conditional on the entries read (retried when they changed). */
 export async function deriveSampleStatuses(models: RequisitionModels, requisitionId: string): Promise<void> {
@@ -97,19 +80,4 @@ export async function deriveSampleStatuses(models: RequisitionModels, requisitio
 }
 
 /** Start the projection's consumer (only in processes that run workers). */
-export function startSampleStatusProjection(
-  ctx: PlatformContext,
-  models: RequisitionModels,
-): Promise<RunningConsumer> {
-  return runConsumer({
-    kafka: ctx.kafka,
-    db: ctx.mongo,
-    groupId: `${ctx.config.TOPIC_PREFIX}${SAMPLE_STATUS_PROJECTION_GROUP}`,
-    topics: ['sample'],
-    topicPrefix: ctx.config.TOPIC_PREFIX,
-    logger: ctx.logger,
-    handler: async (event) => {
-      await applySampleStatus(models, event);
-    },
-  });
-}
+export const startSampleStatusProjection = sampleStatusProjection.start;

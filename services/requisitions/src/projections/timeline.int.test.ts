@@ -4,16 +4,13 @@ import {
   createEvent,
   DEAD_LETTERS_COLLECTION,
   EXAMPLE_DATA,
-  ensureTopics,
   topicFor,
   type AnyEvent,
   type RunningConsumer,
 } from '@onco/events';
-import { createTestSystem, kafkaTestLock, waitFor } from '@onco/testing';
+import { kafkaTestSystem, waitFor, type KafkaTestSystem } from '@onco/testing';
 import { requisitionModels } from '../models';
 import { recordTimelineBatch, startTimelineProjection, TIMELINE_GROUP } from './timeline';
-
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
 
 const billingEvent = (requisitionId: string, caseStatus: string) =>
   createEvent('billing-case', {
@@ -30,23 +27,17 @@ const billingEvent = (requisitionId: string, caseStatus: string) =>
  * redelivered event or one twice in a batch writes one entry); poison messages are dead-lettered and skipped.
  */
 describe('requisitions: order timeline projection (real Kafka, DocumentDB)', () => {
-  let sys: Sys;
+  let sys: KafkaTestSystem;
   let producer: Producer;
-  let release: () => void;
   let projection: RunningConsumer | null = null;
 
   beforeAll(async () => {
-    release = await kafkaTestLock('shared');
-    sys = await createTestSystem();
-    await ensureTopics(sys.ctx.kafka, sys.config.TOPIC_PREFIX);
-    producer = sys.ctx.kafka.producer();
-    await producer.connect();
+    sys = await kafkaTestSystem({}, { ensureTopics: true });
+    producer = await sys.producer();
   });
   afterAll(async () => {
     await projection?.stop();
-    await producer?.disconnect();
     await sys?.close();
-    release?.();
   });
 
   it('records a batch once: duplicates in it and a second delivery write nothing new', async () => {

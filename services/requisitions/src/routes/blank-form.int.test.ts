@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, createTestSystem, login } from '@onco/testing';
+import { authOf, createTestSystem, createUser, type Auth, type TestSystem } from '@onco/testing';
 import { createBaseApp, AREAS, type App } from '@onco/platform';
 import { createIdentity } from '@onco/identity';
 import {
@@ -12,11 +12,9 @@ import {
 import { MSG_FORM_BEING_GENERATED } from './blank-form';
 import { pdfInfo, pdfText } from '../../test/pdf';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
 describe('GET /portal/api/v1/testOrderForms/downloadBlankForm (real Redis, BullMQ, chromium, the store)', () => {
-  let sys: Sys;
-  let auth: { authorization: string };
+  let sys: TestSystem;
+  let auth: Auth;
   const url = '/portal/api/v1/testOrderForms/downloadBlankForm';
 
   beforeAll(async () => {
@@ -24,7 +22,7 @@ describe('GET /portal/api/v1/testOrderForms/downloadBlankForm (real Redis, BullM
     const user = await createUser(sys, 'ROLE_NPI', {
       account: { id: 'acc-blank', name: 'Blank Form Clinic' },
     });
-    auth = { authorization: (await login(sys, user.loginId)).authorization };
+    auth = await authOf(sys, user);
   });
   afterAll(async () => {
     await sys?.close();

@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@onco/domain';
-import { createTestSystem, sharedTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
-import { completeForm, isoDaysAgo } from '../../test/fixtures';
+import {
+  apiAs,
+  authOf,
+  createUser,
+  sharedTestSystem,
+  TEST_PASSWORD,
+  type Auth,
+  type TestSystem,
+} from '@onco/testing';
+import { completeForm, isoDaysAgo, TEST_ORDER_FORMS as API } from '../../test/fixtures';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-type Auth = { authorization: string };
-
-const API = '/portal/api/v1/testOrderForms';
 const A = { accountId: 'acc-A', physicianId: 'phy-A' };
 
 describe('requisition API: drafts, signature, submit, rules, scope (real store, Redis)', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   const h: Record<string, Auth> = {};
   const ids: Record<string, string> = {};
 
@@ -20,16 +24,10 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
       physicianId,
     });
     ids[key] = u._id;
-    h[key] = { authorization: (await login(sys, u.loginId)).authorization };
+    h[key] = await authOf(sys, u);
   }
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: string, payload?: unknown) =>
-    sys.app.inject({
-      method,
-      url,
-      headers: h[who],
-      ...(payload === undefined ? {} : { payload: payload as any }),
-    });
+  const call = apiAs(() => sys, h);
 
   async function draft(who: string, body = completeForm(A)) {
     const res = await call('POST', API, who, body);
@@ -140,7 +138,7 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
 
   it('wrong signature passwords count toward the lockout', async () => {
     const u = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } });
-    const auth = { authorization: (await login(sys, u.loginId)).authorization };
+    const auth = await authOf(sys, u);
     const d = (
       await sys.app.inject({ method: 'POST', url: API, headers: auth, payload: completeForm(A) })
     ).json();

@@ -1,9 +1,8 @@
 import { QueueEvents, type Job } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QueueRegistry } from '@onco/platform';
-import { createTestSystem } from '@onco/testing';
+import { blobFiles, createTestSystem } from '@onco/testing';
 import { generatedDocumentModel } from '../models/generated-document';
-import { blobFiles } from '../../test/blobs';
 import {
   blankFormDocumentId,
   blankFormJobId,

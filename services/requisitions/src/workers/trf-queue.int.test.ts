@@ -8,10 +8,18 @@ import {
   PROCESSED_EVENTS_COLLECTION,
   type EventEnvelope,
 } from '@onco/events';
-import { createTestSystem, createUser, login, TEST_PASSWORD } from '@onco/testing';
+import {
+  authOf,
+  blobFiles,
+  createTestSystem,
+  createUser,
+  TEST_PASSWORD,
+  waitUntil as waitFor,
+  type Auth,
+  type TestSystem,
+} from '@onco/testing';
 import { completeForm } from '../../test/fixtures';
 import { linkAttachment, requisitionModels, type RequisitionModels } from '../models';
-import { blobFiles } from '../../test/blobs';
 import { pdfText } from '../../test/pdf';
 import { TRF_CONSUMER_GROUP } from '../consumers/requisition-submitted';
 import {
@@ -24,19 +32,6 @@ import {
   type TrfQueue,
 } from './trf-queue';
 
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor<T>(fn: () => Promise<T>, what: string, timeoutMs = 90_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
 const ACC_A = { id: 'acc-trf-a', name: 'TRF Oncology Clinic' };
 const ACC_B = { id: 'acc-trf-b', name: 'Other Clinic' };
 const ICD = ['C34.90', 'C50.911', 'Z85.3'];
@@ -47,12 +42,12 @@ const fakeJob = (data: TrfJobData, attemptsMade = 0) =>
   ({ id: 'direct', data, attemptsMade, log: async () => 0 }) as unknown as Job<TrfJobData>;
 
 describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real Kafka, the store, Redis, chromium)', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let models: RequisitionModels;
   let trf: TrfQueue;
   let events: QueueEvents;
-  let authA: { authorization: string };
-  let authB: { authorization: string };
+  let authA: Auth;
+  let authB: Auth;
   let group: string;
 
   /** a submitted requisition written directly through the model; with `event`, its requisition-submitted
@@ -63,6 +58,13 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
     const id = randomUUID();
     const number = `TRF${randomBytes(3).toString('hex').toUpperCase()}`;
     const submittedOn = new Date(Date.now() - 1000);
+    const testOrder = {
+      id: `${id}-1`,
+      testOrderId: `${number}-1`,
+      testType: 'NEXT_DX',
+      orderType: 'INITIAL_ORDER',
+      status: 'TEST_ORDERED',
+    } as const;
     const event = createEvent('requisition-submitted', {
       data: {
         requisitionId: id,
@@ -73,15 +75,7 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
         submittedBy: SIGNER,
         submittedOn: submittedOn.toISOString(),
         createPdf: opts.createPdf ?? true,
-        testOrders: [
-          {
-            id: `${id}-1`,
-            testOrderId: `${number}-1`,
-            testType: 'NEXT_DX',
-            orderType: 'INITIAL_ORDER',
-            status: 'TEST_ORDERED',
-          },
-        ],
+        testOrders: [{ ...testOrder }],
         clinicalReviewStatus: null,
         icd10Codes: ICD,
         diagnosis: null,
@@ -110,15 +104,7 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
         address: { street: '1 Radium Way', city: 'Boston', state: 'MA', postalCode: '02115' },
       },
       orderInformation: { nextDx: true, nextPersonalDx: false, orderType: 'INITIAL_ORDER' },
-      testOrders: [
-        {
-          id: `${id}-1`,
-          testOrderId: `${number}-1`,
-          testType: 'NEXT_DX',
-          orderType: 'INITIAL_ORDER',
-          status: 'TEST_ORDERED',
-        },
-      ],
+      testOrders: [{ ...testOrder }],
       pathologist: { id: 'path-1', name: 'Dr Path Ologist', npi: '1111111111' },
       tumorSpecimen: {
         diagnosis: 'LUNG',
@@ -181,8 +167,8 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
       createUser(sys, 'ROLE_NPI', { account: ACC_A }),
       createUser(sys, 'ROLE_NPI', { account: ACC_B }),
     ]);
-    authA = { authorization: (await login(sys, a.loginId)).authorization };
-    authB = { authorization: (await login(sys, b.loginId)).authorization };
+    authA = await authOf(sys, a);
+    authB = await authOf(sys, b);
   }, 120_000);
   afterAll(async () => {
     await events?.close();
@@ -239,7 +225,7 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
 
   it('end to end through the API: draft, sign, submit?createPdf=true -> the TRF, listed on the requisition and printable', async () => {
     const u = await createUser(sys, 'ROLE_NPI', { account: ACC_A, physicianId: 'phys-trf-a' });
-    const auth = { authorization: (await login(sys, u.loginId)).authorization };
+    const auth = await authOf(sys, u);
     const API = '/portal/api/v1/testOrderForms';
     const form = completeForm({ accountId: ACC_A.id, physicianId: 'phys-trf-a' });
     const draft = await sys.app.inject({ method: 'POST', url: API, headers: auth, payload: form });

@@ -1,9 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, createUser, login, testProcesses } from '@onco/testing';
+import {
+  authOf,
+  blobFiles,
+  createTestSystem,
+  createUser,
+  testProcesses,
+  waitUntil as waitFor,
+  type TestSystem,
+} from '@onco/testing';
 import { requisitionModels, type RequisitionModels } from '../models';
-import { blobFiles } from '../../test/blobs';
 import { pdfText } from '../../test/pdf';
 import type { TrfWorkerProcessMessage } from '../../test/trf-worker-process';
 import { defineTrfQueue, submissionKeyOf, trfAttachmentId, trfJobId, type TrfQueue } from './trf-queue';
@@ -15,24 +22,11 @@ import { defineTrfQueue, submissionKeyOf, trfAttachmentId, trfJobId, type TrfQue
  * check, with the production settings, so this takes up to a minute) and each submission ends with exactly one
  * TRF attachment, one file, listed on its requisition and served by Print.
  */
-type Sys = Awaited<ReturnType<typeof createTestSystem>>;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor<T>(fn: () => Promise<T>, what: string, timeoutMs: number): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
-
 const ACC = { id: 'acc-trf-kill', name: 'Killed Worker Clinic' };
 const WORKER_SCRIPT = fileURLToPath(new URL('../../test/trf-worker-process.ts', import.meta.url));
 
 describe('TRF PDF worker process killed (SIGKILL) mid-job: a fresh worker finishes, exactly one TRF each', () => {
-  let sys: Sys;
+  let sys: TestSystem;
   let models: RequisitionModels;
   let trf: TrfQueue;
   let procs: ReturnType<typeof testProcesses>;
@@ -129,7 +123,7 @@ describe('TRF PDF worker process killed (SIGKILL) mid-job: a fresh worker finish
 
     const added = (await blobFiles(sys.config.FILE_STORE_DIR)).filter((f) => !blobsBefore.has(f));
     const user = await createUser(sys, 'ROLE_NPI', { account: ACC });
-    const auth = { authorization: (await login(sys, user.loginId)).authorization };
+    const auth = await authOf(sys, user);
     const blobs: string[] = [];
     for (const s of [a, b]) {
       const list = await models.Attachment.find({ 'testOrderForm.id': s.id }).lean().exec();
