@@ -7,11 +7,14 @@
  * and one headless Debian chromium driven by puppeteer-core; each page is a browser context of its own. Nothing
  * is mocked. Tests keep apart by their own accounts, users and records.
  *
- *   const h = await startConsole();            // beforeAll
+ *   const { h, npi } = useConsole({ users: { npi: 'ROLE_NPI' } }); // in the describe: its beforeAll/afterAll
  *   const page = await h.newPage();            // a fresh browser context (own local storage)
- *   await loginAs(page, h, user.loginId);      // a session from the API (loginWithForm: the login page)
+ *   await loginAs(page, h, npi.loginId);       // a session from the API (loginWithForm: the login page)
  *   await h.shot(page, 'users-en');            // .data/screenshots/users-en.png with E2E_SCREENSHOTS=1
- *   await h.stop();                            // afterAll: closes this file's pages
+ *
+ * useConsole starts the harness (startConsole) in the file's beforeAll, makes its users and seeds, and stops it
+ * in afterAll (closing this file's pages). Fixture builders for the seeding (a submitted requisition, waiting for
+ * what the workers learn) are in ./fixtures.ts, re-exported here.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -19,10 +22,11 @@ import net from 'node:net';
 import path from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import type { Role } from '@onco/domain';
-import { onTestFailed } from 'vitest';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { b64, createTestSystem, createUser, login, resetTestSystem, TEST_PASSWORD } from '@onco/testing';
 
 export { createUser, login, TEST_PASSWORD };
+export * from './fixtures';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST_INDEX = path.join(ROOT, 'console/dist/index.html');
@@ -257,6 +261,76 @@ export async function startConsole(
   };
 }
 
+/** Options of a user made by `h.user` (account, physicianId, loginId, email...). */
+export type UserOptions = Parameters<typeof createUser>[2];
+/** A user a file needs: its role, or its role and options (as `h.user` takes them). */
+export type UserSpec = Role | readonly [Role, UserOptions?];
+/** A user made by useConsole; `authorization` (the API's bearer header) is set for those it signed in. */
+export type ConsoleUser = Awaited<ReturnType<typeof createUser>> & { authorization: string };
+export type ConsoleUsers<U> = { [K in keyof U]: ConsoleUser };
+
+export interface ConsoleSetup<U extends Record<string, UserSpec>> {
+  /** the backend's configuration (startConsole's overrides), or a function making it, run first in beforeAll */
+  config?: Parameters<typeof createTestSystem>[0] | (() => Promise<Parameters<typeof createTestSystem>[0]>);
+  /** the users to make once the backend is up, in this order: name (not 'h') → role, or [role, options] */
+  users?: U & { h?: never };
+  /** which of `users` to sign in through the API as well (their `authorization`) */
+  signIn?: ReadonlyArray<keyof U & string>;
+  /** the rest of the file's data, made after the users */
+  seed?: (h: ConsoleHarness, users: ConsoleUsers<U>) => Promise<void>;
+  /** beforeAll's timeout in ms (the level's hookTimeout when not given) */
+  timeout?: number;
+  /** run in afterAll once the harness has stopped (a stand-in to close) */
+  teardown?: () => Promise<unknown>;
+}
+
+/** Make a user with `h.user` and sign it in through the API (its `authorization`). */
+export async function signedInUser(
+  h: Pick<ConsoleHarness, 'sys' | 'user'>,
+  role: Role,
+  opts?: UserOptions,
+): Promise<ConsoleUser> {
+  const user = await h.user(role, opts);
+  return { ...user, authorization: (await login(h.sys, user.loginId)).authorization };
+}
+
+/**
+ * The set-up of a browser-test file, declared once (call it in the file's describe): registers its beforeAll
+ * (startConsole with `config`; `users` made in order, those named in `signIn` signed in; then `seed`) and its
+ * afterAll (h.stop(), then `teardown`). It returns the harness `h` and each user under its name: objects that
+ * beforeAll fills in, to take at once (`const { h, lab } = useConsole({ users: { lab: 'ROLE_ACCESSIONER' } })`)
+ * and read in hooks and tests.
+ */
+export function useConsole<U extends Record<string, UserSpec> = Record<never, UserSpec>>(
+  setup: ConsoleSetup<U> = {},
+): { h: ConsoleHarness } & ConsoleUsers<U> {
+  const h = {} as ConsoleHarness;
+  const specs = Object.entries(setup.users ?? {}) as Array<[keyof U & string, UserSpec]>;
+  const users = Object.fromEntries(specs.map(([name]) => [name, {}])) as ConsoleUsers<U>;
+  let started = false;
+  beforeAll(async () => {
+    const config = typeof setup.config === 'function' ? await setup.config() : setup.config;
+    Object.assign(h, await startConsole(config));
+    started = true;
+    for (const [name, spec] of specs) {
+      const [role, opts] = typeof spec === 'string' ? [spec] : spec;
+      const user = setup.signIn?.includes(name)
+        ? await signedInUser(h, role, opts)
+        : await h.user(role, opts);
+      Object.assign(users[name], user);
+    }
+    await setup.seed?.(h, users);
+  }, setup.timeout);
+  afterAll(async () => {
+    try {
+      if (started) await h.stop();
+    } finally {
+      await setup.teardown?.();
+    }
+  });
+  return { ...users, h };
+}
+
 /** Open `path` (default /login) and wait for the console to have rendered. */
 export async function open(page: Page, h: Pick<ConsoleHarness, 'base'>, p = '/login') {
   await page.goto(h.base + p, { waitUntil: 'domcontentloaded' });
@@ -380,4 +454,64 @@ export async function clickButton(page: Page, text: string, inDialog = false) {
     text,
     selector,
   );
+}
+
+/** Set a React-controlled input's value (date inputs included) as typing would: React sees an input event. */
+export async function setValue(page: Page, selector: string, value: string) {
+  await page.waitForSelector(selector);
+  await page.$eval(
+    selector,
+    (el, v) => {
+      const input = el as HTMLInputElement;
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, v);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    value,
+  );
+}
+
+/** Choose an option of a MUI select whose hidden input has data-testid `testId`, and wait for its menu to close. */
+export async function chooseOption(page: Page, testId: string, value: string) {
+  const input = await page.waitForSelector(`[data-testid="${testId}"]`);
+  const box = await input!.evaluateHandle((el) => el.parentElement!.querySelector('[role="combobox"]')!);
+  await (box as unknown as { click(): Promise<void> }).click();
+  await clickWhenReady(page, `li[data-value="${value}"]`);
+  await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper li'));
+}
+
+/**
+ * Open a list's facet filter (data-testid `facet-{facet}`), tick the entry whose text includes `item` and Apply.
+ * `entries` selects the popover's entries (`shown`: what to wait for before the click, by default the entries).
+ */
+export async function pickFacet(
+  page: Page,
+  facet: string,
+  item: string,
+  {
+    entries = '.MuiPopover-paper .MuiListItemButton-root',
+    shown = entries,
+  }: { entries?: string; shown?: string } = {},
+) {
+  await clickWhenReady(page, `[data-testid="facet-${facet}"]`);
+  await page.waitForFunction(
+    (t, sel) => [...document.querySelectorAll(sel)].some((e) => e.textContent?.includes(t)),
+    {},
+    item,
+    shown,
+  );
+  await page.evaluate(
+    (t, sel) => {
+      const el = [...document.querySelectorAll(sel)].find((e) => e.textContent?.includes(t)) as HTMLElement;
+      el.click();
+    },
+    item,
+    entries,
+  );
+  await page.evaluate(() => {
+    const b = [...document.querySelectorAll('.MuiPopover-paper button')].find(
+      (x) => x.textContent?.trim() === 'Apply',
+    ) as HTMLButtonElement;
+    b.click();
+  });
+  await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper'));
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { MSG } from '@onco/domain';
 import {
@@ -11,9 +11,8 @@ import {
   profileMenu,
   loginWithForm,
   open,
-  startConsole,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from './harness';
 
 /** Submit the login form and wait for the answer (the password is cleared on a failure); the error's text. */
@@ -31,13 +30,7 @@ async function attempt(page: Page, username: string, password: string) {
 
 /** Sign-in, lockout, menus by permission and the session's end (issue 3, browser tests). */
 describe('console sign-in (browser)', () => {
-  let h: ConsoleHarness;
-  beforeAll(async () => {
-    h = await startConsole();
-  });
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const { h } = useConsole();
 
   const submitDisabled = (page: Page) =>
     page.$eval('[data-testid="login-submit"]', (b) => (b as HTMLButtonElement).disabled);
@@ -174,13 +167,7 @@ describe('console sign-in (browser)', () => {
 
 /** Sign-in's rate limit (AUTH_RATE_LIMIT_PER_MINUTE, docs/decisions.md "Rate limits"), as a person meets it. */
 describe('console sign-in, too many attempts (browser)', () => {
-  let h: ConsoleHarness;
-  beforeAll(async () => {
-    h = await startConsole({ AUTH_RATE_LIMIT_PER_MINUTE: '2' });
-  });
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const { h } = useConsole({ config: { AUTH_RATE_LIMIT_PER_MINUTE: '2' } });
 
   it('says to wait, not that the password is wrong, once the limit is reached', async () => {
     const user = await h.user('ROLE_NPI');

@@ -1,34 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  clickButton,
-  login,
-  loginAs,
-  open,
-  profileMenu,
-  startConsole,
-  waitForText,
-  type ConsoleHarness,
-} from './harness';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clickButton, loginAs, open, profileMenu, signedInUser, useConsole, waitForText } from './harness';
 
 const MIN = 60_000;
 const SCREEN_TEXT = 'The Clinical Portal is undergoing scheduled maintenance. Please check back soon.';
 
 /** Maintenance windows created through the API drive the banner, the screen and the logout (spec 3 section 4.4). */
 describe('console maintenance (browser)', () => {
-  let h: ConsoleHarness;
   let admin: string;
   const created: string[] = [];
 
-  beforeAll(async () => {
-    h = await startConsole();
-    const a = await h.user('ROLE_PORTAL_ADMIN');
-    admin = (await login(h.sys, a.loginId)).authorization;
+  const { h } = useConsole({
+    seed: async (h) => {
+      admin = (await signedInUser(h, 'ROLE_PORTAL_ADMIN')).authorization;
+    },
   });
   afterEach(async () => {
     while (created.length) await h.api(admin, 'DELETE', `/portal/api/v1/maintenance/${created.pop()}`);
-  });
-  afterAll(async () => {
-    await h?.stop();
   });
 
   async function schedule(startIn: number, endIn: number, extra: Record<string, unknown> = {}) {

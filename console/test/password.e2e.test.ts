@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { MSG } from '@onco/domain';
 import { readMailbox } from '@onco/platform';
@@ -10,20 +10,13 @@ import {
   loginWithForm,
   open,
   profileMenu,
-  startConsole,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from './harness';
 
 /** Change Password, Forgot Password and the e-mailed reset link (spec 3 sections 2.4, 2.7, 5 and 8). */
 describe('console passwords (browser)', () => {
-  let h: ConsoleHarness;
-  beforeAll(async () => {
-    h = await startConsole();
-  });
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const { h } = useConsole();
 
   const disabled = (page: Page, sel: string) => page.$eval(sel, (b) => (b as HTMLButtonElement).disabled);
   const rules = (page: Page) =>

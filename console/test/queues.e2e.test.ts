@@ -1,20 +1,13 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, open, profileMenu, startConsole, waitForText, type ConsoleHarness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { loginAs, open, profileMenu, useConsole, waitForText } from './harness';
 
 /**
  * The read-only queue dashboard (bull-board) as an operator opens it: profile menu, Queues, a new tab with every
  * queue of the backend and a job waiting in one (docs/decisions.md "Queue dashboard").
  */
 describe('queue dashboard (browser)', () => {
-  let h: ConsoleHarness;
-
-  beforeAll(async () => {
-    h = await startConsole();
-  });
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const { h } = useConsole();
 
   it('an operator opens it from the profile menu in a new tab; it shows the queues and their jobs', async () => {
     // a claim to be sent in an hour (delayed: the backend's worker leaves it there while the test looks)

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { completeForm } from '@onco/requisitions/testing';
 import {
@@ -9,9 +9,8 @@ import {
   loginAs,
   open,
   profileMenu,
-  startConsole,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from './harness';
 
 /**
@@ -19,43 +18,40 @@ import {
  * for a person to look at; checks that no raw translation key reaches the screen.
  */
 describe('console screens in English and Chinese (browser)', () => {
-  let h: ConsoleHarness;
-  beforeAll(async () => {
-    h = await startConsole();
-    const now = new Date();
-    await h.sys.ctx.mongo.collection('release_notes').insertOne({
-      _id: 'rn-1-2-0',
-      majorRevision: 1,
-      minorRevision: 2,
-      patchRevision: 0,
-      revisionOrder: 10200,
-      name: 'Clinical Portal 1.2',
-      featureNoteVOs: [
-        {
-          title: 'Ordering',
-          featureNoteItemVOs: [
-            { title: 'Save a requisition as a draft and finish it later', subFeatureNoteItemVOs: [] },
-            {
-              title: 'Sign requisitions with your portal password',
-              subFeatureNoteItemVOs: [{ title: 'A PDF of the signed form is kept with the order' }],
-            },
-          ],
-        },
-        {
-          title: 'Account',
-          featureNoteItemVOs: [
-            { title: 'Change your password from the profile menu', subFeatureNoteItemVOs: [] },
-          ],
-        },
-      ],
-      deleted: false,
-      version: 0,
-      createdOn: now,
-      updatedOn: now,
-    } as any);
-  });
-  afterAll(async () => {
-    await h?.stop();
+  const { h } = useConsole({
+    seed: async (h) => {
+      const now = new Date();
+      await h.sys.ctx.mongo.collection('release_notes').insertOne({
+        _id: 'rn-1-2-0',
+        majorRevision: 1,
+        minorRevision: 2,
+        patchRevision: 0,
+        revisionOrder: 10200,
+        name: 'Clinical Portal 1.2',
+        featureNoteVOs: [
+          {
+            title: 'Ordering',
+            featureNoteItemVOs: [
+              { title: 'Save a requisition as a draft and finish it later', subFeatureNoteItemVOs: [] },
+              {
+                title: 'Sign requisitions with your portal password',
+                subFeatureNoteItemVOs: [{ title: 'A PDF of the signed form is kept with the order' }],
+              },
+            ],
+          },
+          {
+            title: 'Account',
+            featureNoteItemVOs: [
+              { title: 'Change your password from the profile menu', subFeatureNoteItemVOs: [] },
+            ],
+          },
+        ],
+        deleted: false,
+        version: 0,
+        createdOn: now,
+        updatedOn: now,
+      } as any);
+    },
   });
 
   /** No react-admin or app key (app.x.y, ra.x.y, lists.x) left untranslated on the page. */

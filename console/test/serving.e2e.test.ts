@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleHarness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { useConsole } from './harness';
 
 const DIST = path.resolve(import.meta.dirname, '../dist');
 
@@ -29,15 +29,15 @@ function get(url: string, headers: Record<string, string> = {}) {
 }
 
 describe('serving the console bundle (real backend)', () => {
-  let h: ConsoleHarness;
   let entry = '';
 
-  beforeAll(async () => {
-    h = await startConsole();
-    const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8'));
-    entry = `/${(Object.values(manifest) as Array<{ isEntry?: boolean; file: string }>).find((m) => m.isEntry)!.file}`;
-  }, 240_000);
-  afterAll(async () => h?.stop());
+  const { h } = useConsole({
+    timeout: 240_000,
+    seed: async () => {
+      const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8'));
+      entry = `/${(Object.values(manifest) as Array<{ isEntry?: boolean; file: string }>).find((m) => m.isEntry)!.file}`;
+    },
+  });
 
   it('sends the entry chunk brotli- or gzip-compressed when accepted, plain otherwise, cached as immutable', async () => {
     const plain = readFileSync(path.join(DIST, entry));

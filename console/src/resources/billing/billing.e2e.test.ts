@@ -8,20 +8,18 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import {
   bodyText,
   clickWhenReady,
-  login,
   loginAs,
   open,
-  startConsole,
-  TEST_PASSWORD,
+  submitRequisition,
+  until,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../test/harness';
-import { completeForm } from '@onco/requisitions/testing';
 import {
   startGatewayStandin,
   type GatewayStandin,
@@ -31,20 +29,6 @@ import { fixtureFiles, importIcd10, referenceModels } from '../../../../services
 
 const RQ = '/portal/api/v1/testOrderForms';
 const BIS = '/bis/api/v1';
-
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  ms = 60_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as T;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 async function action(page: Page, key: string) {
   await clickWhenReady(page, '[data-testid="billing-actions"]');
@@ -57,73 +41,71 @@ async function selectRow(page: Page, id: string) {
 }
 
 describe('billing cases: assign, code, submit, history, errors (real backend, gateway stand-in, chromium)', () => {
-  let h: ConsoleHarness;
   let gateway: GatewayStandin;
-  let admin: { loginId: string };
   let auth = '';
   const cases: Array<{ id: string; testId: string }> = [];
 
-  beforeAll(async () => {
-    gateway = await startGatewayStandin({
-      dir: mkdtempSync(path.join(os.tmpdir(), 'oncotrf-gw-')),
-      slowMs: 2_000,
-    });
-    h = await startConsole({
-      WORKERS: 'true',
-      BILLING_GATEWAY_URL: gateway.url,
-      BILLING_SUBMIT_BACKOFF_MS: '200',
-    });
-    admin = await h.user('ROLE_ADMINISTRATOR');
-    auth = (await login(h.sys, admin.loginId)).authorization;
-    // the ICD-10-CM catalog the pre-submit checks look the orders' codes up in
-    await importIcd10(referenceModels(h.sys.ctx.mongo).Icd10Code, fixtureFiles().icd10);
-    await billingModels(h.sys.ctx.mongo).BillingSpecialist.create({
-      _id: 'spec-bea',
-      name: 'Bea Biller',
-      email: 'bea.biller@oncotrf.example.com',
-      searchText: 'bea biller bea.biller@oncotrf.example.com',
-      active: true,
-    });
-    for (let i = 0; i < 2; i++) {
-      const form = completeForm({ accountId: 'acc-bill', physicianId: 'phy-bill', patientId: null });
-      const d = await h.api(auth, 'POST', RQ, form);
-      expect(d.status, JSON.stringify(d.body)).toBe(200);
-      expect((await h.api(auth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status).toBe(
-        200,
-      );
-      const sub = await h.api(auth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
-      expect(sub.status, JSON.stringify(sub.body)).toBe(200);
-      const testId = sub.body.testOrders[0].id;
-      await until(
-        'the lab test order',
-        async () => (await h.api(auth, 'GET', `/oms/api/v1/testOrders/${testId}`)).status === 200,
-      );
-      for (const status of ['IN_PROGRESS', 'REPORT_COMPLETE'])
-        expect(
-          (await h.api(auth, 'POST', '/oms/api/v1/testOrders/updateTestsStatus', { uuids: [testId], status }))
-            .status,
-        ).toBe(200);
-      if (i === 1) {
-        // the second order's review through the API (the first one's through its Billing tab, below)
-        const r = await h.api(auth, 'PUT', `${RQ}/${d.body.id}/billingReview`, { status: 'REVIEW_COMPLETE' });
-        expect(r.status, JSON.stringify(r.body)).toBe(200);
-      }
-      const c = await until('the billing case', async () => {
-        const res = await h.api(
-          auth,
-          'GET',
-          `${BIS}/billingCases?filter=${encodeURIComponent(JSON.stringify({ testOrderId: testId }))}`,
-        );
-        const row = res.body?.content?.[0];
-        return row && row.testStatus === 'REPORT_COMPLETE' ? row : null;
+  const { h, admin } = useConsole({
+    config: async () => {
+      gateway = await startGatewayStandin({
+        dir: mkdtempSync(path.join(os.tmpdir(), 'oncotrf-gw-')),
+        slowMs: 2_000,
       });
-      cases.push({ id: c.id, testId: c.testId });
-      (cases[i] as Record<string, unknown>).requisitionId = d.body.id;
-    }
-  }, 300_000);
-  afterAll(async () => {
-    await h?.stop();
-    await gateway?.close();
+      return { WORKERS: 'true', BILLING_GATEWAY_URL: gateway.url, BILLING_SUBMIT_BACKOFF_MS: '200' };
+    },
+    users: { admin: 'ROLE_ADMINISTRATOR' },
+    signIn: ['admin'],
+    timeout: 300_000,
+    teardown: async () => gateway?.close(),
+    seed: async (h) => {
+      auth = admin.authorization;
+      // the ICD-10-CM catalog the pre-submit checks look the orders' codes up in
+      await importIcd10(referenceModels(h.sys.ctx.mongo).Icd10Code, fixtureFiles().icd10);
+      await billingModels(h.sys.ctx.mongo).BillingSpecialist.create({
+        _id: 'spec-bea',
+        name: 'Bea Biller',
+        email: 'bea.biller@oncotrf.example.com',
+        searchText: 'bea biller bea.biller@oncotrf.example.com',
+        active: true,
+      });
+      for (let i = 0; i < 2; i++) {
+        const sub = await submitRequisition(h, auth, {
+          account: { id: 'acc-bill' },
+          physicianId: 'phy-bill',
+          patientId: null,
+        });
+        const testId = sub.testOrders[0].id;
+        await until(
+          'the lab test order',
+          async () => (await h.api(auth, 'GET', `/oms/api/v1/testOrders/${testId}`)).status === 200,
+        );
+        for (const status of ['IN_PROGRESS', 'REPORT_COMPLETE'])
+          expect(
+            (
+              await h.api(auth, 'POST', '/oms/api/v1/testOrders/updateTestsStatus', {
+                uuids: [testId],
+                status,
+              })
+            ).status,
+          ).toBe(200);
+        if (i === 1) {
+          // the second order's review through the API (the first one's through its Billing tab, below)
+          const r = await h.api(auth, 'PUT', `${RQ}/${sub.id}/billingReview`, { status: 'REVIEW_COMPLETE' });
+          expect(r.status, JSON.stringify(r.body)).toBe(200);
+        }
+        const c = await until('the billing case', async () => {
+          const res = await h.api(
+            auth,
+            'GET',
+            `${BIS}/billingCases?filter=${encodeURIComponent(JSON.stringify({ testOrderId: testId }))}`,
+          );
+          const row = res.body?.content?.[0];
+          return row && row.testStatus === 'REPORT_COMPLETE' ? row : null;
+        });
+        cases.push({ id: c.id, testId: c.testId });
+        (cases[i] as Record<string, unknown>).requisitionId = sub.id;
+      }
+    },
   });
 
   it('review complete in the order, then assign, billing code, Submit → accepted, History', async () => {

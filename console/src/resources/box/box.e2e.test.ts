@@ -12,49 +12,28 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ElementHandle, Page } from 'puppeteer-core';
 import { labModels, seedDomainPreferences } from '@onco/lab';
 import {
+  blankPdf,
   bodyText,
+  chooseOption,
   clickWhenReady,
-  login,
+  labKnowsRequisition,
   loginAs,
   open,
-  startConsole,
-  TEST_PASSWORD,
+  submitRequisition,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../test/harness';
 import { referenceModels } from '../../../../services/reference/src/index';
 import { requisitionModels } from '../../../../services/requisitions/src/models';
-import { completeForm } from '@onco/requisitions/testing';
 import { HEADER, manifestFile, row } from '@onco/lab/testing';
 
-const RQ = '/portal/api/v1/testOrderForms';
 const ACCOUNT = { id: 'acc-box-e2e', name: 'Box Harbor Oncology' };
 const PHYSICIAN = 'phy-box-e2e';
 const FILE_TYPE_TEXT = 'Invalid file type. Please select a valid file (.xlsx, .xls, .csv, .pdf).';
-
-/** A small real PDF (one blank page). */
-function pdfBytes(): string {
-  const objects = [
-    '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
-    '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
-    '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  for (const o of objects) {
-    offsets.push(body.length);
-    body += `${o}\n`;
-  }
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
-  body += `trailer << /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return body;
-}
 
 /** Downloads of this page's browser context land in `dir`. */
 async function downloadsTo(page: Page, dir: string) {
@@ -86,13 +65,7 @@ async function chooseFile(page: Page, file: string) {
 }
 
 /** Choose an option of the upload dialog's type select. */
-async function chooseType(page: Page, value: string) {
-  const input = await page.waitForSelector('[data-testid="box-upload-type"]');
-  const box = await input!.evaluateHandle((el) => el.parentElement!.querySelector('[role="combobox"]')!);
-  await (box as unknown as { click(): Promise<void> }).click();
-  await clickWhenReady(page, `li[data-value="${value}"]`);
-  await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper li'));
-}
+const chooseType = (page: Page, value: string) => chooseOption(page, 'box-upload-type', value);
 
 async function openUpload(page: Page) {
   await clickWhenReady(page, '[data-testid="box-actions"]');
@@ -123,8 +96,6 @@ const SUBMIT = '[data-testid="box-upload-submit"]';
 const submitDisabled = (page: Page) => page.$eval(SUBMIT, (b) => (b as HTMLButtonElement).disabled);
 
 describe('attachment box and sample manifests (real backend with workers, chromium)', () => {
-  let h: ConsoleHarness;
-  let accessioner: { loginId: string };
   let requisition: { id: string; testRequisitionId: string };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'box-e2e-'));
   const downloads = mkdtempSync(path.join(os.tmpdir(), 'box-e2e-downloads-'));
@@ -135,65 +106,55 @@ describe('attachment box and sample manifests (real backend with workers, chromi
   const run = Date.now().toString(36).slice(-5).toUpperCase();
   const tubes = [`BLK-${run}-1`, `BLK-${run}-2`];
 
-  beforeAll(async () => {
-    writeFileSync(pdf, pdfBytes());
-    writeFileSync(docx, 'not allowed');
-    h = await startConsole({ WORKERS: 'true' });
-    await seedDomainPreferences(labModels(h.sys.ctx.mongo));
-    await referenceModels(h.sys.ctx.mongo).Account.create({
-      _id: ACCOUNT.id,
-      accountId: 'B-1',
-      name: ACCOUNT.name,
-    });
-    accessioner = await h.user('ROLE_ACCESSIONER');
-    // a submitted requisition of the account (the lab makes its test orders from the submission event)
-    const auth = (await login(h.sys, accessioner.loginId)).authorization;
-    const base = completeForm({ accountId: ACCOUNT.id, physicianId: PHYSICIAN, patientId: null });
-    const form = { ...base, account: { ...base.account, name: ACCOUNT.name } };
-    const d = await h.api(auth, 'POST', RQ, form);
-    expect(d.status, JSON.stringify(d.body)).toBe(200);
-    expect((await h.api(auth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status).toBe(
-      200,
-    );
-    const sub = await h.api(auth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
-    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
-    requisition = { id: sub.body.id, testRequisitionId: sub.body.testRequisitionId };
-    const deadline = Date.now() + 60_000;
-    while (
-      (await h.api(auth, 'GET', `/oms/api/v1/testOrderForms/${requisition.id}/samples`)).status !== 200
-    ) {
-      if (Date.now() > deadline) throw new Error('the lab never learned the requisition');
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    // two tumor blocks of the requisition (no matched normal: the summary lists it as missing); a Notes column
-    // the manifest does not know (ignored) makes the file big enough for the upload's progress to be seen
-    const notes = 'Received in good condition, labels checked against the requisition. '.repeat(8);
-    writeFileSync(
-      good,
-      manifestFile(
-        [
-          [...HEADER, 'Notes'],
-          [...row(requisition.testRequisitionId, 'TUMOR', tubes[0]), notes],
-          [...row(requisition.testRequisitionId, 'TUMOR', tubes[1]), notes],
-        ],
-        'csv',
-      ),
-    );
-    // an unknown TRF # and a bad date
-    writeFileSync(
-      bad,
-      manifestFile(
-        [
-          HEADER,
-          row('TRF-DOES-NOT-EXIST', 'TUMOR', `BAD-${run}-1`),
-          row(requisition.testRequisitionId, 'TUMOR', `BAD-${run}-2`, { 'Collection Date': '2026-13-45' }),
-        ],
-        'csv',
-      ),
-    );
-  }, 240_000);
-  afterAll(async () => {
-    await h?.stop();
+  const { h, accessioner } = useConsole({
+    users: { accessioner: 'ROLE_ACCESSIONER' },
+    signIn: ['accessioner'],
+    timeout: 240_000,
+    seed: async (h, { accessioner }) => {
+      writeFileSync(pdf, blankPdf());
+      writeFileSync(docx, 'not allowed');
+      await seedDomainPreferences(labModels(h.sys.ctx.mongo));
+      await referenceModels(h.sys.ctx.mongo).Account.create({
+        _id: ACCOUNT.id,
+        accountId: 'B-1',
+        name: ACCOUNT.name,
+      });
+      // a submitted requisition of the account (the lab makes its test orders from the submission event)
+      const auth = accessioner.authorization;
+      const sub = await submitRequisition(h, auth, {
+        account: ACCOUNT,
+        physicianId: PHYSICIAN,
+        patientId: null,
+      });
+      requisition = { id: sub.id, testRequisitionId: sub.testRequisitionId };
+      await labKnowsRequisition(h, auth, requisition.id);
+      // two tumor blocks of the requisition (no matched normal: the summary lists it as missing); a Notes column
+      // the manifest does not know (ignored) makes the file big enough for the upload's progress to be seen
+      const notes = 'Received in good condition, labels checked against the requisition. '.repeat(8);
+      writeFileSync(
+        good,
+        manifestFile(
+          [
+            [...HEADER, 'Notes'],
+            [...row(requisition.testRequisitionId, 'TUMOR', tubes[0]), notes],
+            [...row(requisition.testRequisitionId, 'TUMOR', tubes[1]), notes],
+          ],
+          'csv',
+        ),
+      );
+      // an unknown TRF # and a bad date
+      writeFileSync(
+        bad,
+        manifestFile(
+          [
+            HEADER,
+            row('TRF-DOES-NOT-EXIST', 'TUMOR', `BAD-${run}-1`),
+            row(requisition.testRequisitionId, 'TUMOR', `BAD-${run}-2`, { 'Collection Date': '2026-13-45' }),
+          ],
+          'csv',
+        ),
+      );
+    },
   });
 
   it('the screen: empty text, template, upload dialog rules, a note uploaded and deleted', async () => {

@@ -4,17 +4,9 @@
  * table; a wrong ZIP code is shown on its field and nothing is sent; a pathologist (no VIEW_KITS_ACTIONS) sees the
  * table without the form. Real backend and store, headless chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import {
-  clickWhenReady,
-  fill,
-  loginAs,
-  open,
-  startConsole,
-  waitForText,
-  type ConsoleHarness,
-} from '../../../test/harness';
+import { clickWhenReady, fill, loginAs, open, useConsole, waitForText } from '../../../test/harness';
 import { referenceModels } from '../../../../services/reference/src/index';
 import { messagesModels } from '../../../../services/messages/src/models';
 
@@ -35,22 +27,17 @@ const disabled = (page: Page) =>
   page.$eval('[data-testid="kit-submit"]', (b) => (b as HTMLButtonElement).disabled);
 
 describe('test kits: request and list (real backend, chromium)', () => {
-  let h: ConsoleHarness;
-  let npi: { loginId: string; _id: string };
-  let pathologist: { loginId: string };
-
-  beforeAll(async () => {
-    h = await startConsole();
-    await referenceModels(h.sys.ctx.mongo).Account.create({
-      _id: 'acc-kits',
-      accountId: 'K-100',
-      name: 'Harbor Oncology',
-    });
-    npi = (await h.user('ROLE_NPI', { account: { id: 'acc-kits', name: 'Harbor Oncology' } })) as never;
-    pathologist = await h.user('ROLE_PATHOLOGIST', { account: { id: 'acc-kits', name: 'Harbor Oncology' } });
-  }, 180_000);
-  afterAll(async () => {
-    await h?.stop();
+  const account = { id: 'acc-kits', name: 'Harbor Oncology' };
+  const { h, npi, pathologist } = useConsole({
+    users: { npi: ['ROLE_NPI', { account }], pathologist: ['ROLE_PATHOLOGIST', { account }] },
+    timeout: 180_000,
+    seed: async (h) => {
+      await referenceModels(h.sys.ctx.mongo).Account.create({
+        _id: account.id,
+        accountId: 'K-100',
+        name: account.name,
+      });
+    },
   });
 
   it('a provider requests kits and sees them listed', async () => {

@@ -4,7 +4,7 @@
  * new (bold, the unread count beside Messages), open it (read) and answer; the provider finds the answer under New.
  * Real backend and store, headless chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bodyText,
   clickWhenReady,
@@ -12,27 +12,22 @@ import {
   login,
   loginAs,
   open,
-  startConsole,
   TEST_PASSWORD,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../test/harness';
 import { completeForm } from '@onco/requisitions/testing';
 import { messagesModels } from '../../../../services/messages/src/models';
 
 describe('messages: write, read, reply (real backend, chromium)', () => {
-  let h: ConsoleHarness;
-  let npi: { loginId: string };
-  let services: { loginId: string };
-
-  beforeAll(async () => {
+  const { h, npi, services } = useConsole({
     // workers and consumers on: the messages service learns the orders' scope from their events
-    h = await startConsole({ WORKERS: 'true' });
-    npi = await h.user('ROLE_NPI', { account: { id: 'acc-msg', name: 'Harbor Oncology' } });
-    services = await h.user('ROLE_ADMINISTRATOR');
-  }, 180_000);
-  afterAll(async () => {
-    await h?.stop();
+    config: { WORKERS: 'true' },
+    users: {
+      npi: ['ROLE_NPI', { account: { id: 'acc-msg', name: 'Harbor Oncology' } }],
+      services: 'ROLE_ADMINISTRATOR',
+    },
+    timeout: 180_000,
   });
 
   it('a provider writes to client services', async () => {

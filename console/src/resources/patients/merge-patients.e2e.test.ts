@@ -8,7 +8,7 @@
  * list and the dialog in zh-CN.
  * Screenshots in /tmp/shots/ (and .data/screenshots/).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import {
   animationsDone,
@@ -16,21 +16,18 @@ import {
   clickButton,
   clickWhenReady,
   fill,
-  login,
   loginAs,
   open,
-  startConsole,
-  TEST_PASSWORD,
+  submitRequisition,
+  until,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../test/harness';
 import { createReferenceModule } from '../../../../services/reference/src/index';
 import { referenceModels } from '../../../../services/reference/src/models';
 import type { SeedResult } from '../../../../services/reference/src/seed';
-import { completeForm } from '@onco/requisitions/testing';
 
 const P = '/portal/api/v1';
-const RQ = `${P}/testOrderForms`;
 
 interface Pat {
   id: string;
@@ -42,98 +39,77 @@ interface Pat {
 }
 
 describe('Merge Patients (real backend with workers, chromium)', () => {
-  let h: ConsoleHarness;
   let seed: SeedResult;
-  let admin: { loginId: string };
   let auth: string;
   let target: Pat;
   let source: Pat;
   let requisition: { id: string; testRequisitionId: string };
   let token: string;
 
-  const shot = (page: Page, name: string) => h.shot(page, name);
-
-  beforeAll(async () => {
-    h = await startConsole({ WORKERS: 'true' });
-    seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
-    const [A] = seed.accounts;
-    const physician = seed.physicians.find((p) => p.accountIds.includes(A.id))!;
-    admin = await h.user('ROLE_PORTAL_ADMIN');
-    auth = (await login(h.sys, admin.loginId)).authorization;
-    const ref = referenceModels(h.sys.ctx.mongo);
-    token = `Mrg${h.sys.suffix.slice(0, 6)}`;
-    const make = async (p: Pat) => {
-      await ref.Patient.create({
-        _id: p.id,
-        userId: p.userId,
-        firstName: p.firstName,
-        lastName: p.lastName,
-        name: `${p.firstName} ${p.lastName}`,
-        dateOfBirth: p.dateOfBirth,
-        birthSex: 'FEMALE',
-        mrn: p.mrn,
-        phone: '6195550100',
-        address: { street: '1 Harbor Dr', city: 'San Diego', state: 'CA', postalCode: '92101' },
-        accountIds: [A.id],
-        physicianIds: [physician.id],
+  const { h, admin } = useConsole({
+    users: { admin: 'ROLE_PORTAL_ADMIN' },
+    signIn: ['admin'],
+    timeout: 240_000,
+    seed: async (h, { admin }) => {
+      auth = admin.authorization;
+      seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
+      const [A] = seed.accounts;
+      const physician = seed.physicians.find((p) => p.accountIds.includes(A.id))!;
+      const ref = referenceModels(h.sys.ctx.mongo);
+      token = `Mrg${h.sys.suffix.slice(0, 6)}`;
+      const make = async (p: Pat) => {
+        await ref.Patient.create({
+          _id: p.id,
+          userId: p.userId,
+          firstName: p.firstName,
+          lastName: p.lastName,
+          name: `${p.firstName} ${p.lastName}`,
+          dateOfBirth: p.dateOfBirth,
+          birthSex: 'FEMALE',
+          mrn: p.mrn,
+          phone: '6195550100',
+          address: { street: '1 Harbor Dr', city: 'San Diego', state: 'CA', postalCode: '92101' },
+          accountIds: [A.id],
+          physicianIds: [physician.id],
+        });
+        return p;
+      };
+      target = await make({
+        id: `mrg-t-${h.sys.suffix}`,
+        userId: crypto.randomUUID(),
+        firstName: 'Ada',
+        lastName: `${token}primary`,
+        dateOfBirth: '1961-02-03',
+        mrn: 'MRN-100',
       });
-      return p;
-    };
-    target = await make({
-      id: `mrg-t-${h.sys.suffix}`,
-      userId: crypto.randomUUID(),
-      firstName: 'Ada',
-      lastName: `${token}primary`,
-      dateOfBirth: '1961-02-03',
-      mrn: 'MRN-100',
-    });
-    source = await make({
-      id: `mrg-s-${h.sys.suffix}`,
-      userId: crypto.randomUUID(),
-      firstName: 'Ada',
-      lastName: `${token}dup`,
-      dateOfBirth: '1961-03-02',
-      mrn: 'MRN-200',
-    });
-    // a submitted requisition of the duplicate (it moves to the primary)
-    const base = completeForm({ accountId: A.id, physicianId: physician.id, patientId: source.id });
-    const form = {
-      ...base,
-      account: { ...base.account, name: A.name },
-      patient: {
-        ...base.patient,
-        id: source.id,
-        userId: source.userId,
-        firstName: source.firstName,
-        lastName: source.lastName,
-        name: `${source.firstName} ${source.lastName}`,
-        dateOfBirth: source.dateOfBirth,
-        mrn: source.mrn,
-      },
-    };
-    const d = await h.api(auth, 'POST', RQ, form);
-    expect(d.status, JSON.stringify(d.body)).toBe(200);
-    const signed = await h.api(auth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD });
-    expect(signed.status).toBe(200);
-    const sub = await h.api(auth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
-    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
-    requisition = { id: sub.body.id, testRequisitionId: sub.body.testRequisitionId };
-    // the reference service learns the duplicate's requisition from the requisitions service's events
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const known = await ref.PatientRequisition.countDocuments({
-        _id: requisition.id,
+      source = await make({
+        id: `mrg-s-${h.sys.suffix}`,
+        userId: crypto.randomUUID(),
+        firstName: 'Ada',
+        lastName: `${token}dup`,
+        dateOfBirth: '1961-03-02',
+        mrn: 'MRN-200',
+      });
+      // a submitted requisition of the duplicate (it moves to the primary)
+      const sub = await submitRequisition(h, auth, {
+        account: A,
+        physicianId: physician.id,
         patientId: source.id,
+        patient: { ...source },
       });
-      if (known === 1) break;
-      if (Date.now() > until) throw new Error('the reference service never learned the requisition');
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  }, 240_000);
-
-  afterAll(async () => {
-    await h?.stop();
+      requisition = { id: sub.id, testRequisitionId: sub.testRequisitionId };
+      // the reference service learns the duplicate's requisition from the requisitions service's events
+      await until(
+        'the reference service to learn the requisition',
+        async () =>
+          (await ref.PatientRequisition.countDocuments({ _id: requisition.id, patientId: source.id })) === 1,
+        60_000,
+        300,
+      );
+    },
   });
+
+  const shot = (page: Page, name: string) => h.shot(page, name);
 
   /** Search the list and wait until it shows the matching rows only (a search clears the selection). */
   async function searchList(page: Page, text: string, rows = 2) {

@@ -8,8 +8,7 @@
  *  2. an admin renumbers a patient: Update Patient # disabled until a UUID, a number in use refused with the
  *     server's message, then renumbered; Merge Patients is offered for the selection (merge-patients.e2e.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import { msgPatientNumberInUse } from '@onco/domain';
 import {
   bodyText,
@@ -19,90 +18,42 @@ import {
   login,
   loginAs,
   open,
-  startConsole,
-  TEST_PASSWORD,
+  pickFacet,
+  signedInUser,
+  submitRequisition,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
+  type ConsoleUser,
 } from '../../../test/harness';
 import { createReferenceModule } from '../../../../services/reference/src/index';
 import type { SeedResult } from '../../../../services/reference/src/seed';
-import { completeForm } from '@onco/requisitions/testing';
-
-const RQ = '/portal/api/v1/testOrderForms';
 
 describe('patients list and patient detail (real backend with workers, chromium)', () => {
-  let h: ConsoleHarness;
   let seed: SeedResult;
-  let provider: { loginId: string };
-  let admin: { loginId: string };
+  let provider: ConsoleUser;
   let patient: SeedResult['patients'][number];
   let requisition: { id: string; testRequisitionId: string; testId: string };
 
-  beforeAll(async () => {
-    h = await startConsole({ WORKERS: 'true' });
-    seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
-    const [A] = seed.accounts;
-    const physician = seed.physicians.find((p) => p.accountIds.includes(A.id))!;
-    patient = seed.patients.find((p) => p.physicianIds.includes(physician.id))!;
-    provider = await h.user('ROLE_NPI', { account: A, physicianId: physician.id });
-    admin = await h.user('ROLE_PORTAL_ADMIN');
-    // the provider submits a requisition for the patient
-    const auth = (await login(h.sys, provider.loginId)).authorization;
-    const base = completeForm({ accountId: A.id, physicianId: physician.id, patientId: patient.id });
-    const [firstName, lastName] = patient.name.split(' ');
-    const form = {
-      ...base,
-      account: { ...base.account, name: A.name },
-      patient: {
-        ...base.patient,
-        id: patient.id,
-        userId: patient.userId,
-        firstName,
-        lastName,
-        name: patient.name,
-      },
-    };
-    const d = await h.api(auth, 'POST', RQ, form);
-    expect(d.status, JSON.stringify(d.body)).toBe(200);
-    const signed = await h.api(auth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD });
-    expect(signed.status).toBe(200);
-    const sub = await h.api(auth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
-    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
-    requisition = {
-      id: sub.body.id,
-      testRequisitionId: sub.body.testRequisitionId,
-      testId: sub.body.testOrders[0].id,
-    };
-  }, 180_000);
-
-  afterAll(async () => {
-    await h?.stop();
+  const { h, admin } = useConsole({
+    users: { admin: 'ROLE_PORTAL_ADMIN' },
+    timeout: 180_000,
+    seed: async (h) => {
+      seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
+      const [A] = seed.accounts;
+      const physician = seed.physicians.find((p) => p.accountIds.includes(A.id))!;
+      patient = seed.patients.find((p) => p.physicianIds.includes(physician.id))!;
+      provider = await signedInUser(h, 'ROLE_NPI', { account: A, physicianId: physician.id });
+      // the provider submits a requisition for the patient
+      const [firstName, lastName] = patient.name.split(' ');
+      const sub = await submitRequisition(h, provider.authorization, {
+        account: A,
+        physicianId: physician.id,
+        patientId: patient.id,
+        patient: { id: patient.id, userId: patient.userId, firstName, lastName, name: patient.name },
+      });
+      requisition = { id: sub.id, testRequisitionId: sub.testRequisitionId, testId: sub.testOrders[0].id };
+    },
   });
-
-  async function pickFacet(page: Page, facet: string, item: string) {
-    await clickWhenReady(page, `[data-testid="facet-${facet}"]`);
-    await page.waitForFunction(
-      (t) =>
-        [...document.querySelectorAll('.MuiPopover-paper .MuiListItemButton-root')].some((b) =>
-          b.textContent?.includes(t),
-        ),
-      {},
-      item,
-    );
-    await page.evaluate((t) => {
-      const b = [...document.querySelectorAll('.MuiPopover-paper .MuiListItemButton-root')].find((x) =>
-        x.textContent?.includes(t),
-      ) as HTMLElement;
-      b.click();
-    }, item);
-    await page.evaluate(() => {
-      const b = [...document.querySelectorAll('.MuiPopover-paper button')].find(
-        (x) => x.textContent?.trim() === 'Apply',
-      ) as HTMLButtonElement;
-      b.click();
-    });
-    await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper'));
-  }
 
   it('a provider finds the patient, opens the test history and adds a billing entry', async () => {
     const page = await h.newPage();

@@ -7,45 +7,28 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ElementHandle, Page } from 'puppeteer-core';
 import {
+  blankPdf,
   bodyText,
   clickWhenReady,
   login,
   loginAs,
   open,
-  startConsole,
-  TEST_PASSWORD,
+  submitRequisition,
+  until,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../test/harness';
-import { completeForm } from '@onco/requisitions/testing';
 
-const RQ = '/portal/api/v1/testOrderForms';
 const ACCOUNT = { id: 'acc-tests-e2e', name: 'Lakeside Oncology' };
 const PHYSICIAN = 'phy-tests-e2e';
 
 /** A small real PDF (one blank page): what a lab report looks like to the upload's content check. */
 function pdfFile(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'oncotrf-report-'));
-  const file = path.join(dir, 'report.pdf');
-  const objects = [
-    '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
-    '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
-    '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  for (const o of objects) {
-    offsets.push(body.length);
-    body += `${o}\n`;
-  }
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
-  body += `trailer << /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  writeFileSync(file, body);
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'oncotrf-report-')), 'report.pdf');
+  writeFileSync(file, blankPdf());
   return file;
 }
 
@@ -58,40 +41,35 @@ async function chooseStatus(page: Page, status: string) {
 }
 
 describe('tests list and test detail: the lab journey (real backend, chromium)', () => {
-  let h: ConsoleHarness;
-  let lab: { loginId: string };
-  let provider: { loginId: string };
   let labAuth = '';
   const tests: Array<{ id: string; testOrderId: string }> = [];
 
-  beforeAll(async () => {
-    h = await startConsole({ WORKERS: 'true' });
-    lab = await h.user('ROLE_ACCESSIONER');
-    provider = await h.user('ROLE_NPI', { account: ACCOUNT, physicianId: PHYSICIAN });
-    labAuth = (await login(h.sys, lab.loginId)).authorization;
-    for (let i = 0; i < 2; i++) {
-      const base = completeForm({ accountId: ACCOUNT.id, physicianId: PHYSICIAN, patientId: null });
-      const form = { ...base, account: { ...base.account, name: ACCOUNT.name } };
-      const d = await h.api(labAuth, 'POST', RQ, form);
-      expect(d.status, JSON.stringify(d.body)).toBe(200);
-      expect(
-        (await h.api(labAuth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status,
-      ).toBe(200);
-      const sub = await h.api(labAuth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
-      expect(sub.status, JSON.stringify(sub.body)).toBe(200);
-      tests.push({ id: sub.body.testOrders[0].id, testOrderId: sub.body.testOrders[0].testOrderId });
-    }
-    // the lab creates the test orders from the requisition-submitted events
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const list = await h.api(labAuth, 'GET', '/oms/api/v1/testOrders?filter=%7B%7D&perPage=50');
-      const ids = (list.body?.content ?? []).map((x: { id: string }) => x.id);
-      if (tests.every((x) => ids.includes(x.id))) break;
-      if (Date.now() > deadline) throw new Error(`test orders not created: ${JSON.stringify(list.body)}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }, 240_000);
-  afterAll(async () => h?.stop());
+  const { h, lab, provider } = useConsole({
+    users: { lab: 'ROLE_ACCESSIONER', provider: ['ROLE_NPI', { account: ACCOUNT, physicianId: PHYSICIAN }] },
+    signIn: ['lab'],
+    timeout: 240_000,
+    seed: async (h, { lab }) => {
+      labAuth = lab.authorization;
+      for (let i = 0; i < 2; i++) {
+        const sub = await submitRequisition(h, labAuth, {
+          account: ACCOUNT,
+          physicianId: PHYSICIAN,
+          patientId: null,
+        });
+        tests.push({ id: sub.testOrders[0].id, testOrderId: sub.testOrders[0].testOrderId });
+      }
+      // the lab creates the test orders from the requisition-submitted events
+      let list: { body: any } | undefined;
+      await until(
+        () => `the test orders: ${JSON.stringify(list?.body)}`,
+        async () => {
+          list = await h.api(labAuth, 'GET', '/oms/api/v1/testOrders?filter=%7B%7D&perPage=50');
+          const ids = (list.body?.content ?? []).map((x: { id: string }) => x.id);
+          return tests.every((x) => ids.includes(x.id));
+        },
+      );
+    },
+  });
 
   it('home counter → Tests filtered → test detail → Update Status → Upload Report → Due Date', async () => {
     const page = await h.newPage({ width: 1500, height: 1000 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import type { AuthenticationProvider, Role, UserStatus } from '@onco/domain';
 import { hashPassword, identityModels } from '@onco/identity';
@@ -7,12 +7,10 @@ import {
   SCREENSHOT_DIR,
   TEST_PASSWORD,
   clickWhenReady,
-  login,
   loginAs,
   open,
-  startConsole,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../test/harness';
 
 /**
@@ -59,61 +57,57 @@ async function clickXPath(page: Page, xpath: string) {
 }
 
 describe('Users screen (browser)', () => {
-  let h: ConsoleHarness;
-  let admin: { loginId: string; authorization: string };
   const ids: Record<string, string> = {};
 
-  beforeAll(async () => {
-    h = await startConsole();
-    const db = h.sys.ctx.mongo;
-    const now = new Date();
-    await db.collection('accounts').insertMany(
-      ACCOUNTS.map((a) => ({
-        ...a,
-        sfdcId: null,
-        status: 'ACTIVE',
-        address: null,
-        deleted: false,
-        version: 0,
-        createdOn: now,
-        updatedOn: now,
-      })) as any[],
-    );
-    const { User } = identityModels(db);
-    const hash = await hashPassword(TEST_PASSWORD);
-    for (const [i, [firstName, lastName, role, status, provider, acc]] of PEOPLE.entries()) {
-      const loginId = `${firstName}.${lastName}`.toLowerCase();
-      const account = acc >= 0 ? { id: ACCOUNTS[acc]._id, name: ACCOUNTS[acc].name } : null;
-      const doc = await User.create({
-        loginId,
-        email:
-          provider === 'ACTIVE_DIRECTORY'
-            ? `${loginId}@oncotrf.example.com`
-            : `${loginId}@clinic.example.org`,
-        firstName,
-        lastName,
-        role,
-        status,
-        authenticationProvider: provider,
-        account,
-        location: acc >= 0 ? LOCATIONS[acc] : null,
-        title: role === 'ROLE_NPI' ? 'MD, Medical Oncology' : null,
-        sfdcId: i === 0 ? '005Dn000003XyZ1AAK' : null,
-        authorizedUsers: lastName === 'Rahman' ? ['phys-0'] : [],
-        physicianId: ['ROLE_NPI', 'ROLE_PHYSICIAN', 'ROLE_PATHOLOGIST'].includes(role) ? `phys-${i}` : null,
-        lastLogin: status === 'ACTIVE' ? new Date(now.getTime() - i * 7_200_000) : null,
-        passwordHash: hash,
-        passwordHistory: [hash],
-        createdOn: new Date(now.getTime() - (30 - i) * 86_400_000),
-        updatedOn: new Date(now.getTime() - (i + 1) * 3_600_000),
-      });
-      ids[loginId] = doc._id as string;
-    }
-    const a = await h.user('ROLE_PORTAL_ADMIN', { loginId: 'avery.admin' });
-    admin = { loginId: a.loginId, authorization: (await login(h.sys, a.loginId)).authorization };
-  });
-  afterAll(async () => {
-    await h?.stop();
+  const { h, admin } = useConsole({
+    users: { admin: ['ROLE_PORTAL_ADMIN', { loginId: 'avery.admin' }] },
+    signIn: ['admin'],
+    seed: async (h) => {
+      const db = h.sys.ctx.mongo;
+      const now = new Date();
+      await db.collection('accounts').insertMany(
+        ACCOUNTS.map((a) => ({
+          ...a,
+          sfdcId: null,
+          status: 'ACTIVE',
+          address: null,
+          deleted: false,
+          version: 0,
+          createdOn: now,
+          updatedOn: now,
+        })) as any[],
+      );
+      const { User } = identityModels(db);
+      const hash = await hashPassword(TEST_PASSWORD);
+      for (const [i, [firstName, lastName, role, status, provider, acc]] of PEOPLE.entries()) {
+        const loginId = `${firstName}.${lastName}`.toLowerCase();
+        const account = acc >= 0 ? { id: ACCOUNTS[acc]._id, name: ACCOUNTS[acc].name } : null;
+        const doc = await User.create({
+          loginId,
+          email:
+            provider === 'ACTIVE_DIRECTORY'
+              ? `${loginId}@oncotrf.example.com`
+              : `${loginId}@clinic.example.org`,
+          firstName,
+          lastName,
+          role,
+          status,
+          authenticationProvider: provider,
+          account,
+          location: acc >= 0 ? LOCATIONS[acc] : null,
+          title: role === 'ROLE_NPI' ? 'MD, Medical Oncology' : null,
+          sfdcId: i === 0 ? '005Dn000003XyZ1AAK' : null,
+          authorizedUsers: lastName === 'Rahman' ? ['phys-0'] : [],
+          physicianId: ['ROLE_NPI', 'ROLE_PHYSICIAN', 'ROLE_PATHOLOGIST'].includes(role) ? `phys-${i}` : null,
+          lastLogin: status === 'ACTIVE' ? new Date(now.getTime() - i * 7_200_000) : null,
+          passwordHash: hash,
+          passwordHistory: [hash],
+          createdOn: new Date(now.getTime() - (30 - i) * 86_400_000),
+          updatedOn: new Date(now.getTime() - (i + 1) * 3_600_000),
+        });
+        ids[loginId] = doc._id as string;
+      }
+    },
   });
 
   const rowSel = (loginId: string) => `[data-testid="row-${ids[loginId]}"]`;

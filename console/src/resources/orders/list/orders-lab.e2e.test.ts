@@ -2,22 +2,18 @@
  * Browser test: lab staff (an accessioner, who sees every account) narrow the Submitted orders list with two facet
  * filters (Account, Physician) and a search, and get exactly the right rows. Real backend, headless chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import {
   clickWhenReady,
   fill,
-  login,
   loginAs,
   open,
-  startConsole,
-  TEST_PASSWORD,
+  pickFacet,
+  submitRequisition,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../../test/harness';
-import { completeForm } from '@onco/requisitions/testing';
-
-const API = '/portal/api/v1/testOrderForms';
 
 interface Order {
   key: string;
@@ -67,68 +63,32 @@ async function waitForRows(page: Page, expected: string[]) {
     });
 }
 
-async function applyFacet(page: Page, label: string, item: string) {
-  await clickWhenReady(page, `[data-testid="facet-${label}"]`);
-  await page.waitForFunction(
-    (t) =>
-      [...document.querySelectorAll('.MuiPopover-paper li, .MuiPopover-paper [role="button"]')].some((e) =>
-        e.textContent?.includes(t),
-      ),
-    {},
-    item,
-  );
-  await page.evaluate((t) => {
-    const el = [...document.querySelectorAll('.MuiPopover-paper [role="button"]')].find((e) =>
-      e.textContent?.includes(t),
-    ) as HTMLElement;
-    el.click();
-  }, item);
-  await page.evaluate(() => {
-    const b = [...document.querySelectorAll('.MuiPopover-paper button')].find(
-      (x) => x.textContent?.trim() === 'Apply',
-    ) as HTMLButtonElement;
-    b.click();
+/** Apply a facet filter of the list: its entries are the popover's buttons. */
+const applyFacet = (page: Page, label: string, item: string) =>
+  pickFacet(page, label, item, {
+    entries: '.MuiPopover-paper [role="button"]',
+    shown: '.MuiPopover-paper li, .MuiPopover-paper [role="button"]',
   });
-  await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper'));
-}
 
 describe('orders list for lab staff: two facets and a search (real backend, chromium)', () => {
-  let h: ConsoleHarness;
-  let lab: { loginId: string };
   const trf: Record<string, string> = {};
-
-  beforeAll(async () => {
-    h = await startConsole();
-    lab = await h.user('ROLE_ACCESSIONER');
-    const auth = (await login(h.sys, lab.loginId)).authorization;
-    for (const o of ORDERS) {
-      const base = completeForm({ accountId: o.account.id, physicianId: o.physician.id, patientId: null });
-      const form = {
-        ...base,
-        account: { ...base.account, name: o.account.name },
-        physician: {
-          ...base.physician,
-          firstName: o.physician.first,
-          lastName: o.physician.last,
-          name: `${o.physician.first} ${o.physician.last}`,
-        },
-        patient: {
-          ...base.patient,
-          firstName: o.patient.first,
-          lastName: o.patient.last,
-          name: `${o.patient.first} ${o.patient.last}`,
-        },
-      };
-      const d = await h.api(auth, 'POST', API, form);
-      expect(d.status, JSON.stringify(d.body)).toBe(200);
-      const s = await h.api(auth, 'POST', `${API}/${d.body.id}/sign`, { password: TEST_PASSWORD });
-      expect(s.status, JSON.stringify(s.body)).toBe(200);
-      const sub = await h.api(auth, 'POST', `${API}/submit`, { ...form, id: d.body.id });
-      expect(sub.status, JSON.stringify(sub.body)).toBe(200);
-      trf[o.key] = sub.body.testRequisitionId;
-    }
-  }, 240_000);
-  afterAll(async () => h?.stop());
+  const { h, lab } = useConsole({
+    users: { lab: 'ROLE_ACCESSIONER' },
+    signIn: ['lab'],
+    timeout: 240_000,
+    seed: async (h, { lab }) => {
+      for (const o of ORDERS) {
+        const sub = await submitRequisition(h, lab.authorization, {
+          account: o.account,
+          physicianId: o.physician.id,
+          patientId: null,
+          physician: { firstName: o.physician.first, lastName: o.physician.last },
+          patient: { firstName: o.patient.first, lastName: o.patient.last },
+        });
+        trf[o.key] = sub.testRequisitionId;
+      }
+    },
+  });
 
   it('Account + Physician facets and a patient search leave exactly the matching requisitions', async () => {
     const page = await h.newPage();

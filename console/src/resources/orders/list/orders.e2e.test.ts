@@ -3,7 +3,7 @@
  * /orders -> OrdersListPage, /order/:id/summary/:tab -> OrderSummaryPage, / and /home -> HomePage).
  * Real backend with workers (the TRF PDF is made by the trf-pdf worker after submit), headless chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bodyText,
   clickButton,
@@ -12,48 +12,46 @@ import {
   login,
   loginAs,
   open,
-  startConsole,
-  TEST_PASSWORD,
+  requisitionForm,
+  submitRequisition,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../../test/harness';
-import { completeForm } from '@onco/requisitions/testing';
 
 const API = '/portal/api/v1/testOrderForms';
 const ACCOUNT = { id: 'acc-orders-e2e', name: 'Alpha Oncology' };
 
 describe('orders list, order summary and home dashboard (real backend, chromium)', () => {
-  let h: ConsoleHarness;
-  let npi: { loginId: string };
-  let admin: { loginId: string };
-  let observer: { loginId: string };
   let submittedId = '';
   let trf = '';
 
-  beforeAll(async () => {
+  const { h, npi, admin, observer } = useConsole({
     // NEXT_DX initial orders offer the one-click subsequent order in this run
-    h = await startConsole({ WORKERS: 'true', SUBSEQUENT_ORDER_TEST_TYPE: 'NEXT_DX' });
-    npi = await h.user('ROLE_NPI', { account: ACCOUNT, physicianId: 'phy-A' } as never);
-    admin = await h.user('ROLE_ADMINISTRATOR', { account: ACCOUNT } as never);
-    observer = await h.user('ROLE_OBSERVER', { account: ACCOUNT } as never);
-    const auth = (await login(h.sys, npi.loginId)).authorization;
-    const form = completeForm({ accountId: ACCOUNT.id, physicianId: 'phy-A' });
-    const d = await h.api(auth, 'POST', API, form);
-    expect(d.status, JSON.stringify(d.body)).toBe(200);
-    expect((await h.api(auth, 'POST', `${API}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status).toBe(
-      200,
-    );
-    const sub = await h.api(auth, 'POST', `${API}/submit?createPdf=true`, { ...form, id: d.body.id });
-    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
-    submittedId = sub.body.id;
-    trf = sub.body.testRequisitionId;
-    const draft = await h.api(auth, 'POST', API, {
-      ...form,
-      patient: { ...form.patient, name: 'Draft Person', firstName: 'Draft', lastName: 'Person' },
-    });
-    expect(draft.status).toBe(200);
-  }, 240_000);
-  afterAll(async () => h?.stop());
+    config: { WORKERS: 'true', SUBSEQUENT_ORDER_TEST_TYPE: 'NEXT_DX' },
+    users: {
+      npi: ['ROLE_NPI', { account: ACCOUNT, physicianId: 'phy-A' }],
+      admin: ['ROLE_ADMINISTRATOR', { account: ACCOUNT }],
+      observer: ['ROLE_OBSERVER', { account: ACCOUNT }],
+    },
+    signIn: ['npi'],
+    timeout: 240_000,
+    seed: async (h, { npi }) => {
+      const order = { account: ACCOUNT, physicianId: 'phy-A' };
+      const sub = await submitRequisition(h, npi.authorization, order, '?createPdf=true');
+      submittedId = sub.id;
+      trf = sub.testRequisitionId;
+      const draft = await h.api(
+        npi.authorization,
+        'POST',
+        API,
+        requisitionForm({
+          ...order,
+          patient: { name: 'Draft Person', firstName: 'Draft', lastName: 'Person' },
+        }),
+      );
+      expect(draft.status).toBe(200);
+    },
+  });
 
   it('home: Welcome Back!, the counters and the empty Recently Completed Tests', async () => {
     const page = await h.newPage();

@@ -3,45 +3,39 @@
  * summary (Merge TRF); the duplicate then reads as merged with a link to its primary, and its timeline tells it.
  * Real backend, headless chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bodyText,
   clickWhenReady,
-  login,
   loginAs,
   open,
-  startConsole,
-  TEST_PASSWORD,
+  submitRequisition,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../../test/harness';
-import { completeForm } from '@onco/requisitions/testing';
 
 const RQ = '/portal/api/v1/testOrderForms';
 
 describe('Merge TRF from the order summary (real backend, chromium)', () => {
-  let h: ConsoleHarness;
-  let lab: { loginId: string };
   let auth = '';
   const forms: Array<{ id: string; testRequisitionId: string }> = [];
 
-  beforeAll(async () => {
-    h = await startConsole({ WORKERS: 'true' });
-    lab = await h.user('ROLE_ACCESSIONER');
-    auth = (await login(h.sys, lab.loginId)).authorization;
-    for (let i = 0; i < 2; i++) {
-      const form = completeForm({ accountId: 'acc-merge', physicianId: 'phy-merge', patientId: 'pat-merge' });
-      const d = await h.api(auth, 'POST', RQ, form);
-      expect(d.status, JSON.stringify(d.body)).toBe(200);
-      expect((await h.api(auth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status).toBe(
-        200,
-      );
-      const sub = await h.api(auth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
-      expect(sub.status, JSON.stringify(sub.body)).toBe(200);
-      forms.push({ id: d.body.id, testRequisitionId: sub.body.testRequisitionId });
-    }
-  }, 240_000);
-  afterAll(async () => h?.stop());
+  const { h, lab } = useConsole({
+    users: { lab: 'ROLE_ACCESSIONER' },
+    signIn: ['lab'],
+    timeout: 240_000,
+    seed: async (h, { lab }) => {
+      auth = lab.authorization;
+      for (let i = 0; i < 2; i++) {
+        const sub = await submitRequisition(h, auth, {
+          account: { id: 'acc-merge' },
+          physicianId: 'phy-merge',
+          patientId: 'pat-merge',
+        });
+        forms.push({ id: sub.id, testRequisitionId: sub.testRequisitionId });
+      }
+    },
+  });
 
   it('merges the duplicate into the primary; the duplicate links to it', async () => {
     const [primary, duplicate] = forms;

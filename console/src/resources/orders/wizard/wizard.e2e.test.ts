@@ -5,7 +5,7 @@
  * cannot start an order. Real backend (reference fixtures: accounts, locations, physicians, ICD-10, OncoTree),
  * headless chromium; screenshots under .data/screenshots (wizard-*, orders-list-*, home-*).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,10 +19,10 @@ import {
   login,
   loginAs,
   open,
-  startConsole,
+  setValue,
   TEST_PASSWORD,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../../test/harness';
 
 /** Click the enabled button whose text is `text` (in the open dialog when `inDialog`). */
@@ -32,20 +32,6 @@ const buttonEnabled = (page: Page, text: string) =>
     const b = [...document.querySelectorAll('button')].find((x) => x.textContent?.trim() === t);
     return b ? !(b as HTMLButtonElement).disabled : null;
   }, text);
-
-/** Set a (date) input's value the way a user's edit does: React sees an input event. */
-async function setValue(page: Page, selector: string, value: string) {
-  await page.waitForSelector(selector);
-  await page.$eval(
-    selector,
-    (el, v) => {
-      const input = el as HTMLInputElement;
-      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, v);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    value,
-  );
-}
 
 const id = (path: string) => `#f-${path.replace(/\./g, '-')}`;
 const field = (path: string) => `[name="${path}"]`;
@@ -85,21 +71,22 @@ async function continueTo(page: Page, step: string) {
 const isoDaysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe('order wizard (real backend, chromium)', () => {
-  let h: ConsoleHarness;
   let provider: { loginId: string };
   let observer: { loginId: string };
   let physicianLast = '';
 
-  beforeAll(async () => {
-    h = await startConsole({ WORKERS: 'true' }); // the TRF PDF worker makes the TRF that Print shows
-    const seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
-    const account = { id: seed.accounts[0].id, name: seed.accounts[0].name };
-    const physician = seed.physicians.find((p) => p.accountIds.includes(account.id))!;
-    physicianLast = physician.name.split(' ').pop()!;
-    provider = await h.user('ROLE_NPI', { account, physicianId: physician.id } as never);
-    observer = await h.user('ROLE_OBSERVER', { account } as never);
-  }, 240_000);
-  afterAll(async () => h?.stop());
+  const { h } = useConsole({
+    config: { WORKERS: 'true' }, // the TRF PDF worker makes the TRF that Print shows
+    timeout: 240_000,
+    seed: async (h) => {
+      const seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
+      const account = { id: seed.accounts[0].id, name: seed.accounts[0].name };
+      const physician = seed.physicians.find((p) => p.accountIds.includes(account.id))!;
+      physicianLast = physician.name.split(' ').pop()!;
+      provider = await h.user('ROLE_NPI', { account, physicianId: physician.id });
+      observer = await h.user('ROLE_OBSERVER', { account });
+    },
+  });
 
   it('a provider fills the nine steps, saves and resumes, signs, submits and finds the order', async () => {
     const page = await h.newPage();

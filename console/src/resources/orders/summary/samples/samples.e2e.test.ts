@@ -4,81 +4,45 @@
  * titles; a provider of the account sees the samples without the actions. Real backend, headless chromium;
  * screenshots in English and Chinese.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import { labModels, seedDomainPreferences } from '@onco/lab';
 import {
   bodyText,
+  chooseOption as choose,
   clickWhenReady,
+  labKnowsRequisition,
   login,
   loginAs,
   open,
-  startConsole,
-  TEST_PASSWORD,
+  setValue,
+  submitRequisition,
+  useConsole,
   waitForText,
-  type ConsoleHarness,
 } from '../../../../../test/harness';
-import { completeForm, isoDaysAgo } from '@onco/requisitions/testing';
+import { isoDaysAgo } from '@onco/requisitions/testing';
 
-const RQ = '/portal/api/v1/testOrderForms';
 const ACCOUNT = { id: 'acc-samples-e2e', name: 'Harbor Oncology' };
 const PHYSICIAN = 'phy-samples-e2e';
 
-/** Set a React-controlled input's value (date inputs included) as typing would. */
-async function setValue(page: Page, selector: string, value: string) {
-  await page.waitForSelector(selector);
-  await page.$eval(
-    selector,
-    (el, v) => {
-      const input = el as HTMLInputElement;
-      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, v);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    value,
-  );
-}
-
-/** Choose an option of a MUI select whose hidden input has `testId`. */
-async function choose(page: Page, testId: string, value: string) {
-  const input = await page.waitForSelector(`[data-testid="${testId}"]`);
-  const box = await input!.evaluateHandle((el) => el.parentElement!.querySelector('[role="combobox"]')!);
-  await (box as unknown as { click(): Promise<void> }).click();
-  await clickWhenReady(page, `li[data-value="${value}"]`);
-  await page.waitForFunction(() => !document.querySelector('.MuiPopover-paper li'));
-}
-
 describe('order summary: the Samples tab (real backend, chromium)', () => {
-  let h: ConsoleHarness;
-  let lab: { loginId: string };
-  let provider: { loginId: string };
   let requisition: { id: string; testRequisitionId: string };
 
-  beforeAll(async () => {
-    h = await startConsole({ WORKERS: 'true' });
-    await seedDomainPreferences(labModels(h.sys.ctx.mongo));
-    lab = await h.user('ROLE_ACCESSIONER');
-    provider = await h.user('ROLE_NPI', { account: ACCOUNT, physicianId: PHYSICIAN });
-    const auth = (await login(h.sys, lab.loginId)).authorization;
-    const base = completeForm({ accountId: ACCOUNT.id, physicianId: PHYSICIAN, patientId: null });
-    const form = { ...base, account: { ...base.account, name: ACCOUNT.name } };
-    const d = await h.api(auth, 'POST', RQ, form);
-    expect(d.status, JSON.stringify(d.body)).toBe(200);
-    expect((await h.api(auth, 'POST', `${RQ}/${d.body.id}/sign`, { password: TEST_PASSWORD })).status).toBe(
-      200,
-    );
-    const sub = await h.api(auth, 'POST', `${RQ}/submit`, { ...form, id: d.body.id });
-    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
-    requisition = { id: sub.body.id, testRequisitionId: sub.body.testRequisitionId };
-    // the lab knows the requisition once its test orders are made from the requisition-submitted event
-    const deadline = Date.now() + 60_000;
-    while (
-      (await h.api(auth, 'GET', `/oms/api/v1/testOrderForms/${requisition.id}/samples`)).status !== 200
-    ) {
-      if (Date.now() > deadline) throw new Error('the lab never learned the requisition');
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }, 240_000);
-  afterAll(async () => h?.stop());
+  const { h, lab, provider } = useConsole({
+    users: { lab: 'ROLE_ACCESSIONER', provider: ['ROLE_NPI', { account: ACCOUNT, physicianId: PHYSICIAN }] },
+    signIn: ['lab'],
+    timeout: 240_000,
+    seed: async (h, { lab }) => {
+      await seedDomainPreferences(labModels(h.sys.ctx.mongo));
+      const sub = await submitRequisition(h, lab.authorization, {
+        account: ACCOUNT,
+        physicianId: PHYSICIAN,
+        patientId: null,
+      });
+      requisition = { id: sub.id, testRequisitionId: sub.testRequisitionId };
+      // the lab knows the requisition once its test orders are made from the requisition-submitted event
+      await labKnowsRequisition(h, lab.authorization, requisition.id);
+    },
+  });
 
   it('adds a tumor sample with the rules shown, then opens Edit and Copy', async () => {
     const page = await h.newPage({ width: 1500, height: 1000 });
