@@ -13,7 +13,7 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import type { BillingCaseDoc, BillingModels, BillingSpecialistDoc } from '../models';
-import { changeCase, findCase } from '../case-service';
+import { changeCase, findCase, type CaseDecision } from '../case-service';
 import { billingCaseOut, caseReply, orRefuse } from './billing-action-parts';
 
 const caseIds = z
@@ -51,6 +51,19 @@ function refuseAny(cases: BillingCaseDoc[], check: (c: BillingCaseDoc) => string
 }
 
 /** Assign Billing User and Update Billing Status, on one or many cases (all or none; billing-actions.ts). */
+/** Each case changed in turn, each its own conditional write (re-read and re-decided on a lost race). */
+async function changeEach(
+  models: BillingModels,
+  user: SessionUser,
+  cases: BillingCaseDoc[],
+  decide: (doc: BillingCaseDoc) => CaseDecision,
+): Promise<BillingCaseDoc[]> {
+  const done: BillingCaseDoc[] = [];
+  for (const c of cases)
+    done.push(await changeCase(models, () => findCase(models, user, c._id), decide, actorOf(user)));
+  return done;
+}
+
 export function registerBulkActionRoutes(
   app: FastifyInstance,
   opts: { models: BillingModels; nudge: () => void },
@@ -82,17 +95,7 @@ export function registerBulkActionRoutes(
       if (!specialist) throw notFound(`Billing specialist ${req.params.billingSpecialistId} not found.`);
       const cases = await findAll(models, user, req.body);
       const assignee = { id: specialist._id, name: specialist.name };
-      const done: BillingCaseDoc[] = [];
-      for (const c of cases) {
-        done.push(
-          await changeCase(
-            models,
-            () => findCase(models, user, c._id),
-            () => ({ set: { assignee }, history: true }),
-            actorOf(user),
-          ),
-        );
-      }
+      const done = await changeEach(models, user, cases, () => ({ set: { assignee }, history: true }));
       nudge();
       return done.map(billingCaseOut);
     },
@@ -116,17 +119,9 @@ export function registerBulkActionRoutes(
       const to = req.params.status as BillingCaseStatus;
       const cases = await findAll(models, user, req.body);
       refuseAny(cases, (c) => billingStatusUpdateError(c.caseStatus, to));
-      const done: BillingCaseDoc[] = [];
-      for (const c of cases) {
-        done.push(
-          await changeCase(
-            models,
-            () => findCase(models, user, c._id),
-            (doc) => orRefuse(billingStatusUpdateError(doc.caseStatus, to), { set: { caseStatus: to } }),
-            actorOf(user),
-          ),
-        );
-      }
+      const done = await changeEach(models, user, cases, (doc) =>
+        orRefuse(billingStatusUpdateError(doc.caseStatus, to), { set: { caseStatus: to } }),
+      );
       nudge();
       return done.map(billingCaseOut);
     },
