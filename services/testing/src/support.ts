@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kafka, KafkaMessage } from 'kafkajs';
-import { safeParseEventJson } from '@onco/events';
+import { FETCH_MAX_WAIT_MS, safeParseEventJson } from '@onco/events';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -173,7 +173,9 @@ export interface Collected {
 
 export async function collectMessages(kafka: Kafka, topics: string[], groupId: string) {
   const messages: Collected[] = [];
-  const consumer = kafka.consumer({ groupId });
+  // the product consumers' fetch wait: stop() waits for the fetch in flight (kafkajs' default wait is 5 s, and
+  // every file with a collector paid it on close)
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: FETCH_MAX_WAIT_MS });
   await consumer.connect();
   await consumer.subscribe({ topics, fromBeginning: true });
   let joined = false;
