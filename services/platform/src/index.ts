@@ -7,6 +7,7 @@ export * from './list-counts';
 export * from './ordered-indexes';
 export * from './explain';
 export * from './records';
+export * from './new-record';
 export * from './tokens';
 export * from './auth';
 export * from './connections';

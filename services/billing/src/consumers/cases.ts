@@ -9,7 +9,7 @@ import {
   type TestStatusData,
 } from '@onco/events';
 import { cancelledCaseStatus, qualification } from '@onco/domain';
-import type { PlatformContext } from '@onco/platform';
+import { newRecordAudit, type PlatformContext } from '@onco/platform';
 import { billingCaseEvent, changeCase, historyEntry, SYSTEM_ACTOR, type CaseDecision } from '../case-service';
 import type { BillingCaseDoc, BillingModels, BillingRequisitionDoc } from '../models';
 
@@ -143,13 +143,7 @@ export async function openCase(
     errorDetails: null,
     caseHistory: [],
     outbox: [],
-    createdOn: now,
-    createdBy: SYSTEM_ACTOR.id,
-    updatedOn: now,
-    updatedBy: SYSTEM_ACTOR.id,
-    version: 0,
-    archived: false,
-    deleted: false,
+    ...newRecordAudit(SYSTEM_ACTOR.id, now),
   } as BillingCaseDoc;
   const d = decideCase(blank, { test, requisition }, now);
   const doc = { ...blank, ...(d.set ?? {}) } as BillingCaseDoc;

@@ -8,7 +8,7 @@ import {
   type SpecimenKind,
 } from '@onco/domain';
 import { createEvent, type SampleChange } from '@onco/events';
-import { badRequest, conflict, newId, toApi } from '@onco/platform';
+import { badRequest, conflict, newId, newRecordAudit, toApi } from '@onco/platform';
 import type { DomainPreferenceDoc, LabModels, SampleDoc } from '../models';
 import { type LabRequisitionView } from './requisition';
 import { DomainPreferenceCache, findDomainPreference } from './preferences';
@@ -214,13 +214,7 @@ export function newSampleDoc(
     releasedOn: null,
     ...fieldsOf(input, req, pref),
     copiedFrom: null,
-    createdOn: at,
-    createdBy: by.id,
-    updatedOn: at,
-    updatedBy: by.id,
-    version: 0,
-    archived: false,
-    deleted: false,
+    ...newRecordAudit(by.id, at),
   } as unknown as SampleDoc;
 }
 

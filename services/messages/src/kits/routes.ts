@@ -20,6 +20,7 @@ import {
   typed,
   type ListResource,
   type SessionUser,
+  newRecordAudit,
 } from '@onco/platform';
 import type { KitRequestDoc, MessagesModels } from '../models';
 
@@ -164,13 +165,7 @@ export async function kitRoutes(
         _id: id,
         ...kit,
         account,
-        createdOn: now,
-        createdBy: user.id,
-        updatedOn: now,
-        updatedBy: user.id,
-        version: 0,
-        archived: false,
-        deleted: false,
+        ...newRecordAudit(user.id, now),
       };
       const address = [kit.institute, kit.street, kit.suite, `${kit.city}, ${kit.state} ${kit.postalCode}`]
         .filter(Boolean)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Model, mongo } from 'mongoose';
+import { newRecordAudit } from '@onco/platform';
 
 /** What an import did, for logs and the caller's report. */
 export interface ImportResult {
@@ -79,19 +80,6 @@ export async function readRevision(model: Model<any>, dataSet: string): Promise<
   return doc?.revision ?? null;
 }
 
-/** The audit fields of a record an importer creates. */
-export function importedAudit(by: string, now: Date) {
-  return {
-    createdOn: now,
-    createdBy: by,
-    updatedOn: now,
-    updatedBy: by,
-    version: 0,
-    archived: false,
-    deleted: false,
-  };
-}
-
 /**
  * Writes one data set's rows by natural key, as a difference against what the collection holds:
  *  - rows whose key is new are inserted with insertMany (ordered: false) in batches;
@@ -128,7 +116,7 @@ export class KeyedWriter<Row extends Record<string, unknown>> {
     const { existing, keyOf, fields, result, by } = this.opts;
     const prev = this.opts.mode === 'upsert' ? existing.get(keyOf(row)) : undefined;
     if (!prev) {
-      this.pending.push({ _id: this.opts.idOf(row), ...row, ...importedAudit(by, new Date()) });
+      this.pending.push({ _id: this.opts.idOf(row), ...row, ...newRecordAudit(by) });
       if (this.pending.length >= this.opts.batchSize) await this.flush();
       return;
     }

@@ -4,7 +4,7 @@ import { EMAIL_RE, type Permission } from '@onco/domain';
 import { can, forbidden, scopeFilter, type SessionUser } from '@onco/platform';
 import { isValidNpi } from '../npi';
 import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
-import { and, auditReply, fieldErrors, str, text, type RouteDeps } from './shared';
+import { and, auditReply, fieldErrors, personReply, str, text, type RouteDeps } from './shared';
 import { directoryResource, scopedResourceRoutes } from './scoped-resource';
 import { facetNameCaches } from '../name-cache';
 
@@ -93,12 +93,7 @@ export const pathologistsResource = directoryResource({
 });
 
 export const physicianReply = z.object({
-  ...auditReply,
-  userId: z.string(),
-  firstName: z.string(),
-  middleName: str,
-  lastName: z.string(),
-  name: z.string(),
+  ...personReply,
   phone: str,
   email: str,
   fax: str,

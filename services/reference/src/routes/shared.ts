@@ -8,6 +8,8 @@ export interface RouteDeps {
   models: ReferenceModels;
 }
 
+export const str = z.string().nullish();
+
 /** The audit fields of a record as replies show them (spec 1 section 3, "Common audit fields"). */
 export const auditReply = {
   id: z.string(),
@@ -20,8 +22,17 @@ export const auditReply = {
   deleted: z.boolean().nullish(),
 };
 
+/** The person fields a patient and a physician reply share: their number and their name, in parts and whole. */
+export const personReply = {
+  ...auditReply,
+  userId: z.string(),
+  firstName: z.string(),
+  middleName: str,
+  lastName: z.string(),
+  name: z.string(),
+};
+
 export const ref = z.object({ id: z.string(), name: z.string().nullish() });
-export const str = z.string().nullish();
 
 /** The filter of one record by id within the data scope and not soft-deleted (plus `extra` conditions). */
 export function scopedById(

@@ -16,6 +16,7 @@ import {
   tooLarge,
   typed,
   type SessionUser,
+  newRecordAudit,
 } from '@onco/platform';
 import { outboxForInsert } from '@onco/events';
 import { linkAttachment, type AttachmentDoc } from '../models/attachment';
@@ -121,13 +122,7 @@ async function insertAttachment(
     testOrder: null,
     attachedBy: { id: user.id, name: userName },
     processedOn: null,
-    createdOn: now,
-    createdBy: user.id,
-    updatedOn: now,
-    updatedBy: user.id,
-    version: 0,
-    archived: false,
-    deleted: false,
+    ...newRecordAudit(user.id, now),
   };
   try {
     // the upload and its attachment.changed event in one insert (a SAMPLE_MANIFEST's job follows from it)

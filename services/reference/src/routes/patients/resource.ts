@@ -3,7 +3,7 @@ import type { Permission } from '@onco/domain';
 import { badRequest, can, dateOut, scopeFilter, type SessionUser, toApi } from '@onco/platform';
 import { checkPatient, PATIENT_LABELS } from '../../rules';
 import { directoryResource } from '../scoped-resource';
-import { auditReply, fieldErrors, str, text } from '../shared';
+import { fieldErrors, personReply, str, text } from '../shared';
 
 export const patientsResource = directoryResource({
   name: 'patients',
@@ -36,12 +36,7 @@ export const patientsResource = directoryResource({
 });
 
 export const patientReply = z.object({
-  ...auditReply,
-  userId: z.string(),
-  firstName: z.string(),
-  middleName: str,
-  lastName: z.string(),
-  name: z.string(),
+  ...personReply,
   race: str,
   ethnicity: str,
   address: z.object({ street: str, city: str, state: str, postalCode: str, country: str }).nullish(),
