@@ -14,3 +14,4 @@ export * from './box';
 export * from './contact';
 export * from './api';
 export * from './patients/index';
+export * from './wire/index';

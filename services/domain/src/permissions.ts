@@ -60,6 +60,16 @@ export type Page = (typeof PAGES)[number];
 type PagePermission = `VIEW_${Page}_PAGE`;
 const page = (p: Page): PagePermission => `VIEW_${p}_PAGE`;
 
+/** Adding to the form's pick lists and clinical details while ordering (spec 1 section 6). */
+const FORM_ADDITIONS = [
+  'CAN_CREATE_HOSPITALLOCATION',
+  'CAN_ADD_PRIOR_THERAPIES',
+  'CAN_ADD_CURRENT_THERAPIES',
+  'CAN_ADD_SPECIMEN_TYPE',
+  'CAN_ADD_TUMOR_PERCENTAGE',
+  'CAN_ADD_DATE_OF_DIAGNOSIS',
+] as const;
+
 /** Every permission named in the spec, plus the server-side ones marked (ours). */
 export const PERMISSIONS = [
   ...PAGES.map(page),
@@ -73,12 +83,7 @@ export const PERMISSIONS = [
   'VIEW_NPI_REGISTRY',
   'CAN_EDIT_PHYSICIAN_EMAIL',
   'CAN_CREATE_ACCOUNT',
-  'CAN_CREATE_HOSPITALLOCATION',
-  'CAN_ADD_PRIOR_THERAPIES',
-  'CAN_ADD_CURRENT_THERAPIES',
-  'CAN_ADD_SPECIMEN_TYPE',
-  'CAN_ADD_TUMOR_PERCENTAGE',
-  'CAN_ADD_DATE_OF_DIAGNOSIS',
+  ...FORM_ADDITIONS,
   'CAN_REVIEW_DIAGNOSIS',
   'CAN_EDIT_BILLING',
   'CAN_EDIT_TRF',
@@ -130,12 +135,7 @@ const ORDERING: Permission[] = [
   'CAN_EDIT_TRF',
   'CAN_SEARCH_PATIENT',
   'VIEW_NPI_REGISTRY',
-  'CAN_CREATE_HOSPITALLOCATION',
-  'CAN_ADD_PRIOR_THERAPIES',
-  'CAN_ADD_CURRENT_THERAPIES',
-  'CAN_ADD_SPECIMEN_TYPE',
-  'CAN_ADD_TUMOR_PERCENTAGE',
-  'CAN_ADD_DATE_OF_DIAGNOSIS',
+  ...FORM_ADDITIONS,
   'CAN_DOWNLOAD_CSV',
   'VIEW_KITS_ACTIONS',
 ];

@@ -1,50 +1,11 @@
-import type { BillingCaseStatus, BillingReviewStatus, OrderType, TestStatus, TestType } from '@onco/domain';
+import type { BillingCaseRow, BillingReviewStatus } from '@onco/domain';
 import { sessionHttpClient, type HttpClient } from '../../components/listApi';
 import { API } from '@onco/domain';
 
 /** The billing area (spec 3 section 7.3). */
 
-export interface CaseHistoryRow {
-  id: string;
-  createdOn: string;
-  status: BillingCaseStatus;
-  errorDetails: string | null;
-  /** who made the change (a user's name, or system); absent on entries written before 2026-11-26 */
-  by?: string | null;
-  /** the user's id, or `system` */
-  byId?: string | null;
-  /** what the change set besides the status (the assignee by name) */
-  changes?: Array<{
-    field: 'billingCode' | 'timePoint' | 'assignee';
-    from: string | null;
-    to: string | null;
-  }>;
-}
-
-/** A billing case as GET /bis/api/v1/billingCases returns it (services/billing/src/models/billing-case.ts). */
-export interface BillingCaseRow {
-  id: string;
-  testId: string | null;
-  testOrderId: string;
-  testRequisitionId: string | null;
-  testOrderFormId: string | null;
-  accountName: string | null;
-  account: { id: string | null; name: string | null } | null;
-  physician: { id: string | null; name: string | null } | null;
-  patient: { id: string | null; name: string | null } | null;
-  testType: TestType | null;
-  orderType: OrderType | null;
-  timePoint: string | null;
-  billingCode: string | null;
-  testStatus: TestStatus | null;
-  reviewStatus: BillingReviewStatus | null;
-  caseStatus: BillingCaseStatus;
-  caseQualifiedDate: string | null;
-  assignee: { id: string | null; name: string | null } | null;
-  errorDetails: string | null;
-  caseHistory?: CaseHistoryRow[];
-  updatedOn: string;
-}
+/** A case and its history entries as the billing area returns them: the wire contract in @onco/domain. */
+export type { BillingCaseRow, CaseHistoryRow } from '@onco/domain';
 
 export interface BillingSpecialist {
   id: string;

@@ -1,46 +1,12 @@
-import type { TestStatus, TestType, OrderType } from '@onco/domain';
+import type { TestOrderRow, TestStatus } from '@onco/domain';
 import { sessionHttpClient, type HttpClient } from '../../components/listApi';
 import { fetchBlob } from '../../providers/http';
 import { API } from '@onco/domain';
 
 /** The orders area, where the lab serves test orders (spec 2 section 7 "Test orders"). */
 
-/** A test history entry as GET /oms/api/v1/testOrders/{id} returns it. */
-export interface TestHistoryRow {
-  status: TestStatus;
-  createdOn: string;
-  updatedOn: string | null;
-  change?: 'created' | 'status' | 'report' | 'due-date' | 'lims-project' | 'merged' | null;
-  by?: { id: string | null; name: string | null } | null;
-  detail?: string | null;
-  testResult?: { id: string | null; contentType: string | null } | null;
-}
-
-/** A test order as the tests list and GET /testOrders/{id} return it (services/lab/src/models/test-order.ts). */
-export interface TestOrderRow {
-  id: string;
-  testOrderId: string | null;
-  testId: string | null;
-  testType: TestType;
-  orderType: OrderType;
-  status: TestStatus;
-  dueOn: string | null;
-  testDuration: number | null;
-  limsProjectId: string | null;
-  createdOn: string;
-  updatedOn: string;
-  testHistories?: TestHistoryRow[];
-  reports?: Array<{ version: number; fileName: string; amended: boolean; tnp: boolean; uploadedOn: string }>;
-  testOrderForm: {
-    id: string;
-    testRequisitionId: string | null;
-    account: { id: string | null; name: string | null } | null;
-    physician: { id: string | null; name: string | null } | null;
-    hospitalLocation: { id: string | null; name: string | null } | null;
-    patient: { id: string | null; name: string | null; userId: string | null } | null;
-    reviewStatus: string | null;
-  };
-}
+/** A test order and its history entries as the orders area returns them: the wire contract in @onco/domain. */
+export type { TestHistoryRow, TestOrderRow } from '@onco/domain';
 
 /** The lab's test actions as named data-provider methods (design rule 10), spread into the app's provider. */
 export function testMethods(http: HttpClient = sessionHttpClient()) {

@@ -1,14 +1,7 @@
-import { userActionAllowed, type UserAction, type UserActionSubject } from '@onco/domain';
+import { USER_ACTIONS, userActionAllowed, type UserAction, type UserActionSubject } from '@onco/domain';
 
 /** The Users screen's actions in menu order (spec 3 section 2.7); Change Role exists but is hidden. */
-export const MENU_ACTIONS: readonly UserAction[] = [
-  'activate',
-  'deactivate',
-  'unlock',
-  'resetpassword',
-  'reactivate',
-  'sendTemporaryPassword',
-];
+export const MENU_ACTIONS: readonly UserAction[] = USER_ACTIONS;
 
 export interface ActionState {
   action: UserAction;

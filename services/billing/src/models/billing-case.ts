@@ -3,15 +3,13 @@ import { auditedSchema, declareOrderedIndex } from '@onco/platform';
 import {
   BILLING_CASE_STATUSES,
   BILLING_REVIEW_STATUSES,
+  CASE_CHANGE_FIELDS,
   ORDER_TYPES,
   TEST_STATUSES,
   TEST_TYPES,
-  type BillingCaseStatus,
-  type BillingReviewStatus,
-  type OrderType,
-  type RequisitionBillingSummary,
-  type TestStatus,
-  type TestType,
+  type BillingCaseFields,
+  type BillingSubmissionFields,
+  type CaseHistoryFields,
 } from '@onco/domain';
 import { billingSummarySchema } from './billing-requisition';
 import { outboxEntrySchemaDefinition, outboxEntrySchemaOptions, type OutboxEntry } from '@onco/events';
@@ -28,89 +26,19 @@ const outboxField = () => ({
   default: [],
 });
 
-/** A field a person changed on a case, as its history entry records it (beyond the spec's entry fields). */
-export const CASE_CHANGE_FIELDS = ['billingCode', 'timePoint', 'assignee'] as const;
-export type CaseChangeField = (typeof CASE_CHANGE_FIELDS)[number];
-export interface CaseChange {
-  field: CaseChangeField;
-  /** the value before and after (the assignee by name); null when there was none */
-  from: string | null;
-  to: string | null;
-}
+export { CASE_CHANGE_FIELDS, type CaseChange, type CaseChangeField, type ClaimInfo } from '@onco/domain';
 
-export interface CaseHistoryEntry {
-  id: string;
-  createdOn: Date;
-  status: BillingCaseStatus;
-  errorDetails: string | null;
-  /** who made the change: a user's name, or `system` (the worker, the consumers); absent on older entries */
-  by?: string | null;
-  /** the user's id (`system` for the worker and the consumers): names are not unique */
-  byId?: string | null;
-  /** what else the change set (billing code, timepoint, assignee); absent or empty when only the status moved */
-  changes?: CaseChange[];
-}
+/** A case history entry as stored (the wire shape, @onco/domain's CaseHistoryRow, with Date). */
+export type CaseHistoryEntry = CaseHistoryFields<Date>;
 
-export interface BillingCaseDoc {
+/** The current submission of a case to the billing system (@onco/domain's BillingSubmissionFields). */
+export type BillingSubmission = BillingSubmissionFields<Date>;
+
+/** A stored billing case: the wire shape (@onco/domain's BillingCaseFields) with Date, `_id` and the outbox. */
+export interface BillingCaseDoc extends BillingCaseFields<Date> {
   _id: string;
-  /** the human-readable test number shown as Test # */
-  testId: string | null;
-  /** the test order's record id (links to /test/{testOrderId}); one case per test order */
-  testOrderId: string;
-  testRequisitionId: string | null;
-  testOrderFormId: string | null;
-  accountName: string | null;
-  account: { id: string | null; name: string | null } | null;
-  physician: { id: string | null; name: string | null } | null;
-  patient: { id: string | null; name: string | null } | null;
-  testType: TestType | null;
-  orderType: OrderType | null;
-  timePoint: string | null;
-  billingCode: string | null;
-  testStatus: TestStatus | null;
-  /** changedOn of the test-status event testStatus came from (the consumer skips older events) */
-  testStatusChangedOn?: Date | null;
-  reviewStatus: BillingReviewStatus | null;
-  caseStatus: BillingCaseStatus;
-  caseQualifiedDate: Date | null;
-  assignee: { id: string | null; name: string | null } | null;
-  errorDetails: string | null;
   caseHistory: CaseHistoryEntry[];
-  /**
-   * What the claim is checked with and carries from the requisition (its billing summary and ICD-10 codes, events
-   * of schemaVersion 4); null until the requisition's state is known
-   */
-  claimInfo?: ClaimInfo | null;
-  /** the current submission to the billing system (submission/queue.ts); null until the first Submit */
-  submission?: BillingSubmission | null;
   outbox: OutboxEntry[];
-  createdOn: Date;
-  createdBy: string | null;
-  updatedOn: Date;
-  updatedBy: string | null;
-  version: number;
-  archived: boolean;
-  deleted: boolean;
-}
-
-export interface ClaimInfo extends RequisitionBillingSummary {
-  /** null: the requisition's events did not carry them (older than schemaVersion 4) */
-  diagnosisCodes: string[] | null;
-}
-
-/**
- * The current submission of a case to the billing system (services/billing/src/submission/): each Submit starts
- * a new `generation`; the claim's idempotency key and the BullMQ job id are the case id plus the generation, so a
- * re-run job never sends a second claim and a stale job (an older generation) stops. `attempts` counts the sends
- * of this generation, `lastError` the last transient failure (timeout, network, 5xx, payor down).
- */
-export interface BillingSubmission {
-  generation: number;
-  attempts: number;
-  lastError: string | null;
-  /** when Submit queued this generation (also the claim's submittedOn, so a re-sent claim is the same claim) */
-  queuedOn: Date | null;
-  queuedBy: string | null;
 }
 
 const caseChangeSchema = sub({

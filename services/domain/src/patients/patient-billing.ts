@@ -1,6 +1,12 @@
 import { BILLING_PREFERENCES, BILLING_TYPES, PATIENT_STATUSES, RELATIONSHIPS } from '../enums';
 import { formatDisplayDate, MIN_DATE, parseBillingDate, parseIsoDate } from '../requisition/dates';
 import { canonicalNumber } from '../requisition/normalize';
+import {
+  BILLING_FIELD_LABELS,
+  BILLING_INSURANCE_FIELDS,
+  INSURANCE_REQUIRED_FIELDS,
+  hasInsuranceFields,
+} from '../billing/billing-fields';
 
 /**
  * A patient's saved billing entry (spec 1 section 5 "Billing", spec 2 section 5 "Billing form"): the checks the
@@ -29,21 +35,14 @@ export type CheckedBillingEntry = Required<BillingEntryForm> & {
   canonicalGroupNumber: string | null;
 };
 
+const { billingType: _billingType, ...fieldLabels } = BILLING_FIELD_LABELS;
+/** The patient's billing dialog's labels: the billing step's, with its own wording for a few. */
 export const BILLING_ENTRY_LABELS: Record<string, string> = {
   billingType: 'Payment Type',
   preference: 'Preference',
-  insuranceProvider: 'Insurance Provider',
+  ...fieldLabels,
   payorId: 'Payor Id',
-  insuredName: 'Insured Name',
   insuredDob: 'Insured DOB',
-  policyNumber: 'Policy Number',
-  groupNumber: 'Group Number',
-  priorAuthorizationNumber: 'Prior Authorization Number',
-  relationshipToPatient: 'Relationship to Patient',
-  patientStatus: 'Patient Status',
-  dischargeDate: 'Discharge Date',
-  facilityTypeName: 'Facility Type',
-  otherTypeName: 'Please Specify',
 };
 
 export const BILLING_ENTRY_MSG = {
@@ -54,31 +53,7 @@ export const BILLING_ENTRY_MSG = {
   onBefore: (today: string) => `Date must be on/before ${today}`,
 } as const;
 
-/** The insurance fields, in the dialog's order; shown for INSURANCE, MEDICARE and MEDICAID only. */
-export const BILLING_INSURANCE_FIELDS = [
-  'insuranceProvider',
-  'payorId',
-  'insuredName',
-  'insuredDob',
-  'policyNumber',
-  'groupNumber',
-  'priorAuthorizationNumber',
-  'relationshipToPatient',
-  'patientStatus',
-  'dischargeDate',
-] as const;
-const INSURANCE_REQUIRED = [
-  'insuranceProvider',
-  'payorId',
-  'insuredName',
-  'insuredDob',
-  'policyNumber',
-  'relationshipToPatient',
-] as const;
-
-/** Which billing types show the insurance fields (hidden for SELF, FACILITY and OTHER). */
-export const hasInsuranceFields = (t: string | null | undefined) =>
-  t === 'INSURANCE' || t === 'MEDICARE' || t === 'MEDICAID';
+export { BILLING_INSURANCE_FIELDS, hasInsuranceFields } from '../billing/billing-fields';
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 const isoDayOf = (d: Date) => d.toISOString().slice(0, 10);
@@ -144,7 +119,7 @@ export function checkBillingEntry(
 
   if (hasInsuranceFields(type)) {
     out.relationshipToPatient ??= 'SELF'; // "relationshipToPatient (default self)"
-    for (const f of INSURANCE_REQUIRED) req(f);
+    for (const f of INSURANCE_REQUIRED_FIELDS) req(f);
     const medi = type === 'MEDICARE' || type === 'MEDICAID';
     if (medi && out.patientStatus === 'INPATIENT_DISCHARGED') req('dischargeDate');
     else out.dischargeDate = null;

@@ -1,3 +1,4 @@
+import { PARTY_BLOCKS } from './lifecycle';
 import type { RequisitionForm } from './schema';
 
 /**
@@ -8,15 +9,7 @@ export const REQUISITION_FORM_KEYS = [
   'status',
   'clinicalReviewStatus',
   'isNYState',
-  'patient',
-  'physician',
-  'account',
-  'hospitalLocation',
-  'pathologist',
-  'pathologistLocation',
-  'additionalPhysician',
-  'additionalPhysicianLocation',
-  'orderInformation',
+  ...PARTY_BLOCKS,
   'parentTestOrderForm',
   'tumorSpecimen',
   'normalSpecimen',

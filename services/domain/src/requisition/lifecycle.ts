@@ -4,11 +4,8 @@
  * in submit.ts).
  */
 
-/**
- * The blocks of a requisition a client fills in and may save; everything else on a requisition (numbers, tests,
- * approvals, attachments, the clinical review status, audit fields) is owned by the server or by its own call.
- */
-export const FORM_BLOCKS = [
+/** The blocks naming who the order is for and from, and what is ordered, in the form's order. */
+export const PARTY_BLOCKS = [
   'patient',
   'physician',
   'account',
@@ -18,6 +15,14 @@ export const FORM_BLOCKS = [
   'additionalPhysician',
   'additionalPhysicianLocation',
   'orderInformation',
+] as const;
+
+/**
+ * The blocks of a requisition a client fills in and may save; everything else on a requisition (numbers, tests,
+ * approvals, attachments, the clinical review status, audit fields) is owned by the server or by its own call.
+ */
+export const FORM_BLOCKS = [
+  ...PARTY_BLOCKS,
   'tumorSpecimen',
   'normalSpecimen',
   'billings',

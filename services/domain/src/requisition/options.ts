@@ -5,6 +5,12 @@ import {
   type OrderType,
   type TestType,
 } from '../enums';
+import { REQUISITION_UPLOAD_TYPES } from '../box';
+import {
+  INSURANCE_BASE_FIELDS,
+  INSURANCE_REQUIRED_FIELDS,
+  hasInsuranceFields,
+} from '../billing/billing-fields';
 
 export interface OrderInfoInput {
   nextDx?: boolean | null;
@@ -76,40 +82,7 @@ export function normalSpecimenTypeOptions(info: OrderInfoInput): string[] {
   return plasma ? [...base, 'PLASMA'] : base;
 }
 
-export const BILLING_FIELD_LABELS: Record<string, string> = {
-  billingType: 'Billing Type',
-  insuranceProvider: 'Insurance Provider',
-  payorId: 'Payor ID',
-  insuredName: 'Insured Name',
-  insuredDob: 'Insured Date of Birth',
-  policyNumber: 'Policy Number',
-  groupNumber: 'Group Number',
-  priorAuthorizationNumber: 'Prior Authorization Number',
-  relationshipToPatient: 'Relationship to Patient',
-  patientStatus: 'Patient Status',
-  dischargeDate: 'Discharge Date',
-  facilityTypeName: 'Facility Type',
-  otherTypeName: 'Please Specify',
-};
-
-const INSURANCE_VISIBLE = [
-  'insuranceProvider',
-  'payorId',
-  'insuredName',
-  'insuredDob',
-  'policyNumber',
-  'groupNumber',
-  'priorAuthorizationNumber',
-  'relationshipToPatient',
-];
-const INSURANCE_REQUIRED = [
-  'insuranceProvider',
-  'payorId',
-  'insuredName',
-  'insuredDob',
-  'policyNumber',
-  'relationshipToPatient',
-];
+export { BILLING_FIELD_LABELS } from '../billing/billing-fields';
 
 /**
  * Spec 1 section 5 billing table. Decisions: MEDICARE/MEDICAID also show patientStatus (optional); the
@@ -122,13 +95,13 @@ export function billingFields(
 ): { visible: string[]; required: string[] } {
   switch (billingType) {
     case 'INSURANCE':
-      return { visible: [...INSURANCE_VISIBLE], required: [...INSURANCE_REQUIRED] };
+      return { visible: [...INSURANCE_BASE_FIELDS], required: [...INSURANCE_REQUIRED_FIELDS] };
     case 'MEDICARE':
     case 'MEDICAID': {
       const discharged = patientStatus === 'INPATIENT_DISCHARGED';
       return {
-        visible: [...INSURANCE_VISIBLE, 'patientStatus', ...(discharged ? ['dischargeDate'] : [])],
-        required: [...INSURANCE_REQUIRED, ...(discharged ? ['dischargeDate'] : [])],
+        visible: [...INSURANCE_BASE_FIELDS, 'patientStatus', ...(discharged ? ['dischargeDate'] : [])],
+        required: [...INSURANCE_REQUIRED_FIELDS, ...(discharged ? ['dischargeDate'] : [])],
       };
     }
     case 'FACILITY':
@@ -142,9 +115,7 @@ export function billingFields(
 }
 
 /** Insurance fields are hidden for SELF, FACILITY and OTHER (and when no type is chosen). */
-export function insuranceFieldsVisible(billingType: string | null | undefined): boolean {
-  return billingType === 'INSURANCE' || billingType === 'MEDICARE' || billingType === 'MEDICAID';
-}
+export const insuranceFieldsVisible = hasInsuranceFields;
 
 /**
  * Attachment kinds the Attachments step offers (spec 1 section 5): FINANCIAL_ASSISTANCE only for the one
@@ -156,17 +127,10 @@ export function attachmentKindOptions(input: {
   primaryBillingType?: string | null;
   financialAssistanceAccountId?: string | null;
 }): string[] {
-  const kinds = [
-    'NOTE',
-    'RECENT_PATHOLOGY_REPORT',
-    'CYTOLOGY_REPORT',
-    'DIAGNOSTIC_TEST',
-    'INSURANCE',
-    'ABN',
-    'OTHER',
-  ];
-  const out = kinds.filter(
-    (k) => !(input.primaryBillingType === 'INSURANCE' && (k === 'INSURANCE' || k === 'ABN')),
+  const out: string[] = REQUISITION_UPLOAD_TYPES.filter(
+    (k) =>
+      k !== 'FINANCIAL_ASSISTANCE' &&
+      !(input.primaryBillingType === 'INSURANCE' && (k === 'INSURANCE' || k === 'ABN')),
   );
   if (input.financialAssistanceAccountId && input.accountId === input.financialAssistanceAccountId) {
     out.push('FINANCIAL_ASSISTANCE');

@@ -50,13 +50,18 @@ export const AddressSchema = z.object({
   country: text,
 });
 
-export const PatientFormSchema = z.object({
+/** The picked person's id, number (PAT #, provider #) and name parts: patients and providers alike. */
+const personFields = {
   id: text,
   userId: text,
   firstName: text,
   middleName: text,
   lastName: text,
   name: text,
+};
+
+export const PatientFormSchema = z.object({
+  ...personFields,
   race: text,
   ethnicity: text,
   address: AddressSchema.nullish(),
@@ -72,12 +77,7 @@ export const PatientFormSchema = z.object({
 });
 
 export const ProviderFormSchema = z.object({
-  id: text,
-  userId: text,
-  firstName: text,
-  middleName: text,
-  lastName: text,
-  name: text,
+  ...personFields,
   phone: text,
   email: text,
   fax: text,

@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { auditedSchema } from '@onco/platform';
-import { SAMPLE_STATUSES, SPECIMEN_TYPES, type SampleStatus, type SpecimenKind } from '@onco/domain';
+import { SAMPLE_STATUSES, SPECIMEN_TYPES, type RecordFields, type SampleFields } from '@onco/domain';
 import type { OutboxEntry } from '@onco/events';
 import { idName, outboxField, str, sub } from './common';
 
@@ -10,54 +10,9 @@ import { idName, outboxField, str, sub } from './common';
  * orders (sample-service.ts), `account`/`physician` are copies for display. Written only by sample-service.ts,
  * each write with its `sample` event in `outbox`. Collection `samples`.
  */
-export interface SampleDoc {
+export interface SampleDoc extends SampleFields<Date> {
   _id: string;
-  type: SpecimenKind;
-  status: SampleStatus | null;
-  limsId: string | null;
-  limsProjectId: string | null;
-  limsProjectName: string | null;
-  sampleGroupId: string | null;
-  receivedOn: Date | null;
-  collectedOn: Date | null;
-  specimenType: string | null;
-  specimenId: string | null;
-  name: string | null;
-  /** slide ids separated by spaces */
-  accessionId: string | null;
-  trackingNumber: string | null;
-  sampleSite: string | null;
-  doNotExhaust: boolean | null;
-  diagnosis: string | null;
-  accessioner: string | null;
-  releasedOn: Date | null;
-  workOrderNumber: string | null;
-  sequencingProduct: string | null;
-  product: string | null;
-  containerTypeId: string | null;
-  containerLocationValue: string | null;
-  workflowAssignId: string | null;
-  researcherId: string | null;
-  patient: {
-    id: string | null;
-    firstName: string | null;
-    lastName: string | null;
-    dateOfBirth: string | null;
-  } | null;
-  testOrderForm: { id: string | null; testRequisitionId: string | null } | null;
-  account: { id: string | null; name: string | null } | null;
-  /** the requisition's physician at the sample's last write (informative: the scope is checked on the test orders) */
-  physician: { id: string | null; name: string | null } | null;
-  /** set on a copy: the sample it was copied from and that sample's requisition */
-  copiedFrom: { sampleId: string | null; testOrderFormId: string | null } | null;
   outbox: OutboxEntry[];
-  createdOn: Date;
-  createdBy: string | null;
-  updatedOn: Date;
-  updatedBy: string | null;
-  version: number;
-  archived: boolean;
-  deleted: boolean;
 }
 
 export const sampleSchema = auditedSchema(
@@ -118,7 +73,7 @@ export function sampleModel(conn: Connection): Model<SampleDoc> {
 }
 
 /** A sample group (spec 2 section 3): tumor, normal and plasma sample ids processed together. */
-export interface SampleGroupDoc {
+export interface SampleGroupDoc extends RecordFields<Date> {
   _id: string;
   sampleGroupId: string;
   status: string | null;
@@ -126,13 +81,6 @@ export interface SampleGroupDoc {
   normals: string[];
   plasmas: string[];
   testOrderForm: { id: string | null } | null;
-  createdOn: Date;
-  createdBy: string | null;
-  updatedOn: Date;
-  updatedBy: string | null;
-  version: number;
-  archived: boolean;
-  deleted: boolean;
 }
 
 export const sampleGroupSchema = auditedSchema(

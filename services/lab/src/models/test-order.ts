@@ -5,84 +5,36 @@ import {
   ORDER_TYPES,
   TEST_STATUSES,
   TEST_TYPES,
-  type ClinicalReviewStatus,
-  type OrderType,
-  type TestStatus,
-  type TestType,
+  type ReportVersionFields,
+  type TestHistoryChange,
+  type TestHistoryFields,
+  type TestOrderFields,
 } from '@onco/domain';
-import { TEST_CHANGES, type OutboxEntry, type TestChange } from '@onco/events';
+import { TEST_CHANGES, type OutboxEntry } from '@onco/events';
 import { idName, outboxField, str, sub } from './common';
+
+/** A test history entry as stored (@onco/domain's TestHistoryFields with Date). */
+export type TestHistory = TestHistoryFields<Date>;
+
+/** One uploaded report of a test as stored (@onco/domain's ReportVersionFields with Date). */
+export type ReportVersion = ReportVersionFields<Date>;
 
 /**
  * A test order (spec 1 and 2 section 3 "Test order"): one test of a requisition, owned by the lab service,
  * created by its requisition-submitted consumer (deterministic ids). `testOrderForm` is a snapshot of the
- * requisition fields the tests list shows and scopes by. Collection `test_orders`.
+ * requisition fields the tests list shows and scopes by. Collection `test_orders`. Stored: the wire shape
+ * (@onco/domain's TestOrderFields) with Date, `_id` and the outbox.
  */
-export interface TestHistory {
-  status: TestStatus;
-  createdOn: Date;
-  updatedOn?: Date | null;
-  testResult?: { id: string | null; contentType: string | null } | null;
-  /** what this entry records (null on entries written before it existed: a status change) */
-  change?: TestChange | null;
-  /** who made the change */
-  by?: { id: string | null; name: string | null } | null;
-  /** the value set by a due-date or LIMS-project change, or the report file name */
-  detail?: string | null;
-}
-
-/** One uploaded report of a test; amendments add versions, none is ever removed. */
-export interface ReportVersion {
-  version: number;
-  fileId: string;
-  fileName: string;
-  contentType: string;
-  size: number;
-  amended: boolean;
-  tnp: boolean;
-  uploadedOn: Date;
-  uploadedBy: { id: string | null; name: string | null };
-}
-
-export interface TestOrderDoc {
+export interface TestOrderDoc extends TestOrderFields<Date> {
   _id: string;
-  testOrderId: string | null;
-  testId: string | null;
-  testType: TestType;
-  orderType: OrderType;
-  status: TestStatus;
-  dueOn: Date | null;
-  /** days from order to report (shown with VIEW_TESTORDER_DURATION) */
-  testDuration: number | null;
-  limsProjectId: string | null;
   testHistories: TestHistory[];
-  testResult: { id: string | null; contentType: string | null; path: string | null } | null;
-  report: { path: string | null } | null;
   /** every report uploaded for this test, oldest first (the last is the current one) */
   reports: ReportVersion[];
-  testOrderForm: {
-    id: string;
-    testRequisitionId: string | null;
-    account: { id: string | null; name: string | null } | null;
-    physician: { id: string | null; name: string | null } | null;
-    hospitalLocation: { id: string | null; name: string | null } | null;
-    patient: { id: string | null; name: string | null; userId: string | null } | null;
-    /** the requisition's clinical review status, as the tests list shows it */
-    reviewStatus: ClinicalReviewStatus | null;
-    /** the requisition's diagnosis (tumor specimen), for the sample rules and LIMS info; null when not carried */
-    diagnosis?: string | null;
-    /** the requisition version of the last requisition-changed state applied (null: only the submission) */
-    requisitionVersion?: number | null;
-  };
   outbox: OutboxEntry[];
-  createdOn: Date;
-  createdBy: string | null;
-  updatedOn: Date;
-  updatedBy: string | null;
-  version: number;
-  archived: boolean;
-  deleted: boolean;
 }
+
+/** @onco/events' TEST_CHANGES, typed as the domain's TestHistoryChange (so every event change is one). */
+const HISTORY_CHANGES: readonly TestHistoryChange[] = TEST_CHANGES;
 
 const testResultSchema = () => sub({ id: str, contentType: str });
 
@@ -91,7 +43,7 @@ const testHistorySchema = sub({
   createdOn: { type: Date, default: () => new Date() },
   updatedOn: { type: Date, default: null },
   testResult: { type: testResultSchema(), default: null },
-  change: { type: String, enum: [...TEST_CHANGES, null], default: null },
+  change: { type: String, enum: [...HISTORY_CHANGES, null], default: null },
   by: { type: idName(), default: null },
   detail: str,
 });

@@ -1,12 +1,9 @@
 import {
   domainPreferenceKey,
-  type ClinicalReviewStatus,
-  type OrderType,
-  type SampleRequisition,
+  type IdNameRef,
   type SampleRuleConfig,
+  type SamplesRequisitionInfo,
   type SpecimenKind,
-  type TestStatus,
-  type TestType,
 } from '@onco/domain';
 import { notFound, toApi, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc, TestOrderDoc } from '../models';
@@ -22,23 +19,10 @@ export interface SampleServiceOptions {
 }
 
 /** What the lab knows of a requisition, from its test orders. */
-export interface LabRequisitionView extends SampleRequisition {
+export interface LabRequisitionView extends SamplesRequisitionInfo {
   id: string;
   testRequisitionId: string | null;
-  accountId: string | null;
-  accountName: string | null;
-  physician: { id: string | null; name: string | null } | null;
-  patient: { id: string | null; name: string | null; userId: string | null } | null;
-  testOrders: {
-    id: string;
-    testOrderId: string | null;
-    testType: TestType;
-    orderType: OrderType;
-    status: TestStatus;
-    limsProjectId: string | null;
-  }[];
-  diagnosis: string | null;
-  clinicalReviewStatus: ClinicalReviewStatus | null;
+  physician: IdNameRef | null;
   /** every test order of the requisition is deleted (the requisition was deleted) */
   deleted: boolean;
 }

@@ -1,6 +1,12 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { auditedSchema } from '@onco/platform';
-import { KIT_TYPES, MESSAGE_TYPES, SHIPPING_REQUESTS, type MessageType } from '@onco/domain';
+import {
+  KIT_TYPES,
+  MESSAGE_TYPES,
+  SHIPPING_REQUESTS,
+  type MessageType,
+  type RecordFields,
+} from '@onco/domain';
 
 const sub = (def: Record<string, unknown>) => new Schema(def, { _id: false, minimize: false });
 const str = { type: String, default: null } as const;
@@ -13,7 +19,7 @@ const str = { type: String, default: null } as const;
  * `read` is the thread's read flag (PATCH marks it); `readers` holds the users who opened it (addReader).
  * Collection `messages`.
  */
-export interface MessageDoc {
+export interface MessageDoc extends RecordFields<Date> {
   _id: string;
   subject: string | null;
   messageBody: string | null;
@@ -35,13 +41,6 @@ export interface MessageDoc {
   commentAction: string | null;
   /** a comment on a requisition (or a reply to one), not a message: kept out of the messages list and counts */
   comment: boolean;
-  createdOn: Date;
-  createdBy: string | null;
-  updatedOn: Date;
-  updatedBy: string | null;
-  version: number;
-  archived: boolean;
-  deleted: boolean;
 }
 
 export const messageSchema = auditedSchema(
@@ -89,7 +88,7 @@ export function messageModel(conn: Connection): Model<MessageDoc> {
 }
 
 /** A test kit request (spec 2 sections 2.10 and 3 "Kit request"). Collection `kit_requests`. */
-export interface KitRequestDoc {
+export interface KitRequestDoc extends RecordFields<Date> {
   _id: string;
   testKitType: (typeof KIT_TYPES)[number];
   numberOfKits: number;
@@ -102,13 +101,6 @@ export interface KitRequestDoc {
   postalCode: string | null;
   shippingRequest: (typeof SHIPPING_REQUESTS)[number] | null;
   account: { id: string | null; name: string | null } | null;
-  createdOn: Date;
-  createdBy: string | null;
-  updatedOn: Date;
-  updatedBy: string | null;
-  version: number;
-  archived: boolean;
-  deleted: boolean;
 }
 
 export const kitRequestSchema = auditedSchema(

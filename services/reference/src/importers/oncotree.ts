@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Model } from 'mongoose';
+import type { Audited } from '../models/common';
 import type { DiagnosisTypeDoc } from '../models/codes';
 import { diagnosisTypeId } from '../ids';
 import {
@@ -33,16 +34,8 @@ export const oncoTreeNodeSchema = z.object({
 });
 export type OncoTreeNode = z.infer<typeof oncoTreeNodeSchema>;
 
-export interface DiagnosisTypeRow {
-  code: string;
-  name: string;
-  mainType: string | null;
-  tissue: string | null;
-  parentCode: string | null;
-  level: number;
-  path: string;
-  childExists: boolean;
-}
+/** A diagnosis node as the importer writes it: the stored record without its audit fields. */
+export type DiagnosisTypeRow = Omit<DiagnosisTypeDoc, keyof Audited>;
 
 /** Parse and check the JSON text (or an already parsed value). Errors name the node's position (1-based). */
 export function parseOncoTree(input: string | unknown): OncoTreeNode[] {

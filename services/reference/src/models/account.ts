@@ -1,4 +1,5 @@
 import { auditedSchema } from '@onco/platform';
+import type { LocationAddress, PostalAddress } from '@onco/domain';
 import { refSchema, type Audited } from './common';
 
 export const ACCOUNT_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
@@ -9,13 +10,7 @@ export interface AccountDoc extends Audited {
   name: string;
   sfdcId: string | null;
   status: (typeof ACCOUNT_STATUSES)[number];
-  address: {
-    street?: string | null;
-    city?: string | null;
-    state?: string | null;
-    postalCode?: string | null;
-    country?: string | null;
-  } | null;
+  address: PostalAddress | null;
 }
 
 export const accountSchema = auditedSchema(
@@ -41,15 +36,7 @@ export interface HospitalLocationDoc extends Audited {
   hospitalLocationId: string;
   name: string;
   account: { id: string; name: string | null };
-  address: {
-    street?: string | null;
-    city?: string | null;
-    state?: string | null;
-    country?: string | null;
-    postalCode?: string | null;
-    telephone?: string | null;
-    fax?: string | null;
-  } | null;
+  address: LocationAddress | null;
 }
 
 export const hospitalLocationSchema = auditedSchema(

@@ -1,15 +1,9 @@
 import { Schema, type Connection, type Model, type SchemaDefinition, type SchemaOptions } from 'mongoose';
+import type { RecordFields } from '@onco/domain';
 
 /** The audit fields every reference record carries (see auditedSchema in @onco/platform). */
-export interface Audited {
+export interface Audited extends RecordFields<Date> {
   _id: string;
-  createdOn: Date;
-  createdBy: string | null;
-  updatedOn: Date;
-  updatedBy: string | null;
-  version: number;
-  archived: boolean;
-  deleted: boolean;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { BIRTH_SEXES } from '@onco/domain';
+import { BIRTH_SEXES, type PostalAddress } from '@onco/domain';
 import { auditedSchema, declareOrderedIndex } from '@onco/platform';
 import type { Audited } from './common';
 
@@ -86,13 +86,7 @@ export interface PatientDoc extends Audited {
   name: string;
   race: string | null;
   ethnicity: string | null;
-  address: {
-    street?: string | null;
-    city?: string | null;
-    state?: string | null;
-    postalCode?: string | null;
-    country?: string | null;
-  } | null;
+  address: PostalAddress | null;
   phone: string | null;
   fax: string | null;
   email: string | null;

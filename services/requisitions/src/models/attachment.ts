@@ -1,6 +1,11 @@
 import type { Connection, Model } from 'mongoose';
 import { auditedSchema, declareOrderedIndex } from '@onco/platform';
-import { ALL_ATTACHMENT_TYPES, ATTACHMENT_STATUSES, type AttachmentType } from '@onco/domain';
+import {
+  ALL_ATTACHMENT_TYPES,
+  ATTACHMENT_STATUSES,
+  type AttachmentType,
+  type RecordFields,
+} from '@onco/domain';
 import type { OutboxEntry } from '@onco/events';
 import { idName, outboxField, str, sub } from './common';
 import type { RequisitionDoc } from './requisition';
@@ -11,7 +16,7 @@ import type { RequisitionDoc } from './requisition';
  * lab's result (consumers/sample-manifest.ts). A user's upload and delete carry their `attachment.changed` event
  * in `outbox` (the same insert / update). Collection `attachments`.
  */
-export interface AttachmentDoc {
+export interface AttachmentDoc extends RecordFields<Date> {
   _id: string;
   name: string;
   type: AttachmentType;
@@ -30,13 +35,6 @@ export interface AttachmentDoc {
   testOrder: { id: string | null } | null;
   attachedBy: { id: string | null; name: string | null } | null;
   processedOn: Date | null;
-  createdOn: Date;
-  createdBy: string | null;
-  updatedOn: Date;
-  updatedBy: string | null;
-  version: number;
-  archived: boolean;
-  deleted: boolean;
   /** pending events (uploads and deletes by users; see docs/events.md "attachment") */
   outbox?: OutboxEntry[];
 }

@@ -1,7 +1,12 @@
 import type {
+  BillingEntryForm,
   BillingType,
   ClinicalReviewStatus,
+  IdNameRef,
+  LocationAddress,
   OrderType,
+  PostalAddress,
+  RecordFields,
   RequisitionStatus,
   SampleStatus,
   TestStatus,
@@ -15,24 +20,18 @@ import type { OutboxEntry } from '@onco/events';
  * id plus the fields the form shows (a snapshot taken when the block is saved).
  */
 
-export interface IdName {
-  id: string | null;
-  name: string | null;
-}
-export interface Address {
-  street?: string | null;
-  city?: string | null;
-  state?: string | null;
-  postalCode?: string | null;
-  country?: string | null;
-}
-export interface PatientSnapshot {
+export type IdName = IdNameRef;
+export type Address = PostalAddress;
+/** The picked person's id, number (PAT #, provider #) and name parts: patients and providers alike. */
+export interface PersonSnapshot {
   id: string | null;
   userId?: string | null;
   firstName?: string | null;
   middleName?: string | null;
   lastName?: string | null;
   name?: string | null;
+}
+export interface PatientSnapshot extends PersonSnapshot {
   race?: string | null;
   ethnicity?: string | null;
   address?: Address | null;
@@ -46,13 +45,7 @@ export interface PatientSnapshot {
   studyPatientId?: string | null;
   diagnosis?: string | null;
 }
-export interface ProviderSnapshot {
-  id: string | null;
-  userId?: string | null;
-  firstName?: string | null;
-  middleName?: string | null;
-  lastName?: string | null;
-  name?: string | null;
+export interface ProviderSnapshot extends PersonSnapshot {
   phone?: string | null;
   email?: string | null;
   fax?: string | null;
@@ -61,7 +54,7 @@ export interface LocationSnapshot {
   id: string | null;
   name?: string | null;
   hospitalLocationId?: string | null;
-  address?: (Address & { telephone?: string | null; fax?: string | null }) | null;
+  address?: LocationAddress | null;
 }
 export interface PathologistSnapshot {
   id: string | null;
@@ -103,22 +96,10 @@ export interface NormalSpecimen {
   collectionDate?: string | null;
   isPreSurgicalOrPreBiopsySample?: boolean | null;
 }
-export interface RequisitionBilling {
+/** A billing of the requisition: the billing entry's fields (@onco/domain's BillingEntryForm), typed. */
+export interface RequisitionBilling extends Omit<BillingEntryForm, 'billingType'> {
   id: string;
   billingType: BillingType;
-  preference?: string | null;
-  insuranceProvider?: string | null;
-  payorId?: string | null;
-  insuredName?: string | null;
-  insuredDob?: string | null;
-  policyNumber?: string | null;
-  groupNumber?: string | null;
-  priorAuthorizationNumber?: string | null;
-  relationshipToPatient?: string | null;
-  patientStatus?: string | null;
-  dischargeDate?: string | null;
-  facilityTypeName?: string | null;
-  otherTypeName?: string | null;
   canonicalPolicyNumber?: string | null;
   canonicalGroupNumber?: string | null;
   patientInsuranceId?: string | null;
@@ -158,7 +139,7 @@ export interface ReportRef {
   createdOn?: Date | null;
 }
 
-export interface RequisitionDoc {
+export interface RequisitionDoc extends RecordFields<Date> {
   _id: string;
   testRequisitionId: string | null;
   status: RequisitionStatus;
@@ -200,11 +181,4 @@ export interface RequisitionDoc {
   trfTemplate: { id: string | null } | null;
   sfdcCaseId: string | null;
   outbox: OutboxEntry[];
-  createdOn: Date;
-  createdBy: string | null;
-  updatedOn: Date;
-  updatedBy: string | null;
-  version: number;
-  archived: boolean;
-  deleted: boolean;
 }

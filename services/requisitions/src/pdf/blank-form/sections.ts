@@ -1,5 +1,4 @@
 import {
-  ATTACHMENT_KINDS,
   BILLING_TYPES,
   BIOPSY_SITES,
   BIRTH_SEXES,
@@ -11,6 +10,7 @@ import {
   ORDER_TYPES,
   PATIENT_STATUSES,
   RELATIONSHIPS,
+  REQUISITION_UPLOAD_TYPES,
   SPECIMEN_REQUEST_TYPES,
   STAGES,
   TISSUE_OBTAIN_METHODS,
@@ -146,12 +146,9 @@ export const attachmentsSection = () =>
     10,
     'Attachments Checklist',
     `<div class="cap" style="font-size:6.8pt;margin-bottom:2pt">Please include with this form:</div>
-    ${ATTACHMENT_KINDS.filter((k) => k !== 'TRF' && k !== 'TEST_REPORT')
-      .map(
-        (k) =>
-          `<div>${box(k === 'INSURANCE' ? 'Copy of insurance card(s), front and back' : label(k))}</div>`,
-      )
-      .join('')}`,
+    ${REQUISITION_UPLOAD_TYPES.map(
+      (k) => `<div>${box(k === 'INSURANCE' ? 'Copy of insurance card(s), front and back' : label(k))}</div>`,
+    ).join('')}`,
   );
 
 const billingColumn = (title: string) => `<div>

@@ -1,70 +1,11 @@
-import type {
-  ClinicalReviewStatus,
-  OrderType,
-  SampleForm,
-  SampleStatus,
-  SpecimenKind,
-  TestStatus,
-  TestType,
-} from '@onco/domain';
+import type { SampleForm, SamplesReply as SamplesRequisition, TestType } from '@onco/domain';
 import { sessionHttpClient, type HttpClient } from '../../../../components/listApi';
 import { API } from '@onco/domain';
 
 /** The orders area, where the lab serves samples (spec 2 section 7 "Samples"). */
 
-/** A sample as the lab returns it (services/lab/src/sample-service.ts `sampleOut`). */
-export interface SampleRow {
-  id: string;
-  type: SpecimenKind;
-  status: SampleStatus | null;
-  version: number;
-  limsId: string | null;
-  limsProjectId: string | null;
-  limsProjectName: string | null;
-  sampleGroupId: string | null;
-  specimenId: string | null;
-  specimenType: string | null;
-  sampleSite: string | null;
-  name: string | null;
-  accessionId: string | null;
-  trackingNumber: string | null;
-  doNotExhaust: boolean | null;
-  diagnosis: string | null;
-  workOrderNumber: string | null;
-  product: string | null;
-  collectedOn: string | null;
-  receivedOn: string | null;
-  copiedFrom: { sampleId: string | null; testOrderFormId: string | null } | null;
-  createdOn: string;
-}
-
-/** GET /oms/api/v1/testOrderForms/{id}/samples: the samples requisition and what the sample rules need. */
-export interface SamplesRequisition {
-  id: string;
-  testRequisitionId: string | null;
-  deleted: boolean;
-  requisition: {
-    accountId: string | null;
-    accountName: string | null;
-    patient: { id: string | null; name: string | null; userId: string | null } | null;
-    testOrders: Array<{
-      id: string;
-      testOrderId: string | null;
-      testType: TestType;
-      orderType: OrderType;
-      status: TestStatus;
-      limsProjectId: string | null;
-    }>;
-    diagnosis: string | null;
-    clinicalReviewStatus: ClinicalReviewStatus | null;
-  };
-  domain: string;
-  ruleConfig: { reviewAccountId: string | null };
-  sampleGroupId: string | null;
-  tumors: SampleRow[];
-  normals: SampleRow[];
-  plasmas: SampleRow[];
-}
+/** A sample, and the samples reply of GET testOrderForms/{id}/samples: the wire contract in @onco/domain. */
+export type { SampleRow, SamplesReply as SamplesRequisition } from '@onco/domain';
 
 export interface DomainPreference {
   id: string;

@@ -2,6 +2,7 @@ import { Alert, Button, Grid, MenuItem, TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
 import {
   BILLING_FIELD_LABELS,
+  BILLING_INSURANCE_FIELDS,
   BILLING_TYPES,
   PATIENT_STATUSES,
   RELATIONSHIPS,
@@ -17,21 +18,7 @@ import { useWizardT } from '../useWizardT';
 
 type Row = Record<string, unknown> & { id?: string };
 
-const FILL_KEYS = [
-  'billingType',
-  'insuranceProvider',
-  'payorId',
-  'insuredName',
-  'insuredDob',
-  'policyNumber',
-  'groupNumber',
-  'priorAuthorizationNumber',
-  'relationshipToPatient',
-  'patientStatus',
-  'dischargeDate',
-  'facilityTypeName',
-  'otherTypeName',
-] as const;
+const FILL_KEYS = ['billingType', ...BILLING_INSURANCE_FIELDS, 'facilityTypeName', 'otherTypeName'] as const;
 
 /** A saved patient insurance entry as billing fields (patientInsuranceId = its id). */
 export function billingFromInsurance(row: Row): Partial<BillingForm> {

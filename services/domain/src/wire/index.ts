@@ -1,0 +1,4 @@
+export * from './record';
+export * from './billing';
+export * from './lab';
+export * from './samples';
