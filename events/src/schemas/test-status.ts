@@ -1,6 +1,7 @@
 /** The `test-status` family: a test order was created or changed (schemaVersions 1 and 2). */
 import { z } from 'zod';
 import { Actor, OrderType, TestStatus, TestType } from './common';
+import { TEST_CHANGES } from '@onco/domain';
 import { id, instant } from './fields';
 
 export const TestStatusDataV1 = z
@@ -23,7 +24,6 @@ export const TestStatusDataV1 = z
   .describe('A test order was created or its status changed');
 
 /** What a test-status event (schemaVersion 2) reports about its test order. */
-export const TEST_CHANGES = ['created', 'status', 'report', 'due-date', 'lims-project', 'merged'] as const;
 export const TestChange = z.enum(TEST_CHANGES);
 export type TestChange = z.infer<typeof TestChange>;
 

@@ -6,8 +6,12 @@ import type { IdNameRef, RecordFields, WireDate } from './record';
  * (services/lab/src/models, dates `Date`) and the oms area returns them (the `...Row` types, dates ISO text).
  */
 
-/** What a test history entry records (@onco/events' TEST_CHANGES; null on older entries: a status change). */
-export type TestHistoryChange = 'created' | 'status' | 'report' | 'due-date' | 'lims-project' | 'merged';
+/**
+ * What changed in a test: a history entry's `change` (null on older entries: a status change) and a test-status
+ * event's (@onco/events takes the list from here).
+ */
+export const TEST_CHANGES = ['created', 'status', 'report', 'due-date', 'lims-project', 'merged'] as const;
+export type TestHistoryChange = (typeof TEST_CHANGES)[number];
 
 /** A test's report file reference. */
 export interface TestResultRef {

@@ -6,11 +6,11 @@ import {
   TEST_STATUSES,
   TEST_TYPES,
   type ReportVersionFields,
-  type TestHistoryChange,
+  TEST_CHANGES,
   type TestHistoryFields,
   type TestOrderFields,
 } from '@onco/domain';
-import { TEST_CHANGES, type OutboxEntry } from '@onco/events';
+import type { OutboxEntry } from '@onco/events';
 import { idName, outboxField, str, sub } from './common';
 
 /** A test history entry as stored (@onco/domain's TestHistoryFields with Date). */
@@ -33,9 +33,6 @@ export interface TestOrderDoc extends TestOrderFields<Date> {
   outbox: OutboxEntry[];
 }
 
-/** @onco/events' TEST_CHANGES, typed as the domain's TestHistoryChange (so every event change is one). */
-const HISTORY_CHANGES: readonly TestHistoryChange[] = TEST_CHANGES;
-
 const testResultSchema = () => sub({ id: str, contentType: str });
 
 const testHistorySchema = sub({
@@ -43,7 +40,7 @@ const testHistorySchema = sub({
   createdOn: { type: Date, default: () => new Date() },
   updatedOn: { type: Date, default: null },
   testResult: { type: testResultSchema(), default: null },
-  change: { type: String, enum: [...HISTORY_CHANGES, null], default: null },
+  change: { type: String, enum: [...TEST_CHANGES, null], default: null },
   by: { type: idName(), default: null },
   detail: str,
 });
