@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
+import { user, useTestSystem } from '@onco/testing';
 import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from './index';
 
 describe('billing: model and GET /bis/api/v1/billingCases (real store)', () => {
-  let sys: TestSystem;
   let billing: BillingModule;
   let app: App;
-  const h: Record<string, Auth> = {};
 
   // seed rows (partial on purpose: the schema fills the defaults)
   const billingCase = (n: number, over: Record<string, unknown>): BillingCaseDoc =>
@@ -30,44 +28,43 @@ describe('billing: model and GET /bis/api/v1/billingCases (real store)', () => {
       ...over,
     }) as unknown as BillingCaseDoc;
 
-  beforeAll(async () => {
-    sys = await sharedTestSystem();
-    billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
-    app = sys.app; // the area is mounted by the system like in production
-    await billing.models.BillingCase.init();
-    await billing.models.BillingCase.create([
-      billingCase(1, { assignee: { id: 'u-1', name: 'Bea Biller' } }),
-      billingCase(2, {
-        caseStatus: 'REJECTED_BY_XIFIN',
-        errorDetails: 'Invalid payor',
-        assignee: { id: 'u-1', name: 'Bea Biller' },
-      }),
-      billingCase(3, {
-        testType: 'NEXT_PERSONAL_DX',
-        testStatus: 'IN_PROGRESS',
-        reviewStatus: 'NEEDS_REVIEW',
-        caseStatus: 'NOT_SUBMITTED',
-        account: { id: 'acc-B', name: 'Beta' },
-        accountName: 'Beta',
-      }),
-      billingCase(4, { deleted: true }),
-      billingCase(5, {
-        caseStatus: 'ACCEPTED_BY_XIFIN',
-        caseHistory: [
-          { id: 'h-1', status: 'SUBMITTED_TO_XIFIN', createdOn: new Date(Date.UTC(2025, 1, 5)) },
-          { id: 'h-2', status: 'ACCEPTED_BY_XIFIN', createdOn: new Date(Date.UTC(2025, 1, 6)) },
-        ],
-      }),
-    ]);
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } });
-    Object.assign(h, await signIn(sys, { admin, npi }));
-  });
-  afterAll(async () => {
-    await sys?.close();
+  const { sys, h } = useTestSystem({
+    prepare: async () => {
+      billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
+      app = sys.app; // the area is mounted by the system like in production
+      await billing.models.BillingCase.init();
+      await billing.models.BillingCase.create([
+        billingCase(1, { assignee: { id: 'u-1', name: 'Bea Biller' } }),
+        billingCase(2, {
+          caseStatus: 'REJECTED_BY_XIFIN',
+          errorDetails: 'Invalid payor',
+          assignee: { id: 'u-1', name: 'Bea Biller' },
+        }),
+        billingCase(3, {
+          testType: 'NEXT_PERSONAL_DX',
+          testStatus: 'IN_PROGRESS',
+          reviewStatus: 'NEEDS_REVIEW',
+          caseStatus: 'NOT_SUBMITTED',
+          account: { id: 'acc-B', name: 'Beta' },
+          accountName: 'Beta',
+        }),
+        billingCase(4, { deleted: true }),
+        billingCase(5, {
+          caseStatus: 'ACCEPTED_BY_XIFIN',
+          caseHistory: [
+            { id: 'h-1', status: 'SUBMITTED_TO_XIFIN', createdOn: new Date(Date.UTC(2025, 1, 5)) },
+            { id: 'h-2', status: 'ACCEPTED_BY_XIFIN', createdOn: new Date(Date.UTC(2025, 1, 6)) },
+          ],
+        }),
+      ]);
+    },
+    users: {
+      admin: 'ROLE_ADMINISTRATOR',
+      npi: user('ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } }),
+    },
   });
 
-  const get = (who: string, url: string) => app.inject({ method: 'GET', url, headers: h[who] });
+  const get = (who: keyof typeof h, url: string) => app.inject({ method: 'GET', url, headers: h[who] });
 
   it('creates the billing-list indexes, with one case per test order', async () => {
     const indexes = await billing.models.BillingCase.collection.indexes();
@@ -156,16 +153,13 @@ describe('billing: model and GET /bis/api/v1/billingCases (real store)', () => {
 });
 
 describe("billing: the outbox relay's scan of billing_cases (DocumentDB)", () => {
-  let sys: TestSystem;
   let billing: BillingModule;
-
-  beforeAll(async () => {
-    sys = await sharedTestSystem();
-    billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
-    await billing.models.BillingCase.init();
-  }, 120_000);
-  afterAll(async () => {
-    await sys?.close();
+  const { sys } = useTestSystem({
+    prepare: async () => {
+      billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
+      await billing.models.BillingCase.init();
+    },
+    timeout: 120_000,
   });
 
   it("reads only the cases with pending events, through the sparse index on 'outbox.0'", async () => {

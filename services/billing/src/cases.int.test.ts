@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEvent, type EventEnvelope } from '@onco/events';
 import { ROLE_PERMISSIONS } from '@onco/domain';
 import type { SessionUser } from '@onco/platform';
-import {
-  apiAs,
-  createProvider,
-  createUser,
-  eventsIn,
-  kafkaTestSystem,
-  signIn,
-  waitFor,
-  type Auth,
-  type Collector,
-  type KafkaTestSystem,
-} from '@onco/testing';
+import { eventsIn, provider, useTestSystem, waitFor } from '@onco/testing';
 import { completeForm, TEST_ORDER_FORMS as RQ } from '@onco/requisitions/testing';
 import { submitThroughApi } from '../../requisitions/test/submit';
 import { setBillingReview, type RequisitionDeps } from '../../requisitions/src/use-cases';
@@ -29,16 +18,48 @@ import { handleCaseEvent } from './consumers/cases';
  * its billing review set by the requisitions service; every change a history entry and a billing-case event.
  */
 describe('billing cases: from events, qualification and the actions API (real Kafka, the store, Redis)', () => {
-  let sys: KafkaTestSystem;
   let billing: BillingModels;
   let lab: LabModels;
   let requisitions: RequisitionDeps;
-  let collector: Collector;
-  const h: Record<string, Auth> = {};
   let adminUser: SessionUser;
   const BIS = '/bis/api/v1';
 
-  const call = apiAs(() => sys, h);
+  const { sys, users, h, call, collector } = useTestSystem({
+    kafka: true,
+    config: { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' },
+    prepare: async () => {
+      billing = billingModels(sys.ctx.mongo);
+      lab = labModels(sys.ctx.mongo);
+      requisitions = { ctx: sys.ctx, models: requisitionModels(sys.ctx.mongo) };
+    },
+    collect: ['billing-case'],
+    users: {
+      npi: provider({ id: 'acc-A', name: 'Alpha' }, 'phy-A'),
+      accessioner: 'ROLE_ACCESSIONER',
+      admin: 'ROLE_ADMINISTRATOR',
+      devops: 'ROLE_DEVOPS',
+    },
+    seed: async () => {
+      adminUser = {
+        id: users.admin._id,
+        loginId: users.admin.loginId,
+        firstName: 'Test',
+        lastName: 'ADMINISTRATOR',
+        role: 'ROLE_ADMINISTRATOR',
+        status: 'ACTIVE',
+        grantedAuthorities: ROLE_PERMISSIONS.ROLE_ADMINISTRATOR,
+        accountIds: [],
+        physicianIds: [],
+        allAccounts: true,
+        tokenVersion: 0,
+      };
+      await upsertBillingSpecialists(billing.BillingSpecialist, [
+        { id: 'bs-1', name: 'Bea Biller', email: 'bea@billing.example.org' },
+        { id: 'bs-2', name: 'Carl Coder', email: 'carl@billing.example.org' },
+      ]);
+      main = await submitOrder();
+    },
+  });
   const billingEvents = (caseId: string) => eventsIn(collector.messages, caseId);
   const caseOf = (testOrderId: string) =>
     billing.BillingCase.findOne({ testOrderId }).lean<BillingCaseDoc>().exec();
@@ -67,42 +88,6 @@ describe('billing cases: from events, qualification and the actions API (real Ka
 
   let main: { requisitionId: string; testOrderId: string };
   let caseId = '';
-
-  beforeAll(async () => {
-    sys = await kafkaTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' });
-    billing = billingModels(sys.ctx.mongo);
-    lab = labModels(sys.ctx.mongo);
-    requisitions = { ctx: sys.ctx, models: requisitionModels(sys.ctx.mongo) };
-    collector = await sys.collect(['billing-case']);
-    const users = {
-      npi: await createProvider(sys, { id: 'acc-A', name: 'Alpha' }, 'phy-A'),
-      accessioner: await createUser(sys, 'ROLE_ACCESSIONER'),
-      admin: await createUser(sys, 'ROLE_ADMINISTRATOR'),
-      devops: await createUser(sys, 'ROLE_DEVOPS'),
-    };
-    Object.assign(h, await signIn(sys, users));
-    adminUser = {
-      id: users.admin._id,
-      loginId: users.admin.loginId,
-      firstName: 'Test',
-      lastName: 'ADMINISTRATOR',
-      role: 'ROLE_ADMINISTRATOR',
-      status: 'ACTIVE',
-      grantedAuthorities: ROLE_PERMISSIONS.ROLE_ADMINISTRATOR,
-      accountIds: [],
-      physicianIds: [],
-      allAccounts: true,
-      tokenVersion: 0,
-    };
-    await upsertBillingSpecialists(billing.BillingSpecialist, [
-      { id: 'bs-1', name: 'Bea Biller', email: 'bea@billing.example.org' },
-      { id: 'bs-2', name: 'Carl Coder', email: 'carl@billing.example.org' },
-    ]);
-    main = await submitOrder();
-  });
-  afterAll(async () => {
-    await sys?.close();
-  });
 
   it('opens one case per test order, with the parties and names of the submission', async () => {
     const c = await waitCase(

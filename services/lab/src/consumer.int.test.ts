@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Producer } from 'kafkajs';
+import { describe, expect, it } from 'vitest';
 import {
   PROCESSED_EVENTS_COLLECTION,
   safeParseEventJson,
@@ -8,7 +7,7 @@ import {
   withPrefix,
   type EventEnvelope,
 } from '@onco/events';
-import { kafkaTestSystem, settled, waitFor, type Collector, type KafkaTestSystem } from '@onco/testing';
+import { settled, useTestSystem, waitFor } from '@onco/testing';
 import { submittedEvent } from '../test/events';
 import {
   createLabModule,
@@ -18,10 +17,16 @@ import {
 } from './index';
 
 describe('lab: requisition-submitted consumer (real Kafka and the store)', () => {
-  let sys: KafkaTestSystem;
   let lab: LabModule;
-  let producer: Producer;
-  let collector: Collector;
+  const { sys, producer, collector } = useTestSystem({
+    kafka: { ensureTopics: true },
+    config: { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+    prepare: async () => {
+      lab = createLabModule(sys.ctx);
+    },
+    producer: true,
+    collect: ['test-status'],
+  });
 
   const publish = async (event: EventEnvelope<'requisition-submitted'>) => {
     await producer.send({
@@ -33,19 +38,6 @@ describe('lab: requisition-submitted consumer (real Kafka and the store)', () =>
     sys.ctx.mongo.collection(PROCESSED_EVENTS_COLLECTION).countDocuments({
       _id: `${withPrefix(LAB_REQUISITION_GROUP, sys.config.TOPIC_PREFIX)}:${eventId}`,
     } as never);
-
-  beforeAll(async () => {
-    sys = await kafkaTestSystem(
-      { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
-      { ensureTopics: true },
-    );
-    lab = createLabModule(sys.ctx);
-    producer = await sys.producer();
-    collector = await sys.collect(['test-status']);
-  });
-  afterAll(async () => {
-    await sys?.close();
-  });
 
   it('creates the test orders with their history and scope, and emits a test-status event for each', async () => {
     const event = submittedEvent();

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
+import { user, useTestSystem } from '@onco/testing';
 import { createLabModule, type LabModule, type TestOrderDoc } from './index';
 
 describe('lab: models and GET /oms/api/v1/testOrders (real store)', () => {
-  let sys: TestSystem;
   let lab: LabModule;
   let app: App;
-  const h: Record<string, Auth> = {};
 
   // seed rows (partial on purpose: the schema fills the defaults)
   const order = (n: number, over: Record<string, unknown>): TestOrderDoc =>
@@ -28,50 +26,44 @@ describe('lab: models and GET /oms/api/v1/testOrders (real store)', () => {
       ...over,
     }) as unknown as TestOrderDoc;
 
-  beforeAll(async () => {
-    sys = await sharedTestSystem();
-    lab = createLabModule(sys.ctx);
-    app = sys.app; // the area is mounted by the system like in production
-    await Promise.all(Object.values(lab.models).map((m) => m.init()));
-    const { TestOrder } = lab.models;
-    await TestOrder.create([
-      order(1, {}),
-      order(2, { status: 'IN_PROGRESS', testType: 'NEXT_PERSONAL_DX', orderType: 'SUBSEQUENT_ORDER' }),
-      order(3, { status: 'TEST_SELECTED' }),
-      order(4, {
-        status: 'REPORT_COMPLETE',
-        testOrderForm: {
-          id: 'tof-4',
-          account: { id: 'acc-B', name: 'Beta Clinic' },
-          physician: { id: 'phy-2', name: 'Dr. Two' },
-        },
-      }),
-      order(5, { deleted: true }),
-      order(6, {
-        status: 'CANCELLED',
-        testOrderForm: {
-          id: 'tof-6',
-          account: { id: 'acc-C', name: 'Gamma' },
-          physician: { id: 'phy-1', name: 'Dr. One' },
-        },
-      }),
-    ]);
-    const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } });
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    const patient = await createUser(sys, 'ROLE_PATIENT', {
-      account: { id: 'acc-A', name: 'Alpha Oncology' },
-    });
-    const physician = await createUser(sys, 'ROLE_PHYSICIAN', {
-      account: { id: 'acc-Z', name: 'Zeta' },
-      physicianId: 'phy-1',
-    });
-    Object.assign(h, await signIn(sys, { npi, admin, patient, physician }));
-  });
-  afterAll(async () => {
-    await sys?.close();
+  const { sys, h } = useTestSystem({
+    prepare: async () => {
+      lab = createLabModule(sys.ctx);
+      app = sys.app; // the area is mounted by the system like in production
+      await Promise.all(Object.values(lab.models).map((m) => m.init()));
+      const { TestOrder } = lab.models;
+      await TestOrder.create([
+        order(1, {}),
+        order(2, { status: 'IN_PROGRESS', testType: 'NEXT_PERSONAL_DX', orderType: 'SUBSEQUENT_ORDER' }),
+        order(3, { status: 'TEST_SELECTED' }),
+        order(4, {
+          status: 'REPORT_COMPLETE',
+          testOrderForm: {
+            id: 'tof-4',
+            account: { id: 'acc-B', name: 'Beta Clinic' },
+            physician: { id: 'phy-2', name: 'Dr. Two' },
+          },
+        }),
+        order(5, { deleted: true }),
+        order(6, {
+          status: 'CANCELLED',
+          testOrderForm: {
+            id: 'tof-6',
+            account: { id: 'acc-C', name: 'Gamma' },
+            physician: { id: 'phy-1', name: 'Dr. One' },
+          },
+        }),
+      ]);
+    },
+    users: {
+      npi: user('ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } }),
+      admin: 'ROLE_ADMINISTRATOR',
+      patient: user('ROLE_PATIENT', { account: { id: 'acc-A', name: 'Alpha Oncology' } }),
+      physician: user('ROLE_PHYSICIAN', { account: { id: 'acc-Z', name: 'Zeta' }, physicianId: 'phy-1' }),
+    },
   });
 
-  const get = (who: string, url: string) => app.inject({ method: 'GET', url, headers: h[who] });
+  const get = (who: keyof typeof h, url: string) => app.inject({ method: 'GET', url, headers: h[who] });
 
   it('creates the tests-list indexes on the server', async () => {
     const keys = (await lab.models.TestOrder.collection.indexes()).map((i) => JSON.stringify(i.key));

@@ -1,17 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { safeParseEventJson } from '@onco/events';
-import {
-  apiAs,
-  createProvider,
-  createUser,
-  kafkaTestSystem,
-  settled,
-  signIn,
-  waitFor,
-  type Auth,
-  type Collector,
-  type KafkaTestSystem,
-} from '@onco/testing';
+import { provider, settled, useTestSystem, waitFor } from '@onco/testing';
 import { completeForm, TEST_ORDER_FORMS as RQ } from '@onco/requisitions/testing';
 import { submitToLab } from '../test/submit';
 import { createLabModule, type LabModule } from './index';
@@ -23,33 +12,27 @@ import { createLabModule, type LabModule } from './index';
  * is lost (the duplicate stays readable, the reported test keeps its report status).
  */
 describe('Merge TRF: duplicate → primary (real Kafka, the store, Redis)', () => {
-  let sys: KafkaTestSystem;
   let lab: LabModule;
-  let collector: Collector;
-  const h: Record<string, Auth> = {};
-  const call = apiAs(() => sys, h);
+  const { sys, h, call, collector } = useTestSystem({
+    kafka: true,
+    config: { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+    prepare: async () => {
+      lab = createLabModule(sys.ctx);
+    },
+    collect: ['test-status'],
+    users: {
+      accessioner: 'ROLE_ACCESSIONER',
+      other: 'ROLE_PROJECT_MANAGER',
+      npi: provider({ id: 'acc-Z', name: 'Zeta' }, 'phy-Z'),
+    },
+  });
 
   /** a NEXT_DX + NEXT_PERSONAL_DX requisition submitted through the API, once the lab has its two tests */
-  async function submitted(who: string) {
+  async function submitted(who: keyof typeof h) {
     const form = completeForm({ accountId: 'acc-M', physicianId: 'phy-M', patientId: 'pat-M' });
     form.orderInformation = { nextDx: true, nextPersonalDx: true, orderType: 'INITIAL_ORDER' };
     return submitToLab(sys, lab.models, h[who], form);
   }
-
-  beforeAll(async () => {
-    sys = await kafkaTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' });
-    lab = createLabModule(sys.ctx);
-    collector = await sys.collect(['test-status']);
-    const users = {
-      accessioner: await createUser(sys, 'ROLE_ACCESSIONER'),
-      other: await createUser(sys, 'ROLE_PROJECT_MANAGER'),
-      npi: await createProvider(sys, { id: 'acc-Z', name: 'Zeta' }, 'phy-Z'),
-    };
-    Object.assign(h, await signIn(sys, users));
-  });
-  afterAll(async () => {
-    await sys?.close();
-  });
 
   it('the duplicate becomes INVALID with a link to its primary; its tests end merged; nothing is lost', async () => {
     const primary = await submitted('accessioner');

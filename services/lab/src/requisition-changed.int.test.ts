@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Producer } from 'kafkajs';
+import { describe, expect, it } from 'vitest';
 import {
   createEvent,
   EXAMPLE_DATA,
@@ -8,17 +7,7 @@ import {
   type AnyEvent,
   type RequisitionChangedData,
 } from '@onco/events';
-import {
-  apiAs,
-  createProvider,
-  createUser,
-  kafkaTestSystem,
-  settled,
-  signIn,
-  waitFor,
-  type Auth,
-  type KafkaTestSystem,
-} from '@onco/testing';
+import { provider, settled, user, useTestSystem, waitFor } from '@onco/testing';
 import { completeForm, TEST_ORDER_FORMS as API } from '@onco/requisitions/testing';
 import { submittedEvent } from '../test/events';
 import { submitToLab } from '../test/submit';
@@ -61,12 +50,22 @@ function changedEvent(
  * submission, and a redelivered or older change is applied once.
  */
 describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
-  let sys: KafkaTestSystem;
   let lab: LabModule;
-  let producer: Producer;
-  const h: Record<string, Auth> = {};
-
-  const call = apiAs(() => sys, h);
+  const { sys, h, call, producer } = useTestSystem({
+    kafka: { ensureTopics: true },
+    config: { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+    prepare: async () => {
+      lab = createLabModule(sys.ctx);
+    },
+    producer: true,
+    users: {
+      npi: provider({ id: 'acc-A', name: 'Alpha Oncology' }, 'phy-A'),
+      admin: user('ROLE_ADMINISTRATOR', {
+        account: { id: 'acc-A', name: 'Alpha Oncology' },
+        physicianId: null,
+      }),
+    },
+  });
   const publish = async (event: AnyEvent) => {
     const family = event.type === 'requisition.changed' ? 'requisition-changed' : 'requisition-submitted';
     await producer.send({
@@ -81,24 +80,6 @@ describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
 
   const submitThroughApi = () =>
     submitToLab(sys, lab.models, h.npi, completeForm({ accountId: 'acc-A', physicianId: 'phy-A' }));
-
-  beforeAll(async () => {
-    sys = await kafkaTestSystem(
-      { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
-      { ensureTopics: true },
-    );
-    lab = createLabModule(sys.ctx);
-    producer = await sys.producer();
-    const npi = await createProvider(sys, { id: 'acc-A', name: 'Alpha Oncology' }, 'phy-A');
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR', {
-      account: { id: 'acc-A', name: 'Alpha Oncology' },
-      physicianId: null,
-    });
-    Object.assign(h, await signIn(sys, { npi, admin }));
-  });
-  afterAll(async () => {
-    await sys?.close();
-  });
 
   it('a submission through the API gives the lab test orders with the names its lists show', async () => {
     const s = await submitThroughApi();

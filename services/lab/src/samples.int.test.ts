@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { safeParseEventJson } from '@onco/events';
 import type { SessionUser } from '@onco/platform';
 import { SAMPLE_MSG } from '@onco/domain';
-import {
-  apiAs,
-  createProvider,
-  createUser,
-  kafkaTestSystem,
-  signIn,
-  waitFor,
-  type Auth,
-  type Collector,
-  type KafkaTestSystem,
-} from '@onco/testing';
+import { provider, useTestSystem, waitFor } from '@onco/testing';
 import { completeForm, isoDaysAgo, TEST_ORDER_FORMS as PORTAL } from '@onco/requisitions/testing';
 import { oneTestSubmission, type OneTestSubmission } from '../test/events';
 import { submitToLab } from '../test/submit';
@@ -49,18 +39,35 @@ const labOnlySubmission = (
   );
 
 describe('samples: routes, rules, events and the requisition projection (real Kafka, the store)', () => {
-  let sys: KafkaTestSystem;
   let lab: LabModule;
-  let collector: Collector;
-  const h: Record<string, Auth> = {};
   let r1: any; // a submitted NEXT_DX requisition (acc-A, pat-1)
   let r2: any; // another one of the same patient
   const r3 = `sub-${Date.now()}`; // a subsequent NEXT_PERSONAL_DX order the lab knows (acc-A, pat-1)
   let tumorId = '';
   let normalId = '';
 
-  const call = apiAs(() => sys, h);
-  const samplesOf = (id: string, who = 'admin') => call('GET', `${OMS}/testOrderForms/${id}/samples`, who);
+  const { sys, h, call, collector } = useTestSystem({
+    kafka: { ensureTopics: true },
+    config: { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+    prepare: async () => {
+      lab = createLabModule(sys.ctx);
+      await seedDomainPreferences(lab.models);
+    },
+    collect: ['sample'],
+    users: {
+      npi: provider({ id: 'acc-A', name: 'Alpha' }, 'phy-A'),
+      other: provider({ id: 'acc-B', name: 'Beta' }, 'phy-B'),
+      admin: 'ROLE_ADMINISTRATOR',
+    },
+    seed: async () => {
+      r1 = await submit('npi');
+      r2 = await submit('npi');
+      await createTestOrdersFromSubmission(lab.models, labOnlySubmission(r3));
+    },
+  });
+  type Who = keyof typeof h;
+  const samplesOf = (id: string, who: Who = 'admin') =>
+    call('GET', `${OMS}/testOrderForms/${id}/samples`, who);
   const sampleCount = () => lab.models.Sample.countDocuments({});
   const requisition = async (id: string) => (await call('GET', `${PORTAL}/${id}`, 'admin')).json();
 
@@ -87,28 +94,8 @@ describe('samples: routes, rules, events and the requisition projection (real Ka
     ...over,
   });
 
-  const submit = (who: string) =>
+  const submit = (who: Who) =>
     submitToLab(sys, lab.models, h[who], completeForm({ accountId: 'acc-A', physicianId: 'phy-A' }));
-
-  beforeAll(async () => {
-    sys = await kafkaTestSystem(
-      { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
-      { ensureTopics: true },
-    );
-    lab = createLabModule(sys.ctx);
-    collector = await sys.collect(['sample']);
-    await seedDomainPreferences(lab.models);
-    const npi = await createProvider(sys, { id: 'acc-A', name: 'Alpha' }, 'phy-A');
-    const other = await createProvider(sys, { id: 'acc-B', name: 'Beta' }, 'phy-B');
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    Object.assign(h, await signIn(sys, { npi, other, admin }));
-    r1 = await submit('npi');
-    r2 = await submit('npi');
-    await createTestOrdersFromSubmission(lab.models, labOnlySubmission(r3));
-  });
-  afterAll(async () => {
-    await sys?.close();
-  });
 
   it('GET /testOrderForms/:id/samples: needs a session and the order page; 404 outside the scope', async () => {
     expect((await call('GET', `${OMS}/testOrderForms/${r1.id}/samples`)).statusCode).toBe(401);
@@ -147,7 +134,7 @@ describe('samples: routes, rules, events and the requisition projection (real Ka
   });
 
   it('POST /createSampleSource refuses what the rules refuse and changes nothing', async () => {
-    const add = (body: object, who = 'admin') =>
+    const add = (body: object, who: Who = 'admin') =>
       call('POST', `${OMS}/createSampleSource`, who, { id: r1.id, ...body });
     expect((await add({ tumors: [tumor()] }, 'npi')).statusCode).toBe(403);
 
@@ -257,7 +244,7 @@ describe('samples: routes, rules, events and the requisition projection (real Ka
   });
 
   it('PUT /updateSampleSource enforces the rules and the version, one write with its event', async () => {
-    const put = (body: object, who = 'admin') =>
+    const put = (body: object, who: Who = 'admin') =>
       call('PUT', `${OMS}/updateSampleSource`, who, { id: r1.id, ...body });
     expect((await put({ tumors: [{ ...tumor(), id: tumorId, version: 0 }] }, 'npi')).statusCode).toBe(403);
     // a PROCEED sample keeps its status

@@ -1,16 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiAs,
-  createProvider,
-  createUser,
-  eventsIn,
-  kafkaTestSystem,
-  signIn,
-  waitFor,
-  type Auth,
-  type Collector,
-  type KafkaTestSystem,
-} from '@onco/testing';
+import { describe, expect, it } from 'vitest';
+import { eventsIn, provider, useTestSystem, waitFor } from '@onco/testing';
 import { completeForm } from '@onco/requisitions/testing';
 import { submitToLab } from '../test/submit';
 import { createLabModule, type LabModule } from './index';
@@ -22,43 +11,36 @@ import { createLabModule, type LabModule } from './index';
  * scope are the server's.
  */
 describe('test actions: status, due date, LIMS project (real Kafka, the store, Redis)', () => {
-  let sys: KafkaTestSystem;
   let lab: LabModule;
-  let collector: Collector;
-  const h: Record<string, Auth> = {};
   let requisitionId = '';
   let testId = '';
 
-  const call = apiAs(() => sys, h);
+  const { sys, h, call, collector } = useTestSystem({
+    kafka: true,
+    config: { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' },
+    collect: ['test-status'],
+    users: {
+      npi: provider({ id: 'acc-A', name: 'Alpha' }, 'phy-A'),
+      other: provider({ id: 'acc-B', name: 'Beta' }, 'phy-B'),
+      accessioner: 'ROLE_ACCESSIONER',
+      portal: 'ROLE_PORTAL_ADMIN',
+    },
+    seed: async () => {
+      lab = createLabModule(sys.ctx);
+      const submitted = await submitToLab(
+        sys,
+        lab.models,
+        h.npi,
+        completeForm({ accountId: 'acc-A', physicianId: 'phy-A' }),
+      );
+      requisitionId = submitted.id;
+      testId = submitted.testOrders[0].id;
+    },
+  });
   const API = '/oms/api/v1/testOrders';
   const today = () => new Date().toISOString().slice(0, 10);
   const addDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   const eventsOf = (id: string) => eventsIn(collector.messages, id);
-
-  beforeAll(async () => {
-    sys = await kafkaTestSystem({ WORKERS: 'true', WORKER_MODULES: 'requisitions,lab,billing' });
-    lab = createLabModule(sys.ctx);
-    collector = await sys.collect(['test-status']);
-    const users = {
-      npi: await createProvider(sys, { id: 'acc-A', name: 'Alpha' }, 'phy-A'),
-      other: await createProvider(sys, { id: 'acc-B', name: 'Beta' }, 'phy-B'),
-      accessioner: await createUser(sys, 'ROLE_ACCESSIONER'),
-      portal: await createUser(sys, 'ROLE_PORTAL_ADMIN'),
-    };
-    Object.assign(h, await signIn(sys, users));
-
-    const submitted = await submitToLab(
-      sys,
-      lab.models,
-      h.npi,
-      completeForm({ accountId: 'acc-A', physicianId: 'phy-A' }),
-    );
-    requisitionId = submitted.id;
-    testId = submitted.testOrders[0].id;
-  });
-  afterAll(async () => {
-    await sys?.close();
-  });
 
   it('shows one test with its history to a provider in scope, 404 outside the scope', async () => {
     const res = await call('GET', `${API}/${testId}`, 'npi');

@@ -1,93 +1,91 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { App } from '@onco/platform';
-import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
+import { user, useTestSystem } from '@onco/testing';
 import { createMessagesModule, type MessagesModule } from './index';
 
 describe('messages: models and GET /cns/api/v1/messages (real store)', () => {
-  let sys: TestSystem;
   let messages: MessagesModule;
   let app: App;
-  const h: Record<string, Auth> = {};
   let ownerId = '';
 
-  beforeAll(async () => {
-    sys = await sharedTestSystem();
-    messages = createMessagesModule(sys.ctx);
-    app = sys.app; // the area is mounted by the system like in production
-    await Promise.all(Object.values(messages.models).map((m) => m.init()));
-    const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha' } });
-    const patient = await createUser(sys, 'ROLE_PATIENT', { account: { id: 'acc-B', name: 'Beta' } });
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    ownerId = patient._id;
-    Object.assign(h, await signIn(sys, { npi, patient, admin }));
-
-    const { Message, KitRequest } = messages.models;
-    const at = (d: number) => new Date(Date.UTC(2025, 2, d));
-    const [m1] = await Message.create([
-      {
-        subject: 'Sample question',
-        messageBody: 'Where is the kit?',
-        type: 'CASE',
+  const { sys, users, h } = useTestSystem({
+    prepare: async () => {
+      messages = createMessagesModule(sys.ctx);
+      app = sys.app; // the area is mounted by the system like in production
+      await Promise.all(Object.values(messages.models).map((m) => m.init()));
+    },
+    users: {
+      npi: user('ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha' } }),
+      patient: user('ROLE_PATIENT', { account: { id: 'acc-B', name: 'Beta' } }),
+      admin: 'ROLE_ADMINISTRATOR',
+    },
+    seed: async () => {
+      ownerId = users.patient._id;
+      const { Message, KitRequest } = messages.models;
+      const at = (d: number) => new Date(Date.UTC(2025, 2, d));
+      const [m1] = await Message.create([
+        {
+          subject: 'Sample question',
+          messageBody: 'Where is the kit?',
+          type: 'CASE',
+          account: { id: 'acc-A' },
+          testOrderForm: { id: 'tof-1', testRequisitionId: 'TRF-1' },
+          patient: { id: 'pat-1', name: 'Ada L' },
+          lastMessageCreatedOn: at(1),
+          sfdcId: 'SF-1',
+        },
+        {
+          subject: 'Report ready',
+          messageBody: 'Your report is ready',
+          type: 'CASE',
+          account: { id: 'acc-A' },
+          read: true,
+          lastMessageCreatedOn: at(3),
+        },
+        {
+          subject: 'Other clinic',
+          messageBody: 'not yours',
+          type: 'CASE',
+          account: { id: 'acc-C' },
+          lastMessageCreatedOn: at(4),
+        },
+        {
+          subject: 'Mine',
+          messageBody: 'patient question',
+          type: 'CASE',
+          account: { id: 'acc-C' },
+          owner: { id: ownerId, firstName: 'P', lastName: 'T' },
+          lastMessageCreatedOn: at(2),
+        },
+        {
+          subject: 'Deleted',
+          messageBody: 'gone',
+          type: 'CASE',
+          account: { id: 'acc-A' },
+          deleted: true,
+          lastMessageCreatedOn: at(5),
+        },
+      ]);
+      await Message.create({
+        subject: 'Re: Sample question',
+        messageBody: 'On its way',
+        type: 'CASE_COMMENT',
+        isParent: false,
+        parent: { id: m1._id, sfdcId: 'SF-1' },
         account: { id: 'acc-A' },
-        testOrderForm: { id: 'tof-1', testRequisitionId: 'TRF-1' },
-        patient: { id: 'pat-1', name: 'Ada L' },
-        lastMessageCreatedOn: at(1),
-        sfdcId: 'SF-1',
-      },
-      {
-        subject: 'Report ready',
-        messageBody: 'Your report is ready',
-        type: 'CASE',
-        account: { id: 'acc-A' },
-        read: true,
-        lastMessageCreatedOn: at(3),
-      },
-      {
-        subject: 'Other clinic',
-        messageBody: 'not yours',
-        type: 'CASE',
-        account: { id: 'acc-C' },
-        lastMessageCreatedOn: at(4),
-      },
-      {
-        subject: 'Mine',
-        messageBody: 'patient question',
-        type: 'CASE',
-        account: { id: 'acc-C' },
-        owner: { id: ownerId, firstName: 'P', lastName: 'T' },
-        lastMessageCreatedOn: at(2),
-      },
-      {
-        subject: 'Deleted',
-        messageBody: 'gone',
-        type: 'CASE',
-        account: { id: 'acc-A' },
-        deleted: true,
-        lastMessageCreatedOn: at(5),
-      },
-    ]);
-    await Message.create({
-      subject: 'Re: Sample question',
-      messageBody: 'On its way',
-      type: 'CASE_COMMENT',
-      isParent: false,
-      parent: { id: m1._id, sfdcId: 'SF-1' },
-      account: { id: 'acc-A' },
-      lastMessageCreatedOn: at(6),
-    });
-    await KitRequest.create({
-      testKitType: 'STRECK',
-      numberOfKits: 2,
-      shippingRequest: 'TWO_DAY',
-      account: { id: 'acc-A', name: 'Alpha' },
-      createdBy: 'u-1',
-    });
+        lastMessageCreatedOn: at(6),
+      });
+      await KitRequest.create({
+        testKitType: 'STRECK',
+        numberOfKits: 2,
+        shippingRequest: 'TWO_DAY',
+        account: { id: 'acc-A', name: 'Alpha' },
+        createdBy: 'u-1',
+      });
+    },
   });
-  afterAll(async () => {
-    await sys?.close();
-  });
 
-  const get = (who: string, url: string) => app.inject({ method: 'GET', url, headers: h[who] });
+  const get = (who: keyof typeof h, url: string) => app.inject({ method: 'GET', url, headers: h[who] });
 
   it('creates the list indexes', async () => {
     const keys = (await messages.models.Message.collection.indexes()).map((i) => JSON.stringify(i.key));

@@ -9,6 +9,7 @@ import {
 } from '../../requisitions/src/consumers/patient-merges/backfill';
 import { createEvent, EXAMPLE_DATA } from '@onco/events';
 import { referenceModels, type ReferenceModels } from './models';
+import { adaLovelaces } from '../test/patients';
 import { handlePatientPartiesEvent } from './consumers/patient-parties';
 
 /**
@@ -81,19 +82,11 @@ describe('patient_requisitions backfill: the merge preview counts requisitions s
     const T = `bf-target-${sys.suffix}`;
     const S = `bf-source-${sys.suffix}`;
     const X = `bf-other-${sys.suffix}`;
-    for (const [id, userId] of [
+    await adaLovelaces(ref, A.id, [
       [T, 'PAT-990001'],
       [S, 'PAT-990002'],
       [X, 'PAT-990003'],
-    ])
-      await ref.Patient.create({
-        _id: id,
-        userId,
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        name: 'Ada Lovelace',
-        accountIds: [A.id],
-      });
+    ]);
     // S: 7 submitted long ago (one INVALID, one deleted: the merge moves those too), a draft (not counted), one
     // written a minute ago (left to its events); X: 2; one more of S whose row the consumer already wrote for T
     // (it knows a later state: the backfill must not take it back)

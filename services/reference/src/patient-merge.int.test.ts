@@ -1,18 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AnyEvent } from '@onco/events';
 import type { SessionUser } from '@onco/platform';
-import {
-  apiAs,
-  createProvider,
-  createUser,
-  eventsIn,
-  kafkaTestSystem,
-  signIn,
-  waitFor,
-  type Auth,
-  type Collector,
-  type KafkaTestSystem,
-} from '@onco/testing';
+import { eventsIn, provider, useTestSystem, waitFor } from '@onco/testing';
 import { completeForm, TEST_ORDER_FORMS as RQ } from '@onco/requisitions/testing';
 import { submitThroughApi } from '../../requisitions/test/submit';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
@@ -27,18 +16,26 @@ import { PatientMergeService } from './patient-merges';
  * lab's test orders and samples, the billing cases and the billing entries move; events published once; the
  * duplicates hidden and read-only), progress to DONE, the undo and what blocks it.
  */
-let sys: KafkaTestSystem;
 let ref: ReferenceModels;
 let rq: RequisitionModels;
 let lab: LabModels;
 let billing: BillingModels;
-let collector: Collector;
-const h: Record<'admin' | 'npi', Auth> = {} as any;
 const P = '/portal/api/v1';
 const A = { id: 'acc-merge-A', name: 'Merge Clinic A' };
 const B = { id: 'acc-merge-B', name: 'Merge Clinic B' };
 const PHY = 'phy-merge-1';
-const call = apiAs(() => sys, h);
+const { sys, h, call, collector } = useTestSystem({
+  kafka: true,
+  config: { WORKERS: 'true' },
+  prepare: async () => {
+    ref = referenceModels(sys.ctx.mongo);
+    rq = requisitionModels(sys.ctx.mongo);
+    lab = labModels(sys.ctx.mongo);
+    billing = billingModels(sys.ctx.mongo);
+  },
+  collect: ['requisition-changed', 'patient', 'patient-requisitions'],
+  users: { admin: 'ROLE_ADMINISTRATOR', npi: provider(A, PHY) },
+});
 const qs = (ids: string[]) => ids.map((id) => `sourceId=${encodeURIComponent(id)}`).join('&');
 const mergeUrl = (ids: string[], preview = false) =>
   `${P}/patients/mergePatients${preview ? '/preview' : ''}?${qs(ids)}`;
@@ -122,24 +119,6 @@ async function untilStatus(mergeId: string, status: string) {
 }
 
 const events = (type: string) => eventsIn<AnyEvent>(collector.messages).filter((e) => e.type === type);
-
-beforeAll(async () => {
-  sys = await kafkaTestSystem({ WORKERS: 'true' });
-  ref = referenceModels(sys.ctx.mongo);
-  rq = requisitionModels(sys.ctx.mongo);
-  lab = labModels(sys.ctx.mongo);
-  billing = billingModels(sys.ctx.mongo);
-  collector = await sys.collect(['requisition-changed', 'patient', 'patient-requisitions']);
-  const users = {
-    admin: await createUser(sys, 'ROLE_ADMINISTRATOR'),
-    npi: await createProvider(sys, A, PHY),
-  };
-  Object.assign(h, await signIn(sys, users));
-});
-
-afterAll(async () => {
-  await sys?.close();
-});
 
 describe('Merge Patients: checks (400, 404, 409, 403), nothing written', () => {
   it('refuses a bad selection with a clear message and writes nothing', async () => {

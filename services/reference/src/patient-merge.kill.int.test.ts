@@ -1,22 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { OutboxRelay, safeParseEventJson, type AnyEvent } from '@onco/events';
-import {
-  apiWith,
-  authOf,
-  createUser,
-  kafkaTestSystem,
-  TEST_PASSWORD,
-  testProcesses,
-  waitFor,
-  type Auth,
-  type Collector,
-  type KafkaTestSystem,
-} from '@onco/testing';
+import { apiWith, TEST_PASSWORD, testProcesses, useTestSystem, waitFor } from '@onco/testing';
 import { completeForm, type PatientMergeConsumerProcessMessage } from '@onco/requisitions/testing';
 import { requisitionModels, type RequisitionModels } from '../../requisitions/src/models';
 import { patientMergeRunModel } from '../../requisitions/src/consumers/patient-merges/run';
 import { referenceModels, type ReferenceModels } from './models';
+import { adaLovelaces } from '../test/patients';
 import { startPatientMergesConsumer } from './consumers/patient-merges';
 
 /**
@@ -35,15 +25,39 @@ const CONSUMER_SCRIPT = fileURLToPath(
 const N = 12;
 
 describe('patient merge consumer process killed (SIGKILL) mid-merge: a fresh one resumes and ends consistent', () => {
-  let sys: KafkaTestSystem;
   let ref: ReferenceModels;
   let rq: RequisitionModels;
   let relay: OutboxRelay;
-  let collector: Collector;
   const running: Array<{ stop(): Promise<void> }> = [];
   let procs: ReturnType<typeof testProcesses>;
-  let auth: Auth;
   const A = { id: 'acc-merge-kill', name: 'Merge Kill Clinic' };
+  const { sys, h, collector } = useTestSystem({
+    kafka: true,
+    config: { WORKERS: 'false' },
+    prepare: async () => {
+      procs = testProcesses(sys.config);
+      ref = referenceModels(sys.ctx.mongo);
+      rq = requisitionModels(sys.ctx.mongo);
+      relay = new OutboxRelay({
+        kafka: sys.ctx.kafka,
+        db: sys.ctx.mongo,
+        collections: ['patient_merges', 'test_order_forms', 'patient_merge_runs'],
+        topicPrefix: sys.config.TOPIC_PREFIX,
+        pollIntervalMs: 100,
+      });
+      await relay.start();
+      running.push(await startPatientMergesConsumer(sys.ctx, ref));
+    },
+    collect: ['requisition-changed', 'patient-requisitions'],
+    users: { admin: 'ROLE_ADMINISTRATOR' },
+    timeout: 120_000,
+  });
+  // registered after useTestSystem, so it runs before the system closes (after hooks run last first)
+  afterAll(async () => {
+    await procs?.stopAll();
+    for (const r of running) await r.stop().catch(() => undefined);
+    await relay?.stop();
+  }, 60_000);
 
   /** the merge consumer in its own process, against this test system's database and topics */
   function startConsumerProcess(env: Record<string, string> = {}) {
@@ -53,48 +67,14 @@ describe('patient merge consumer process killed (SIGKILL) mid-merge: a fresh one
     return { ...p, ready };
   }
 
-  beforeAll(async () => {
-    sys = await kafkaTestSystem({ WORKERS: 'false' });
-    procs = testProcesses(sys.config);
-    ref = referenceModels(sys.ctx.mongo);
-    rq = requisitionModels(sys.ctx.mongo);
-    relay = new OutboxRelay({
-      kafka: sys.ctx.kafka,
-      db: sys.ctx.mongo,
-      collections: ['patient_merges', 'test_order_forms', 'patient_merge_runs'],
-      topicPrefix: sys.config.TOPIC_PREFIX,
-      pollIntervalMs: 100,
-    });
-    await relay.start();
-    running.push(await startPatientMergesConsumer(sys.ctx, ref));
-    collector = await sys.collect(['requisition-changed', 'patient-requisitions']);
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    auth = await authOf(sys, admin);
-  }, 120_000);
-
-  afterAll(async () => {
-    await procs?.stopAll();
-    for (const r of running) await r.stop().catch(() => undefined);
-    await relay?.stop();
-    await sys?.close();
-  }, 60_000);
-
   it(`kills the process once some of ${N} moved; a fresh process moves the rest, each requisition once`, async () => {
-    const call = apiWith(() => sys, auth);
+    const call = apiWith(() => sys, h.admin);
     const T = `kill-target-${sys.suffix}`;
     const S = `kill-source-${sys.suffix}`;
-    for (const [id, userId] of [
+    await adaLovelaces(ref, A.id, [
       [T, 'PAT-880001'],
       [S, 'PAT-880002'],
-    ])
-      await ref.Patient.create({
-        _id: id,
-        userId,
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        name: 'Ada Lovelace',
-        accountIds: [A.id],
-      });
+    ]);
     // the first consumer process starts (and joins its group) while the requisitions are submitted
     const first = startConsumerProcess({
       MERGE_CONCURRENCY: '2',

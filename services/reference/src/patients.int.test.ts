@@ -1,14 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { msgPatientNumberInUse } from '@onco/domain';
-import {
-  api,
-  createProvider,
-  createUser,
-  sharedTestSystem,
-  signIn,
-  type Auth,
-  type TestSystem,
-} from '@onco/testing';
+import { api, provider, user, useTestSystem, type Auth } from '@onco/testing';
 import { referenceModels, type ReferenceModels } from './models';
 import { applyPatientParties, createReferenceModule } from './index';
 import type { SeedResult } from './seed';
@@ -18,35 +10,29 @@ import type { SeedResult } from './seed';
  * facets with names, the search permission, renumbering (409 for a number in use, audited), the consumer that
  * keeps a patient's accounts, physicians and locations, and the billing entry menu's rules.
  */
-let sys: TestSystem;
 let models: ReferenceModels;
 let seed: SeedResult;
 let A: { id: string; name: string };
 let B: { id: string; name: string };
-const h: Record<'npi' | 'b' | 'admin' | 'observer' | 'manager', Auth> = {} as any;
+const { sys, h } = useTestSystem({
+  prepare: async () => {
+    models = referenceModels(sys.ctx.mongo);
+    seed = await createReferenceModule(sys.ctx).seedReference({ referenceData: 'fixtures' });
+    [A, B] = seed.accounts;
+  },
+  // made of the seeded accounts and physicians
+  users: {
+    npi: () => provider(A, seed.physicians[0].id),
+    b: () => user('ROLE_NON_NPI', { account: B }),
+    admin: 'ROLE_PORTAL_ADMIN',
+    observer: () => user('ROLE_OBSERVER', { account: A }),
+    manager: 'ROLE_PROJECT_MANAGER',
+  },
+});
 const P = '/portal/api/v1';
 const enc = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
 const call = api(() => sys);
 const get = (url: string, headers?: Auth) => call('GET', url, headers);
-
-beforeAll(async () => {
-  sys = await sharedTestSystem();
-  models = referenceModels(sys.ctx.mongo);
-  seed = await createReferenceModule(sys.ctx).seedReference({ referenceData: 'fixtures' });
-  [A, B] = seed.accounts;
-  const users = {
-    npi: await createProvider(sys, A, seed.physicians[0].id),
-    b: await createUser(sys, 'ROLE_NON_NPI', { account: B }),
-    admin: await createUser(sys, 'ROLE_PORTAL_ADMIN'),
-    observer: await createUser(sys, 'ROLE_OBSERVER', { account: A }),
-    manager: await createUser(sys, 'ROLE_PROJECT_MANAGER'),
-  };
-  Object.assign(h, await signIn(sys, users));
-});
-
-afterAll(async () => {
-  await sys?.close();
-});
 
 const ofA = () => seed.patients.filter((p) => p.accountIds.includes(A.id));
 const ofB = () => seed.patients.filter((p) => p.accountIds.includes(B.id));

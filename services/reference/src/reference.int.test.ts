@@ -1,49 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createProvider,
-  createUser,
-  sharedTestSystem,
-  signIn,
-  type Auth,
-  type TestSystem,
-} from '@onco/testing';
+import { describe, expect, it } from 'vitest';
+import { provider, user, useTestSystem, type Auth } from '@onco/testing';
 import { nextSequence, referenceModels, type ReferenceModels } from './models';
 import { createReferenceModule, type ReferenceModule } from './index';
 import type { SeedResult } from './seed';
 
-let sys: TestSystem;
 let reference: ReferenceModule;
 let models: ReferenceModels;
 let seed: SeedResult;
 let A: { id: string; name: string };
 let B: { id: string; name: string };
-/** headers of: a staff user of account A, a staff user of account B, the NPI user of A's first physician, a portal admin, a patient user */
-const h: Record<'a' | 'b' | 'npi' | 'admin' | 'patient', Auth> = {} as any;
+const { sys, h } = useTestSystem({
+  prepare: async () => {
+    reference = createReferenceModule(sys.ctx);
+    models = referenceModels(sys.ctx.mongo);
+    const t0 = Date.now();
+    seed = await reference.seedReference({ referenceData: 'fixtures' });
+    sys.ctx.logger.info({ ms: Date.now() - t0 }, 'seeded');
+    [A, B] = seed.accounts;
+  },
+  /** a staff user of account A, a staff user of account B, the NPI user of A's first physician, a portal admin, a patient user */
+  users: {
+    a: () => user('ROLE_NON_NPI', { account: A }),
+    b: () => user('ROLE_NON_NPI', { account: B }),
+    npi: () => provider(A, seed.physicians[0].id),
+    admin: 'ROLE_PORTAL_ADMIN',
+    patient: () => user('ROLE_PATIENT', { account: A }),
+  },
+});
 
 const get = (url: string, headers?: Auth) => sys.app.inject({ method: 'GET', url, headers });
 const enc = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
-
-beforeAll(async () => {
-  sys = await sharedTestSystem();
-  reference = createReferenceModule(sys.ctx);
-  models = referenceModels(sys.ctx.mongo);
-  const t0 = Date.now();
-  seed = await reference.seedReference({ referenceData: 'fixtures' });
-  sys.ctx.logger.info({ ms: Date.now() - t0 }, 'seeded');
-  [A, B] = seed.accounts;
-  const users = {
-    a: await createUser(sys, 'ROLE_NON_NPI', { account: A }),
-    b: await createUser(sys, 'ROLE_NON_NPI', { account: B }),
-    npi: await createProvider(sys, A, seed.physicians[0].id),
-    admin: await createUser(sys, 'ROLE_PORTAL_ADMIN'),
-    patient: await createUser(sys, 'ROLE_PATIENT', { account: A }),
-  };
-  Object.assign(h, await signIn(sys, users));
-});
-
-afterAll(async () => {
-  await sys?.close();
-});
 
 describe('seedReference', () => {
   it('created the demo data: 2 accounts, 4 locations, 6 physicians with valid NPIs, 2 pathologists, 10 patients', async () => {

@@ -1,13 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiWith,
-  authOf,
-  createProvider,
-  sharedTestSystem,
-  TEST_PASSWORD,
-  type Auth,
-  type TestSystem,
-} from '@onco/testing';
+import { describe, expect, it } from 'vitest';
+import { apiWith, provider, TEST_PASSWORD, useTestSystem } from '@onco/testing';
 import { completeForm, TEST_ORDER_FORMS as API } from '../test/fixtures';
 
 const A = { accountId: 'acc-A', physicianId: 'phy-A' };
@@ -18,10 +10,10 @@ const A = { accountId: 'acc-A', physicianId: 'phy-A' };
  * nothing signed (the same form sent back, or only what the signature does not cover) keeps them.
  */
 describe('approval invalidated when a signed draft changes (real store, Redis)', () => {
-  let sys: TestSystem;
-  const auth = {} as Auth;
-
-  const call = apiWith(() => sys, auth);
+  const { sys, h } = useTestSystem({
+    users: { npi: provider({ id: 'acc-A', name: 'Alpha Oncology' }, 'phy-A') },
+  });
+  const call = apiWith(() => sys, h.npi);
   async function signedDraft() {
     const d = await call('POST', API, completeForm(A));
     expect(d.statusCode, d.body).toBe(200);
@@ -30,13 +22,6 @@ describe('approval invalidated when a signed draft changes (real store, Redis)',
     expect(s.json().approvals).toHaveLength(1);
     return s.json();
   }
-
-  beforeAll(async () => {
-    sys = await sharedTestSystem();
-    const u = await createProvider(sys, { id: 'acc-A', name: 'Alpha Oncology' }, 'phy-A');
-    Object.assign(auth, await authOf(sys, u));
-  });
-  afterAll(async () => sys?.close());
 
   it('a no-op save (the loaded requisition sent back, and the fixture form again) keeps the approval', async () => {
     const s = await signedDraft();

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createEvent, EXAMPLE_DATA } from '@onco/events';
-import {
-  apiWith,
-  authOf,
-  createUser,
-  sharedTestSystem,
-  TEST_PASSWORD,
-  type Auth,
-  type TestSystem,
-} from '@onco/testing';
+import { apiWith, TEST_PASSWORD, user, useTestSystem } from '@onco/testing';
 import { completeForm, TEST_ORDER_FORMS as API } from '../test/fixtures';
 import { requisitionModels, type RequisitionModels } from './models';
 import { linkAttachment } from './models/attachment';
@@ -23,28 +15,25 @@ const A = { accountId: 'acc-A', physicianId: 'phy-A' };
  * here, MongoDB under Docker).
  */
 describe('requisitions under concurrent writes (real DocumentDB)', () => {
-  let sys: TestSystem;
   let models: RequisitionModels;
-  const auth = {} as Auth;
-
-  const call = apiWith(() => sys, auth);
+  const { sys, h } = useTestSystem({
+    prepare: async () => {
+      models = requisitionModels(sys.ctx.mongo);
+    },
+    users: {
+      admin: user('ROLE_ADMINISTRATOR', {
+        account: { id: 'acc-A', name: 'Alpha Oncology' },
+        physicianId: null,
+      }),
+    },
+  });
+  const call = apiWith(() => sys, h.admin);
   async function draft() {
     const res = await call('POST', API, completeForm(A));
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   }
   const stored = (id: string) => models.Requisition.findById(id).lean().exec();
-
-  beforeAll(async () => {
-    sys = await sharedTestSystem();
-    models = requisitionModels(sys.ctx.mongo);
-    const u = await createUser(sys, 'ROLE_ADMINISTRATOR', {
-      account: { id: 'acc-A', name: 'Alpha Oncology' },
-      physicianId: null,
-    });
-    Object.assign(auth, await authOf(sys, u));
-  });
-  afterAll(async () => sys?.close());
 
   it('30 saves of one draft at the same version: exactly one 200, the rest 409, the version up by one', async () => {
     const d = await draft();

@@ -7,6 +7,7 @@
  */
 export * from './system';
 export * from './api';
+export * from './use-test-system';
 export * from './processes';
 export * from './child-context';
 export * from './support';

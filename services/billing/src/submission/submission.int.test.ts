@@ -1,18 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '@onco/platform';
-import {
-  authOf,
-  createUser,
-  eventsIn,
-  kafkaTestSystem,
-  REPO_ROOT,
-  signIn,
-  waitFor,
-  type Auth,
-  type Collector,
-  type KafkaTestSystem,
-} from '@onco/testing';
+import { eventsIn, REPO_ROOT, user, useTestSystem, waitFor } from '@onco/testing';
 import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from '../index';
 import { CLAIM_INFO, importIcd10Fixture, qualifiedCase } from '../../test/fixtures';
@@ -27,13 +16,38 @@ import { submitCases } from './routes';
  * on a loopback port. 3 attempts, 200 ms first backoff, 1 s gateway timeout.
  */
 describe('billing submission: submit, worker, gateway stand-in (real Redis, the store, Kafka)', () => {
-  let sys: KafkaTestSystem;
   let billing: BillingModule;
   let gateway: GatewayStandin;
-  let collector: Collector;
   let dir = '';
-  const h: Record<string, Auth> = {};
   let n = 0;
+  const { sys, h, collector } = useTestSystem({
+    kafka: true,
+    config: async () => {
+      dir = gatewayDir('sub');
+      gateway = await startGatewayStandin({ dir, slowMs: 2500 });
+      return {
+        WORKERS: 'true',
+        BILLING_GATEWAY_URL: gateway.url,
+        BILLING_SUBMIT_BACKOFF_MS: '200',
+        BILLING_SUBMIT_ATTEMPTS: '3',
+        BILLING_GATEWAY_TIMEOUT_MS: '1000',
+      };
+    },
+    prepare: async () => {
+      await importIcd10Fixture(sys.ctx.mongo);
+      billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
+    },
+    collect: ['billing-case'],
+    users: {
+      admin: 'ROLE_ADMINISTRATOR',
+      npi: user('ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } }),
+    },
+    timeout: 120_000,
+    teardown: async () => {
+      await gateway?.close();
+      removeGatewayDir(dir);
+    },
+  });
 
   const newCase = async (billingCode: string | null, over: Record<string, unknown> = {}) => {
     n += 1;
@@ -54,7 +68,7 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     ).exec();
   const get = (id: string) =>
     billing.models.BillingCase.findById(id).lean<BillingCaseDoc>().exec() as Promise<BillingCaseDoc>;
-  const submit = (id: string, who = 'admin') =>
+  const submit = (id: string, who: keyof typeof h = 'admin') =>
     sys.app.inject({ method: 'POST', url: `/bis/api/v1/billing/submit/${id}`, headers: h[who] });
   const settle = (id: string, status: string, timeoutMs = 20_000) =>
     waitFor(async () => ((await get(id))?.caseStatus === status ? get(id) : null), {
@@ -63,29 +77,17 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     });
   const history = (c: BillingCaseDoc) => c.caseHistory.map((e) => e.status);
   const eventsOf = (id: string) => eventsIn(collector.messages, id).map((e) => e.data);
-
-  beforeAll(async () => {
-    dir = gatewayDir('sub');
-    gateway = await startGatewayStandin({ dir, slowMs: 2500 });
-    sys = await kafkaTestSystem({
-      WORKERS: 'true',
-      BILLING_GATEWAY_URL: gateway.url,
-      BILLING_SUBMIT_BACKOFF_MS: '200',
-      BILLING_SUBMIT_ATTEMPTS: '3',
-      BILLING_GATEWAY_TIMEOUT_MS: '1000',
-    });
-    await importIcd10Fixture(sys.ctx.mongo);
-    billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
-    collector = await sys.collect(['billing-case']);
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    const npi = await createUser(sys, 'ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } });
-    Object.assign(h, await signIn(sys, { admin, npi }));
-  }, 120_000);
-  afterAll(async () => {
-    await sys?.close();
-    await gateway?.close();
-    removeGatewayDir(dir);
-  });
+  /** a new case of `billingCode` submitted through the API (200), read back once it is in `status` */
+  const submitted = async (billingCode: string, status: string) => {
+    const id = await newCase(billingCode);
+    expect((await submit(id)).statusCode).toBe(200);
+    return { id, done: await settle(id, status) };
+  };
+  /** the claims the gateway holds for submission `generation` of case `id` */
+  const claimsOf = (id: string, generation = 1) =>
+    gateway.claims().filter((c) => c.key === `${id}:${generation}`);
+  const SENT = ['QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN'];
+  const RETRY = ['RETRY_SCHEDULED', 'RETRY_IN_PROGRESS'];
 
   it('submits an accepted claim: QUEUED_FOR_SUBMISSION, SUBMITTED_TO_XIFIN, ACCEPTED_BY_XIFIN, each an event', async () => {
     const id = await newCase('ACC-0340U');
@@ -93,12 +95,12 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ message: 'Submitted successfully' });
     const done = await settle(id, 'ACCEPTED_BY_XIFIN');
-    expect(history(done)).toEqual(['QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN']);
+    expect(history(done)).toEqual([...SENT, 'ACCEPTED_BY_XIFIN']);
     expect(done.errorDetails).toBeNull();
     expect(done.submission).toMatchObject({ generation: 1, attempts: 1, lastError: null });
 
     // the gateway holds exactly this claim, under the case id and the generation
-    const held = gateway.claims().filter((c) => c.key === `${id}:1`);
+    const held = claimsOf(id);
     expect(held).toHaveLength(1);
     expect(held[0].claim).toMatchObject({
       billingCaseId: id,
@@ -145,38 +147,24 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     ['DUP-1', 'DUPLICATE_ACCESSION', 'DUP-301'],
     ['UNA-1', 'UPDATE_NOT_ALLOWED', 'UNA-401'],
   ])('billing code %s ends %s with the gateway error details', async (code, status, errorCode) => {
-    const id = await newCase(code);
-    expect((await submit(id)).statusCode).toBe(200);
-    const done = await settle(id, status);
-    expect(history(done)).toEqual(['QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN', status]);
+    const { id, done } = await submitted(code, status);
+    expect(history(done)).toEqual([...SENT, status]);
     expect(done.errorDetails).toContain(errorCode);
     expect(done.caseHistory.at(-1)!.errorDetails).toContain(errorCode);
-    expect(gateway.claims().filter((c) => c.key === `${id}:1`)).toHaveLength(1);
+    expect(claimsOf(id)).toHaveLength(1);
   });
 
   it('payor system down on every attempt: RETRY_SCHEDULED, RETRY_IN_PROGRESS ... RETRY_FAILED; nothing stored', async () => {
-    const id = await newCase('PDN-1');
-    expect((await submit(id)).statusCode).toBe(200);
-    const done = await settle(id, 'RETRY_FAILED');
-    expect(history(done)).toEqual([
-      'QUEUED_FOR_SUBMISSION',
-      'SUBMITTED_TO_XIFIN',
-      'RETRY_SCHEDULED',
-      'RETRY_IN_PROGRESS',
-      'RETRY_SCHEDULED',
-      'RETRY_IN_PROGRESS',
-      'RETRY_FAILED',
-    ]);
+    const { id, done } = await submitted('PDN-1', 'RETRY_FAILED');
+    expect(history(done)).toEqual([...SENT, ...RETRY, ...RETRY, 'RETRY_FAILED']);
     expect(done.errorDetails).toMatch(/^Payor system down: PDN-501/);
     expect(done.submission).toMatchObject({ generation: 1, attempts: 3 });
     expect(gateway.posts(`${id}:1`)).toBe(3);
-    expect(gateway.claims().filter((c) => c.key === `${id}:1`)).toHaveLength(0);
+    expect(claimsOf(id)).toHaveLength(0);
   });
 
   it('a 500 on every attempt ends RETRY_FAILED; fixed and submitted again it is accepted under a new generation', async () => {
-    const id = await newCase('E500-1');
-    expect((await submit(id)).statusCode).toBe(200);
-    const failed = await settle(id, 'RETRY_FAILED');
+    const { id, done: failed } = await submitted('E500-1', 'RETRY_FAILED');
     expect(failed.errorDetails).toContain('HTTP 500');
     expect(gateway.posts(`${id}:1`)).toBe(3);
 
@@ -184,11 +172,7 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     expect((await submit(id)).statusCode).toBe(200);
     const done = await settle(id, 'ACCEPTED_BY_XIFIN');
     expect(done.submission).toMatchObject({ generation: 2, attempts: 1 });
-    expect(history(done).slice(-3)).toEqual([
-      'QUEUED_FOR_SUBMISSION',
-      'SUBMITTED_TO_XIFIN',
-      'ACCEPTED_BY_XIFIN',
-    ]);
+    expect(history(done).slice(-3)).toEqual([...SENT, 'ACCEPTED_BY_XIFIN']);
     expect(
       gateway
         .claims()
@@ -198,46 +182,24 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
   });
 
   it('fails twice then accepts: RETRY_SCHEDULED, RETRY_IN_PROGRESS, RETRY_SUCCEEDED, ACCEPTED_BY_XIFIN', async () => {
-    const id = await newCase('FAIL2-ACC');
-    expect((await submit(id)).statusCode).toBe(200);
-    const done = await settle(id, 'ACCEPTED_BY_XIFIN');
-    expect(history(done)).toEqual([
-      'QUEUED_FOR_SUBMISSION',
-      'SUBMITTED_TO_XIFIN',
-      'RETRY_SCHEDULED',
-      'RETRY_IN_PROGRESS',
-      'RETRY_SCHEDULED',
-      'RETRY_IN_PROGRESS',
-      'RETRY_SUCCEEDED',
-      'ACCEPTED_BY_XIFIN',
-    ]);
+    const { id, done } = await submitted('FAIL2-ACC', 'ACCEPTED_BY_XIFIN');
+    expect(history(done)).toEqual([...SENT, ...RETRY, ...RETRY, 'RETRY_SUCCEEDED', 'ACCEPTED_BY_XIFIN']);
     expect(done.errorDetails).toBeNull();
     expect(done.submission).toMatchObject({ attempts: 3, lastError: null });
     expect(gateway.posts(`${id}:1`)).toBe(3);
-    expect(gateway.claims().filter((c) => c.key === `${id}:1`)).toHaveLength(1);
+    expect(claimsOf(id)).toHaveLength(1);
   });
 
   it('a slow answer times out and is retried; the retry gets the stored answer and no second claim', async () => {
-    const id = await newCase('SLOW-1');
-    expect((await submit(id)).statusCode).toBe(200);
-    const done = await settle(id, 'ACCEPTED_BY_XIFIN');
-    expect(history(done)).toEqual([
-      'QUEUED_FOR_SUBMISSION',
-      'SUBMITTED_TO_XIFIN',
-      'RETRY_SCHEDULED',
-      'RETRY_IN_PROGRESS',
-      'RETRY_SUCCEEDED',
-      'ACCEPTED_BY_XIFIN',
-    ]);
+    const { id, done } = await submitted('SLOW-1', 'ACCEPTED_BY_XIFIN');
+    expect(history(done)).toEqual([...SENT, ...RETRY, 'RETRY_SUCCEEDED', 'ACCEPTED_BY_XIFIN']);
     expect(done.caseHistory[2].errorDetails).toContain('did not answer within 1000 ms');
     expect(gateway.posts(`${id}:1`)).toBe(2);
-    expect(gateway.claims().filter((c) => c.key === `${id}:1`)).toHaveLength(1);
+    expect(claimsOf(id)).toHaveLength(1);
   });
 
   it('a re-run job (crash between send and record, duplicate add, stale generation) never stores a second claim', async () => {
-    const id = await newCase('ACC-RERUN');
-    expect((await submit(id)).statusCode).toBe(200);
-    await settle(id, 'ACCEPTED_BY_XIFIN');
+    const { id } = await submitted('ACC-RERUN', 'ACCEPTED_BY_XIFIN');
     // a duplicate add of the same submission is a no-op (same job id)
     const job = await billing.submission.add({ caseId: id, generation: 1 });
     expect(job.id).toBe(billingSubmitJobId(id, 1));
@@ -348,11 +310,7 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     expect(results[1].message).toMatch(/CANCELLED/);
     await settle(moved, 'ACCEPTED_BY_XIFIN');
     await settle(calm, 'ACCEPTED_BY_XIFIN');
-    expect(history(await get(moved))).toEqual([
-      'QUEUED_FOR_SUBMISSION',
-      'SUBMITTED_TO_XIFIN',
-      'ACCEPTED_BY_XIFIN',
-    ]);
+    expect(history(await get(moved))).toEqual([...SENT, 'ACCEPTED_BY_XIFIN']);
     expect(await entries(cancelled)).toBe(0);
     expect((await get(cancelled)).caseStatus).toBe('CANCELLED');
     for (const id of [moved, calm])
@@ -540,12 +498,29 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
  * same Idempotency-Key. The gateway holds exactly one claim and the case ends ACCEPTED_BY_XIFIN.
  */
 describe('billing submission: the worker process killed between send and record', () => {
-  let sys: KafkaTestSystem;
   let billing: BillingModule;
   let gateway: GatewayStandin;
   let dir = '';
   let child: ChildProcess | null = null;
-  let authorization = '';
+  const { sys, h } = useTestSystem({
+    kafka: true,
+    config: async () => {
+      dir = gatewayDir('kill');
+      gateway = await startGatewayStandin({ dir, slowMs: 20_000 });
+      // this process serves the API only; the worker is the child
+      return { WORKERS: 'false', BILLING_GATEWAY_URL: gateway.url };
+    },
+    prepare: async () => {
+      await importIcd10Fixture(sys.ctx.mongo);
+      billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
+    },
+    users: { admin: 'ROLE_ADMINISTRATOR' },
+    timeout: 120_000,
+    teardown: async () => {
+      await gateway?.close();
+      removeGatewayDir(dir);
+    },
+  });
 
   const startWorker = () => {
     const p = spawn(process.execPath, ['--import', 'tsx', 'services/server/src/main.ts'], {
@@ -587,21 +562,9 @@ describe('billing submission: the worker process killed between send and record'
     await exited;
   };
 
-  beforeAll(async () => {
-    dir = gatewayDir('kill');
-    gateway = await startGatewayStandin({ dir, slowMs: 20_000 });
-    // this process serves the API only; the worker is the child
-    sys = await kafkaTestSystem({ WORKERS: 'false', BILLING_GATEWAY_URL: gateway.url });
-    await importIcd10Fixture(sys.ctx.mongo);
-    billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    ({ authorization } = await authOf(sys, admin));
-  }, 120_000);
+  // registered after useTestSystem, so it runs before the system closes (after hooks run last first)
   afterAll(async () => {
     await stopWorker('SIGKILL');
-    await sys?.close();
-    await gateway?.close();
-    removeGatewayDir(dir);
   });
 
   it('SIGKILL after the claim is sent: one claim at the gateway, the case ends ACCEPTED_BY_XIFIN', async () => {
@@ -613,7 +576,7 @@ describe('billing submission: the worker process killed between send and record'
     const res = await sys.app.inject({
       method: 'POST',
       url: `/bis/api/v1/billing/submit/${id}`,
-      headers: { authorization },
+      headers: h.admin,
     });
     expect(res.statusCode, res.body).toBe(200);
 

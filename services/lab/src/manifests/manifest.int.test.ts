@@ -1,19 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createEvent, safeParseEventJson } from '@onco/events';
 import { requisitionModels, type RequisitionModels } from '@onco/requisitions';
-import {
-  createProvider,
-  createUser,
-  kafkaTestSystem,
-  multipart,
-  signIn,
-  waitFor,
-  type Auth,
-  type Collector,
-  type KafkaTestSystem,
-} from '@onco/testing';
+import { multipart, provider, useTestSystem, waitFor } from '@onco/testing';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import { handleAttachmentEvent } from './consumer';
 import { parseManifestFile } from './parse';
@@ -39,20 +29,47 @@ const PORTAL = '/portal/api/v1';
  * the dry run, the error file, the re-upload, the permissions.
  */
 describe('sample manifests: upload -> worker -> samples and events -> attachment status', () => {
-  let sys: KafkaTestSystem;
   let lab: LabModels;
   let reqs: RequisitionModels;
-  let samplesTopic: Collector;
-  const h: Record<string, Auth> = {};
   const run = randomBytes(3).toString('hex');
   const R1 = `m1-${run}`; // NEXT_DX initial order, acc-M
   const R2 = `m2-${run}`; // NEXT_PERSONAL_DX subsequent order, acc-M (plasma allowed)
   const R3 = `m3-${run}`; // NEXT_DX initial order of another account, acc-X
   const R4 = `m4-${run}`; // NEXT_DX initial order, acc-M: gets only a tumor (reconciliation)
+  const {
+    sys,
+    h,
+    collector: samplesTopic,
+  } = useTestSystem({
+    kafka: { ensureTopics: true },
+    config: { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
+    prepare: async () => {
+      lab = labModels(sys.ctx.mongo);
+      reqs = requisitionModels(sys.ctx.mongo);
+    },
+    collect: ['sample'],
+    users: {
+      admin: 'ROLE_ADMINISTRATOR',
+      npi: provider({ id: 'acc-M', name: 'Manifest Oncology' }, 'phy-M'),
+      other: provider({ id: 'acc-Y', name: 'Other' }, 'phy-Y'),
+    },
+    seed: async () => {
+      await seedDomainPreferences(lab);
+      await createTestOrdersFromSubmission(lab, submission(R1));
+      await createTestOrdersFromSubmission(
+        lab,
+        submission(R2, { testType: 'NEXT_PERSONAL_DX', orderType: 'SUBSEQUENT_ORDER' }),
+      );
+      await createTestOrdersFromSubmission(lab, submission(R3, { accountId: 'acc-X' }));
+      await createTestOrdersFromSubmission(lab, submission(R4));
+    },
+    timeout: 180_000,
+  });
+  type Who = keyof typeof h;
   const trf = (id: string) => `TRF-${id}`;
   const tube = (s: string) => `${s}-${run}`;
 
-  async function upload(name: string, data: Buffer, who = 'admin') {
+  async function upload(name: string, data: Buffer, who: Who = 'admin') {
     const body = multipart([
       { name: 'type', value: 'SAMPLE_MANIFEST' },
       { name: 'accountId', value: 'acc-M' },
@@ -77,7 +94,7 @@ describe('sample manifests: upload -> worker -> samples and events -> attachment
       { what: `the verdict of ${id}`, timeoutMs: 90_000, intervalMs: 200 },
     );
   }
-  const manifest = async (id: string, who = 'admin') =>
+  const manifest = async (id: string, who: Who = 'admin') =>
     sys.app.inject({ method: 'GET', url: `${PORTAL}/sampleManifests/${id}`, headers: h[who] });
   const sampleCount = () => lab.Sample.countDocuments({}).exec();
   async function expectError(name: string, data: Buffer, message: RegExp | string) {
@@ -90,31 +107,6 @@ describe('sample manifests: upload -> worker -> samples and events -> attachment
     expect(await sampleCount()).toBe(before);
     return { id, a };
   }
-
-  beforeAll(async () => {
-    sys = await kafkaTestSystem(
-      { WORKERS: 'true', WORKER_MODULES: 'requisitions,lab' },
-      { ensureTopics: true },
-    );
-    lab = labModels(sys.ctx.mongo);
-    reqs = requisitionModels(sys.ctx.mongo);
-    samplesTopic = await sys.collect(['sample']);
-    await seedDomainPreferences(lab);
-    await createTestOrdersFromSubmission(lab, submission(R1));
-    await createTestOrdersFromSubmission(
-      lab,
-      submission(R2, { testType: 'NEXT_PERSONAL_DX', orderType: 'SUBSEQUENT_ORDER' }),
-    );
-    await createTestOrdersFromSubmission(lab, submission(R3, { accountId: 'acc-X' }));
-    await createTestOrdersFromSubmission(lab, submission(R4));
-    const admin = await createUser(sys, 'ROLE_ADMINISTRATOR');
-    const npi = await createProvider(sys, { id: 'acc-M', name: 'Manifest Oncology' }, 'phy-M');
-    const other = await createProvider(sys, { id: 'acc-Y', name: 'Other' }, 'phy-Y');
-    Object.assign(h, await signIn(sys, { admin, npi, other }));
-  }, 180_000);
-  afterAll(async () => {
-    await sys?.close();
-  });
 
   let firstCsv: Buffer;
   let firstId = '';

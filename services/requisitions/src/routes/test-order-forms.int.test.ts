@@ -1,59 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Role } from '@onco/domain';
-import {
-  apiAs,
-  authOf,
-  createUser,
-  sharedTestSystem,
-  TEST_PASSWORD,
-  type Auth,
-  type TestSystem,
-} from '@onco/testing';
+import { authOf, createUser, TEST_PASSWORD, useTestSystem, type UserSpec } from '@onco/testing';
 import { completeForm, isoDaysAgo, TEST_ORDER_FORMS as API } from '../../test/fixtures';
 
 const A = { accountId: 'acc-A', physicianId: 'phy-A' };
 
 describe('requisition API: drafts, signature, submit, rules, scope (real store, Redis)', () => {
-  let sys: TestSystem;
-  const h: Record<string, Auth> = {};
-  const ids: Record<string, string> = {};
+  const user = (role: Role, account = 'acc-A', physicianId: string | null = 'phy-A'): UserSpec => [
+    role,
+    { account: { id: account, name: account === 'acc-A' ? 'Alpha Oncology' : 'Beta Clinic' }, physicianId },
+  ];
+  const { sys, users, h, call } = useTestSystem({
+    users: {
+      npi: user('ROLE_NPI'),
+      nonNpi: user('ROLE_NON_NPI', 'acc-A', null),
+      additional: user('ROLE_ADDITIONAL_PHYSICIAN'),
+      admin: user('ROLE_ADMINISTRATOR', 'acc-A', null),
+      accessioner: user('ROLE_ACCESSIONER', 'acc-A', null),
+      observer: user('ROLE_OBSERVER', 'acc-A', null),
+      pathologist: user('ROLE_PATHOLOGIST', 'acc-A', null),
+      other: user('ROLE_NPI', 'acc-B', 'phy-B'),
+    },
+  });
+  type Who = keyof typeof users;
 
-  async function user(key: string, role: Role, account = 'acc-A', physicianId: string | null = 'phy-A') {
-    const u = await createUser(sys, role, {
-      account: { id: account, name: account === 'acc-A' ? 'Alpha Oncology' : 'Beta Clinic' },
-      physicianId,
-    });
-    ids[key] = u._id;
-    h[key] = await authOf(sys, u);
-  }
-
-  const call = apiAs(() => sys, h);
-
-  async function draft(who: string, body = completeForm(A)) {
+  async function draft(who: Who, body = completeForm(A)) {
     const res = await call('POST', API, who, body);
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   }
-  async function signed(who: string, body = completeForm(A)) {
+  async function signed(who: Who, body = completeForm(A)) {
     const d = await draft(who, body);
     const res = await call('POST', `${API}/${d.id}/sign`, who, { password: TEST_PASSWORD });
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   }
   const rawDoc = (id: string) => sys.ctx.mongo.collection('test_order_forms').findOne({ _id: id as any });
-
-  beforeAll(async () => {
-    sys = await sharedTestSystem();
-    await user('npi', 'ROLE_NPI');
-    await user('nonNpi', 'ROLE_NON_NPI', 'acc-A', null);
-    await user('additional', 'ROLE_ADDITIONAL_PHYSICIAN');
-    await user('admin', 'ROLE_ADMINISTRATOR', 'acc-A', null);
-    await user('accessioner', 'ROLE_ACCESSIONER', 'acc-A', null);
-    await user('observer', 'ROLE_OBSERVER', 'acc-A', null);
-    await user('pathologist', 'ROLE_PATHOLOGIST', 'acc-A', null);
-    await user('other', 'ROLE_NPI', 'acc-B', 'phy-B');
-  });
-  afterAll(async () => sys?.close());
 
   it('a draft is created with planned tests (TEST_SELECTED) and no number', async () => {
     const d = await draft('npi');
@@ -62,7 +44,7 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
     expect(d.testOrders).toMatchObject([
       { testType: 'NEXT_DX', orderType: 'INITIAL_ORDER', status: 'TEST_SELECTED' },
     ]);
-    expect(d.createdBy).toBe(ids.npi);
+    expect(d.createdBy).toBe(users.npi._id);
   });
 
   it('changing the order information rebuilds the planned tests', async () => {
@@ -132,7 +114,7 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
     const ok = await call('POST', `${API}/${d.id}/sign`, 'npi', { password: TEST_PASSWORD });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().approvals).toHaveLength(1);
-    expect(ok.json().approvals[0].approvedBy).toEqual({ id: ids.npi, name: 'Test NPI' });
+    expect(ok.json().approvals[0].approvedBy).toEqual({ id: users.npi._id, name: 'Test NPI' });
     expect(new Date(ok.json().approvals[0].createdOn).getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
 
@@ -155,7 +137,7 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
     expect(after.statusCode).toBe(401);
   });
 
-  for (const role of ['npi', 'nonNpi', 'additional', 'admin', 'accessioner']) {
+  for (const role of ['npi', 'nonNpi', 'additional', 'admin', 'accessioner'] as const) {
     it(`draft to submit through the API as ${role}: number, ordered tests and the committed event`, async () => {
       const s = await signed(role);
       const res = await call('POST', `${API}/submit?createPdf=true`, role, { ...completeForm(A), id: s.id });
@@ -181,7 +163,7 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
         icd10Codes: ['C34.90', 'Z85.118'],
         testOrders: [{ id: body.testOrders[0].id, testOrderId: body.testOrders[0].testOrderId }],
       });
-      expect(event.data.submittedBy.id).toBe(ids[role]);
+      expect(event.data.submittedBy.id).toBe(users[role]._id);
     });
   }
 
