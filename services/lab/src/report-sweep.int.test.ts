@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PlatformContext } from '@onco/platform';
 import { createTestSystem } from '@onco/testing';
 import { labModels, type LabModels } from './models';
-import { PENDING_REPORT_TTL_MS } from './report-service';
+import { PENDING_REPORT_TTL_MS } from './use-cases';
 import { defineReportUploadSweep, REPORT_SWEEP_QUEUE } from './report-sweep';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;

@@ -1,6 +1,6 @@
 import type { PlatformContext } from '@onco/platform';
 import type { LabModels } from './models';
-import { sweepExpiredReportUploads } from './report-service';
+import { sweepExpiredReportUploads } from './use-cases';
 
 /**
  * The `report-upload-sweep` queue: a job scheduler runs it every REPORT_UPLOAD_SWEEP_EVERY_MS (default 10
@@ -27,7 +27,7 @@ export function defineReportUploadSweep(ctx: PlatformContext, models: LabModels)
   async function run(): Promise<number> {
     let removed = 0;
     for (let i = 0; i < MAX_PAGES; i++) {
-      const n = await sweepExpiredReportUploads(models, ctx.blobs, new Date(), PAGE);
+      const n = await sweepExpiredReportUploads({ models }, ctx.blobs, new Date(), PAGE);
       removed += n;
       if (n < PAGE) break;
     }

@@ -24,7 +24,7 @@ import {
   PENDING_REPORT_TTL_MS,
   REPORT_MAX_BYTES,
   sweepExpiredReportUploads,
-} from './report-service';
+} from './use-cases';
 
 const BASE = '/oms/api/v1/testOrders';
 const TOO_LARGE = 'The file selected exceeds the file size limit of 50MB. The file will not be attached.';
@@ -498,7 +498,7 @@ describe('lab: test reports (upload, submit, download) on the real services', ()
     ).exec();
     // an expired upload can no longer be submitted
     expect((await submit(h.admin, id, open)).statusCode).toBe(404);
-    expect(await sweepExpiredReportUploads(lab.models, sys.ctx.blobs)).toBeGreaterThanOrEqual(2);
+    expect(await sweepExpiredReportUploads(lab, sys.ctx.blobs)).toBeGreaterThanOrEqual(2);
     expect(await lab.models.PendingReport.countDocuments({ _id: { $in: [open, done] } }).exec()).toBe(0);
     const files = await storeFiles(sys.config.FILE_STORE_DIR);
     expect(files).not.toContain(openBlob);

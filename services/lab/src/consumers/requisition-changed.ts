@@ -9,7 +9,7 @@ import {
 import type { PlatformContext } from '@onco/platform';
 import { removesDueDates } from '@onco/domain';
 import type { LabModels, LabRequisitionDoc, TestOrderDoc } from '../models';
-import { markTestsMerged, testStatusEvent } from '../test-order-service';
+import { markTestsMerged, testStatusEvent } from '../use-cases';
 
 /** The lab's consumer group for requisition-changed (prefixed like the topics). */
 export const LAB_REQUISITION_CHANGED_GROUP = 'lab.requisition-changed';
@@ -165,7 +165,7 @@ export async function startRequisitionChangedConsumer(ctx: PlatformContext, mode
       const into = event.data.mergedInto ?? null;
       if (event.data.status === 'INVALID' && into) {
         const merged = await markTestsMerged(
-          models,
+          { models },
           event.data.requisitionId,
           into,
           event.data.changedBy,

@@ -1,6 +1,6 @@
 import type { SessionUser } from '@onco/platform';
 import type { LabModels, TestOrderDoc } from '../models';
-import { testOrderScope } from '../test-order-service';
+import { testOrderScope } from '../use-cases';
 import { chunks, type ManifestUploader } from './plan-model';
 
 /** A test order as the plan reads it: without its history, reports and outbox (requisitionView needs none). */

@@ -7,7 +7,7 @@ import { idName } from './common';
  * A report uploaded and not yet submitted (spec 2 section 7 "Test orders": upload answers a `filePath`, submit
  * attaches it). The `_id` is the opaque `filePath` the client gets; the bytes are in the blob store under
  * `blobId`. Only its uploader may submit it, only to its test, once, before `expiresOn`. An expired record that
- * was never attached is swept with its blob (report-service.ts sweepExpiredReportUploads). Collection
+ * was never attached is swept with its blob (use-cases/reports.ts sweepExpiredReportUploads). Collection
  * `pending_reports`.
  */
 export interface PendingReportDoc {

@@ -11,7 +11,7 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import type { LabModels, ReportVersion } from '../models';
-import { findReportVersion, pendingReportFile } from '../report-service';
+import { findReportVersion, pendingReportFile } from '../use-cases';
 
 const PDF_CONTENT_TYPE = 'application/pdf';
 
@@ -60,7 +60,7 @@ export function registerReportDownloadRoutes(app: FastifyInstance, opts: { model
     },
     async (req, reply) => {
       const user = requireUser(req);
-      const v: ReportVersion = await findReportVersion(models, user, req.params.id, req.query.version);
+      const v: ReportVersion = await findReportVersion({ models }, user, req.params.id, req.query.version);
       return sendPdf(reply, v.fileId, v.fileName, v.size, `${v.fileId}`);
     },
   );
@@ -79,7 +79,7 @@ export function registerReportDownloadRoutes(app: FastifyInstance, opts: { model
     },
     async (req, reply) => {
       const user: SessionUser = requireUser(req);
-      const p = await pendingReportFile(models, user, req.query.filePath);
+      const p = await pendingReportFile({ models }, user, req.query.filePath);
       return sendPdf(reply, p.blobId, p.fileName, p.size, p.sha256);
     },
   );

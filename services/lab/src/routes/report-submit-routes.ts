@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { TEST_STATUSES } from '@onco/domain';
 import { badRequest, errorReplies, idParams, requireUser, typed } from '@onco/platform';
 import type { LabModels } from '../models';
-import { submitReport } from '../report-service';
-import { testOrderOut } from '../test-order-service';
+import { submitReport } from '../use-cases';
+import { testOrderOut } from '../use-cases';
 
 /** A flag sent as a form field or query value: true, false, 1, 0, on, off, yes, no (any case). */
 export function flagValue(v: unknown): boolean | undefined {
@@ -53,7 +53,7 @@ export function registerReportSubmitRoutes(app: FastifyInstance, opts: { models:
     },
     async (req) => {
       const user = requireUser(req);
-      const done = await submitReport(models, user, req.params.id, req.query.filePath, {
+      const done = await submitReport({ models }, user, req.params.id, req.query.filePath, {
         amended: flagValue(req.query.amendedFlag),
         tnp: flagValue(req.query.tnpReportCompleteFlag),
       });
@@ -82,7 +82,7 @@ export function registerReportSubmitRoutes(app: FastifyInstance, opts: { models:
     },
     async (req) => {
       const user = requireUser(req);
-      const done = await submitReport(models, user, req.body.uuid, req.body.filePath, {
+      const done = await submitReport({ models }, user, req.body.uuid, req.body.filePath, {
         amended: false,
         tnp: true,
       });

@@ -24,8 +24,8 @@ import {
   submitReport,
   sweepExpiredReportUploads,
   uploadableTestOrder,
-} from '../report-service';
-import { testOrderOut } from '../test-order-service';
+} from '../use-cases';
+import { testOrderOut } from '../use-cases';
 import { flagQuery, flagValue, testOrderReply } from './report-submit-routes';
 
 const uploadReply = z.object({
@@ -114,7 +114,7 @@ export function registerReportUploadRoutes(app: FastifyInstance, opts: { models:
   function sweepSoon(log: FastifyRequest['log']) {
     if (sweeping) return;
     sweeping = true;
-    void sweepExpiredReportUploads(models, ctx.blobs)
+    void sweepExpiredReportUploads({ models }, ctx.blobs)
       .catch((err) => log.warn({ err }, 'sweeping expired report uploads failed'))
       .finally(() => (sweeping = false));
   }
@@ -151,12 +151,12 @@ export function registerReportUploadRoutes(app: FastifyInstance, opts: { models:
       if (Number.isFinite(declared) && declared > REPORT_MAX_BYTES + 1024 * 1024)
         throw tooLarge(MSG.attachmentTooLarge);
       // fail fast: out of scope (404) or a status that takes no report (409) stores nothing
-      await uploadableTestOrder(models, user, id);
+      await uploadableTestOrder({ models }, user, id);
 
       const got = await receiveReport(ctx, req);
       let pending;
       try {
-        pending = await createPendingReport(models, user, id, got.stored, got);
+        pending = await createPendingReport({ models }, user, id, got.stored, got);
       } catch (err) {
         await ctx.blobs.remove(got.stored.id).catch(() => undefined);
         throw err;
@@ -164,7 +164,7 @@ export function registerReportUploadRoutes(app: FastifyInstance, opts: { models:
       req.log.info({ testOrderId: id, filePath: pending._id, size: pending.size }, 'report uploaded');
       sweepSoon(req.log);
       if (!submitNow) return { filePath: pending._id };
-      const done = await submitReport(models, user, id, pending._id);
+      const done = await submitReport({ models }, user, id, pending._id);
       app.platform.nudgeOutbox();
       req.log.info({ testOrderId: id, version: done.report.version }, 'report submitted');
       return { filePath: pending._id, testOrder: testOrderOut(done.testOrder) };

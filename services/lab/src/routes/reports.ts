@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { LabModels } from '../models';
-import { REPORT_MAX_BYTES } from '../report-service';
+import { REPORT_MAX_BYTES } from '../use-cases';
 import { registerReportDownloadRoutes } from './report-download-routes';
 import { registerReportSubmitRoutes } from './report-submit-routes';
 import { registerReportUploadRoutes } from './report-upload-routes';

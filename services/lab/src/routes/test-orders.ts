@@ -19,7 +19,7 @@ import {
   updateDueDate,
   updateLimsProjectId,
   updateTestsStatus,
-} from '../test-order-service';
+} from '../use-cases';
 
 /** The tests list (spec 2 sections 2.4 and 7 "Test orders"): /oms/api/v1/testOrders. */
 export const testOrdersResource: ListResource = {
@@ -100,7 +100,7 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
     summary: 'One test order with its history and report versions (404 when outside the data scope)',
     reply: testOrderReply,
     errorReplies: true,
-    load: async (user, id) => testOrderOut(await findTestOrder(models, user, id)),
+    load: async (user, id) => testOrderOut(await findTestOrder({ models }, user, id)),
   });
 
   r.post(
@@ -121,7 +121,7 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
       },
     },
     async (req) => {
-      const done = await updateTestsStatus(models, requireUser(req), req.body.uuids, req.body.status);
+      const done = await updateTestsStatus({ models }, requireUser(req), req.body.uuids, req.body.status);
       app.platform.nudgeOutbox();
       return done.map(testOrderOut);
     },
@@ -142,7 +142,13 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
       },
     },
     async (req) => {
-      const done = await updateDueDate(models, requireUser(req), req.body.uuid, req.body.dueOn, todayUtc());
+      const done = await updateDueDate(
+        { models },
+        requireUser(req),
+        req.body.uuid,
+        req.body.dueOn,
+        todayUtc(),
+      );
       app.platform.nudgeOutbox();
       return testOrderOut(done);
     },
@@ -160,7 +166,12 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
       },
     },
     async (req) => {
-      const done = await updateLimsProjectId(models, requireUser(req), req.body.uuid, req.body.limsProjectId);
+      const done = await updateLimsProjectId(
+        { models },
+        requireUser(req),
+        req.body.uuid,
+        req.body.limsProjectId,
+      );
       app.platform.nudgeOutbox();
       return testOrderOut(done);
     },

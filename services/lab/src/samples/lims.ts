@@ -1,7 +1,7 @@
 import { type TestType } from '@onco/domain';
 import { type SessionUser } from '@onco/platform';
 import type { LabModels, TestOrderDoc } from '../models';
-import { testOrderScope } from '../test-order-service';
+import { testOrderScope } from '../use-cases';
 
 /**
  * POST getLimsInfo: the LIMS projects of a patient, from the test orders in the user's scope (not deleted) that

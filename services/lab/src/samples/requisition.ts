@@ -7,7 +7,7 @@ import {
 } from '@onco/domain';
 import { notFound, toApi, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc, TestOrderDoc } from '../models';
-import { testOrderScope } from '../test-order-service';
+import { testOrderScope } from '../use-cases';
 import { knownDomains } from './preferences';
 import { sampleOut } from './rules';
 

@@ -1,22 +1,9 @@
-import {
-  dueDateError,
-  REPORTED_TEST_STATUSES,
-  TEST_RULE_MESSAGES,
-  testStatusChangeError,
-  type TestStatus,
-} from '@onco/domain';
+import type { TestStatus } from '@onco/domain';
 import { createEvent, withOutbox, type TestChange } from '@onco/events';
-import {
-  actorOf,
-  badRequest,
-  conditionalWrite,
-  conflict,
-  notFound,
-  scopeFilter,
-  toApi,
-  type SessionUser,
-} from '@onco/platform';
-import type { LabModels, ReportVersion, TestHistory, TestOrderDoc } from './models';
+import { actorOf, conditionalWrite, notFound, scopeFilter, toApi, type SessionUser } from '@onco/platform';
+import type { ReportVersion, TestHistory, TestOrderDoc } from '../models';
+
+import type { LabDeps } from './deps';
 
 /**
  * The lab's writes to a test order (spec 2 sections 4, 5, 7 "Test orders"). Every change is ONE conditional
@@ -32,8 +19,8 @@ export function testOrderScope(user: SessionUser): Record<string, unknown> {
 }
 
 /** One test order in the caller's scope, or 404 (unknown, deleted or out of scope look the same). */
-export async function findTestOrder(models: LabModels, user: SessionUser, id: string): Promise<TestOrderDoc> {
-  const doc = await models.TestOrder.findOne({ _id: id, deleted: false, ...testOrderScope(user) })
+export async function findTestOrder(deps: LabDeps, user: SessionUser, id: string): Promise<TestOrderDoc> {
+  const doc = await deps.models.TestOrder.findOne({ _id: id, deleted: false, ...testOrderScope(user) })
     .lean<TestOrderDoc>()
     .exec();
   if (!doc) throw notFound(`Test order ${id} was not found.`);
@@ -90,14 +77,12 @@ export function testStatusEvent(
   );
 }
 
-const ATTEMPTS = 5;
-
 /**
  * Write one decided change on the test order as read: state, history entry and test-status event in ONE update
  * conditional on the version read. Returns the test order after the change, or null when it changed meanwhile.
  */
 export async function writeDecision(
-  models: LabModels,
+  deps: LabDeps,
   doc: TestOrderDoc,
   d: TestDecision,
   by: { id: string; name: string },
@@ -140,61 +125,21 @@ export async function writeDecision(
   const $push: Record<string, unknown> = { testHistories: entry };
   if (d.report) $push.reports = d.report;
   const event = testStatusEvent(after, doc.status, d.change, by, at);
-  const res = await models.TestOrder.updateOne(
+  const res = await deps.models.TestOrder.updateOne(
     { _id: doc._id, version: doc.version, deleted: false },
     withOutbox({ $set, $push, $inc: { version: 1 } }, event),
   ).exec();
   return res.modifiedCount === 1 ? { ...after, testHistories: [...doc.testHistories, entry] } : null;
 }
 
-/**
- * A TRF merge made this requisition INVALID (requisition-changed with `mergedInto`): each of its test orders gets
- * a 'merged' history entry and test-status event; one still open is CANCELLED (the primary carries the order on),
- * a reported one keeps its status and its reports. Idempotent: a test order with a 'merged' entry is skipped.
- * Returns the ids changed.
- */
-export async function markTestsMerged(
-  models: LabModels,
-  requisitionId: string,
-  into: { id: string; testRequisitionId: string },
-  by: { id: string; name: string },
-  at: Date,
-): Promise<string[]> {
-  const changed: string[] = [];
-  const ids = (
-    await models.TestOrder.find({ 'testOrderForm.id': requisitionId, deleted: false }, { _id: 1 })
-      .lean()
-      .exec()
-  ).map((t) => t._id);
-  for (const id of ids) {
-    // a lost race is read again; one that keeps losing is a 409, and the event is handled again
-    const outcome = await conditionalWrite(async () => {
-      const doc = await models.TestOrder.findOne({ _id: id, deleted: false }).lean<TestOrderDoc>().exec();
-      if (!doc || doc.testHistories.some((h) => h.change === 'merged')) return 'skipped';
-      const done = await writeDecision(
-        models,
-        doc,
-        {
-          change: 'merged',
-          status: REPORTED_TEST_STATUSES.includes(doc.status) ? doc.status : 'CANCELLED',
-          detail: `Merged into ${into.testRequisitionId}`,
-        },
-        by,
-        at,
-      );
-      return done ? 'changed' : null;
-    });
-    if (outcome === 'changed') changed.push(id);
-  }
-  return changed;
-}
+const ATTEMPTS = 5;
 
 /**
  * Apply one decided change to one test order: read (in scope), decide, write conditionally on the version
  * read; on a lost race read again and decide again. Returns the test order after the change.
  */
 export async function changeTestOrder(
-  models: LabModels,
+  deps: LabDeps,
   user: SessionUser,
   id: string,
   decide: (doc: TestOrderDoc) => TestDecision,
@@ -202,75 +147,14 @@ export async function changeTestOrder(
 ): Promise<TestOrderDoc> {
   return conditionalWrite(
     async () => {
-      const doc = await findTestOrder(models, user, id);
-      return writeDecision(models, doc, decide(doc), actorOf(user), now());
+      const doc = await findTestOrder(deps, user, id);
+      return writeDecision(deps, doc, decide(doc), actorOf(user), now());
     },
     {
       attempts: ATTEMPTS,
       message: 'The test was changed by someone else at the same time. Reload it and try again.',
     },
   );
-}
-
-/** Update Status (POST updateTestsStatus): each test of the selection, checked first, then changed. */
-export async function updateTestsStatus(
-  models: LabModels,
-  user: SessionUser,
-  ids: readonly string[],
-  status: TestStatus,
-): Promise<TestOrderDoc[]> {
-  if (!ids.length) throw badRequest(TEST_RULE_MESSAGES.noTests);
-  const unique = [...new Set(ids)];
-  // check every test before changing any: an unknown id or a refused transition changes nothing
-  for (const id of unique) {
-    const doc = await findTestOrder(models, user, id);
-    const err = testStatusChangeError(doc.status, status);
-    if (err) throw conflict(`${doc.testOrderId ?? id}: ${err}`);
-  }
-  const out: TestOrderDoc[] = [];
-  for (const id of unique) {
-    out.push(
-      await changeTestOrder(models, user, id, (doc) => {
-        const err = testStatusChangeError(doc.status, status);
-        if (err) throw conflict(`${doc.testOrderId ?? id}: ${err}`);
-        return { change: 'status', status };
-      }),
-    );
-  }
-  return out;
-}
-
-/** Update Due Date: a calendar day at most 30 days ahead, or null ("Set Due Date to None"). */
-export async function updateDueDate(
-  models: LabModels,
-  user: SessionUser,
-  id: string,
-  dueOn: string | null,
-  today: string,
-): Promise<TestOrderDoc> {
-  const err = dueDateError(dueOn, today);
-  if (err) throw badRequest(err);
-  return changeTestOrder(models, user, id, () => ({
-    change: 'due-date',
-    dueOn: dueOn ? new Date(`${dueOn}T00:00:00.000Z`) : null,
-    detail: dueOn,
-  }));
-}
-
-/** Add/Edit LIMS Project # (POST updateLimsProjectId): must be non-empty (spec 2 section 5). */
-export async function updateLimsProjectId(
-  models: LabModels,
-  user: SessionUser,
-  id: string,
-  limsProjectId: string,
-): Promise<TestOrderDoc> {
-  const value = limsProjectId.trim();
-  if (!value) throw badRequest(TEST_RULE_MESSAGES.limsRequired);
-  return changeTestOrder(models, user, id, () => ({
-    change: 'lims-project',
-    limsProjectId: value,
-    detail: value,
-  }));
 }
 
 /** The API shape of a test order: `id`, histories newest first as the Test History table reads them. */

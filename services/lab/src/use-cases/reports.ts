@@ -9,8 +9,9 @@ import {
   type SessionUser,
   type StoredBlob,
 } from '@onco/platform';
-import type { LabModels, PendingReportDoc, ReportVersion, TestOrderDoc } from './models';
-import { changeTestOrder, findTestOrder } from './test-order-service';
+import type { PendingReportDoc, ReportVersion, TestOrderDoc } from '../models';
+import type { LabDeps } from './deps';
+import { changeTestOrder, findTestOrder } from './test-orders';
 
 /**
  * Test reports (spec 2 sections 2.5, 4, 5, 7 "Test orders"). Upload and submit are two steps, as the spec's
@@ -71,11 +72,11 @@ export function pdfSignatureCheck(): Transform {
 
 /** The test order a report may be uploaded to now: in scope (else 404), not cancelled or not started (409). */
 export async function uploadableTestOrder(
-  models: LabModels,
+  deps: LabDeps,
   user: SessionUser,
   id: string,
 ): Promise<TestOrderDoc> {
-  const doc = await findTestOrder(models, user, id);
+  const doc = await findTestOrder(deps, user, id);
   const err = reportUploadError(doc.status);
   if (err) throw conflict(err);
   return doc;
@@ -83,14 +84,14 @@ export async function uploadableTestOrder(
 
 /** Record a stored upload as pending for its uploader and test. */
 export async function createPendingReport(
-  models: LabModels,
+  deps: LabDeps,
   user: SessionUser,
   testOrderId: string,
   blob: StoredBlob,
   file: { fileName: string; amended: boolean; tnp: boolean },
   now: Date = new Date(),
 ): Promise<PendingReportDoc> {
-  const doc = await models.PendingReport.create({
+  const doc = await deps.models.PendingReport.create({
     testOrderId,
     blobId: blob.id,
     fileName: file.fileName,
@@ -110,13 +111,13 @@ export async function createPendingReport(
 
 /** A pending upload of this user for this test, or 404 (someone else's, another test's and unknown look alike). */
 async function ownPendingReport(
-  models: LabModels,
+  deps: LabDeps,
   user: SessionUser,
   filePath: string,
   testOrderId: string | null,
   now: Date,
 ): Promise<PendingReportDoc> {
-  const p = await models.PendingReport.findById(filePath).lean<PendingReportDoc>().exec();
+  const p = await deps.models.PendingReport.findById(filePath).lean<PendingReportDoc>().exec();
   if (!p || p.uploadedBy.id !== user.id || (testOrderId !== null && p.testOrderId !== testOrderId))
     throw notFound(REPORT_MESSAGES.uploadNotFound);
   if (p.submittedOn) throw conflict(REPORT_MESSAGES.alreadySubmitted);
@@ -129,19 +130,19 @@ async function ownPendingReport(
  * flags (given flags win over the ones sent with the upload), as one change of the test order.
  */
 export async function submitReport(
-  models: LabModels,
+  deps: LabDeps,
   user: SessionUser,
   testOrderId: string,
   filePath: string,
   flags: { amended?: boolean; tnp?: boolean } = {},
   now: () => Date = () => new Date(),
 ): Promise<{ testOrder: TestOrderDoc; report: ReportVersion }> {
-  const pending = await ownPendingReport(models, user, filePath, testOrderId, now());
+  const pending = await ownPendingReport(deps, user, filePath, testOrderId, now());
   const amended = flags.amended ?? pending.amended;
   const tnp = flags.tnp ?? pending.tnp;
   let report: ReportVersion | null = null;
   const testOrder = await changeTestOrder(
-    models,
+    deps,
     user,
     testOrderId,
     (doc) => {
@@ -166,7 +167,7 @@ export async function submitReport(
   );
   const attached = report as ReportVersion | null;
   if (!attached) throw new Error('unreachable: a report change without a report');
-  await models.PendingReport.updateOne(
+  await deps.models.PendingReport.updateOne(
     { _id: pending._id, submittedOn: null },
     { $set: { submittedOn: testOrder.updatedOn, version: attached.version } },
   ).exec();
@@ -175,21 +176,21 @@ export async function submitReport(
 
 /** The pending upload of this user (any test) with its blob, for a preview before submitting. */
 export async function pendingReportFile(
-  models: LabModels,
+  deps: LabDeps,
   user: SessionUser,
   filePath: string,
 ): Promise<PendingReportDoc> {
-  return ownPendingReport(models, user, filePath, null, new Date());
+  return ownPendingReport(deps, user, filePath, null, new Date());
 }
 
 /** A report version of a test order in the user's scope: `version`, or the latest; 404 when there is none. */
 export async function findReportVersion(
-  models: LabModels,
+  deps: LabDeps,
   user: SessionUser,
   testOrderId: string,
   version?: number,
 ): Promise<ReportVersion> {
-  const doc = await findTestOrder(models, user, testOrderId);
+  const doc = await findTestOrder(deps, user, testOrderId);
   const reports = doc.reports ?? [];
   if (!reports.length) throw notFound(REPORT_MESSAGES.noReport);
   if (version === undefined) return reports.reduce((a, b) => (b.version > a.version ? b : a));
@@ -204,12 +205,12 @@ export async function findReportVersion(
  * that is usually empty); the upload route runs it after each upload.
  */
 export async function sweepExpiredReportUploads(
-  models: LabModels,
+  deps: LabDeps,
   blobs: BlobStore,
   now: Date = new Date(),
   limit = 50,
 ): Promise<number> {
-  const rows = await models.PendingReport.find({
+  const rows = await deps.models.PendingReport.find({
     expiresOn: { $lt: new Date(+now - PENDING_REPORT_SWEEP_GRACE_MS) },
   })
     .sort({ expiresOn: 1 })
@@ -220,9 +221,9 @@ export async function sweepExpiredReportUploads(
   for (const p of rows) {
     const attached =
       !!p.submittedOn ||
-      !!(await models.TestOrder.exists({ _id: p.testOrderId, 'reports.fileId': p.blobId }).exec());
+      !!(await deps.models.TestOrder.exists({ _id: p.testOrderId, 'reports.fileId': p.blobId }).exec());
     if (!attached) await blobs.remove(p.blobId);
-    const res = await models.PendingReport.deleteOne({ _id: p._id, expiresOn: p.expiresOn }).exec();
+    const res = await deps.models.PendingReport.deleteOne({ _id: p._id, expiresOn: p.expiresOn }).exec();
     removed += res.deletedCount;
   }
   return removed;
