@@ -1,18 +1,10 @@
 import type { ReactNode } from 'react';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Typography,
-} from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import { FormDialog } from './FormDialog';
 import { useT } from './useT';
 
 export type ConfirmKind = 'confirmation' | 'error' | 'warning' | 'info';
@@ -56,46 +48,39 @@ export function ConfirmDialog({
   const t = useT();
   const { Icon, color } = ICONS[kind];
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={loading ? undefined : onClose}
+      title={
+        <>
+          <Icon sx={{ color }} />
+          {title ?? t('dialogs.pleaseConfirm')}
+        </>
+      }
+      titleSx={{ display: 'flex', alignItems: 'center', gap: 1.25 }}
+      onClose={onClose}
+      busy={loading}
       maxWidth={false}
-      PaperProps={{ sx: { width: '100%', maxWidth: 500 } }}
-      aria-labelledby="confirm-dialog-title"
-      data-testid="confirm-dialog"
+      dialogProps={{
+        fullWidth: false,
+        PaperProps: { sx: { width: '100%', maxWidth: 500 } },
+        'aria-labelledby': 'confirm-dialog-title',
+      }}
+      testId="confirm-dialog"
+      actionsSx={{ px: 3, pb: 2 }}
+      autoFocusAction
+      {...(onConfirm
+        ? {
+            cancelLabel: cancelLabel ?? t('dialogs.no'),
+            cancelColor: 'inherit' as const,
+            submitLabel: confirmLabel ?? t('dialogs.yes'),
+            submitColor: kind === 'error' ? 'error' : kind === 'warning' ? 'warning' : 'primary',
+            onSubmit: onConfirm,
+          }
+        : { closeLabel: cancelLabel ?? t('dialogs.ok') })}
     >
-      <DialogTitle id="confirm-dialog-title" sx={{ display: 'flex', alignItems: 'center', gap: 1.25 }}>
-        <Icon sx={{ color }} />
-        {title ?? t('dialogs.pleaseConfirm')}
-      </DialogTitle>
-      <DialogContent>
-        <Box sx={{ pl: 4.5 }}>
-          {typeof message === 'string' ? <Typography variant="body1">{message}</Typography> : message}
-        </Box>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        {onConfirm ? (
-          <>
-            <Button onClick={onClose} disabled={loading} color="inherit">
-              {cancelLabel ?? t('dialogs.no')}
-            </Button>
-            <Button
-              onClick={() => void onConfirm()}
-              disabled={loading}
-              variant="contained"
-              color={kind === 'error' ? 'error' : kind === 'warning' ? 'warning' : 'primary'}
-              startIcon={loading ? <CircularProgress size={16} color="inherit" /> : undefined}
-              autoFocus
-            >
-              {confirmLabel ?? t('dialogs.yes')}
-            </Button>
-          </>
-        ) : (
-          <Button onClick={onClose} variant="contained" autoFocus>
-            {cancelLabel ?? t('dialogs.ok')}
-          </Button>
-        )}
-      </DialogActions>
-    </Dialog>
+      <Box sx={{ pl: 4.5 }}>
+        {typeof message === 'string' ? <Typography variant="body1">{message}</Typography> : message}
+      </Box>
+    </FormDialog>
   );
 }

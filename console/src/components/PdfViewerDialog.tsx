@@ -1,17 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  Typography,
-} from '@mui/material';
+import { Box, CircularProgress, IconButton, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { FormDialog } from './FormDialog';
 import { useT } from './useT';
 
 export interface PdfViewerDialogProps {
@@ -58,42 +49,53 @@ export function PdfViewerDialog({ open, title, load, onClose }: PdfViewerDialogP
   }, [open]);
 
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="lg" data-testid="pdf-viewer">
-      <DialogTitle sx={{ display: 'flex', alignItems: 'center', pr: 1 }}>
-        <Box sx={{ flex: 1 }}>{title}</Box>
-        {state.kind === 'ready' ? (
-          <IconButton href={state.url} target="_blank" rel="noopener" aria-label={t('dialogs.openInNewTab')}>
-            <OpenInNewIcon />
+    <FormDialog
+      open={open}
+      title={
+        <>
+          <Box sx={{ flex: 1 }}>{title}</Box>
+          {state.kind === 'ready' ? (
+            <IconButton
+              href={state.url}
+              target="_blank"
+              rel="noopener"
+              aria-label={t('dialogs.openInNewTab')}
+            >
+              <OpenInNewIcon />
+            </IconButton>
+          ) : null}
+          <IconButton onClick={onClose} aria-label={t('dialogs.close')}>
+            <CloseIcon />
           </IconButton>
-        ) : null}
-        <IconButton onClick={onClose} aria-label={t('dialogs.close')}>
-          <CloseIcon />
-        </IconButton>
-      </DialogTitle>
-      <DialogContent dividers sx={{ p: 0, height: '75vh', display: 'flex' }}>
-        {state.kind === 'ready' ? (
-          <Box
-            component="iframe"
-            title="pdf"
-            src={state.url}
-            sx={{ border: 0, width: '100%', height: '100%' }}
-          />
-        ) : (
-          <Box sx={{ m: 'auto', textAlign: 'center', color: 'text.secondary' }}>
-            {state.kind === 'loading' ? <CircularProgress size={28} sx={{ mb: 1.5 }} /> : null}
-            <Typography color={state.kind === 'error' ? 'error' : 'text.secondary'}>
-              {state.kind === 'loading'
-                ? t('dialogs.loadingPdf')
-                : state.kind === 'none'
-                  ? t('dialogs.noPdf')
-                  : state.message}
-            </Typography>
-          </Box>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('dialogs.close')}</Button>
-      </DialogActions>
-    </Dialog>
+        </>
+      }
+      titleSx={{ display: 'flex', alignItems: 'center', pr: 1 }}
+      onClose={onClose}
+      maxWidth="lg"
+      testId="pdf-viewer"
+      dividers
+      contentSx={{ p: 0, height: '75vh', display: 'flex' }}
+      cancelLabel={t('dialogs.close')}
+    >
+      {state.kind === 'ready' ? (
+        <Box
+          component="iframe"
+          title="pdf"
+          src={state.url}
+          sx={{ border: 0, width: '100%', height: '100%' }}
+        />
+      ) : (
+        <Box sx={{ m: 'auto', textAlign: 'center', color: 'text.secondary' }}>
+          {state.kind === 'loading' ? <CircularProgress size={28} sx={{ mb: 1.5 }} /> : null}
+          <Typography color={state.kind === 'error' ? 'error' : 'text.secondary'}>
+            {state.kind === 'loading'
+              ? t('dialogs.loadingPdf')
+              : state.kind === 'none'
+                ? t('dialogs.noPdf')
+                : state.message}
+          </Typography>
+        </Box>
+      )}
+    </FormDialog>
   );
 }

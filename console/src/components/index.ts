@@ -12,8 +12,19 @@ export {
   type TruncateProps,
 } from './Display';
 export { FacetFilter, type FacetFilterProps } from './FacetFilter';
+export { FormDialog, useSave, type FormDialogProps, type SaveOptions } from './FormDialog';
 export * from './format';
 export { listMethods, sessionHttpClient, type HttpClient, type ListMethods } from './listApi';
+export {
+  ActionsMenu,
+  enumColumn,
+  NavFilterChip,
+  Poller,
+  RowLink,
+  selectionActionDone,
+  stopRowClick,
+  type MenuAction,
+} from './ListParts';
 export { ListPage, type FacetFilterDef, type ListContext, type ListPageProps } from './ListPage';
 export * from './listState';
 export { PageSizeSelect } from './PageSizeSelect';

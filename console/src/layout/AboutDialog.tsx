@@ -1,16 +1,7 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Table,
-  TableBody,
-  TableCell,
-  TableRow,
-} from '@mui/material';
+import { Table, TableBody, TableCell, TableRow } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { BUILD } from '../buildInfo';
+import { FormDialog } from '../components/FormDialog';
 import { Logo } from './Logo';
 import { formatDateTime } from './format';
 
@@ -24,26 +15,24 @@ export function AboutDialog({ open, onClose }: { open: boolean; onClose: () => v
     [translate('app.about.updatedOn'), formatDateTime(BUILD.updatedOn)],
   ];
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{translate('app.about.title')}</DialogTitle>
-      <DialogContent>
-        <Logo size={30} />
-        <Table size="small" sx={{ mt: 2 }} data-testid="about-table">
-          <TableBody>
-            {rows.map(([k, v]) => (
-              <TableRow key={k}>
-                <TableCell sx={{ color: 'text.secondary', width: '40%', pl: 0 }}>{k}</TableCell>
-                <TableCell sx={{ fontWeight: 500 }}>{v}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} variant="contained">
-          {translate('ra.action.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <FormDialog
+      open={open}
+      title={translate('app.about.title')}
+      onClose={onClose}
+      maxWidth="xs"
+      closeLabel={translate('ra.action.close')}
+    >
+      <Logo size={30} />
+      <Table size="small" sx={{ mt: 2 }} data-testid="about-table">
+        <TableBody>
+          {rows.map(([k, v]) => (
+            <TableRow key={k}>
+              <TableCell sx={{ color: 'text.secondary', width: '40%', pl: 0 }}>{k}</TableCell>
+              <TableCell sx={{ fontWeight: 500 }}>{v}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </FormDialog>
   );
 }

@@ -4,10 +4,6 @@ import {
   Alert,
   Box,
   Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   IconButton,
   Stack,
   Table,
@@ -21,6 +17,7 @@ import {
 } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { FormDialog } from '../components/FormDialog';
 import type { ConsoleDataProvider, MaintenanceWindow } from '../providers/dataProvider';
 import { formatDateTime } from './format';
 
@@ -96,104 +93,99 @@ export function MaintenanceAdminDialog({ open, onClose }: { open: boolean; onClo
   };
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth>
-      <DialogTitle>{translate('app.maintenanceAdmin.title')}</DialogTitle>
-      <DialogContent dividers>
-        <Table size="small" data-testid="maintenance-windows">
-          <TableHead>
+    <FormDialog
+      open={open}
+      title={translate('app.maintenanceAdmin.title')}
+      onClose={onClose}
+      maxWidth="md"
+      dividers
+      cancelLabel={translate('ra.action.close')}
+    >
+      <Table size="small" data-testid="maintenance-windows">
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('app.maintenanceAdmin.windowTitle')}</TableCell>
+            <TableCell>{translate('app.maintenanceAdmin.start')}</TableCell>
+            <TableCell>{translate('app.maintenanceAdmin.end')}</TableCell>
+            <TableCell>{translate('app.maintenanceAdmin.bannerFrom')}</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {windows.length === 0 ? (
             <TableRow>
-              <TableCell>{translate('app.maintenanceAdmin.windowTitle')}</TableCell>
-              <TableCell>{translate('app.maintenanceAdmin.start')}</TableCell>
-              <TableCell>{translate('app.maintenanceAdmin.end')}</TableCell>
-              <TableCell>{translate('app.maintenanceAdmin.bannerFrom')}</TableCell>
-              <TableCell />
+              <TableCell colSpan={5} sx={{ color: 'text.secondary', textAlign: 'center', py: 3 }}>
+                {translate('app.maintenanceAdmin.none')}
+              </TableCell>
             </TableRow>
-          </TableHead>
-          <TableBody>
-            {windows.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={5} sx={{ color: 'text.secondary', textAlign: 'center', py: 3 }}>
-                  {translate('app.maintenanceAdmin.none')}
+          ) : (
+            windows.map((w) => (
+              <TableRow key={w.id}>
+                <TableCell>{w.title}</TableCell>
+                <TableCell>{formatDateTime(w.startTime)}</TableCell>
+                <TableCell>{formatDateTime(w.endTime)}</TableCell>
+                <TableCell>{formatDateTime(Math.max(w.displayTime, w.startTime - 60 * 60_000))}</TableCell>
+                <TableCell align="right">
+                  <Tooltip title={translate('app.maintenanceAdmin.cancel')}>
+                    <IconButton
+                      size="small"
+                      onClick={() => cancel(w.id)}
+                      aria-label={translate('app.maintenanceAdmin.cancel')}
+                    >
+                      <DeleteOutlineIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
                 </TableCell>
               </TableRow>
-            ) : (
-              windows.map((w) => (
-                <TableRow key={w.id}>
-                  <TableCell>{w.title}</TableCell>
-                  <TableCell>{formatDateTime(w.startTime)}</TableCell>
-                  <TableCell>{formatDateTime(w.endTime)}</TableCell>
-                  <TableCell>{formatDateTime(Math.max(w.displayTime, w.startTime - 60 * 60_000))}</TableCell>
-                  <TableCell align="right">
-                    <Tooltip title={translate('app.maintenanceAdmin.cancel')}>
-                      <IconButton
-                        size="small"
-                        onClick={() => cancel(w.id)}
-                        aria-label={translate('app.maintenanceAdmin.cancel')}
-                      >
-                        <DeleteOutlineIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                  </TableCell>
-                </TableRow>
-              ))
-            )}
-          </TableBody>
-        </Table>
-        <Box
-          component="form"
-          onSubmit={schedule}
-          noValidate
-          sx={{ mt: 3 }}
-          data-testid="maintenance-schedule"
-        >
-          <Typography variant="subtitle2" sx={{ mb: 1.5 }}>
-            {translate('app.maintenanceAdmin.schedule')}
-          </Typography>
-          {error && (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              {error}
-            </Alert>
+            ))
           )}
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              name="title"
-              label={translate('app.maintenanceAdmin.windowTitle')}
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-            />
-            <TextField
-              name="startTime"
-              type="datetime-local"
-              label={translate('app.maintenanceAdmin.start')}
-              value={start}
-              onChange={(e) => setStart(e.target.value)}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-            <TextField
-              name="endTime"
-              type="datetime-local"
-              label={translate('app.maintenanceAdmin.end')}
-              value={end}
-              onChange={(e) => setEnd(e.target.value)}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={busy || !title.trim() || !start || !end}
-              sx={{ flexShrink: 0 }}
-            >
-              {translate('app.maintenanceAdmin.add')}
-            </Button>
-          </Stack>
-          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
-            {translate('app.maintenanceAdmin.hint')}
-          </Typography>
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{translate('ra.action.close')}</Button>
-      </DialogActions>
-    </Dialog>
+        </TableBody>
+      </Table>
+      <Box component="form" onSubmit={schedule} noValidate sx={{ mt: 3 }} data-testid="maintenance-schedule">
+        <Typography variant="subtitle2" sx={{ mb: 1.5 }}>
+          {translate('app.maintenanceAdmin.schedule')}
+        </Typography>
+        {error && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {error}
+          </Alert>
+        )}
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField
+            name="title"
+            label={translate('app.maintenanceAdmin.windowTitle')}
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+          <TextField
+            name="startTime"
+            type="datetime-local"
+            label={translate('app.maintenanceAdmin.start')}
+            value={start}
+            onChange={(e) => setStart(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            name="endTime"
+            type="datetime-local"
+            label={translate('app.maintenanceAdmin.end')}
+            value={end}
+            onChange={(e) => setEnd(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={busy || !title.trim() || !start || !end}
+            sx={{ flexShrink: 0 }}
+          >
+            {translate('app.maintenanceAdmin.add')}
+          </Button>
+        </Stack>
+        <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
+          {translate('app.maintenanceAdmin.hint')}
+        </Typography>
+      </Box>
+    </FormDialog>
   );
 }

@@ -1,16 +1,7 @@
 import { useEffect, useState } from 'react';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Divider,
-  Typography,
-} from '@mui/material';
+import { Box, CircularProgress, Divider, Typography } from '@mui/material';
 import { useDataProvider, useTranslate } from 'react-admin';
+import { FormDialog } from '../components/FormDialog';
 import type { ConsoleDataProvider, ReleaseNote } from '../providers/dataProvider';
 import { formatDate } from './format';
 
@@ -32,68 +23,67 @@ export function ReleaseNotesDialog({ open, onClose }: { open: boolean; onClose: 
   }, [open, dataProvider, translate]);
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="paper">
-      <DialogTitle>{translate('app.releaseNotes.title')}</DialogTitle>
-      <DialogContent dividers>
-        {error ? (
-          <Typography color="error">{error}</Typography>
-        ) : !notes ? (
-          <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
-            <CircularProgress size={28} />
-          </Box>
-        ) : notes.length === 0 ? (
-          <Typography color="text.secondary">{translate('app.releaseNotes.empty')}</Typography>
-        ) : (
-          notes.map((n, i) => (
-            <Box key={n.id} sx={{ mb: 2 }} data-testid="release-note">
-              {i > 0 && <Divider sx={{ mb: 2 }} />}
-              <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1.5, flexWrap: 'wrap' }}>
-                <Typography variant="h4">
-                  {translate('app.releaseNotes.version', {
-                    version: `${n.majorRevision}.${n.minorRevision}.${n.patchRevision}`,
-                  })}
-                </Typography>
-                <Typography variant="body2" color="text.secondary">
-                  {n.name}
-                  {n.updatedOn
-                    ? ` · ${translate('app.releaseNotes.updatedOn', { date: formatDate(n.updatedOn) })}`
-                    : ''}
-                </Typography>
-              </Box>
-              {n.featureNoteVOs.map((f, fi) => (
-                <Box key={fi} sx={{ mt: 1.25 }}>
-                  <Typography variant="subtitle2" color="primary">
-                    {f.title}
-                  </Typography>
-                  <Box component="ul" sx={{ my: 0.5, pl: 3 }}>
-                    {f.featureNoteItemVOs.map((item, ii) => (
-                      <li key={ii}>
-                        <Typography variant="body2">{item.title}</Typography>
-                        {item.subFeatureNoteItemVOs.length > 0 && (
-                          <Box component="ul" sx={{ my: 0.25, pl: 2.5 }}>
-                            {item.subFeatureNoteItemVOs.map((s, si) => (
-                              <li key={si}>
-                                <Typography variant="body2" color="text.secondary">
-                                  {s.title}
-                                </Typography>
-                              </li>
-                            ))}
-                          </Box>
-                        )}
-                      </li>
-                    ))}
-                  </Box>
-                </Box>
-              ))}
+    <FormDialog
+      open={open}
+      title={translate('app.releaseNotes.title')}
+      onClose={onClose}
+      dividers
+      dialogProps={{ scroll: 'paper' }}
+      closeLabel={translate('ra.action.close')}
+    >
+      {error ? (
+        <Typography color="error">{error}</Typography>
+      ) : !notes ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+          <CircularProgress size={28} />
+        </Box>
+      ) : notes.length === 0 ? (
+        <Typography color="text.secondary">{translate('app.releaseNotes.empty')}</Typography>
+      ) : (
+        notes.map((n, i) => (
+          <Box key={n.id} sx={{ mb: 2 }} data-testid="release-note">
+            {i > 0 && <Divider sx={{ mb: 2 }} />}
+            <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1.5, flexWrap: 'wrap' }}>
+              <Typography variant="h4">
+                {translate('app.releaseNotes.version', {
+                  version: `${n.majorRevision}.${n.minorRevision}.${n.patchRevision}`,
+                })}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {n.name}
+                {n.updatedOn
+                  ? ` · ${translate('app.releaseNotes.updatedOn', { date: formatDate(n.updatedOn) })}`
+                  : ''}
+              </Typography>
             </Box>
-          ))
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} variant="contained">
-          {translate('ra.action.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+            {n.featureNoteVOs.map((f, fi) => (
+              <Box key={fi} sx={{ mt: 1.25 }}>
+                <Typography variant="subtitle2" color="primary">
+                  {f.title}
+                </Typography>
+                <Box component="ul" sx={{ my: 0.5, pl: 3 }}>
+                  {f.featureNoteItemVOs.map((item, ii) => (
+                    <li key={ii}>
+                      <Typography variant="body2">{item.title}</Typography>
+                      {item.subFeatureNoteItemVOs.length > 0 && (
+                        <Box component="ul" sx={{ my: 0.25, pl: 2.5 }}>
+                          {item.subFeatureNoteItemVOs.map((s, si) => (
+                            <li key={si}>
+                              <Typography variant="body2" color="text.secondary">
+                                {s.title}
+                              </Typography>
+                            </li>
+                          ))}
+                        </Box>
+                      )}
+                    </li>
+                  ))}
+                </Box>
+              </Box>
+            ))}
+          </Box>
+        ))
+      )}
+    </FormDialog>
   );
 }

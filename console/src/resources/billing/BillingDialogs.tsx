@@ -4,10 +4,6 @@ import {
   Box,
   Button,
   Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   List,
   ListItem,
   MenuItem,
@@ -16,7 +12,7 @@ import {
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { billingStatusOptions } from '@onco/domain';
-import { useDebounced, useToast } from '../../components';
+import { FormDialog, useDebounced, useSave, useToast, type FormDialogProps } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { useBillingMethods } from './useBillingMethods';
 import type { BillingCaseRow, BillingSpecialist, BulkSubmitReply } from './api';
@@ -24,6 +20,12 @@ import { errText, useBillingT } from './billingText';
 
 export { useBillingT } from './billingText';
 export { ErrorDetailsDialog, HistoryDialog } from './HistoryDialog';
+
+/** Billing's small dialogs: extra small, with billing's Cancel text. */
+function BillingDialog(props: Omit<FormDialogProps, 'cancelLabel'>) {
+  const t = useBillingT();
+  return <FormDialog maxWidth="xs" cancelLabel={t('billing.cancel')} {...props} />;
+}
 
 /** Update Billing Code / Update Timepoint: one required text. */
 export function TextActionDialog(props: {
@@ -34,59 +36,47 @@ export function TextActionDialog(props: {
 }) {
   const { kind, row, onClose, onDone } = props;
   const t = useBillingT();
-  const toast = useToast();
   const billing = useBillingMethods();
   const [value, setValue] = useState((kind === 'billingCode' ? row.billingCode : row.timePoint) ?? '');
   const [touched, setTouched] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useSave();
   const required = kind === 'billingCode' ? t('billing.billingCodeRequired') : t('billing.timePointRequired');
-  const save = async () => {
-    setBusy(true);
-    try {
-      if (kind === 'billingCode') await billing.updateBillingCode({ id: row.id, code: value.trim() });
-      else await billing.updateTimePoint({ id: row.id, timePoint: value.trim() });
-      toast('success', kind === 'billingCode' ? t('billing.billingCodeOk') : t('billing.timePointOk'));
-      onDone();
-    } catch (e) {
-      toast(
-        'error',
-        errText(e, kind === 'billingCode' ? t('billing.billingCodeFailed') : t('billing.timePointFailed')),
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () =>
+    save(
+      () =>
+        kind === 'billingCode'
+          ? billing.updateBillingCode({ id: row.id, code: value.trim() })
+          : billing.updateTimePoint({ id: row.id, timePoint: value.trim() }),
+      {
+        success: kind === 'billingCode' ? t('billing.billingCodeOk') : t('billing.timePointOk'),
+        failure: (e) =>
+          errText(e, kind === 'billingCode' ? t('billing.billingCodeFailed') : t('billing.timePointFailed')),
+        onDone,
+      },
+    );
   return (
-    <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>
-        {kind === 'billingCode' ? t('billing.action.billingCode') : t('billing.action.timePoint')}
-      </DialogTitle>
-      <DialogContent>
-        <TextField
-          fullWidth
-          size="small"
-          sx={{ mt: 1 }}
-          label={kind === 'billingCode' ? t('billing.billingCode') : t('billing.timePoint')}
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          onBlur={() => setTouched(true)}
-          error={touched && !value.trim()}
-          helperText={touched && !value.trim() ? required : ' '}
-          slotProps={{ htmlInput: { 'data-testid': `billing-${kind}-input`, maxLength: 100 } }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('billing.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={!value.trim() || busy}
-          onClick={save}
-          data-testid={`billing-${kind}-save`}
-        >
-          {t('billing.update')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <BillingDialog
+      title={kind === 'billingCode' ? t('billing.action.billingCode') : t('billing.action.timePoint')}
+      onClose={onClose}
+      busy={busy}
+      submitLabel={t('billing.update')}
+      onSubmit={submit}
+      submitDisabled={!value.trim()}
+      submitTestId={`billing-${kind}-save`}
+    >
+      <TextField
+        fullWidth
+        size="small"
+        sx={{ mt: 1 }}
+        label={kind === 'billingCode' ? t('billing.billingCode') : t('billing.timePoint')}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={() => setTouched(true)}
+        error={touched && !value.trim()}
+        helperText={touched && !value.trim() ? required : ' '}
+        slotProps={{ htmlInput: { 'data-testid': `billing-${kind}-input`, maxLength: 100 } }}
+      />
+    </BillingDialog>
   );
 }
 
@@ -94,70 +84,57 @@ export function TextActionDialog(props: {
 export function AssignDialog(props: { rows: BillingCaseRow[]; onClose: () => void; onDone: () => void }) {
   const { rows, onClose, onDone } = props;
   const t = useBillingT();
-  const toast = useToast();
   const billing = useBillingMethods();
   const [text, setText] = useState('');
   const [chosen, setChosen] = useState<BillingSpecialist | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useSave();
   const q = useDebounced(text.trim(), 400);
   const found = useQuery({
     queryKey: ['billingSpecialists', q],
     enabled: q.length >= 2,
     queryFn: () => billing.searchBillingSpecialists({ q }).then((r) => r.data),
   });
-  const save = async () => {
-    if (!chosen) return;
-    setBusy(true);
-    try {
-      await billing.assignBillingUser({ specialistId: chosen.id, ids: rows.map((r) => r.id) });
-      toast('success', t('billing.assignOk'));
-      onDone();
-    } catch (e) {
-      toast('error', errText(e, t('billing.assignFailed')));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () =>
+    chosen &&
+    save(() => billing.assignBillingUser({ specialistId: chosen.id, ids: rows.map((r) => r.id) }), {
+      success: t('billing.assignOk'),
+      failure: (e) => errText(e, t('billing.assignFailed')),
+      onDone,
+    });
   return (
-    <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{t('billing.action.assign')}</DialogTitle>
-      <DialogContent>
-        <Autocomplete
-          sx={{ mt: 1 }}
-          options={q.length >= 2 ? (found.data ?? []) : []}
-          getOptionLabel={(o) => o.name}
-          isOptionEqualToValue={(a, b) => a.id === b.id}
-          filterOptions={(x) => x}
-          loading={found.isFetching}
-          loadingText={t('billing.loading')}
-          noOptionsText={text.trim().length < 2 ? t('billing.typeTwo') : t('billing.noMatches')}
-          value={chosen}
-          onChange={(_, v) => setChosen(v)}
-          inputValue={text}
-          onInputChange={(_, v) => setText(v)}
-          renderInput={(params) => (
-            <TextField
-              {...params}
-              size="small"
-              label={t('billing.billingUser')}
-              helperText={chosen ? ' ' : t('billing.billingUserRequired')}
-              inputProps={{ ...params.inputProps, 'data-testid': 'billing-assign-input' }}
-            />
-          )}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('billing.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={!chosen || busy}
-          onClick={save}
-          data-testid="billing-assign-save"
-        >
-          {t('billing.assign')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <BillingDialog
+      title={t('billing.action.assign')}
+      onClose={onClose}
+      busy={busy}
+      submitLabel={t('billing.assign')}
+      onSubmit={submit}
+      submitDisabled={!chosen}
+      submitTestId="billing-assign-save"
+    >
+      <Autocomplete
+        sx={{ mt: 1 }}
+        options={q.length >= 2 ? (found.data ?? []) : []}
+        getOptionLabel={(o) => o.name}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        filterOptions={(x) => x}
+        loading={found.isFetching}
+        loadingText={t('billing.loading')}
+        noOptionsText={text.trim().length < 2 ? t('billing.typeTwo') : t('billing.noMatches')}
+        value={chosen}
+        onChange={(_, v) => setChosen(v)}
+        inputValue={text}
+        onInputChange={(_, v) => setText(v)}
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            size="small"
+            label={t('billing.billingUser')}
+            helperText={chosen ? ' ' : t('billing.billingUserRequired')}
+            inputProps={{ ...params.inputProps, 'data-testid': 'billing-assign-input' }}
+          />
+        )}
+      />
+    </BillingDialog>
   );
 }
 
@@ -166,51 +143,42 @@ export function StatusDialog(props: { rows: BillingCaseRow[]; onClose: () => voi
   const { rows, onClose, onDone } = props;
   const t = useBillingT();
   const label = useEnumLabel();
-  const toast = useToast();
   const billing = useBillingMethods();
   const options: string[] = billingStatusOptions(rows.map((r) => r.caseStatus));
   const [status, setStatus] = useState(options[0] ?? '');
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setBusy(true);
-    try {
-      await billing.updateBillingStatus({ status, ids: rows.map((r) => r.id) });
-      toast('success', t('billing.statusOk'));
-      onDone();
-    } catch (e) {
-      toast('error', errText(e, t('billing.statusFailed')));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, save } = useSave();
+  const submit = () =>
+    save(() => billing.updateBillingStatus({ status, ids: rows.map((r) => r.id) }), {
+      success: t('billing.statusOk'),
+      failure: (e) => errText(e, t('billing.statusFailed')),
+      onDone,
+    });
   return (
-    <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{t('billing.action.status')}</DialogTitle>
-      <DialogContent>
-        <TextField
-          select
-          fullWidth
-          size="small"
-          sx={{ mt: 1 }}
-          label={t('billing.status')}
-          value={status}
-          onChange={(e) => setStatus(e.target.value)}
-          helperText={status ? ' ' : t('billing.statusRequired')}
-        >
-          {options.map((o) => (
-            <MenuItem key={o} value={o}>
-              {label(o)}
-            </MenuItem>
-          ))}
-        </TextField>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('billing.cancel')}</Button>
-        <Button variant="contained" disabled={!status || options.length === 0 || busy} onClick={save}>
-          {t('billing.update')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <BillingDialog
+      title={t('billing.action.status')}
+      onClose={onClose}
+      busy={busy}
+      submitLabel={t('billing.update')}
+      onSubmit={submit}
+      submitDisabled={!status || options.length === 0}
+    >
+      <TextField
+        select
+        fullWidth
+        size="small"
+        sx={{ mt: 1 }}
+        label={t('billing.status')}
+        value={status}
+        onChange={(e) => setStatus(e.target.value)}
+        helperText={status ? ' ' : t('billing.statusRequired')}
+      >
+        {options.map((o) => (
+          <MenuItem key={o} value={o}>
+            {label(o)}
+          </MenuItem>
+        ))}
+      </TextField>
+    </BillingDialog>
   );
 }
 
@@ -239,53 +207,49 @@ export function BulkSubmitDialog(props: { rows: BillingCaseRow[]; onClose: () =>
     }
   };
   return (
-    <Dialog open onClose={reply ? onDone : onClose} maxWidth="sm" fullWidth data-testid="billing-bulk-dialog">
-      <DialogTitle>{t('billing.bulkTitle')}</DialogTitle>
-      <DialogContent>
-        {reply ? (
-          <List dense data-testid="billing-bulk-results">
-            {reply.results.map((r) => (
-              <ListItem
-                key={r.id}
-                sx={{ display: 'block', px: 0 }}
-                data-testid={`billing-bulk-result-${r.id}`}
-              >
-                <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-                  <Chip
-                    size="small"
-                    color={r.submitted ? 'success' : 'error'}
-                    label={r.submitted ? t('billing.bulkOk') : t('billing.bulkRefused')}
-                  />
-                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                    {testOf(r.id)}
-                  </Typography>
-                </Box>
-                {r.submitted ? null : (
-                  <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, whiteSpace: 'pre-wrap' }}>
-                    {r.problems?.length ? r.problems.map((p) => `• ${p.message}`).join('\n') : r.message}
-                  </Typography>
-                )}
-              </ListItem>
-            ))}
-          </List>
-        ) : (
-          <Typography variant="body2">{t('billing.bulkIntro', { count: rows.length })}</Typography>
-        )}
-      </DialogContent>
-      <DialogActions>
-        {reply ? (
+    <BillingDialog
+      title={t('billing.bulkTitle')}
+      onClose={reply ? onDone : onClose}
+      onCancel={onClose}
+      maxWidth="sm"
+      testId="billing-bulk-dialog"
+      busy={busy}
+      actions={
+        reply ? (
           <Button variant="contained" onClick={onDone}>
             {t('billing.close')}
           </Button>
-        ) : (
-          <>
-            <Button onClick={onClose}>{t('billing.cancel')}</Button>
-            <Button variant="contained" disabled={busy} onClick={send} data-testid="billing-bulk-confirm">
-              {t('billing.submit')}
-            </Button>
-          </>
-        )}
-      </DialogActions>
-    </Dialog>
+        ) : undefined
+      }
+      submitLabel={t('billing.submit')}
+      onSubmit={send}
+      submitTestId="billing-bulk-confirm"
+    >
+      {reply ? (
+        <List dense data-testid="billing-bulk-results">
+          {reply.results.map((r) => (
+            <ListItem key={r.id} sx={{ display: 'block', px: 0 }} data-testid={`billing-bulk-result-${r.id}`}>
+              <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+                <Chip
+                  size="small"
+                  color={r.submitted ? 'success' : 'error'}
+                  label={r.submitted ? t('billing.bulkOk') : t('billing.bulkRefused')}
+                />
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  {testOf(r.id)}
+                </Typography>
+              </Box>
+              {r.submitted ? null : (
+                <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, whiteSpace: 'pre-wrap' }}>
+                  {r.problems?.length ? r.problems.map((p) => `• ${p.message}`).join('\n') : r.message}
+                </Typography>
+              )}
+            </ListItem>
+          ))}
+        </List>
+      ) : (
+        <Typography variant="body2">{t('billing.bulkIntro', { count: rows.length })}</Typography>
+      )}
+    </BillingDialog>
   );
 }

@@ -1,23 +1,23 @@
-import { useEffect, useMemo, useState } from 'react';
-import {
-  Box,
-  Button,
-  Chip,
-  FormControlLabel,
-  IconButton,
-  Link,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Switch,
-  Tooltip,
-} from '@mui/material';
+import { useMemo, useState } from 'react';
+import { Box, Button, FormControlLabel, IconButton, Link, Switch, Tooltip } from '@mui/material';
 import HistoryIcon from '@mui/icons-material/History';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { usePermissions } from 'react-admin';
-import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { canSubmitCase, isBillingErrorStatus } from '@onco/domain';
-import { DateText, ListPage, Truncate, useToast, type Column, type FacetFilterDef } from '../../components';
+import {
+  ActionsMenu,
+  DateText,
+  enumColumn,
+  ListPage,
+  NavFilterChip,
+  Poller,
+  RowLink,
+  selectionActionDone,
+  Truncate,
+  useToast,
+  type Column,
+  type FacetFilterDef,
+} from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { useBillingMethods } from './useBillingMethods';
 import type { BillingCaseRow } from './api';
@@ -40,8 +40,6 @@ import {
   statusColour,
 } from './logic';
 
-const stop = (e: React.MouseEvent) => e.stopPropagation();
-
 type DialogKind = 'billingCode' | 'timePoint' | 'assign' | 'status' | 'submit';
 
 /**
@@ -56,7 +54,6 @@ export function BillingListPage() {
   const toast = useToast();
   const billing = useBillingMethods();
   const { permissions = [] } = usePermissions<string[]>();
-  const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [dialog, setDialog] = useState<DialogKind | null>(null);
   const [history, setHistory] = useState<BillingCaseRow | null>(null);
   const [errorOf, setErrorOf] = useState<BillingCaseRow | null>(null);
@@ -126,42 +123,24 @@ export function BillingListPage() {
       actions={(ctx) => (
         <>
           {navReview ? (
-            <Chip
-              size="small"
-              color="primary"
-              variant="outlined"
+            <NavFilterChip
               label={`${t('billing.facet.reviewStatus')}: ${label(navReview)}`}
               onDelete={() => setNavReview(null)}
-              data-testid="billing-nav-review"
+              testId="billing-nav-review"
             />
           ) : null}
           {canAct ? (
-            <>
-              <Button
-                size="small"
-                variant="outlined"
-                endIcon={<MoreVertIcon />}
-                onClick={(e) => setMenu(e.currentTarget)}
-                data-testid="billing-actions"
-              >
-                {t('billing.actions')}
-              </Button>
-              <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-                {(['billingCode', 'assign', 'timePoint', 'status', 'submit'] as const).map((k) => (
-                  <MenuItem
-                    key={k}
-                    disabled={!billingActions(ctx.selected, permissions)[k]}
-                    onClick={() => {
-                      setMenu(null);
-                      setDialog(k);
-                    }}
-                    data-testid={`billing-action-${k}`}
-                  >
-                    <ListItemText>{t(`billing.action.${k}`)}</ListItemText>
-                  </MenuItem>
-                ))}
-              </Menu>
-            </>
+            <ActionsMenu
+              label={t('billing.actions')}
+              testId="billing-actions"
+              actions={(['billingCode', 'assign', 'timePoint', 'status', 'submit'] as const).map((k) => ({
+                key: k,
+                label: t(`billing.action.${k}`),
+                disabled: !billingActions(ctx.selected, permissions)[k],
+                testId: `billing-action-${k}`,
+                onClick: () => setDialog(k),
+              }))}
+            />
           ) : null}
         </>
       )}
@@ -188,9 +167,7 @@ export function BillingListPage() {
             label: t('billing.col.testId'),
             sortable: true,
             render: (r) => (
-              <Link component={RouterLink} to={`/test/${encodeURIComponent(r.testOrderId)}`} onClick={stop}>
-                {r.testId ?? r.testOrderId}
-              </Link>
+              <RowLink to={`/test/${encodeURIComponent(r.testOrderId)}`}>{r.testId ?? r.testOrderId}</RowLink>
             ),
           },
           {
@@ -199,13 +176,9 @@ export function BillingListPage() {
             sortable: true,
             render: (r) =>
               r.testOrderFormId ? (
-                <Link
-                  component={RouterLink}
-                  to={`/order/${encodeURIComponent(r.testOrderFormId)}`}
-                  onClick={stop}
-                >
+                <RowLink to={`/order/${encodeURIComponent(r.testOrderFormId)}`}>
                   {r.testRequisitionId ?? ''}
-                </Link>
+                </RowLink>
               ) : (
                 (r.testRequisitionId ?? '')
               ),
@@ -230,43 +203,19 @@ export function BillingListPage() {
             sortField: 'patientName',
             render: (r) =>
               r.patient?.id ? (
-                <Link
-                  component={RouterLink}
-                  to={`/patient/${encodeURIComponent(r.patient.id)}`}
-                  onClick={stop}
-                >
+                <RowLink to={`/patient/${encodeURIComponent(r.patient.id)}`}>
                   <Truncate text={r.patient.name ?? ''} />
-                </Link>
+                </RowLink>
               ) : (
                 (r.patient?.name ?? '')
               ),
           },
-          {
-            source: 'testType',
-            label: t('billing.col.testType'),
-            sortable: true,
-            render: (r) => label(r.testType),
-          },
-          {
-            source: 'orderType',
-            label: t('billing.col.orderType'),
-            sortable: true,
-            render: (r) => label(r.orderType),
-          },
+          enumColumn('testType', t('billing.col.testType'), label),
+          enumColumn('orderType', t('billing.col.orderType'), label),
           { source: 'timePoint', label: t('billing.col.timePoint'), sortable: true },
           { source: 'billingCode', label: t('billing.col.billingCode'), sortable: true },
-          {
-            source: 'testStatus',
-            label: t('billing.col.testStatus'),
-            sortable: true,
-            render: (r) => label(r.testStatus),
-          },
-          {
-            source: 'reviewStatus',
-            label: t('billing.col.reviewStatus'),
-            sortable: true,
-            render: (r) => label(r.reviewStatus),
-          },
+          enumColumn('testStatus', t('billing.col.testStatus'), label),
+          enumColumn('reviewStatus', t('billing.col.reviewStatus'), label),
           {
             source: 'caseStatus',
             label: t('billing.col.caseStatus'),
@@ -347,15 +296,11 @@ export function BillingListPage() {
       }}
     >
       {(ctx) => {
-        const done = () => {
-          setDialog(null);
-          ctx.setSelectedIds([]);
-          ctx.refresh();
-        };
+        const done = selectionActionDone(ctx, () => setDialog(null));
         const one = ctx.selected[0];
         return (
           <>
-            <Poller active={needsPolling(ctx.rows)} refresh={ctx.refresh} />
+            <Poller active={needsPolling(ctx.rows)} refresh={ctx.refresh} everyMs={BILLING_POLL_MS} />
             {dialog === 'billingCode' && one ? (
               <TextActionDialog kind="billingCode" row={one} onClose={() => setDialog(null)} onDone={done} />
             ) : null}
@@ -378,16 +323,6 @@ export function BillingListPage() {
       }}
     </ListPage>
   );
-}
-
-/** While a case on the page is on its way to the billing system, refresh the list every 3 seconds. */
-function Poller({ active, refresh }: { active: boolean; refresh: () => void }) {
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(refresh, BILLING_POLL_MS);
-    return () => clearInterval(timer);
-  }, [active, refresh]);
-  return null;
 }
 
 export default BillingListPage;

@@ -1,21 +1,8 @@
 import { useState } from 'react';
-import {
-  Box,
-  Button,
-  Chip,
-  Collapse,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  List,
-  ListItem,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Chip, Collapse, IconButton, List, ListItem, Typography } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useQuery } from '@tanstack/react-query';
-import { DateText, useToast } from '../../components';
+import { DateText, FormDialog, useToast } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { useBillingMethods } from './useBillingMethods';
 import type { BillingCaseRow } from './api';
@@ -34,78 +21,72 @@ export function HistoryDialog({ row, onClose }: { row: BillingCaseRow; onClose: 
   });
   const entries = historyNewestFirst(q.data?.caseHistory);
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t('billing.historyTitle')}</DialogTitle>
-      <DialogContent>
-        {q.isPending ? (
-          <Typography color="text.secondary">{t('billing.loading')}</Typography>
-        ) : entries.length === 0 ? (
-          <Typography color="text.secondary">{t('billing.historyEmpty')}</Typography>
-        ) : (
-          <List dense data-testid="billing-history">
-            {entries.map((h) => (
-              <ListItem key={h.id} sx={{ display: 'block', borderBottom: 1, borderColor: 'divider' }}>
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                  <Chip
+    <FormDialog title={t('billing.historyTitle')} onClose={onClose} cancelLabel={t('billing.close')}>
+      {q.isPending ? (
+        <Typography color="text.secondary">{t('billing.loading')}</Typography>
+      ) : entries.length === 0 ? (
+        <Typography color="text.secondary">{t('billing.historyEmpty')}</Typography>
+      ) : (
+        <List dense data-testid="billing-history">
+          {entries.map((h) => (
+            <ListItem key={h.id} sx={{ display: 'block', borderBottom: 1, borderColor: 'divider' }}>
+              <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+                <Chip
+                  size="small"
+                  label={label(h.status)}
+                  sx={{
+                    bgcolor: ERROR_STATUSES.includes(h.status) ? '#fdecea' : '#e8f5e9',
+                    color: ERROR_STATUSES.includes(h.status) ? '#b71c1c' : '#1b5e20',
+                  }}
+                />
+                <Typography variant="body2">
+                  {t('billing.testIdTrf', { test: row.testId ?? '', trf: row.testRequisitionId ?? '' })}
+                </Typography>
+                <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>
+                  <DateText value={h.createdOn} withTime />
+                </Typography>
+                {h.errorDetails ? (
+                  <IconButton
                     size="small"
-                    label={label(h.status)}
-                    sx={{
-                      bgcolor: ERROR_STATUSES.includes(h.status) ? '#fdecea' : '#e8f5e9',
-                      color: ERROR_STATUSES.includes(h.status) ? '#b71c1c' : '#1b5e20',
-                    }}
-                  />
-                  <Typography variant="body2">
-                    {t('billing.testIdTrf', { test: row.testId ?? '', trf: row.testRequisitionId ?? '' })}
-                  </Typography>
-                  <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>
-                    <DateText value={h.createdOn} withTime />
-                  </Typography>
-                  {h.errorDetails ? (
-                    <IconButton
-                      size="small"
-                      onClick={() => setOpen(open === h.id ? null : h.id)}
-                      aria-label="details"
-                    >
-                      <ExpandMoreIcon fontSize="small" />
-                    </IconButton>
-                  ) : null}
-                </Box>
-                {h.changes?.length || h.by ? (
-                  <Typography
-                    variant="caption"
-                    color="text.secondary"
-                    component="div"
-                    sx={{ mt: 0.5 }}
-                    data-testid="billing-history-change"
+                    onClick={() => setOpen(open === h.id ? null : h.id)}
+                    aria-label="details"
                   >
-                    {(h.changes ?? [])
-                      .map((c) => `${t(`billing.col.${c.field}`)}: ${c.from ?? '—'} → ${c.to ?? '—'}`)
-                      .concat(
-                        h.by
-                          ? [
-                              t('billing.historyBy', {
-                                name: h.byId === 'system' ? t('billing.historySystem') : h.by,
-                              }),
-                            ]
-                          : [],
-                      )
-                      .join(' · ')}
-                  </Typography>
+                    <ExpandMoreIcon fontSize="small" />
+                  </IconButton>
                 ) : null}
-                <Collapse in={open === h.id}>
-                  <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', mt: 1 }}>
-                    {h.errorDetails}
-                  </Typography>
-                </Collapse>
-              </ListItem>
-            ))}
-          </List>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('billing.close')}</Button>
-      </DialogActions>
-    </Dialog>
+              </Box>
+              {h.changes?.length || h.by ? (
+                <Typography
+                  variant="caption"
+                  color="text.secondary"
+                  component="div"
+                  sx={{ mt: 0.5 }}
+                  data-testid="billing-history-change"
+                >
+                  {(h.changes ?? [])
+                    .map((c) => `${t(`billing.col.${c.field}`)}: ${c.from ?? '—'} → ${c.to ?? '—'}`)
+                    .concat(
+                      h.by
+                        ? [
+                            t('billing.historyBy', {
+                              name: h.byId === 'system' ? t('billing.historySystem') : h.by,
+                            }),
+                          ]
+                        : [],
+                    )
+                    .join(' · ')}
+                </Typography>
+              ) : null}
+              <Collapse in={open === h.id}>
+                <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', mt: 1 }}>
+                  {h.errorDetails}
+                </Typography>
+              </Collapse>
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </FormDialog>
   );
 }
 
@@ -115,14 +96,11 @@ export function ErrorDetailsDialog({ row, onClose }: { row: BillingCaseRow; onCl
   const toast = useToast();
   const text = row.errorDetails ?? '';
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t('billing.errorTitle')}</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="billing-error-details">
-          {text || '—'}
-        </Typography>
-      </DialogContent>
-      <DialogActions>
+    <FormDialog
+      title={t('billing.errorTitle')}
+      onClose={onClose}
+      cancelLabel={t('billing.close')}
+      extraActions={
         <Button
           onClick={async () => {
             await navigator.clipboard?.writeText(text).catch(() => undefined);
@@ -131,8 +109,11 @@ export function ErrorDetailsDialog({ row, onClose }: { row: BillingCaseRow; onCl
         >
           {t('billing.copy')}
         </Button>
-        <Button onClick={onClose}>{t('billing.close')}</Button>
-      </DialogActions>
-    </Dialog>
+      }
+    >
+      <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="billing-error-details">
+        {text || '—'}
+      </Typography>
+    </FormDialog>
   );
 }

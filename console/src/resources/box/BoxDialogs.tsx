@@ -4,10 +4,6 @@ import {
   Box,
   Button,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   LinearProgress,
   Link,
   MenuItem,
@@ -24,7 +20,7 @@ import { usePermissions } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { BOX_UPLOAD_TYPES } from '@onco/domain';
-import { DateText, useMessagesT, useToast } from '../../components';
+import { DateText, FormDialog, useMessagesT, useToast } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { useBoxMethods, type AttachmentRow } from './api';
 import { CheckResult } from './CheckResult';
@@ -88,35 +84,38 @@ export function ErrorsDialog({ row, onClose }: { row: AttachmentRow; onClose: ()
     }
   };
   return (
-    <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="box-errors-dialog">
-      <DialogTitle>{t('box.errorsTitle')}</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" sx={{ mb: 1.5 }}>
-          {t('box.fixAndReupload', { name: row.name })}
-        </Typography>
-        <Box component="pre" data-testid="box-error-details" sx={preSx}>
-          {details}
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        {hasErrorFile(row) ? (
-          <Button
-            onClick={() => void downloadErrors()}
-            disabled={downloading}
-            data-testid="box-download-errors"
-            sx={{ mr: 'auto' }}
-          >
-            {t('box.downloadErrors')}
+    <FormDialog
+      title={t('box.errorsTitle')}
+      onClose={onClose}
+      maxWidth="md"
+      testId="box-errors-dialog"
+      extraActions={
+        <>
+          {hasErrorFile(row) ? (
+            <Button
+              onClick={() => void downloadErrors()}
+              disabled={downloading}
+              data-testid="box-download-errors"
+              sx={{ mr: 'auto' }}
+            >
+              {t('box.downloadErrors')}
+            </Button>
+          ) : null}
+          <Button onClick={(e) => void copy(e.currentTarget)} data-testid="box-copy">
+            {t('box.copy')}
           </Button>
-        ) : null}
-        <Button onClick={(e) => void copy(e.currentTarget)} data-testid="box-copy">
-          {t('box.copy')}
-        </Button>
-        <Button variant="contained" onClick={onClose} data-testid="box-errors-close">
-          {t('box.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        </>
+      }
+      closeLabel={t('box.close')}
+      closeTestId="box-errors-close"
+    >
+      <Typography variant="body2" sx={{ mb: 1.5 }}>
+        {t('box.fixAndReupload', { name: row.name })}
+      </Typography>
+      <Box component="pre" data-testid="box-error-details" sx={preSx}>
+        {details}
+      </Box>
+    </FormDialog>
   );
 }
 
@@ -146,76 +145,74 @@ export function SummaryDialog({ row, onClose }: { row: AttachmentRow; onClose: (
     </Box>
   );
   return (
-    <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="box-summary-dialog">
-      <DialogTitle>{t('box.summaryTitle')}</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" sx={{ mb: 2 }}>
-          {t('box.summary.file')}: {row.name}
-        </Typography>
-        {summary.isPending ? (
-          <CircularProgress size={24} />
-        ) : summary.error || !m ? (
-          <Alert severity="warning">{messageOf(summary.error, t('box.summaryFailed'))}</Alert>
-        ) : (
-          <>
-            <Box sx={{ display: 'flex', gap: 4, mb: 2.5, flexWrap: 'wrap' }}>
-              {fact(t('box.summary.rows'), m.rows, 'box-summary-rows')}
-              {fact(t('box.summary.created'), m.created, 'box-summary-created')}
-              {fact(t('box.summary.updated'), m.updated, 'box-summary-updated')}
-              {fact(
-                t('box.summary.processedOn'),
-                <DateText value={m.processedOn} withTime />,
-                'box-summary-on',
-              )}
-            </Box>
-            <Typography variant="subtitle2" sx={{ mb: 1 }}>
-              {t('box.summary.missingTitle')}
-            </Typography>
-            {m.missing.length === 0 ? (
-              <Alert severity="success" data-testid="box-summary-complete">
-                {t('box.summary.missingNone')}
-              </Alert>
-            ) : (
-              <Table size="small" data-testid="box-summary-missing">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t('box.summary.trf')}</TableCell>
-                    <TableCell>{t('box.summary.expected')}</TableCell>
-                    <TableCell>{t('box.summary.found')}</TableCell>
-                    <TableCell>{t('box.summary.missing')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {m.missing.map((x) => (
-                    <TableRow key={x.testOrderFormId}>
-                      <TableCell>
-                        <Link
-                          component={RouterLink}
-                          to={`/order/${encodeURIComponent(x.testOrderFormId)}/summary/samples`}
-                          title={t('box.summary.openOrder')}
-                        >
-                          {x.testRequisitionId ?? x.testOrderFormId}
-                        </Link>
-                      </TableCell>
-                      <TableCell>{x.expected.map(label).join(', ')}</TableCell>
-                      <TableCell>{x.found.map(label).join(', ') || '—'}</TableCell>
-                      <TableCell sx={{ color: 'error.main', fontWeight: 600 }}>
-                        {missingKinds(x).map(label).join(', ')}
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+    <FormDialog
+      title={t('box.summaryTitle')}
+      onClose={onClose}
+      maxWidth="md"
+      testId="box-summary-dialog"
+      closeLabel={t('box.close')}
+    >
+      <Typography variant="body2" sx={{ mb: 2 }}>
+        {t('box.summary.file')}: {row.name}
+      </Typography>
+      {summary.isPending ? (
+        <CircularProgress size={24} />
+      ) : summary.error || !m ? (
+        <Alert severity="warning">{messageOf(summary.error, t('box.summaryFailed'))}</Alert>
+      ) : (
+        <>
+          <Box sx={{ display: 'flex', gap: 4, mb: 2.5, flexWrap: 'wrap' }}>
+            {fact(t('box.summary.rows'), m.rows, 'box-summary-rows')}
+            {fact(t('box.summary.created'), m.created, 'box-summary-created')}
+            {fact(t('box.summary.updated'), m.updated, 'box-summary-updated')}
+            {fact(
+              t('box.summary.processedOn'),
+              <DateText value={m.processedOn} withTime />,
+              'box-summary-on',
             )}
-          </>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button variant="contained" onClick={onClose}>
-          {t('box.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+          </Box>
+          <Typography variant="subtitle2" sx={{ mb: 1 }}>
+            {t('box.summary.missingTitle')}
+          </Typography>
+          {m.missing.length === 0 ? (
+            <Alert severity="success" data-testid="box-summary-complete">
+              {t('box.summary.missingNone')}
+            </Alert>
+          ) : (
+            <Table size="small" data-testid="box-summary-missing">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('box.summary.trf')}</TableCell>
+                  <TableCell>{t('box.summary.expected')}</TableCell>
+                  <TableCell>{t('box.summary.found')}</TableCell>
+                  <TableCell>{t('box.summary.missing')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {m.missing.map((x) => (
+                  <TableRow key={x.testOrderFormId}>
+                    <TableCell>
+                      <Link
+                        component={RouterLink}
+                        to={`/order/${encodeURIComponent(x.testOrderFormId)}/summary/samples`}
+                        title={t('box.summary.openOrder')}
+                      >
+                        {x.testRequisitionId ?? x.testOrderFormId}
+                      </Link>
+                    </TableCell>
+                    <TableCell>{x.expected.map(label).join(', ')}</TableCell>
+                    <TableCell>{x.found.map(label).join(', ') || '—'}</TableCell>
+                    <TableCell sx={{ color: 'error.main', fontWeight: 600 }}>
+                      {missingKinds(x).map(label).join(', ')}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </>
+      )}
+    </FormDialog>
   );
 }
 
@@ -233,68 +230,15 @@ export function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone:
   const u = useUpload(onDone);
   const { account, file, percent, busy } = u;
   return (
-    <Dialog open onClose={busy ? undefined : onClose} maxWidth="md" fullWidth data-testid="box-upload-dialog">
-      <DialogTitle>{t('box.uploadTitle')}</DialogTitle>
-      <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}>
-        {account.isPending ? null : account.data ? (
-          <Typography variant="body2" color="text.secondary" data-testid="box-upload-account">
-            {t('box.account', { name: account.data.name ?? account.data.id })}
-          </Typography>
-        ) : (
-          <Alert severity="warning">{t('box.noAccount')}</Alert>
-        )}
-        <TextField
-          select
-          size="small"
-          label={t('box.attachmentType')}
-          value={u.type}
-          onChange={(e) => u.chooseType(e.target.value)}
-          disabled={busy}
-          slotProps={{ htmlInput: { 'data-testid': 'box-upload-type' } }}
-          sx={{ maxWidth: 360 }}
-        >
-          {BOX_UPLOAD_TYPES.map((k) => (
-            <MenuItem key={k} value={k}>
-              {label(k)}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
-          <Button variant="outlined" onClick={() => input.current?.click()} disabled={busy}>
-            {t('box.chooseFile')}
-          </Button>
-          <Tooltip title={file?.name ?? ''}>
-            <Typography variant="body2" noWrap data-testid="box-upload-file-name">
-              {file?.name ?? ''}
-            </Typography>
-          </Tooltip>
-          <input
-            ref={input}
-            type="file"
-            hidden
-            accept=".xlsx,.xls,.csv,.pdf"
-            onChange={u.choose}
-            data-testid="box-upload-input"
-          />
-        </Box>
-        {u.problem ? (
-          <Alert severity="error" data-testid="box-upload-problem">
-            {u.problem}
-          </Alert>
-        ) : null}
-        {u.checking ? <LinearProgress data-testid="box-checking" /> : null}
-        {u.checked ? <CheckResult result={u.checked} /> : null}
-        {percent !== null ? (
-          <Box>
-            <LinearProgress variant="determinate" value={percent} />
-            <Typography variant="caption" data-testid="box-upload-percent">
-              {percent}%
-            </Typography>
-          </Box>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        {canCheckManifest(u.type, file, permissions) ? (
+    <FormDialog
+      title={t('box.uploadTitle')}
+      onClose={onClose}
+      maxWidth="md"
+      testId="box-upload-dialog"
+      locked={busy}
+      contentSx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}
+      extraActions={
+        canCheckManifest(u.type, file, permissions) ? (
           <Button
             onClick={() => void u.check()}
             disabled={busy}
@@ -303,19 +247,71 @@ export function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone:
           >
             {u.checking ? t('box.checking') : t('box.check')}
           </Button>
-        ) : null}
-        <Button onClick={onClose} disabled={percent !== null}>
-          {t('box.cancel')}
+        ) : null
+      }
+      cancelLabel={t('box.cancel')}
+      cancelDisabled={percent !== null}
+      submitLabel={t('box.upload')}
+      onSubmit={u.upload}
+      submitDisabled={!file || !account.data || busy}
+      submitTestId="box-upload-submit"
+    >
+      {account.isPending ? null : account.data ? (
+        <Typography variant="body2" color="text.secondary" data-testid="box-upload-account">
+          {t('box.account', { name: account.data.name ?? account.data.id })}
+        </Typography>
+      ) : (
+        <Alert severity="warning">{t('box.noAccount')}</Alert>
+      )}
+      <TextField
+        select
+        size="small"
+        label={t('box.attachmentType')}
+        value={u.type}
+        onChange={(e) => u.chooseType(e.target.value)}
+        disabled={busy}
+        slotProps={{ htmlInput: { 'data-testid': 'box-upload-type' } }}
+        sx={{ maxWidth: 360 }}
+      >
+        {BOX_UPLOAD_TYPES.map((k) => (
+          <MenuItem key={k} value={k}>
+            {label(k)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
+        <Button variant="outlined" onClick={() => input.current?.click()} disabled={busy}>
+          {t('box.chooseFile')}
         </Button>
-        <Button
-          variant="contained"
-          disabled={!file || !account.data || busy}
-          onClick={() => void u.upload()}
-          data-testid="box-upload-submit"
-        >
-          {t('box.upload')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        <Tooltip title={file?.name ?? ''}>
+          <Typography variant="body2" noWrap data-testid="box-upload-file-name">
+            {file?.name ?? ''}
+          </Typography>
+        </Tooltip>
+        <input
+          ref={input}
+          type="file"
+          hidden
+          accept=".xlsx,.xls,.csv,.pdf"
+          onChange={u.choose}
+          data-testid="box-upload-input"
+        />
+      </Box>
+      {u.problem ? (
+        <Alert severity="error" data-testid="box-upload-problem">
+          {u.problem}
+        </Alert>
+      ) : null}
+      {u.checking ? <LinearProgress data-testid="box-checking" /> : null}
+      {u.checked ? <CheckResult result={u.checked} /> : null}
+      {percent !== null ? (
+        <Box>
+          <LinearProgress variant="determinate" value={percent} />
+          <Typography variant="caption" data-testid="box-upload-percent">
+            {percent}%
+          </Typography>
+        </Box>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -1,22 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Box,
-  Button,
-  Divider,
-  IconButton,
-  LinearProgress,
-  Link,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Typography,
-} from '@mui/material';
+import { Box, IconButton, LinearProgress, Link, Typography } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
 import {
+  ActionsMenu,
   ConfirmDialog,
   DateText,
+  enumColumn,
   ListPage,
+  Poller,
+  stopRowClick as stop,
   Truncate,
   useMessagesT,
   useToast,
@@ -41,8 +33,6 @@ import {
   type BoxRange,
 } from './logic';
 
-const stop = (e: React.MouseEvent) => e.stopPropagation();
-
 /**
  * The Attachment Box (/box, spec 3 section 2.8): Created range, Type and Status filters from the server's facets,
  * Actions → Add Attachment, page sizes, search; the name downloads the file; delete (soft) only while UPLOADED; an
@@ -57,7 +47,6 @@ export function BoxPage() {
   const toast = useToast();
   const box = useBoxMethods();
   const [range, setRange] = useState<BoxRange>({ start: null, end: null });
-  const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [uploading, setUploading] = useState(false);
   const [errorsOf, setErrorsOf] = useState<AttachmentRow | null>(null);
   const [summaryOf, setSummaryOf] = useState<AttachmentRow | null>(null);
@@ -75,7 +64,6 @@ export function BoxPage() {
   const download = (row: AttachmentRow) =>
     void box.downloadAttachment({ id: row.id, name: row.name }).catch(fail(t('box.downloadFailed')));
   const template = (format: 'xlsx' | 'csv') => {
-    setMenu(null);
     void box.downloadManifestTemplate({ format }).catch(fail(t('box.downloadFailed')));
   };
 
@@ -110,7 +98,7 @@ export function BoxPage() {
       sortable: true,
       render: (r) => r.attachedBy?.name ?? '',
     },
-    { source: 'type', label: t('box.col.type'), sortable: true, render: (r) => label(r.type) },
+    enumColumn('type', t('box.col.type'), label),
     {
       source: 'status',
       label: t('box.col.status'),
@@ -192,40 +180,32 @@ export function BoxPage() {
       actions={() => (
         <>
           <DayRangeFields label={t('box.created')} range={range} setRange={setRange} testId="box-created" />
-          <Button
-            size="small"
-            variant="outlined"
-            endIcon={<MoreVertIcon />}
-            onClick={(e) => setMenu(e.currentTarget)}
-            data-testid="box-actions"
-          >
-            {t('box.actions')}
-          </Button>
-          <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-            <MenuItem
-              onClick={() => {
-                setMenu(null);
-                setUploading(true);
-              }}
-              data-testid="box-action-add"
-            >
-              <ListItemText>{t('box.add')}</ListItemText>
-            </MenuItem>
-            <Divider />
-            <MenuItem onClick={() => template('xlsx')} data-testid="box-action-template-xlsx">
-              <ListItemText>{t('box.templateXlsx')}</ListItemText>
-            </MenuItem>
-            <MenuItem onClick={() => template('csv')} data-testid="box-action-template-csv">
-              <ListItemText>{t('box.templateCsv')}</ListItemText>
-            </MenuItem>
-          </Menu>
+          <ActionsMenu
+            label={t('box.actions')}
+            testId="box-actions"
+            actions={[
+              {
+                key: 'add',
+                label: t('box.add'),
+                testId: 'box-action-add',
+                onClick: () => setUploading(true),
+              },
+              ...(['xlsx', 'csv'] as const).map((format, i) => ({
+                key: format,
+                label: t(format === 'xlsx' ? 'box.templateXlsx' : 'box.templateCsv'),
+                testId: `box-action-template-${format}`,
+                divider: i === 0,
+                onClick: () => template(format),
+              })),
+            ]}
+          />
         </>
       )}
       columns={columns}
     >
       {(ctx) => (
         <>
-          <Poller active={needsPolling(ctx.rows)} refresh={ctx.refresh} />
+          <Poller active={needsPolling(ctx.rows)} refresh={ctx.refresh} everyMs={BOX_POLL_MS} />
           {uploading ? (
             <UploadDialog
               onClose={() => setUploading(false)}
@@ -305,16 +285,6 @@ function ManifestProgressLine({ id }: { id: string }) {
       />
     </Box>
   );
-}
-
-/** While a sample manifest is still UPLOADED (being processed), refresh the list every 3 seconds. */
-function Poller({ active, refresh }: { active: boolean; refresh: () => void }) {
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(refresh, BOX_POLL_MS);
-    return () => clearInterval(timer);
-  }, [active, refresh]);
-  return null;
 }
 
 export default BoxPage;

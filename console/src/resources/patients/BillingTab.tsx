@@ -7,10 +7,6 @@ import {
   Card,
   CardContent,
   Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   IconButton,
   Menu,
   MenuItem,
@@ -28,7 +24,7 @@ import {
 } from '@onco/domain';
 import { useQuery } from '@tanstack/react-query';
 import { usePermissions } from 'react-admin';
-import { ConfirmDialog, useDebounced, useToast } from '../../components';
+import { ConfirmDialog, FormDialog, useDebounced, useSave, useToast } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { BillingEntry, Payor } from './api';
 import {
@@ -254,12 +250,11 @@ export function BillingEntryDialog(props: {
   const { entry, onClose, onSave } = props;
   const t = usePatientsT();
   const label = useEnumLabel();
-  const toast = useToast();
   const api = usePatientMethods();
   const [d, setD] = useState<BillingDraft>(() => billingDraft(entry));
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [server, setServer] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useSave();
   const errors = useMemo(() => billingDraftErrors(d, new Date()), [d]);
   const fields = billingDraftFields(d);
   const payorText = useDebounced(d.insuranceProvider, 400);
@@ -275,105 +270,96 @@ export function BillingEntryDialog(props: {
     setTouched((x) => ({ ...x, [f]: true }));
   };
   const shown = (f: string) => server[f] ?? (touched[f] ? errors[f] : undefined);
-  const save = async () => {
-    setBusy(true);
-    try {
-      await onSave(billingBody(d));
-    } catch (e) {
-      setServer(fieldErrorsOf(e));
-      toast('error', errorMessage(e, t('patients.billingFailed')));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () =>
+    save(() => onSave(billingBody(d)), {
+      onError: (e) => setServer(fieldErrorsOf(e)),
+      failure: (e) => errorMessage(e, t('patients.billingFailed')),
+    });
 
   return (
-    <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="billing-dialog">
-      <DialogTitle>{t('patients.billingTitle')}</DialogTitle>
-      <DialogContent>
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2, pt: 1 }}>
-          {fields.map((f) =>
-            f === 'insuranceProvider' ? (
-              <Autocomplete<Payor, false, false, true>
-                key={f}
-                freeSolo
-                options={payors.data ?? []}
-                filterOptions={(x) => x}
-                getOptionLabel={(o) => (typeof o === 'string' ? o : o.name)}
-                renderOption={(p, o) => (
-                  <li {...p} key={o.id}>
-                    {o.name} · {o.payorId}
-                    {o.state ? ` · ${o.state}` : ''}
-                  </li>
-                )}
-                inputValue={d.insuranceProvider}
-                onInputChange={(_, text, reason) => {
-                  if (reason === 'input' || reason === 'clear') {
-                    setD((x) => payorTyped(x, text));
-                    setTouched((x) => ({ ...x, insuranceProvider: true, payorId: true }));
-                  }
-                }}
-                onChange={(_, v) => {
-                  if (v && typeof v !== 'string') setD((x) => payorTyped(x, v.name, v));
-                }}
-                renderInput={(params) => (
-                  <TextField
-                    {...params}
-                    size="small"
-                    required
-                    label={`${billingLabel(f)} (${t('patients.searchPayor')})`}
-                    error={Boolean(shown(f))}
-                    helperText={shown(f) ?? t('patients.payorHint')}
-                    slotProps={{
-                      htmlInput: { ...params.inputProps, 'data-testid': 'billing-payor-search' },
-                    }}
-                  />
-                )}
-              />
-            ) : (
-              <TextField
-                key={f}
-                size="small"
-                select={Boolean(OPTIONS[f])}
-                required={
-                  ![
-                    'preference',
-                    'groupNumber',
-                    'priorAuthorizationNumber',
-                    'patientStatus',
-                    'otherTypeName',
-                  ].includes(f)
+    <FormDialog
+      title={t('patients.billingTitle')}
+      onClose={onClose}
+      maxWidth="md"
+      testId="billing-dialog"
+      busy={busy}
+      cancelLabel={t('patients.cancel')}
+      submitLabel={t('patients.save')}
+      onSubmit={submit}
+      submitDisabled={Object.keys(errors).length > 0}
+      submitTestId="billing-save"
+    >
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2, pt: 1 }}>
+        {fields.map((f) =>
+          f === 'insuranceProvider' ? (
+            <Autocomplete<Payor, false, false, true>
+              key={f}
+              freeSolo
+              options={payors.data ?? []}
+              filterOptions={(x) => x}
+              getOptionLabel={(o) => (typeof o === 'string' ? o : o.name)}
+              renderOption={(p, o) => (
+                <li {...p} key={o.id}>
+                  {o.name} · {o.payorId}
+                  {o.state ? ` · ${o.state}` : ''}
+                </li>
+              )}
+              inputValue={d.insuranceProvider}
+              onInputChange={(_, text, reason) => {
+                if (reason === 'input' || reason === 'clear') {
+                  setD((x) => payorTyped(x, text));
+                  setTouched((x) => ({ ...x, insuranceProvider: true, payorId: true }));
                 }
-                label={billingLabel(f)}
-                placeholder={f === 'insuredDob' || f === 'dischargeDate' ? 'MM/DD/YYYY' : undefined}
-                value={d[f]}
-                onChange={(e) => set(f, e.target.value)}
-                error={Boolean(shown(f))}
-                helperText={shown(f) ?? ' '}
-                disabled={f === 'payorId'}
-                slotProps={{ htmlInput: { 'data-testid': `billing-field-${f}` } }}
-              >
-                {(OPTIONS[f] ?? []).map((o) => (
-                  <MenuItem key={o} value={o}>
-                    {label(o)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            ),
-          )}
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('patients.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={busy || Object.keys(errors).length > 0}
-          onClick={() => void save()}
-          data-testid="billing-save"
-        >
-          {t('patients.save')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+              }}
+              onChange={(_, v) => {
+                if (v && typeof v !== 'string') setD((x) => payorTyped(x, v.name, v));
+              }}
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  size="small"
+                  required
+                  label={`${billingLabel(f)} (${t('patients.searchPayor')})`}
+                  error={Boolean(shown(f))}
+                  helperText={shown(f) ?? t('patients.payorHint')}
+                  slotProps={{
+                    htmlInput: { ...params.inputProps, 'data-testid': 'billing-payor-search' },
+                  }}
+                />
+              )}
+            />
+          ) : (
+            <TextField
+              key={f}
+              size="small"
+              select={Boolean(OPTIONS[f])}
+              required={
+                ![
+                  'preference',
+                  'groupNumber',
+                  'priorAuthorizationNumber',
+                  'patientStatus',
+                  'otherTypeName',
+                ].includes(f)
+              }
+              label={billingLabel(f)}
+              placeholder={f === 'insuredDob' || f === 'dischargeDate' ? 'MM/DD/YYYY' : undefined}
+              value={d[f]}
+              onChange={(e) => set(f, e.target.value)}
+              error={Boolean(shown(f))}
+              helperText={shown(f) ?? ' '}
+              disabled={f === 'payorId'}
+              slotProps={{ htmlInput: { 'data-testid': `billing-field-${f}` } }}
+            >
+              {(OPTIONS[f] ?? []).map((o) => (
+                <MenuItem key={o} value={o}>
+                  {label(o)}
+                </MenuItem>
+              ))}
+            </TextField>
+          ),
+        )}
+      </Box>
+    </FormDialog>
   );
 }

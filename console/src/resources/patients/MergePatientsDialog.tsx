@@ -3,10 +3,6 @@ import {
   Box,
   Button,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   Paper,
   Table,
   TableBody,
@@ -16,6 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import CallMergeIcon from '@mui/icons-material/CallMerge';
+import { FormDialog } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { MergePreview, PatientRow } from './api';
 import { conflictRows, patientLabel, type ConflictRow } from './logic';
@@ -230,70 +227,85 @@ export function MergePatientsDialog(props: {
   const { step, busy } = m;
 
   return (
-    <Dialog
-      open
-      onClose={step === 'progress' || busy ? undefined : onClose}
+    <FormDialog
+      title={
+        <>
+          <CallMergeIcon color="primary" />
+          {t('patients.merging.title')}
+        </>
+      }
+      titleSx={{ display: 'flex', alignItems: 'center', gap: 1 }}
+      onClose={onClose}
+      locked={step === 'progress' || busy}
       maxWidth="md"
-      fullWidth
-      data-testid="merge-dialog"
+      testId="merge-dialog"
+      dividers
+      actionsSx={{ px: 3, py: 1.5 }}
+      actions={<MergeActions m={m} onClose={onClose} onMerged={onMerged} />}
     >
-      <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-        <CallMergeIcon color="primary" />
-        {t('patients.merging.title')}
-      </DialogTitle>
-      <DialogContent dividers>
-        {step === 'pick' ? (
-          <MergePickStep duplicates={duplicates} m={m} />
-        ) : step === 'preview' ? (
-          <MergePreviewStep duplicates={duplicates} m={m} />
-        ) : (
-          <MergeProgressStep m={m} />
-        )}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 1.5 }}>
-        {step === 'progress' ? (
-          <Button
-            onClick={() => {
-              if (m.merge?.status !== 'DONE') onMerged();
-              onClose();
-            }}
-            data-testid="merge-close"
-          >
-            {t('patients.merging.close')}
-          </Button>
-        ) : (
-          <>
-            <Button onClick={onClose} disabled={busy} color="inherit">
-              {t('patients.merging.cancel')}
-            </Button>
-            {step === 'preview' ? (
-              <Button onClick={m.back} disabled={busy} data-testid="merge-back">
-                {t('patients.merging.back')}
-              </Button>
-            ) : null}
-            {step === 'pick' ? (
-              <Button
-                variant="contained"
-                disabled={!m.primary}
-                onClick={() => m.setStep('preview')}
-                data-testid="merge-preview-next"
-              >
-                {t('patients.merging.preview')}
-              </Button>
-            ) : (
-              <Button
-                variant="contained"
-                disabled={busy || !m.preview.data}
-                startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <CallMergeIcon />}
-                onClick={() => void m.doMerge()}
-                data-testid="merge-submit"
-              >
-                {t('patients.merging.merge')}
-              </Button>
-            )}
-          </>
-        )}
-      </DialogActions>
-    </Dialog>
+      {step === 'pick' ? (
+        <MergePickStep duplicates={duplicates} m={m} />
+      ) : step === 'preview' ? (
+        <MergePreviewStep duplicates={duplicates} m={m} />
+      ) : (
+        <MergeProgressStep m={m} />
+      )}
+    </FormDialog>
+  );
+}
+
+/** The merge's buttons: Cancel, Back and Preview or Merge; Close once it runs. */
+function MergeActions({
+  m,
+  onClose,
+  onMerged,
+}: {
+  m: MergePatientsState;
+  onClose: () => void;
+  onMerged: () => void;
+}) {
+  const t = usePatientsT();
+  const { step, busy } = m;
+  return step === 'progress' ? (
+    <Button
+      onClick={() => {
+        if (m.merge?.status !== 'DONE') onMerged();
+        onClose();
+      }}
+      data-testid="merge-close"
+    >
+      {t('patients.merging.close')}
+    </Button>
+  ) : (
+    <>
+      <Button onClick={onClose} disabled={busy} color="inherit">
+        {t('patients.merging.cancel')}
+      </Button>
+      {step === 'preview' ? (
+        <Button onClick={m.back} disabled={busy} data-testid="merge-back">
+          {t('patients.merging.back')}
+        </Button>
+      ) : null}
+      {step === 'pick' ? (
+        <Button
+          variant="contained"
+          disabled={!m.primary}
+          onClick={() => m.setStep('preview')}
+          data-testid="merge-preview-next"
+        >
+          {t('patients.merging.preview')}
+        </Button>
+      ) : (
+        <Button
+          variant="contained"
+          disabled={busy || !m.preview.data}
+          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <CallMergeIcon />}
+          onClick={() => void m.doMerge()}
+          data-testid="merge-submit"
+        >
+          {t('patients.merging.merge')}
+        </Button>
+      )}
+    </>
   );
 }

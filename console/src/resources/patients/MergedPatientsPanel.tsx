@@ -4,10 +4,6 @@ import {
   Box,
   Button,
   Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   Link,
   Paper,
   Table,
@@ -21,7 +17,7 @@ import {
 import UndoIcon from '@mui/icons-material/Undo';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
-import { ConfirmDialog, DateText, useToast } from '../../components';
+import { ConfirmDialog, DateText, FormDialog, useToast } from '../../components';
 import type { PatientMerge, PatientRow } from './api';
 import { mergeRunning, patientLabel } from './logic';
 import { MergeProgressBar, useMergeProgress } from './MergeProgress';
@@ -193,27 +189,22 @@ export function MergedPatientsPanel(props: { patient: PatientRow; onChanged: () 
         onClose={() => setConfirm(null)}
       />
       {progress ? (
-        <Dialog open maxWidth="sm" fullWidth data-testid="undo-progress-dialog">
-          <DialogTitle>{t('patients.merging.undoTitle')}</DialogTitle>
-          <DialogContent dividers>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-              {progress.status === 'UNDONE'
-                ? t('patients.merging.undone')
-                : t('patients.merging.undoRunning')}
-            </Typography>
-            <MergeProgressBar merge={progress} problem={problem} />
-          </DialogContent>
-          <DialogActions>
-            <Button
-              onClick={() => {
-                setUndoing(null);
-                void q.refetch();
-              }}
-            >
-              {t('patients.merging.close')}
-            </Button>
-          </DialogActions>
-        </Dialog>
+        <FormDialog
+          title={t('patients.merging.undoTitle')}
+          onClose={() => {
+            setUndoing(null);
+            void q.refetch();
+          }}
+          locked
+          testId="undo-progress-dialog"
+          dividers
+          cancelLabel={t('patients.merging.close')}
+        >
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {progress.status === 'UNDONE' ? t('patients.merging.undone') : t('patients.merging.undoRunning')}
+          </Typography>
+          <MergeProgressBar merge={progress} problem={problem} />
+        </FormDialog>
       ) : null}
     </Paper>
   );

@@ -1,18 +1,8 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  TextField,
-} from '@mui/material';
+import { Alert, Box, MenuItem, TextField } from '@mui/material';
 import { BIRTH_SEXES, patientNumberProblem } from '@onco/domain';
 import { useDataProvider } from 'react-admin';
-import { useToast } from '../../components';
+import { FormDialog, useSave } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { PatientRow } from './api';
 import { errorMessage, fieldErrorsOf, usePatientMethods, usePatientsT } from './usePatients';
@@ -68,78 +58,69 @@ export function EditPatientDialog(props: { patient: PatientRow; onClose: () => v
   const { patient, onClose, onSaved } = props;
   const t = usePatientsT();
   const label = useEnumLabel();
-  const toast = useToast();
   const dp = useDataProvider();
   const [v, setV] = useState<EditValues>(() => initial(patient));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useSave();
   const missing = FIELDS.filter((f) => f.required && !v[f.key]?.trim()).map((f) => f.key);
 
-  const save = async () => {
-    setBusy(true);
+  const submit = () => {
     const body: Record<string, unknown> = { version: patient.version ?? undefined, address: {} };
     for (const f of FIELDS) {
       const val = v[f.key].trim() === '' ? null : v[f.key].trim();
       if (f.key.startsWith('address.')) (body.address as Record<string, unknown>)[f.key.slice(8)] = val;
       else body[f.key] = val;
     }
-    try {
-      await dp.update('patients', { id: patient.id, data: body, previousData: patient });
-      toast('success', t('patients.updated'));
-      onSaved();
-    } catch (e) {
-      setErrors(fieldErrorsOf(e));
-      toast('error', errorMessage(e, t('patients.updateFailed')));
-    } finally {
-      setBusy(false);
-    }
+    return save(() => dp.update('patients', { id: patient.id, data: body, previousData: patient }), {
+      success: t('patients.updated'),
+      onDone: onSaved,
+      onError: (e) => setErrors(fieldErrorsOf(e)),
+      failure: (e) => errorMessage(e, t('patients.updateFailed')),
+    });
   };
 
   return (
-    <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="patient-edit-dialog">
-      <DialogTitle>{t('patients.editTitle', { name: patient.name })}</DialogTitle>
-      <DialogContent>
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr' }, gap: 2, pt: 1 }}>
-          {FIELDS.map((f) => (
-            <TextField
-              key={f.key}
-              size="small"
-              label={t(`patients.field.${f.label}`)}
-              required={f.required}
-              type={f.type ?? 'text'}
-              select={f.key === 'birthSex'}
-              value={v[f.key]}
-              onChange={(e) => setV((x) => ({ ...x, [f.key]: e.target.value }))}
-              error={Boolean(errors[f.key])}
-              helperText={errors[f.key] ?? ' '}
-              slotProps={{
-                inputLabel: f.type === 'date' ? { shrink: true } : undefined,
-                htmlInput: { 'data-testid': `patient-edit-${f.key}` },
-              }}
-            >
-              {f.key === 'birthSex'
-                ? BIRTH_SEXES.map((s) => (
-                    <MenuItem key={s} value={s}>
-                      {label(s)}
-                    </MenuItem>
-                  ))
-                : null}
-            </TextField>
-          ))}
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('patients.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={busy || missing.length > 0}
-          onClick={() => void save()}
-          data-testid="patient-edit-save"
-        >
-          {t('patients.save')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <FormDialog
+      title={t('patients.editTitle', { name: patient.name })}
+      onClose={onClose}
+      maxWidth="md"
+      testId="patient-edit-dialog"
+      busy={busy}
+      cancelLabel={t('patients.cancel')}
+      submitLabel={t('patients.save')}
+      onSubmit={submit}
+      submitDisabled={missing.length > 0}
+      submitTestId="patient-edit-save"
+    >
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr' }, gap: 2, pt: 1 }}>
+        {FIELDS.map((f) => (
+          <TextField
+            key={f.key}
+            size="small"
+            label={t(`patients.field.${f.label}`)}
+            required={f.required}
+            type={f.type ?? 'text'}
+            select={f.key === 'birthSex'}
+            value={v[f.key]}
+            onChange={(e) => setV((x) => ({ ...x, [f.key]: e.target.value }))}
+            error={Boolean(errors[f.key])}
+            helperText={errors[f.key] ?? ' '}
+            slotProps={{
+              inputLabel: f.type === 'date' ? { shrink: true } : undefined,
+              htmlInput: { 'data-testid': `patient-edit-${f.key}` },
+            }}
+          >
+            {f.key === 'birthSex'
+              ? BIRTH_SEXES.map((s) => (
+                  <MenuItem key={s} value={s}>
+                    {label(s)}
+                  </MenuItem>
+                ))
+              : null}
+          </TextField>
+        ))}
+      </Box>
+    </FormDialog>
   );
 }
 
@@ -154,68 +135,57 @@ export function UpdatePatientNumberDialog(props: {
 }) {
   const { patient, onClose, onDone } = props;
   const t = usePatientsT();
-  const toast = useToast();
   const api = usePatientMethods();
   const [to, setTo] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useSave();
   const rule = patientNumberProblem(to, patient.userId);
 
-  const update = async () => {
-    setBusy(true);
+  const update = () => {
     setProblem(null);
-    try {
-      await api.updatePatientNumber({ fromId: patient.userId, toId: to.trim(), version: patient.version });
-      toast('success', t('patients.numberUpdated'));
-      onDone();
-    } catch (e) {
-      const msg = errorMessage(e, t('patients.numberFailed'));
-      setProblem(msg);
-      toast('error', msg);
-    } finally {
-      setBusy(false);
-    }
+    const failure = (e: unknown) => errorMessage(e, t('patients.numberFailed'));
+    return save(
+      () => api.updatePatientNumber({ fromId: patient.userId, toId: to.trim(), version: patient.version }),
+      { success: t('patients.numberUpdated'), onDone, onError: (e) => setProblem(failure(e)), failure },
+    );
   };
 
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth data-testid="patient-number-dialog">
-      <DialogTitle>{t('patients.numberTitle')}</DialogTitle>
-      <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}>
-        <TextField size="small" label={t('patients.currentNumber')} value={patient.userId} disabled />
-        <TextField
-          size="small"
-          required
-          autoFocus
-          label={t('patients.newNumber')}
-          value={to}
-          onChange={(e) => setTo(e.target.value)}
-          error={to !== '' && rule !== null}
-          helperText={
-            to !== '' && rule === 'invalid'
-              ? t('patients.numberInvalid')
-              : to !== '' && rule === 'same'
-                ? t('patients.numberSame')
-                : t('patients.numberHelp')
-          }
-          slotProps={{ htmlInput: { 'data-testid': 'patient-number-input' } }}
-        />
-        {problem ? (
-          <Alert severity="error" data-testid="patient-number-problem">
-            {problem}
-          </Alert>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('patients.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={busy || rule !== null}
-          onClick={() => void update()}
-          data-testid="patient-number-submit"
-        >
-          {t('patients.update')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <FormDialog
+      title={t('patients.numberTitle')}
+      onClose={onClose}
+      testId="patient-number-dialog"
+      contentSx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}
+      busy={busy}
+      cancelLabel={t('patients.cancel')}
+      submitLabel={t('patients.update')}
+      onSubmit={update}
+      submitDisabled={rule !== null}
+      submitTestId="patient-number-submit"
+    >
+      <TextField size="small" label={t('patients.currentNumber')} value={patient.userId} disabled />
+      <TextField
+        size="small"
+        required
+        autoFocus
+        label={t('patients.newNumber')}
+        value={to}
+        onChange={(e) => setTo(e.target.value)}
+        error={to !== '' && rule !== null}
+        helperText={
+          to !== '' && rule === 'invalid'
+            ? t('patients.numberInvalid')
+            : to !== '' && rule === 'same'
+              ? t('patients.numberSame')
+              : t('patients.numberHelp')
+        }
+        slotProps={{ htmlInput: { 'data-testid': 'patient-number-input' } }}
+      />
+      {problem ? (
+        <Alert severity="error" data-testid="patient-number-problem">
+          {problem}
+        </Alert>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, Link, ListItemText, Menu, MenuItem } from '@mui/material';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
+import { Box, Link } from '@mui/material';
 import { patientListActions, PATIENTS_PAGE_SIZE, PATIENTS_PAGE_SIZES } from '@onco/domain';
 import { usePermissions } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import {
+  ActionsMenu,
   DateText,
   ListPage,
   PhoneText,
@@ -43,7 +43,6 @@ export function PatientsListPage() {
   const navigate = useNavigate();
   const { permissions = [] } = usePermissions<string[]>();
   const [range, setRange] = useState<CreatedRange>({ start: null, end: null });
-  const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [dialog, setDialog] = useState<
     { kind: 'edit' | 'number'; patient: PatientRow } | { kind: 'merge'; duplicates: PatientRow[] } | null
   >(null);
@@ -133,53 +132,42 @@ export function PatientsListPage() {
     if (!allowed.menu) return null;
     const mergeProblem = mergeSelectionProblem(ctx.selected);
     const pick = (kind: 'edit' | 'number') => {
-      setMenu(null);
       if (ctx.selected[0]) setDialog({ kind, patient: ctx.selected[0] });
     };
     return (
-      <>
-        <Button
-          size="small"
-          variant="outlined"
-          endIcon={<MoreVertIcon />}
-          onClick={(e) => setMenu(e.currentTarget)}
-          data-testid="patients-actions"
-        >
-          {t('patients.actions')}
-        </Button>
-        <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-          <MenuItem disabled={!allowed.edit} onClick={() => pick('edit')} data-testid="patients-action-edit">
-            <ListItemText secondary={allowed.edit ? null : t('patients.selectOne')}>
-              {t('patients.edit')}
-            </ListItemText>
-          </MenuItem>
-          {permissions.includes('CAN_UPDATE_PATIENTID') ? (
-            <MenuItem
-              disabled={!allowed.updateNumber}
-              onClick={() => pick('number')}
-              data-testid="patients-action-number"
-            >
-              <ListItemText>{t('patients.updateNumber')}</ListItemText>
-            </MenuItem>
-          ) : null}
-          {permissions.includes('CAN_MERGE_PATIENTS') ? (
-            <MenuItem
-              disabled={!allowed.merge}
-              onClick={() => {
-                setMenu(null);
-                setDialog({ kind: 'merge', duplicates: [...ctx.selected] });
-              }}
-              data-testid="patients-action-merge"
-            >
-              <ListItemText
-                secondary={mergeProblem ? t(`patients.merging.selectProblem.${mergeProblem}`) : null}
-              >
-                {t('patients.merge')}
-              </ListItemText>
-            </MenuItem>
-          ) : null}
-        </Menu>
-      </>
+      <ActionsMenu
+        label={t('patients.actions')}
+        testId="patients-actions"
+        actions={[
+          {
+            key: 'edit',
+            label: t('patients.edit'),
+            secondary: allowed.edit ? null : t('patients.selectOne'),
+            disabled: !allowed.edit,
+            testId: 'patients-action-edit',
+            onClick: () => pick('edit'),
+          },
+          permissions.includes('CAN_UPDATE_PATIENTID')
+            ? {
+                key: 'number',
+                label: t('patients.updateNumber'),
+                disabled: !allowed.updateNumber,
+                testId: 'patients-action-number',
+                onClick: () => pick('number'),
+              }
+            : null,
+          permissions.includes('CAN_MERGE_PATIENTS')
+            ? {
+                key: 'merge',
+                label: t('patients.merge'),
+                secondary: mergeProblem ? t(`patients.merging.selectProblem.${mergeProblem}`) : null,
+                disabled: !allowed.merge,
+                testId: 'patients-action-merge',
+                onClick: () => setDialog({ kind: 'merge', duplicates: [...ctx.selected] }),
+              }
+            : null,
+        ]}
+      />
     );
   };
 

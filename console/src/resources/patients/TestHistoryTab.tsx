@@ -4,9 +4,6 @@ import {
   Button,
   IconButton,
   Link,
-  ListItemText,
-  Menu,
-  MenuItem,
   Paper,
   Radio,
   Table,
@@ -18,12 +15,11 @@ import {
   Typography,
 } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { mergeTrfProblem, PATIENT_TEST_HISTORY_PAGE_SIZE, type RequisitionStatus } from '@onco/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useDataProvider, usePermissions } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { ConfirmDialog, DateText, Paginator, PdfViewerDialog, useToast } from '../../components';
+import { ActionsMenu, ConfirmDialog, DateText, Paginator, PdfViewerDialog, useToast } from '../../components';
 import type { ConsoleDataProvider } from '../../providers/dataProvider';
 import { useTestMethods } from '../test-orders/useTestMethods';
 import { diagnosisText } from '../orders/list/logic';
@@ -78,7 +74,6 @@ export function TestHistoryTab({ patientId }: { patientId: string }) {
   const { permissions = [] } = usePermissions<string[]>();
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<HistoryRow | null>(null);
-  const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [merging, setMerging] = useState(false);
   const [report, setReport] = useState<HistoryTest | null>(null);
   const [toDelete, setToDelete] = useState<HistoryRow | null>(null);
@@ -139,31 +134,20 @@ export function TestHistoryTab({ patientId }: { patientId: string }) {
         </Typography>
         <Box sx={{ flex: 1 }} />
         {permissions.includes('CAN_MERGE_TRF') ? (
-          <>
-            <Button
-              size="small"
-              variant="outlined"
-              endIcon={<MoreVertIcon />}
-              onClick={(e) => setMenu(e.currentTarget)}
-              data-testid="history-actions"
-            >
-              {t('patients.actions')}
-            </Button>
-            <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-              <MenuItem
-                disabled={!canMerge}
-                onClick={() => {
-                  setMenu(null);
-                  setMerging(true);
-                }}
-                data-testid="history-action-merge"
-              >
-                <ListItemText secondary={selected ? null : t('patients.noTrf')}>
-                  {t('patients.mergeTrf')}
-                </ListItemText>
-              </MenuItem>
-            </Menu>
-          </>
+          <ActionsMenu
+            label={t('patients.actions')}
+            testId="history-actions"
+            actions={[
+              {
+                key: 'merge',
+                label: t('patients.mergeTrf'),
+                secondary: selected ? null : t('patients.noTrf'),
+                disabled: !canMerge,
+                testId: 'history-action-merge',
+                onClick: () => setMerging(true),
+              },
+            ]}
+          />
         ) : null}
       </Box>
       <TableContainer>

@@ -1,24 +1,43 @@
 import { useState } from 'react';
-import {
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  MenuItem,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Checkbox, FormControlLabel, MenuItem, TextField, Typography } from '@mui/material';
 import { dueDateError, testStatusOptions, TEST_RULE_MESSAGES, type TestStatus } from '@onco/domain';
-import { useToast } from '../../components';
+import { FormDialog, useSave, type FormDialogProps } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { dayToUs, usDateToDay } from './logic';
 import { useTestMethods } from './useTestMethods';
 import { useTestsT } from './useTestsT';
 
 const errorText = (e: unknown, fallback: string) => (e instanceof Error && e.message ? e.message : fallback);
+
+type TestDialogProps = Omit<FormDialogProps, 'title' | 'maxWidth' | 'cancelLabel' | 'busy' | 'onSubmit'> & {
+  /** the title (tests.dialog.{action}Title) and the toasts (tests.toast.{action}Updated / {action}Failed) */
+  action: 'status' | 'due' | 'lims';
+  /** the change the primary button makes */
+  run: () => Promise<unknown>;
+  onDone: () => void;
+};
+
+/** The tests' small dialogs: extra small, the tests' Cancel text, the change made with its toasts. */
+function TestDialog({ action, run, onDone, ...props }: TestDialogProps) {
+  const t = useTestsT();
+  const { busy, save } = useSave();
+  const submit = () =>
+    save(run, {
+      success: t(`tests.toast.${action}Updated`),
+      failure: (e) => errorText(e, t(`tests.toast.${action}Failed`)),
+      onDone,
+    });
+  return (
+    <FormDialog
+      maxWidth="xs"
+      title={t(`tests.dialog.${action}Title`)}
+      cancelLabel={t('tests.dialog.cancel')}
+      busy={busy}
+      onSubmit={submit}
+      {...props}
+    />
+  );
+}
 
 /**
  * Change Test Status for one or many tests: every status but TEST_SELECTED, the first selected test's own
@@ -33,76 +52,64 @@ export function UpdateStatusDialog(props: {
   const { open, tests, onClose, onDone } = props;
   const t = useTestsT();
   const label = useEnumLabel();
-  const toast = useToast();
   const testApi = useTestMethods();
   const [status, setStatus] = useState<TestStatus | ''>('');
-  const [saving, setSaving] = useState(false);
   const options = testStatusOptions(tests[0]?.status);
-  const submit = async () => {
-    if (!status) return;
-    setSaving(true);
-    try {
-      await testApi.updateTestsStatus({ uuids: tests.map((x) => x.id), status });
-      toast('success', t('tests.toast.statusUpdated'));
-      setStatus('');
-      onDone();
-    } catch (e) {
-      toast('error', errorText(e, t('tests.toast.statusFailed')));
-    } finally {
-      setSaving(false);
-    }
-  };
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{t('tests.dialog.statusTitle')}</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {t('tests.dialog.statusFor', { n: tests.length })}
-        </Typography>
-        <TextField
-          select
-          fullWidth
-          size="small"
-          label={t('tests.dialog.statusLabel')}
-          value={status}
-          onChange={(e) => setStatus(e.target.value as TestStatus)}
-          slotProps={{
-            select: { MenuProps: { slotProps: { paper: { 'data-testid': 'status-options' } as object } } },
-          }}
-          inputProps={{ 'data-testid': 'status-select' }}
-        >
-          {options.map((o) => (
-            <MenuItem key={o.status} value={o.status} disabled={o.disabled} data-value={o.status}>
-              {label(o.status)}
-            </MenuItem>
-          ))}
-        </TextField>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('tests.dialog.cancel')}</Button>
-        <Button variant="contained" disabled={!status || saving} onClick={submit} data-testid="status-update">
-          {t('tests.dialog.update')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <TestDialog
+      action="status"
+      run={() => testApi.updateTestsStatus({ uuids: tests.map((x) => x.id), status: status as TestStatus })}
+      onDone={() => {
+        setStatus('');
+        onDone();
+      }}
+      open={open}
+      onClose={onClose}
+      submitLabel={t('tests.dialog.update')}
+      submitDisabled={!status}
+      submitTestId="status-update"
+    >
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {t('tests.dialog.statusFor', { n: tests.length })}
+      </Typography>
+      <TextField
+        select
+        fullWidth
+        size="small"
+        label={t('tests.dialog.statusLabel')}
+        value={status}
+        onChange={(e) => setStatus(e.target.value as TestStatus)}
+        slotProps={{
+          select: { MenuProps: { slotProps: { paper: { 'data-testid': 'status-options' } as object } } },
+        }}
+        inputProps={{ 'data-testid': 'status-select' }}
+      >
+        {options.map((o) => (
+          <MenuItem key={o.status} value={o.status} disabled={o.disabled} data-value={o.status}>
+            {label(o.status)}
+          </MenuItem>
+        ))}
+      </TextField>
+    </TestDialog>
   );
 }
 
-/** Update Due Date: MM/DD/YYYY at most 30 days ahead, or "Set Due Date to None". */
-export function DueDateDialog(props: {
+/** A dialog that changes one value of one test. */
+interface OneTestDialogProps {
   open: boolean;
   testId: string;
+  /** the value now */
   current: string | null;
   onClose: () => void;
   onDone: () => void;
-}) {
-  const { open, testId, current, onClose, onDone } = props;
+}
+
+/** Update Due Date: MM/DD/YYYY at most 30 days ahead, or "Set Due Date to None". */
+export function DueDateDialog({ open, testId, current, onClose, onDone }: OneTestDialogProps) {
   const t = useTestsT();
-  const toast = useToast();
   const testApi = useTestMethods();
   const [text, setText] = useState(dayToUs(current));
   const [none, setNone] = useState(false);
-  const [saving, setSaving] = useState(false);
   const day = usDateToDay(text);
   const today = new Date().toISOString().slice(0, 10);
   const error = none
@@ -112,102 +119,64 @@ export function DueDateDialog(props: {
       : day
         ? dueDateError(day, today)
         : null;
-  const canSave = !saving && (none || (day !== null && !error));
-  const submit = async () => {
-    setSaving(true);
-    try {
-      await testApi.updateTestDueDate({ uuid: testId, dueOn: none ? null : day });
-      toast('success', t('tests.toast.dueUpdated'));
-      onDone();
-    } catch (e) {
-      toast('error', errorText(e, t('tests.toast.dueFailed')));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const canSave = none || (day !== null && !error);
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{t('tests.dialog.dueTitle')}</DialogTitle>
-      <DialogContent>
-        <TextField
-          fullWidth
-          size="small"
-          sx={{ mt: 1 }}
-          label={t('tests.dialog.dueLabel')}
-          placeholder="MM/DD/YYYY"
-          value={text}
-          disabled={none}
-          onChange={(e) => setText(e.target.value)}
-          error={Boolean(error)}
-          helperText={error ?? ' '}
-          inputProps={{ 'data-testid': 'due-input' }}
-        />
-        <FormControlLabel
-          control={<Checkbox checked={none} onChange={(e) => setNone(e.target.checked)} />}
-          label={t('tests.dialog.dueNone')}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('tests.dialog.cancel')}</Button>
-        <Button variant="contained" disabled={!canSave} onClick={submit} data-testid="due-update">
-          {t('tests.dialog.update')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <TestDialog
+      action="due"
+      run={() => testApi.updateTestDueDate({ uuid: testId, dueOn: none ? null : day })}
+      onDone={onDone}
+      open={open}
+      onClose={onClose}
+      submitLabel={t('tests.dialog.update')}
+      submitDisabled={!canSave}
+      submitTestId="due-update"
+    >
+      <TextField
+        fullWidth
+        size="small"
+        sx={{ mt: 1 }}
+        label={t('tests.dialog.dueLabel')}
+        placeholder="MM/DD/YYYY"
+        value={text}
+        disabled={none}
+        onChange={(e) => setText(e.target.value)}
+        error={Boolean(error)}
+        helperText={error ?? ' '}
+        inputProps={{ 'data-testid': 'due-input' }}
+      />
+      <FormControlLabel
+        control={<Checkbox checked={none} onChange={(e) => setNone(e.target.checked)} />}
+        label={t('tests.dialog.dueNone')}
+      />
+    </TestDialog>
   );
 }
 
 /** Add/Edit LIMS Project #: must be non-empty. */
-export function LimsDialog(props: {
-  open: boolean;
-  testId: string;
-  current: string | null;
-  onClose: () => void;
-  onDone: () => void;
-}) {
-  const { open, testId, current, onClose, onDone } = props;
+export function LimsDialog({ open, testId, current, onClose, onDone }: OneTestDialogProps) {
   const t = useTestsT();
-  const toast = useToast();
   const testApi = useTestMethods();
   const [value, setValue] = useState(current ?? '');
-  const [saving, setSaving] = useState(false);
-  const submit = async () => {
-    setSaving(true);
-    try {
-      await testApi.updateLimsProjectId({ uuid: testId, limsProjectId: value.trim() });
-      toast('success', t('tests.toast.limsUpdated'));
-      onDone();
-    } catch (e) {
-      toast('error', errorText(e, t('tests.toast.limsFailed')));
-    } finally {
-      setSaving(false);
-    }
-  };
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{t('tests.dialog.limsTitle')}</DialogTitle>
-      <DialogContent>
-        <TextField
-          fullWidth
-          size="small"
-          sx={{ mt: 1 }}
-          label={t('tests.dialog.limsLabel')}
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          inputProps={{ 'data-testid': 'lims-input', maxLength: 200 }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('tests.dialog.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={!value.trim() || saving}
-          onClick={submit}
-          data-testid="lims-save"
-        >
-          {t('tests.dialog.save')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <TestDialog
+      action="lims"
+      run={() => testApi.updateLimsProjectId({ uuid: testId, limsProjectId: value.trim() })}
+      onDone={onDone}
+      open={open}
+      onClose={onClose}
+      submitLabel={t('tests.dialog.save')}
+      submitDisabled={!value.trim()}
+      submitTestId="lims-save"
+    >
+      <TextField
+        fullWidth
+        size="small"
+        sx={{ mt: 1 }}
+        label={t('tests.dialog.limsLabel')}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        inputProps={{ 'data-testid': 'lims-input', maxLength: 200 }}
+      />
+    </TestDialog>
   );
 }

@@ -1,13 +1,18 @@
 import { DayRangeFields } from '../../components/DayRangeFields';
 import { useMemo, useState } from 'react';
-import { Box, Button, Chip, Link, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
+import { Box, Chip, Link, Tooltip } from '@mui/material';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { usePermissions } from 'react-admin';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import {
+  ActionsMenu,
   DateText,
+  enumColumn,
   ListPage,
+  NavFilterChip,
+  RowLink,
+  selectionActionDone,
+  stopRowClick,
   Truncate,
   type Column,
   type FacetFilterDef,
@@ -30,9 +35,6 @@ import { useTestsT } from './useTestsT';
 
 const LIMS_TEMPLATE = import.meta.env.VITE_LIMS_PROJECT_URL as string | undefined;
 
-/** Stop a link's click from also opening the row. */
-const stop = (e: React.MouseEvent) => e.stopPropagation();
-
 /**
  * The tests list (/tests, spec 2 section 2.4): banner Test Orders; Test, Order and Status filters from the
  * server's facets and the Ordered date range; the initial status and range from navigation state (the home
@@ -51,7 +53,6 @@ export function TestsListPage() {
   const [navStatus, setNavStatus] = useState<string | null>(initial.status);
   const [range, setRange] = useState<OrderedRange>(initial.range);
   const [onCounter] = useState(() => opensOnCounter(initial));
-  const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [dialog, setDialog] = useState<'status' | 'lims' | 'report' | null>(null);
 
   const baseFilter = useMemo(() => testsBaseFilter(navStatus, range), [navStatus, range]);
@@ -74,14 +75,9 @@ export function TestsListPage() {
       label: t('tests.col.testId'),
       sortable: true,
       render: (r) => (
-        <Link
-          component={RouterLink}
-          to={`/test/${encodeURIComponent(r.id)}`}
-          onClick={stop}
-          sx={{ fontWeight: 600 }}
-        >
+        <RowLink to={`/test/${encodeURIComponent(r.id)}`} sx={{ fontWeight: 600 }}>
           {r.testOrderId ?? r.id}
-        </Link>
+        </RowLink>
       ),
     },
     {
@@ -90,18 +86,13 @@ export function TestsListPage() {
       sortable: true,
       sortField: 'testRequisitionId',
       render: (r) => (
-        <Link component={RouterLink} to={`/order/${encodeURIComponent(r.testOrderForm.id)}`} onClick={stop}>
+        <RowLink to={`/order/${encodeURIComponent(r.testOrderForm.id)}`}>
           {r.testOrderForm.testRequisitionId ?? ''}
-        </Link>
+        </RowLink>
       ),
     },
-    { source: 'testType', label: t('tests.col.testType'), sortable: true, render: (r) => label(r.testType) },
-    {
-      source: 'orderType',
-      label: t('tests.col.orderType'),
-      sortable: true,
-      render: (r) => label(r.orderType),
-    },
+    enumColumn('testType', t('tests.col.testType'), label),
+    enumColumn('orderType', t('tests.col.orderType'), label),
     {
       source: 'status',
       label: t('tests.col.status'),
@@ -117,13 +108,9 @@ export function TestsListPage() {
       sortField: 'patientName',
       render: (r) =>
         r.testOrderForm.patient?.id ? (
-          <Link
-            component={RouterLink}
-            to={`/patient/${encodeURIComponent(r.testOrderForm.patient.id)}`}
-            onClick={stop}
-          >
+          <RowLink to={`/patient/${encodeURIComponent(r.testOrderForm.patient.id)}`}>
             <Truncate text={r.testOrderForm.patient.name ?? r.testOrderForm.patient.userId ?? ''} />
-          </Link>
+          </RowLink>
         ) : (
           ''
         ),
@@ -159,7 +146,7 @@ export function TestsListPage() {
             href={limsUrl(r.limsProjectId, LIMS_TEMPLATE)}
             target="_blank"
             rel="noopener noreferrer"
-            onClick={stop}
+            onClick={stopRowClick}
             data-testid={`lims-${r.id}`}
           >
             {r.limsProjectId}
@@ -200,13 +187,10 @@ export function TestsListPage() {
   const actions = (ctx: ListContext<TestOrderRow>) => (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
       {navStatus ? (
-        <Chip
-          size="small"
-          color="primary"
-          variant="outlined"
+        <NavFilterChip
           label={`${t('tests.facet.status')}: ${label(navStatus)}`}
           onDelete={() => setNavStatus(null)}
-          data-testid="nav-status"
+          testId="nav-status"
         />
       ) : null}
       <Tooltip title={t('tests.ordered')}>
@@ -225,46 +209,30 @@ export function TestsListPage() {
         </Link>
       ) : null}
       {adminActions ? (
-        <>
-          <Button
-            size="small"
-            variant="outlined"
-            endIcon={<MoreVertIcon />}
-            onClick={(e) => setMenu(e.currentTarget)}
-            data-testid="tests-actions"
-          >
-            {t('tests.actions')}
-          </Button>
-          <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
-            <MenuItem
-              disabled={ctx.selected.length !== 1}
-              onClick={() => {
-                setMenu(null);
-                setDialog('lims');
-              }}
-            >
-              <ListItemText>{t('tests.action.lims')}</ListItemText>
-            </MenuItem>
-            <MenuItem
-              disabled={ctx.selected.length < 1}
-              onClick={() => {
-                setMenu(null);
-                setDialog('status');
-              }}
-            >
-              <ListItemText>{t('tests.action.updateStatus')}</ListItemText>
-            </MenuItem>
-            <MenuItem
-              disabled={ctx.selected.length !== 1 || ctx.selected[0]?.status === 'TEST_ORDERED'}
-              onClick={() => {
-                setMenu(null);
-                setDialog('report');
-              }}
-            >
-              <ListItemText>{t('tests.action.uploadReport')}</ListItemText>
-            </MenuItem>
-          </Menu>
-        </>
+        <ActionsMenu
+          label={t('tests.actions')}
+          testId="tests-actions"
+          actions={[
+            {
+              key: 'lims',
+              label: t('tests.action.lims'),
+              disabled: ctx.selected.length !== 1,
+              onClick: () => setDialog('lims'),
+            },
+            {
+              key: 'status',
+              label: t('tests.action.updateStatus'),
+              disabled: ctx.selected.length < 1,
+              onClick: () => setDialog('status'),
+            },
+            {
+              key: 'report',
+              label: t('tests.action.uploadReport'),
+              disabled: ctx.selected.length !== 1 || ctx.selected[0]?.status === 'TEST_ORDERED',
+              onClick: () => setDialog('report'),
+            },
+          ]}
+        />
       ) : null}
     </Box>
   );
@@ -287,11 +255,7 @@ export function TestsListPage() {
       actions={actions}
     >
       {(ctx) => {
-        const done = () => {
-          setDialog(null);
-          ctx.setSelectedIds([]);
-          ctx.refresh();
-        };
+        const done = selectionActionDone(ctx, () => setDialog(null));
         const one = ctx.selected[0];
         return (
           <>

@@ -1,18 +1,6 @@
-import { useMessagesT } from '../../components';
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import {
-  Box,
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  LinearProgress,
-  Typography,
-} from '@mui/material';
-import { useToast } from '../../components';
+import { Box, Button, Checkbox, FormControlLabel, LinearProgress, Typography } from '@mui/material';
+import { FormDialog, useMessagesT, useToast } from '../../components';
 import { isPdfFileName, useReportMethods } from './reportsApi';
 import { reportsEn } from './reportsI18n';
 
@@ -113,75 +101,66 @@ export function UploadReportDialog({ open, testOrderId, onClose, onDone }: Uploa
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={busy ? undefined : onClose}
-      maxWidth="sm"
-      fullWidth
-      data-testid="upload-report-dialog"
+      title={t('reports.title')}
+      onClose={onClose}
+      testId="upload-report-dialog"
+      busy={busy}
+      cancelLabel={t('reports.cancel')}
+      onCancel={cancel}
+      cancelDisabled={saving}
+      submitLabel={t('reports.upload')}
+      onSubmit={upload}
+      submitDisabled={!file}
+      submitTestId="upload-report-submit"
     >
-      <DialogTitle>{t('reports.title')}</DialogTitle>
-      <DialogContent>
-        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, pt: 1 }}>
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-            <Button variant="outlined" component="label" disabled={busy}>
-              {t('reports.chooseFile')}
-              <input
-                hidden
-                type="file"
-                accept=".pdf,application/pdf"
-                onChange={choose}
-                data-testid="upload-report-file"
-              />
-            </Button>
-            <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'} noWrap>
-              {file
-                ? `${file.name} (${t('reports.size', { size: (file.size / 1024 / 1024).toFixed(1) })})`
-                : t('reports.noFile')}
+      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, pt: 1 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+          <Button variant="outlined" component="label" disabled={busy}>
+            {t('reports.chooseFile')}
+            <input
+              hidden
+              type="file"
+              accept=".pdf,application/pdf"
+              onChange={choose}
+              data-testid="upload-report-file"
+            />
+          </Button>
+          <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'} noWrap>
+            {file
+              ? `${file.name} (${t('reports.size', { size: (file.size / 1024 / 1024).toFixed(1) })})`
+              : t('reports.noFile')}
+          </Typography>
+        </Box>
+        {invalid && (
+          <Typography variant="body2" color="error" role="alert" data-testid="upload-report-invalid">
+            {t('reports.invalidType')}
+          </Typography>
+        )}
+        <FormControlLabel
+          control={
+            <Checkbox checked={amended} onChange={(e) => setAmended(e.target.checked)} disabled={busy} />
+          }
+          label={t('reports.amended')}
+        />
+        <FormControlLabel
+          control={<Checkbox checked={tnp} onChange={(e) => setTnp(e.target.checked)} disabled={busy} />}
+          label={t('reports.tnp')}
+        />
+        {busy && (
+          <Box data-testid="upload-report-progress">
+            <LinearProgress
+              variant={saving ? 'indeterminate' : 'determinate'}
+              value={percent ?? 100}
+              aria-label={t('reports.uploading', { percent: percent ?? 100 })}
+            />
+            <Typography variant="caption" color="text.secondary">
+              {saving ? t('reports.saving') : t('reports.uploading', { percent: percent ?? 0 })}
             </Typography>
           </Box>
-          {invalid && (
-            <Typography variant="body2" color="error" role="alert" data-testid="upload-report-invalid">
-              {t('reports.invalidType')}
-            </Typography>
-          )}
-          <FormControlLabel
-            control={
-              <Checkbox checked={amended} onChange={(e) => setAmended(e.target.checked)} disabled={busy} />
-            }
-            label={t('reports.amended')}
-          />
-          <FormControlLabel
-            control={<Checkbox checked={tnp} onChange={(e) => setTnp(e.target.checked)} disabled={busy} />}
-            label={t('reports.tnp')}
-          />
-          {busy && (
-            <Box data-testid="upload-report-progress">
-              <LinearProgress
-                variant={saving ? 'indeterminate' : 'determinate'}
-                value={percent ?? 100}
-                aria-label={t('reports.uploading', { percent: percent ?? 100 })}
-              />
-              <Typography variant="caption" color="text.secondary">
-                {saving ? t('reports.saving') : t('reports.uploading', { percent: percent ?? 0 })}
-              </Typography>
-            </Box>
-          )}
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={cancel} disabled={saving}>
-          {t('reports.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          onClick={upload}
-          disabled={!file || busy}
-          data-testid="upload-report-submit"
-        >
-          {t('reports.upload')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        )}
+      </Box>
+    </FormDialog>
   );
 }

@@ -1,22 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Alert,
-  Autocomplete,
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  TextField,
-} from '@mui/material';
+import { Alert, Autocomplete, Box, MenuItem, TextField } from '@mui/material';
 import { useDataProvider } from 'react-admin';
 import { ACCOUNT_ROLES, creatableRoles, isEmail, type Role } from '@onco/domain';
-import { useToast } from '../../components/Toast';
+import { useSave } from '../../components/FormDialog';
 import { useDebounced } from '../../components/useDebounced';
 import { useT } from '../../components/useT';
+import { UserDialog, UserFieldGrid, userTextFields } from './UserFields';
 import { serverError } from './useUserMethods';
 
 interface AccountOption {
@@ -41,7 +30,6 @@ const DEFAULT_ROLE: Role = 'ROLE_PHYSICIAN';
  */
 export function AddUserDialog({ open, creatorRole, onClose, onAdded }: AddUserDialogProps) {
   const t = useT();
-  const toast = useToast();
   const dataProvider = useDataProvider();
   const roles = useMemo(() => creatableRoles(creatorRole), [creatorRole]);
   const initialRole = roles.includes(DEFAULT_ROLE) ? DEFAULT_ROLE : (roles[0] ?? DEFAULT_ROLE);
@@ -51,7 +39,7 @@ export function AddUserDialog({ open, creatorRole, onClose, onAdded }: AddUserDi
   const [accountText, setAccountText] = useState('');
   const [accounts, setAccounts] = useState<AccountOption[]>([]);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
-  const [saving, setSaving] = useState(false);
+  const { busy, save } = useSave();
   const [error, setError] = useState<{ message?: string; field?: string }>({});
   const needsAccount = ACCOUNT_ROLES.includes(role);
   const accountQuery = useDebounced(accountText, 100);
@@ -96,124 +84,94 @@ export function AddUserDialog({ open, creatorRole, onClose, onAdded }: AddUserDi
   const valid = Object.values(errors).every((e) => !e) && roles.includes(role);
   const shown = (f: string) =>
     (touched[f] ? errors[f] : undefined) ?? (error.field === f ? error.message : undefined);
-  const field = (name: keyof typeof form, label: string, type = 'text') => (
-    <TextField
-      label={label}
-      name={name}
-      type={type}
-      required
-      value={form[name]}
-      onChange={(e) => setForm((f) => ({ ...f, [name]: e.target.value }))}
-      onBlur={() => setTouched((s) => ({ ...s, [name]: true }))}
-      error={Boolean(shown(name))}
-      helperText={shown(name) ?? ' '}
-      fullWidth
-    />
-  );
+  const field = userTextFields(form, setForm, shown, (name) => setTouched((s) => ({ ...s, [name]: true })));
 
-  const submit = async () => {
-    setSaving(true);
+  const submit = () => {
     setError({});
-    try {
-      await dataProvider.create('users', {
-        data: {
-          loginId: form.loginId.trim(),
-          email: form.email.trim(),
-          firstName: form.firstName.trim(),
-          lastName: form.lastName.trim(),
-          role,
-          authenticationProvider: 'OKTA',
-          ...(needsAccount && account ? { account: account.id } : {}),
+    return save(
+      () =>
+        dataProvider.create('users', {
+          data: {
+            loginId: form.loginId.trim(),
+            email: form.email.trim(),
+            firstName: form.firstName.trim(),
+            lastName: form.lastName.trim(),
+            role,
+            authenticationProvider: 'OKTA',
+            ...(needsAccount && account ? { account: account.id } : {}),
+          },
+        }),
+      {
+        success: t('users.messages.added'),
+        onDone: () => {
+          onAdded();
+          onClose();
         },
-      });
-      toast('success', t('users.messages.added'));
-      onAdded();
-      onClose();
-    } catch (err) {
-      const e = serverError(err);
-      setError(e);
-      toast('error', t('users.messages.addFailed'));
-    } finally {
-      setSaving(false);
-    }
+        onError: (err) => setError(serverError(err)),
+        failure: t('users.messages.addFailed'),
+      },
+    );
   };
 
   return (
-    <Dialog
+    <UserDialog
       open={open}
-      onClose={saving ? undefined : onClose}
-      fullWidth
-      maxWidth="sm"
-      data-testid="add-user-dialog"
+      title={t('users.form.addTitle')}
+      onClose={onClose}
+      testId="add-user-dialog"
+      busy={busy}
+      error={error.message && !error.field ? error.message : undefined}
+      submitLabel={t('users.form.add')}
+      onSubmit={submit}
+      submitDisabled={!valid}
     >
-      <DialogTitle>{t('users.form.addTitle')}</DialogTitle>
-      <DialogContent dividers>
-        {roles.length === 0 ? <Alert severity="warning">{t('users.form.noRoles')}</Alert> : null}
-        {error.message && !error.field ? (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {error.message}
-          </Alert>
-        ) : null}
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, pt: 1 }}>
-          {field('loginId', t('users.form.loginId'))}
-          {field('email', t('users.form.email'), 'email')}
-          {field('firstName', t('users.form.firstName'))}
-          {field('lastName', t('users.form.lastName'))}
-          <TextField
-            select
-            label={t('users.form.role')}
-            name="role"
-            value={role}
-            onChange={(e) => setRole(e.target.value as Role)}
-            helperText=" "
-            fullWidth
-            slotProps={{ htmlInput: { 'data-testid': 'role-select' } }}
-          >
-            {roles.map((r) => (
-              <MenuItem key={r} value={r}>
-                {t(`users.roles.${r}`)}
-              </MenuItem>
-            ))}
-          </TextField>
-          {needsAccount ? (
-            <Autocomplete
-              options={accounts}
-              value={account}
-              onChange={(_, v) => setAccount(v)}
-              inputValue={accountText}
-              onInputChange={(_, v) => setAccountText(v)}
-              getOptionLabel={(o) => o.name}
-              isOptionEqualToValue={(a, b) => a.id === b.id}
-              filterOptions={(x) => x}
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  required
-                  label={t('users.form.account')}
-                  onBlur={() => setTouched((s) => ({ ...s, account: true }))}
-                  error={Boolean(shown('account'))}
-                  helperText={shown('account') ?? t('users.form.accountHelp')}
-                />
-              )}
-            />
-          ) : (
-            <Box />
-          )}
-        </Box>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button onClick={onClose} color="inherit" disabled={saving}>
-          {t('dialogs.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          onClick={() => void submit()}
-          disabled={!valid || saving}
-          startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
+      {roles.length === 0 ? <Alert severity="warning">{t('users.form.noRoles')}</Alert> : null}
+      <UserFieldGrid>
+        {field('loginId', t('users.form.loginId'))}
+        {field('email', t('users.form.email'), { type: 'email' })}
+        {field('firstName', t('users.form.firstName'))}
+        {field('lastName', t('users.form.lastName'))}
+        <TextField
+          select
+          label={t('users.form.role')}
+          name="role"
+          value={role}
+          onChange={(e) => setRole(e.target.value as Role)}
+          helperText=" "
+          fullWidth
+          slotProps={{ htmlInput: { 'data-testid': 'role-select' } }}
         >
-          {t('users.form.add')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+          {roles.map((r) => (
+            <MenuItem key={r} value={r}>
+              {t(`users.roles.${r}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        {needsAccount ? (
+          <Autocomplete
+            options={accounts}
+            value={account}
+            onChange={(_, v) => setAccount(v)}
+            inputValue={accountText}
+            onInputChange={(_, v) => setAccountText(v)}
+            getOptionLabel={(o) => o.name}
+            isOptionEqualToValue={(a, b) => a.id === b.id}
+            filterOptions={(x) => x}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                required
+                label={t('users.form.account')}
+                onBlur={() => setTouched((s) => ({ ...s, account: true }))}
+                error={Boolean(shown('account'))}
+                helperText={shown('account') ?? t('users.form.accountHelp')}
+              />
+            )}
+          />
+        ) : (
+          <Box />
+        )}
+      </UserFieldGrid>
+    </UserDialog>
   );
 }

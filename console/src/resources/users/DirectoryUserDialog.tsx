@@ -1,12 +1,7 @@
 import { useEffect, useState } from 'react';
 import {
   Box,
-  Button,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   InputAdornment,
   List,
   ListItemButton,
@@ -24,6 +19,7 @@ import { useDebounced } from '../../components/useDebounced';
 import { useT } from '../../components/useT';
 import { DIRECTORY_PAGE_SIZE, type UserRow } from './api';
 import { COMPANY_NAME } from './userActions';
+import { ReadOnlyField, UserDialog } from './UserFields';
 import { serverError, useUserMethods } from './useUserMethods';
 
 export interface DirectoryUserDialogProps {
@@ -108,89 +104,86 @@ export function DirectoryUserDialog({ open, onClose, onAdded }: DirectoryUserDia
 
   return (
     <>
-      <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" data-testid="directory-user-dialog">
-        <DialogTitle>{t('users.directory.title', { company: COMPANY_NAME })}</DialogTitle>
-        <DialogContent dividers>
-          <TextField
-            autoFocus
-            fullWidth
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            placeholder={t('users.directory.search')}
-            slotProps={{
-              htmlInput: { 'data-testid': 'directory-search' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-                endAdornment: loading ? <CircularProgress size={16} /> : undefined,
-              },
-            }}
-          />
-          <Box
-            sx={{
-              mt: 1.5,
-              minHeight: 220,
-              maxHeight: 360,
-              overflow: 'auto',
-              border: 1,
-              borderColor: 'divider',
-              borderRadius: 1,
-            }}
-          >
-            {!results ? (
-              <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
-                {t('lists.enterToSearch')}
-              </Typography>
-            ) : results.rows.length === 0 ? (
-              <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
-                {t('lists.noRecords')}
-              </Typography>
-            ) : (
-              <List dense disablePadding>
-                {results.rows.map((u) => (
-                  <ListItemButton
-                    key={u.id}
-                    selected={chosen?.id === u.id}
-                    onClick={() => setChosen(u)}
-                    divider
-                  >
-                    <ListItemIcon sx={{ minWidth: 36 }}>
-                      <Radio size="small" edge="start" checked={chosen?.id === u.id} tabIndex={-1} />
-                    </ListItemIcon>
-                    <ListItemText
-                      primary={`${u.firstName} ${u.lastName}`}
-                      secondary={`${u.loginId} · ${u.email}`}
-                    />
-                  </ListItemButton>
-                ))}
-              </List>
-            )}
-          </Box>
-          {summary ? (
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="directory-summary">
-              {summary}
-              {results && results.total > DIRECTORY_PAGE_SIZE ? ` ${t('lists.refineSearch')}` : ''}
+      <UserDialog
+        open={open}
+        title={t('users.directory.title', { company: COMPANY_NAME })}
+        onClose={onClose}
+        testId="directory-user-dialog"
+        submitLabel={t('users.directory.add')}
+        onSubmit={() => setConfirming(true)}
+        submitDisabled={!chosen}
+      >
+        <TextField
+          autoFocus
+          fullWidth
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder={t('users.directory.search')}
+          slotProps={{
+            htmlInput: { 'data-testid': 'directory-search' },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+              endAdornment: loading ? <CircularProgress size={16} /> : undefined,
+            },
+          }}
+        />
+        <Box
+          sx={{
+            mt: 1.5,
+            minHeight: 220,
+            maxHeight: 360,
+            overflow: 'auto',
+            border: 1,
+            borderColor: 'divider',
+            borderRadius: 1,
+          }}
+        >
+          {!results ? (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+              {t('lists.enterToSearch')}
             </Typography>
-          ) : null}
-          <TextField
-            label={t('users.form.role')}
-            value={t('users.directory.roleFixed')}
-            sx={{ mt: 2.5, '& .MuiInputBase-root': { bgcolor: 'grey.100' } }}
-            slotProps={{ input: { readOnly: true } }}
-          />
-        </DialogContent>
-        <DialogActions sx={{ px: 3, py: 1.5 }}>
-          <Button onClick={onClose} color="inherit">
-            {t('dialogs.cancel')}
-          </Button>
-          <Button variant="contained" disabled={!chosen} onClick={() => setConfirming(true)}>
-            {t('users.directory.add')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+          ) : results.rows.length === 0 ? (
+            <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
+              {t('lists.noRecords')}
+            </Typography>
+          ) : (
+            <List dense disablePadding>
+              {results.rows.map((u) => (
+                <ListItemButton
+                  key={u.id}
+                  selected={chosen?.id === u.id}
+                  onClick={() => setChosen(u)}
+                  divider
+                >
+                  <ListItemIcon sx={{ minWidth: 36 }}>
+                    <Radio size="small" edge="start" checked={chosen?.id === u.id} tabIndex={-1} />
+                  </ListItemIcon>
+                  <ListItemText
+                    primary={`${u.firstName} ${u.lastName}`}
+                    secondary={`${u.loginId} · ${u.email}`}
+                  />
+                </ListItemButton>
+              ))}
+            </List>
+          )}
+        </Box>
+        {summary ? (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="directory-summary">
+            {summary}
+            {results && results.total > DIRECTORY_PAGE_SIZE ? ` ${t('lists.refineSearch')}` : ''}
+          </Typography>
+        ) : null}
+        <ReadOnlyField
+          label={t('users.form.role')}
+          value={t('users.directory.roleFixed')}
+          helperText=""
+          sx={{ mt: 2.5 }}
+        />
+      </UserDialog>
       <ConfirmDialog
         open={confirming}
         message={

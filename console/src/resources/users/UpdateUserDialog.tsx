@@ -1,23 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Alert,
-  Autocomplete,
-  Box,
-  Button,
-  Checkbox,
-  Chip,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  TextField,
-} from '@mui/material';
+import { Autocomplete, Checkbox, Chip, TextField } from '@mui/material';
 import { useDataProvider } from 'react-admin';
 import { isEmail } from '@onco/domain';
+import { useSave } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
 import { useT } from '../../components/useT';
 import type { Clinician, UserRow } from './api';
+import { ReadOnlyField, UserDialog, UserFieldGrid, userTextFields } from './UserFields';
 import { serverError, useUserMethods } from './useUserMethods';
 
 export interface UpdateUserDialogProps {
@@ -44,7 +33,7 @@ export function UpdateUserDialog({ user, onClose, onUpdated }: UpdateUserDialogP
   const [authorized, setAuthorized] = useState<string[]>([]);
   const [clinicians, setClinicians] = useState<Clinician[]>([]);
   const [loadingClinicians, setLoadingClinicians] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const { busy, save } = useSave();
   const [error, setError] = useState<string | undefined>();
 
   useEffect(() => {
@@ -83,127 +72,93 @@ export function UpdateUserDialog({ user, onClose, onUpdated }: UpdateUserDialogP
 
   const valid = form.firstName.trim() && form.lastName.trim() && isEmail(form.email);
 
-  const submit = async () => {
+  const submit = () => {
     if (!user) return;
-    setSaving(true);
     setError(undefined);
-    try {
-      await dataProvider.update('users', {
-        id: user.id,
-        data: {
-          firstName: form.firstName.trim(),
-          lastName: form.lastName.trim(),
-          email: form.email.trim(),
-          title: form.title.trim() || null,
-          authorizedUsers: authorized,
-          version: user.version,
+    return save(
+      () =>
+        dataProvider.update('users', {
+          id: user.id,
+          data: {
+            firstName: form.firstName.trim(),
+            lastName: form.lastName.trim(),
+            email: form.email.trim(),
+            title: form.title.trim() || null,
+            authorizedUsers: authorized,
+            version: user.version,
+          },
+          previousData: user,
+        }),
+      {
+        success: t('users.messages.updated'),
+        onDone: () => {
+          onUpdated();
+          onClose();
         },
-        previousData: user,
-      });
-      toast('success', t('users.messages.updated'));
-      onUpdated();
-      onClose();
-    } catch (err) {
-      setError(serverError(err).message);
-      toast('error', t('users.messages.updateFailed'));
-    } finally {
-      setSaving(false);
-    }
+        onError: (err) => setError(serverError(err).message),
+        failure: t('users.messages.updateFailed'),
+      },
+    );
   };
 
-  const text = (name: keyof typeof form, label: string, required = true) => (
-    <TextField
-      label={label}
-      name={name}
-      required={required}
-      value={form[name]}
-      onChange={(e) => setForm((f) => ({ ...f, [name]: e.target.value }))}
-      helperText=" "
-      fullWidth
-    />
-  );
+  const text = userTextFields(form, setForm);
 
   return (
-    <Dialog
+    <UserDialog
       open={Boolean(user)}
-      onClose={saving ? undefined : onClose}
-      fullWidth
-      maxWidth="sm"
-      data-testid="update-user-dialog"
+      title={t('users.form.updateTitle')}
+      onClose={onClose}
+      testId="update-user-dialog"
+      busy={busy}
+      error={error}
+      submitLabel={t('users.form.update')}
+      onSubmit={submit}
+      submitDisabled={!valid}
     >
-      <DialogTitle>{t('users.form.updateTitle')}</DialogTitle>
-      <DialogContent dividers>
-        {error ? (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {error}
-          </Alert>
-        ) : null}
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, pt: 1 }}>
-          <TextField
-            label={t('users.form.loginId')}
-            value={user?.loginId ?? ''}
-            helperText=" "
-            slotProps={{ input: { readOnly: true }, htmlInput: { 'data-testid': 'loginId-readonly' } }}
-            sx={{ '& .MuiInputBase-root': { bgcolor: 'grey.100' } }}
-          />
-          <TextField
-            label={t('users.form.role')}
-            value={user ? t(`users.roles.${user.role.name}`) : ''}
-            helperText=" "
-            slotProps={{ input: { readOnly: true } }}
-            sx={{ '& .MuiInputBase-root': { bgcolor: 'grey.100' } }}
-          />
-          {text('firstName', t('users.form.firstName'))}
-          {text('lastName', t('users.form.lastName'))}
-          {text('email', t('users.form.email'))}
-          {text('title', t('users.form.title'), false)}
-        </Box>
-        <Autocomplete
-          multiple
-          disableCloseOnSelect
-          loading={loadingClinicians}
-          options={options}
-          value={value}
-          onChange={(_, v) => setAuthorized(v.map((o) => o.id))}
-          getOptionLabel={(o) => o.label}
-          isOptionEqualToValue={(a, b) => a.id === b.id}
-          renderOption={(props, option, { selected }) => {
-            const { key, ...rest } = props as typeof props & { key: string };
-            return (
-              <li key={key} {...rest}>
-                <Checkbox size="small" checked={selected} sx={{ mr: 1 }} />
-                {option.label}
-              </li>
-            );
-          }}
-          renderValue={(selected, getItemProps) =>
-            selected.map((o, index) => {
-              const { key, ...rest } = getItemProps({ index });
-              return <Chip key={key} size="small" label={o.label} {...rest} />;
-            })
-          }
-          renderInput={(params) => (
-            <TextField
-              {...params}
-              label={t('users.form.authorizedUsers')}
-              helperText={t('users.form.authorizedUsersHelp')}
-            />
-          )}
+      <UserFieldGrid>
+        <ReadOnlyField
+          label={t('users.form.loginId')}
+          value={user?.loginId ?? ''}
+          testId="loginId-readonly"
         />
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button onClick={onClose} color="inherit" disabled={saving}>
-          {t('dialogs.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          onClick={() => void submit()}
-          disabled={!valid || saving}
-          startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {t('users.form.update')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        <ReadOnlyField label={t('users.form.role')} value={user ? t(`users.roles.${user.role.name}`) : ''} />
+        {text('firstName', t('users.form.firstName'))}
+        {text('lastName', t('users.form.lastName'))}
+        {text('email', t('users.form.email'))}
+        {text('title', t('users.form.title'), { required: false })}
+      </UserFieldGrid>
+      <Autocomplete
+        multiple
+        disableCloseOnSelect
+        loading={loadingClinicians}
+        options={options}
+        value={value}
+        onChange={(_, v) => setAuthorized(v.map((o) => o.id))}
+        getOptionLabel={(o) => o.label}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        renderOption={(props, option, { selected }) => {
+          const { key, ...rest } = props as typeof props & { key: string };
+          return (
+            <li key={key} {...rest}>
+              <Checkbox size="small" checked={selected} sx={{ mr: 1 }} />
+              {option.label}
+            </li>
+          );
+        }}
+        renderValue={(selected, getItemProps) =>
+          selected.map((o, index) => {
+            const { key, ...rest } = getItemProps({ index });
+            return <Chip key={key} size="small" label={o.label} {...rest} />;
+          })
+        }
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            label={t('users.form.authorizedUsers')}
+            helperText={t('users.form.authorizedUsersHelp')}
+          />
+        )}
+      />
+    </UserDialog>
   );
 }

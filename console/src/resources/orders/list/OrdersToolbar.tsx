@@ -1,7 +1,6 @@
 import {
   Box,
   Button,
-  Chip,
   FormControlLabel,
   Switch,
   ToggleButton,
@@ -12,6 +11,7 @@ import AddIcon from '@mui/icons-material/Add';
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import PictureAsPdfOutlinedIcon from '@mui/icons-material/PictureAsPdfOutlined';
 import { useNavigate } from 'react-router-dom';
+import { NavFilterChip } from '../../../components';
 import { rememberActiveMenu } from '../../../layout/menu';
 import type { OrdersTab } from './logic';
 import { useEnumLabel, useOrdersT } from './useOrdersT';
@@ -95,10 +95,7 @@ export function OrdersToolbar(props: {
         </ToggleButton>
       </ToggleButtonGroup>
       {reviewStatus && tab === 'SUBMITTED' ? (
-        <Chip
-          size="small"
-          color="primary"
-          variant="outlined"
+        <NavFilterChip
           label={t('orders.reviewFilter', { status: label(reviewStatus) })}
           onDelete={props.onClearReview}
         />

@@ -1,21 +1,7 @@
-import { useMessagesT } from '../../../components';
 import { useMemo, useState } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  MenuItem,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Checkbox, FormControlLabel, MenuItem, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { truncate, TRUNCATE, useToast } from '../../../components';
+import { FormDialog, truncate, TRUNCATE, useMessagesT, useToast } from '../../../components';
 import { useEnumLabel } from '../list/useOrdersT';
 import { useSampleMethods } from '../summary/samples/useSampleMethods';
 import { useMergeMethods } from './useMergeMethods';
@@ -101,99 +87,95 @@ export function MergeTrfDialog(props: {
   };
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t('merge.title')}</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {t('merge.explain')}
-        </Typography>
-        <Box sx={{ display: 'flex', gap: 2, mb: 2 }}>
-          <TextField
-            select
-            fullWidth
-            size="small"
-            label={t('merge.primary')}
-            value={primaryId}
-            onChange={(e) => {
-              setPrimaryId(e.target.value);
-              if (e.target.value === duplicateId) setDuplicateId('');
-            }}
-            slotProps={{ htmlInput: { 'data-testid': 'merge-primary' } }}
-          >
-            {forms.map((f) => (
-              <MenuItem key={f.id} value={f.id}>
+    <FormDialog
+      open={open}
+      title={t('merge.title')}
+      onClose={onClose}
+      busy={busy}
+      cancelLabel={t('merge.cancel')}
+      submitLabel={t('merge.merge')}
+      onSubmit={merge}
+      submitDisabled={!duplicateId || duplicateId === primaryId}
+      submitTestId="merge-submit"
+    >
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {t('merge.explain')}
+      </Typography>
+      <Box sx={{ display: 'flex', gap: 2, mb: 2 }}>
+        <TextField
+          select
+          fullWidth
+          size="small"
+          label={t('merge.primary')}
+          value={primaryId}
+          onChange={(e) => {
+            setPrimaryId(e.target.value);
+            if (e.target.value === duplicateId) setDuplicateId('');
+          }}
+          slotProps={{ htmlInput: { 'data-testid': 'merge-primary' } }}
+        >
+          {forms.map((f) => (
+            <MenuItem key={f.id} value={f.id}>
+              {f.testRequisitionId ?? f.id}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          fullWidth
+          size="small"
+          label={t('merge.duplicate')}
+          value={duplicateId}
+          onChange={(e) => {
+            setDuplicateId(e.target.value);
+            setPicked({});
+          }}
+          helperText={forms.length < 2 && !others.isPending ? t('merge.noOthers') : ' '}
+          slotProps={{ htmlInput: { 'data-testid': 'merge-duplicate' } }}
+        >
+          {forms
+            .filter((f) => f.id !== primaryId)
+            .map((f) => (
+              <MenuItem key={f.id} value={f.id} data-value={f.id}>
                 {f.testRequisitionId ?? f.id}
               </MenuItem>
             ))}
-          </TextField>
-          <TextField
-            select
-            fullWidth
-            size="small"
-            label={t('merge.duplicate')}
-            value={duplicateId}
-            onChange={(e) => {
-              setDuplicateId(e.target.value);
-              setPicked({});
-            }}
-            helperText={forms.length < 2 && !others.isPending ? t('merge.noOthers') : ' '}
-            slotProps={{ htmlInput: { 'data-testid': 'merge-duplicate' } }}
-          >
-            {forms
-              .filter((f) => f.id !== primaryId)
-              .map((f) => (
-                <MenuItem key={f.id} value={f.id} data-value={f.id}>
-                  {f.testRequisitionId ?? f.id}
-                </MenuItem>
-              ))}
-          </TextField>
-        </Box>
-        {duplicateId ? (
-          <>
-            <Typography variant="subtitle2" sx={{ mb: 1 }}>
-              {t('merge.samples')} ({trf(duplicateId)} → {trf(primaryId)})
-            </Typography>
-            {rows.length ? (
-              rows.map(({ kind, s }) => (
-                <FormControlLabel
-                  key={s.id}
-                  sx={{ display: 'flex' }}
-                  control={
-                    <Checkbox
-                      size="small"
-                      checked={Boolean(picked[s.id])}
-                      onChange={(e) =>
-                        setPicked((p) => {
-                          const next = { ...p };
-                          if (e.target.checked) next[s.id] = kind;
-                          else delete next[s.id];
-                          return next;
-                        })
-                      }
-                    />
-                  }
-                  label={`${label(s.type)} · ${truncate(s.name ?? s.specimenId ?? s.limsId ?? '', TRUNCATE.sampleName).text} · ${label(s.status)}`}
-                />
-              ))
-            ) : (
-              <Alert severity="info" variant="outlined">
-                {samples.isPending ? '…' : t('merge.noSamples')}
-              </Alert>
-            )}
-          </>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('merge.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={busy || !duplicateId || duplicateId === primaryId}
-          onClick={merge}
-          data-testid="merge-submit"
-        >
-          {t('merge.merge')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        </TextField>
+      </Box>
+      {duplicateId ? (
+        <>
+          <Typography variant="subtitle2" sx={{ mb: 1 }}>
+            {t('merge.samples')} ({trf(duplicateId)} → {trf(primaryId)})
+          </Typography>
+          {rows.length ? (
+            rows.map(({ kind, s }) => (
+              <FormControlLabel
+                key={s.id}
+                sx={{ display: 'flex' }}
+                control={
+                  <Checkbox
+                    size="small"
+                    checked={Boolean(picked[s.id])}
+                    onChange={(e) =>
+                      setPicked((p) => {
+                        const next = { ...p };
+                        if (e.target.checked) next[s.id] = kind;
+                        else delete next[s.id];
+                        return next;
+                      })
+                    }
+                  />
+                }
+                label={`${label(s.type)} · ${truncate(s.name ?? s.specimenId ?? s.limsId ?? '', TRUNCATE.sampleName).text} · ${label(s.status)}`}
+              />
+            ))
+          ) : (
+            <Alert severity="info" variant="outlined">
+              {samples.isPending ? '…' : t('merge.noSamples')}
+            </Alert>
+          )}
+        </>
+      ) : null}
+    </FormDialog>
   );
 }

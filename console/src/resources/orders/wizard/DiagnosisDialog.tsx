@@ -1,11 +1,6 @@
 import {
   Box,
   Breadcrumbs,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   LinearProgress,
   Link,
   Radio,
@@ -19,7 +14,7 @@ import {
 } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { API, searchTermApplies } from '@onco/domain';
-import { useDebounced, useToast } from '../../../components';
+import { FormDialog, useDebounced, useToast } from '../../../components';
 import { useWizardApi } from './api';
 import { useWizardT } from './useWizardT';
 
@@ -152,127 +147,125 @@ export function DiagnosisDialog({
   const parentOfRows = results ? null : (node?.code ?? DX_ROOT);
   const crumbs = node && node.code !== DX_ROOT ? pathOf(node).split(' -> ') : [];
 
+  const done = () => {
+    if (useFree) return onFreeText?.(freeText.trim());
+    if (!selected) return;
+    const base = node && !results ? pathOf(node) : '';
+    const path =
+      pathOf(selected) || [base, `${selected.name} (${selected.code})`].filter(Boolean).join(' -> ');
+    onDone({
+      code: selected.code,
+      name: selected.name,
+      parentCode: selected.parentCode ?? null,
+      octDxBreadCrumb: path,
+    });
+  };
+
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth>
-      <DialogTitle>{t('wizard.dx.title')}</DialogTitle>
-      <DialogContent>
+    <FormDialog
+      open={open}
+      title={t('wizard.dx.title')}
+      onClose={onClose}
+      maxWidth="md"
+      cancelLabel={t('wizard.buttons.cancel')}
+      submitLabel={t('wizard.buttons.done')}
+      onSubmit={done}
+      submitDisabled={!useFree && !dxDoneEnabled(selected?.code ?? null, storedDx?.code)}
+    >
+      <TextField
+        autoFocus
+        fullWidth
+        size="small"
+        name="dx-search"
+        placeholder={t('wizard.dx.search')}
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        sx={{ mt: 1, mb: 1 }}
+      />
+      {!results && (
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1 }}>
+          <Typography variant="body2" color="text.secondary">
+            {t('wizard.dx.path')}:
+          </Typography>
+          <Breadcrumbs>
+            <Link component="button" type="button" onClick={() => setCode(DX_ROOT)}>
+              {DX_ROOT}
+            </Link>
+            {crumbs.map((c, i) => {
+              const m = /\(([^()]+)\)\s*$/.exec(c);
+              return (
+                <Link key={i} component="button" type="button" onClick={() => m && setCode(m[1])}>
+                  {c}
+                </Link>
+              );
+            })}
+          </Breadcrumbs>
+        </Box>
+      )}
+      {loading && <LinearProgress />}
+      <Box sx={{ maxHeight: 380, overflowY: 'auto' }}>
+        <Table size="small" stickyHeader>
+          <TableHead>
+            <TableRow>
+              <TableCell padding="checkbox" />
+              <TableCell>{t('wizard.dx.name')}</TableCell>
+              <TableCell>{t('wizard.dx.code')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.length === 0 && !loading && (
+              <TableRow>
+                <TableCell colSpan={3}>{t('wizard.dx.noResults')}</TableCell>
+              </TableRow>
+            )}
+            {rows.map((r) => {
+              const selectable = dxSelectable(r, parentOfRows);
+              return (
+                <TableRow key={r.code} hover data-dx={r.code}>
+                  <TableCell padding="checkbox">
+                    {selectable && (
+                      <Radio
+                        size="small"
+                        checked={selected?.code === r.code}
+                        onChange={() => setSelected({ ...r, parentCode: r.parentCode ?? parentOfRows })}
+                        inputProps={{ 'aria-label': r.name }}
+                      />
+                    )}
+                  </TableCell>
+                  <TableCell>
+                    {r.childExists && !results ? (
+                      <Link component="button" type="button" onClick={() => setCode(r.code)}>
+                        {r.name}
+                      </Link>
+                    ) : (
+                      <>
+                        {r.name}
+                        {results && (
+                          <Typography variant="caption" display="block" color="text.secondary">
+                            {pathOf(r)}
+                          </Typography>
+                        )}
+                      </>
+                    )}
+                  </TableCell>
+                  <TableCell>{r.code}</TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </Box>
+      {allowFreeText && (
         <TextField
-          autoFocus
           fullWidth
           size="small"
-          name="dx-search"
-          placeholder={t('wizard.dx.search')}
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-          sx={{ mt: 1, mb: 1 }}
+          name="dx-free-text"
+          label={t('wizard.dx.freeText')}
+          value={freeText}
+          onChange={(e) => setFreeText(e.target.value)}
+          sx={{ mt: 2 }}
         />
-        {!results && (
-          <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1 }}>
-            <Typography variant="body2" color="text.secondary">
-              {t('wizard.dx.path')}:
-            </Typography>
-            <Breadcrumbs>
-              <Link component="button" type="button" onClick={() => setCode(DX_ROOT)}>
-                {DX_ROOT}
-              </Link>
-              {crumbs.map((c, i) => {
-                const m = /\(([^()]+)\)\s*$/.exec(c);
-                return (
-                  <Link key={i} component="button" type="button" onClick={() => m && setCode(m[1])}>
-                    {c}
-                  </Link>
-                );
-              })}
-            </Breadcrumbs>
-          </Box>
-        )}
-        {loading && <LinearProgress />}
-        <Box sx={{ maxHeight: 380, overflowY: 'auto' }}>
-          <Table size="small" stickyHeader>
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox" />
-                <TableCell>{t('wizard.dx.name')}</TableCell>
-                <TableCell>{t('wizard.dx.code')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.length === 0 && !loading && (
-                <TableRow>
-                  <TableCell colSpan={3}>{t('wizard.dx.noResults')}</TableCell>
-                </TableRow>
-              )}
-              {rows.map((r) => {
-                const selectable = dxSelectable(r, parentOfRows);
-                return (
-                  <TableRow key={r.code} hover data-dx={r.code}>
-                    <TableCell padding="checkbox">
-                      {selectable && (
-                        <Radio
-                          size="small"
-                          checked={selected?.code === r.code}
-                          onChange={() => setSelected({ ...r, parentCode: r.parentCode ?? parentOfRows })}
-                          inputProps={{ 'aria-label': r.name }}
-                        />
-                      )}
-                    </TableCell>
-                    <TableCell>
-                      {r.childExists && !results ? (
-                        <Link component="button" type="button" onClick={() => setCode(r.code)}>
-                          {r.name}
-                        </Link>
-                      ) : (
-                        <>
-                          {r.name}
-                          {results && (
-                            <Typography variant="caption" display="block" color="text.secondary">
-                              {pathOf(r)}
-                            </Typography>
-                          )}
-                        </>
-                      )}
-                    </TableCell>
-                    <TableCell>{r.code}</TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        </Box>
-        {allowFreeText && (
-          <TextField
-            fullWidth
-            size="small"
-            name="dx-free-text"
-            label={t('wizard.dx.freeText')}
-            value={freeText}
-            onChange={(e) => setFreeText(e.target.value)}
-            sx={{ mt: 2 }}
-          />
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('wizard.buttons.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={!useFree && !dxDoneEnabled(selected?.code ?? null, storedDx?.code)}
-          onClick={() => {
-            if (useFree) return onFreeText?.(freeText.trim());
-            if (!selected) return;
-            const base = node && !results ? pathOf(node) : '';
-            const path =
-              pathOf(selected) || [base, `${selected.name} (${selected.code})`].filter(Boolean).join(' -> ');
-            onDone({
-              code: selected.code,
-              name: selected.name,
-              parentCode: selected.parentCode ?? null,
-              octDxBreadCrumb: path,
-            });
-          }}
-        >
-          {t('wizard.buttons.done')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }

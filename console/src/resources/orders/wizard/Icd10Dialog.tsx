@@ -1,10 +1,5 @@
 import {
   Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   IconButton,
   LinearProgress,
   List,
@@ -17,7 +12,7 @@ import AddCircleOutline from '@mui/icons-material/AddCircleOutline';
 import RemoveCircleOutline from '@mui/icons-material/RemoveCircleOutline';
 import { useEffect, useState } from 'react';
 import { API, canAddIcd10Code, icd10List, searchTermApplies } from '@onco/domain';
-import { useDebounced } from '../../../components';
+import { FormDialog, useDebounced } from '../../../components';
 import { useWizardApi } from './api';
 import { useWizardT } from './useWizardT';
 
@@ -103,76 +98,76 @@ export function Icd10Dialog({
   const tooShort = q.trim().length > 0 && !searchTermApplies(q);
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth={false} slotProps={{ paper: { sx: { width: 800 } } }}>
-      <DialogTitle>{t('wizard.icd10.title')}</DialogTitle>
-      <DialogContent>
-        <TextField
-          autoFocus
-          fullWidth
-          size="small"
-          name="icd10-search"
-          label={t('wizard.icd10.search')}
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-          error={tooShort}
-          helperText={tooShort ? t('wizard.rules.icdSearchMinimum') : ' '}
-          sx={{ mt: 1 }}
-        />
-        {loading && <LinearProgress />}
-        <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 2, mt: 1 }}>
-          <Box>
-            <Typography variant="subtitle2">{t('wizard.icd10.available')}</Typography>
-            <List
-              dense
-              sx={{ height: 320, overflowY: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}
-            >
-              {available
-                .filter((c) => !chosen.has(c.formattedCode))
-                .map((c) => (
-                  <ListItemButton
-                    key={c.formattedCode}
-                    disabled={!canAdd}
-                    data-code={c.formattedCode}
-                    onClick={() => setSelected((s) => [...s, c])}
-                  >
-                    <ListItemText primary={c.formattedCode} secondary={c.description} />
-                    <IconButton edge="end" size="small" tabIndex={-1} aria-label={t('wizard.icd10.add')}>
-                      <AddCircleOutline fontSize="small" />
-                    </IconButton>
-                  </ListItemButton>
-                ))}
-            </List>
-          </Box>
-          <Box>
-            <Typography variant="subtitle2">
-              {t('wizard.icd10.selected')} ({selected.length}/6)
-            </Typography>
-            <List
-              dense
-              sx={{ height: 320, overflowY: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}
-            >
-              {selected.map((c) => (
+    <FormDialog
+      open={open}
+      title={t('wizard.icd10.title')}
+      onClose={onClose}
+      maxWidth={false}
+      dialogProps={{ fullWidth: false, slotProps: { paper: { sx: { width: 800 } } } }}
+      cancelLabel={t('wizard.buttons.cancel')}
+      submitLabel={t('wizard.buttons.done')}
+      onSubmit={() => onDone(selected.map((s) => s.formattedCode).join(','))}
+    >
+      <TextField
+        autoFocus
+        fullWidth
+        size="small"
+        name="icd10-search"
+        label={t('wizard.icd10.search')}
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        error={tooShort}
+        helperText={tooShort ? t('wizard.rules.icdSearchMinimum') : ' '}
+        sx={{ mt: 1 }}
+      />
+      {loading && <LinearProgress />}
+      <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 2, mt: 1 }}>
+        <Box>
+          <Typography variant="subtitle2">{t('wizard.icd10.available')}</Typography>
+          <List
+            dense
+            sx={{ height: 320, overflowY: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}
+          >
+            {available
+              .filter((c) => !chosen.has(c.formattedCode))
+              .map((c) => (
                 <ListItemButton
                   key={c.formattedCode}
-                  data-selected-code={c.formattedCode}
-                  onClick={() => setSelected((s) => s.filter((x) => x.formattedCode !== c.formattedCode))}
+                  disabled={!canAdd}
+                  data-code={c.formattedCode}
+                  onClick={() => setSelected((s) => [...s, c])}
                 >
                   <ListItemText primary={c.formattedCode} secondary={c.description} />
-                  <IconButton edge="end" size="small" tabIndex={-1} aria-label={t('wizard.buttons.remove')}>
-                    <RemoveCircleOutline fontSize="small" />
+                  <IconButton edge="end" size="small" tabIndex={-1} aria-label={t('wizard.icd10.add')}>
+                    <AddCircleOutline fontSize="small" />
                   </IconButton>
                 </ListItemButton>
               ))}
-            </List>
-          </Box>
+          </List>
         </Box>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('wizard.buttons.cancel')}</Button>
-        <Button variant="contained" onClick={() => onDone(selected.map((s) => s.formattedCode).join(','))}>
-          {t('wizard.buttons.done')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        <Box>
+          <Typography variant="subtitle2">
+            {t('wizard.icd10.selected')} ({selected.length}/6)
+          </Typography>
+          <List
+            dense
+            sx={{ height: 320, overflowY: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}
+          >
+            {selected.map((c) => (
+              <ListItemButton
+                key={c.formattedCode}
+                data-selected-code={c.formattedCode}
+                onClick={() => setSelected((s) => s.filter((x) => x.formattedCode !== c.formattedCode))}
+              >
+                <ListItemText primary={c.formattedCode} secondary={c.description} />
+                <IconButton edge="end" size="small" tabIndex={-1} aria-label={t('wizard.buttons.remove')}>
+                  <RemoveCircleOutline fontSize="small" />
+                </IconButton>
+              </ListItemButton>
+            ))}
+          </List>
+        </Box>
+      </Box>
+    </FormDialog>
   );
 }

@@ -1,18 +1,6 @@
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Grid,
-  LinearProgress,
-  List,
-  ListItemButton,
-  ListItemText,
-  TextField,
-} from '@mui/material';
+import { Alert, Grid, LinearProgress, List, ListItemButton, ListItemText, TextField } from '@mui/material';
 import { useState } from 'react';
+import { FormDialog } from '../../../components';
 import { useWizardApi } from './api';
 import { useWizardT } from './useWizardT';
 
@@ -75,67 +63,54 @@ export function NpiLookupDialog({
   };
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t('wizard.npi.title')}</DialogTitle>
-      <DialogContent>
-        <Grid container spacing={2} sx={{ mt: 0.5 }}>
-          <Grid size={{ xs: 12, sm: 4 }}>
+    <FormDialog
+      open={open}
+      title={t('wizard.npi.title')}
+      onClose={onClose}
+      cancelLabel={t('wizard.buttons.cancel')}
+      submitLabel={t('wizard.npi.search')}
+      onSubmit={search}
+      submitDisabled={!query || loading}
+    >
+      <Grid container spacing={2} sx={{ mt: 0.5 }}>
+        {(
+          [
+            ['npi-first', 'firstName', first, setFirst],
+            ['npi-last', 'lastName', last, setLast],
+            ['npi-number', 'npi', number, setNumber],
+          ] as const
+        ).map(([name, label, value, set]) => (
+          <Grid key={name} size={{ xs: 12, sm: 4 }}>
             <TextField
               fullWidth
               size="small"
-              name="npi-first"
-              label={t('wizard.fields.firstName')}
-              value={first}
-              onChange={(e) => setFirst(e.target.value)}
+              name={name}
+              label={t(`wizard.fields.${label}`)}
+              value={value}
+              onChange={(e) => set(e.target.value)}
             />
           </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
-            <TextField
-              fullWidth
-              size="small"
-              name="npi-last"
-              label={t('wizard.fields.lastName')}
-              value={last}
-              onChange={(e) => setLast(e.target.value)}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
-            <TextField
-              fullWidth
-              size="small"
-              name="npi-number"
-              label={t('wizard.fields.npi')}
-              value={number}
-              onChange={(e) => setNumber(e.target.value)}
-            />
-          </Grid>
-        </Grid>
-        {loading && <LinearProgress sx={{ mt: 1 }} />}
-        {error && (
-          <Alert severity="error" sx={{ mt: 1 }}>
-            {error}
-          </Alert>
-        )}
-        {rows && (
-          <List dense sx={{ maxHeight: 320, overflowY: 'auto' }}>
-            {rows.length === 0 && <ListItemText sx={{ px: 2 }} primary={t('wizard.dx.noResults')} />}
-            {rows.map((r) => (
-              <ListItemButton key={r.userId} data-npi={r.userId} onClick={() => onPick(r)}>
-                <ListItemText
-                  primary={`${r.name ?? `${r.firstName ?? ''} ${r.lastName ?? ''}`}${r.credential ? `, ${r.credential}` : ''} · ${r.userId}`}
-                  secondary={[r.specialty, r.locations?.[0]?.name].filter(Boolean).join(' · ')}
-                />
-              </ListItemButton>
-            ))}
-          </List>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('wizard.buttons.cancel')}</Button>
-        <Button variant="contained" disabled={!query || loading} onClick={() => void search()}>
-          {t('wizard.npi.search')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        ))}
+      </Grid>
+      {loading && <LinearProgress sx={{ mt: 1 }} />}
+      {error && (
+        <Alert severity="error" sx={{ mt: 1 }}>
+          {error}
+        </Alert>
+      )}
+      {rows && (
+        <List dense sx={{ maxHeight: 320, overflowY: 'auto' }}>
+          {rows.length === 0 && <ListItemText sx={{ px: 2 }} primary={t('wizard.dx.noResults')} />}
+          {rows.map((r) => (
+            <ListItemButton key={r.userId} data-npi={r.userId} onClick={() => onPick(r)}>
+              <ListItemText
+                primary={`${r.name ?? `${r.firstName ?? ''} ${r.lastName ?? ''}`}${r.credential ? `, ${r.credential}` : ''} · ${r.userId}`}
+                secondary={[r.specialty, r.locations?.[0]?.name].filter(Boolean).join(' · ')}
+              />
+            </ListItemButton>
+          ))}
+        </List>
+      )}
+    </FormDialog>
   );
 }

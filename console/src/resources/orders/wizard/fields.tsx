@@ -262,34 +262,23 @@ export function AddressFields({
 }) {
   return (
     <>
-      <TextF
-        path={`${prefix}.street`}
-        label="wizard.fields.street"
-        required={required}
-        disabled={disabled}
-        cols={6}
-      />
-      <TextF
-        path={`${prefix}.city`}
-        label="wizard.fields.city"
-        required={required}
-        disabled={disabled}
-        cols={3}
-      />
-      <TextF
-        path={`${prefix}.state`}
-        label="wizard.fields.state"
-        required={required}
-        disabled={disabled}
-        cols={3}
-      />
-      <TextF
-        path={`${prefix}.postalCode`}
-        label="wizard.fields.postalCode"
-        required={required}
-        disabled={disabled}
-        cols={3}
-      />
+      {(
+        [
+          ['street', 6],
+          ['city', 3],
+          ['state', 3],
+          ['postalCode', 3],
+        ] as const
+      ).map(([field, cols]) => (
+        <TextF
+          key={field}
+          path={`${prefix}.${field}`}
+          label={`wizard.fields.${field}`}
+          required={required}
+          disabled={disabled}
+          cols={cols}
+        />
+      ))}
       {telephone && (
         <>
           <TextF path={`${prefix}.telephone`} label="wizard.fields.telephone" disabled={disabled} cols={3} />

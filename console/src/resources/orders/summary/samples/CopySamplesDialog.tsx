@@ -1,19 +1,17 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, MenuItem, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import type { Identifier } from 'react-admin';
 import { copySamplesError, isSubsequentOrder, SAMPLE_NAME_MAX } from '@onco/domain';
-import { DataTable, formatDate, Truncate, useDebounced, useToast, type Column } from '../../../../components';
+import {
+  DataTable,
+  formatDate,
+  FormDialog,
+  Truncate,
+  useDebounced,
+  useSave,
+  type Column,
+} from '../../../../components';
 import { useEnumLabel } from '../../list/useOrdersT';
 import { errorText } from '../api';
 import type { Requisition } from '../requisition';
@@ -38,13 +36,12 @@ export function CopySamplesDialog(props: {
   const { open, r, target, onClose, onDone } = props;
   const t = useSamplesT();
   const label = useEnumLabel();
-  const toast = useToast();
   const api = useSampleMethods();
   const [search, setSearch] = useState('');
   const q = useDebounced(search, 400);
   const [sourceId, setSourceId] = useState('');
   const [ids, setIds] = useState<Identifier[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { busy, save } = useSave();
   const patientId = r.patient?.id ?? target.requisition.patient?.id ?? null;
 
   const sources = useQuery({
@@ -71,25 +68,23 @@ export function CopySamplesDialog(props: {
       })
     : null;
 
-  const submit = async () => {
-    setSaving(true);
-    try {
-      await api.copySamples({
-        sourceMergeTrfId: sourceId,
-        toTestOrderForm: {
-          id: target.id,
-          parentTestOrderForm: parentId ? { id: parentId } : null,
-          ...copySelection(samples, ids as string[]),
-        },
-      });
-      toast('success', t('samples.toast.copied'));
-      onDone();
-    } catch (e) {
-      toast('error', errorText(e, t('samples.toast.copyFailed')));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const submit = () =>
+    save(
+      () =>
+        api.copySamples({
+          sourceMergeTrfId: sourceId,
+          toTestOrderForm: {
+            id: target.id,
+            parentTestOrderForm: parentId ? { id: parentId } : null,
+            ...copySelection(samples, ids as string[]),
+          },
+        }),
+      {
+        success: t('samples.toast.copied'),
+        failure: (e) => errorText(e, t('samples.toast.copyFailed')),
+        onDone,
+      },
+    );
 
   const columns: Column<SampleRow>[] = [
     { source: 'type', label: t('samples.col.type'), render: (x) => t(`samples.type.${x.type}`) },
@@ -103,72 +98,68 @@ export function CopySamplesDialog(props: {
     { source: 'collectedOn', label: t('samples.col.collectedOn'), render: (x) => formatDate(x.collectedOn) },
   ];
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth data-testid="copy-samples-dialog">
-      <DialogTitle>
-        {t('samples.dialog.copyTitle', { trf: r.testRequisitionId ?? target.testRequisitionId ?? '' })}
-      </DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {t('samples.dialog.pickSource')}
-        </Typography>
-        <TextField
-          size="small"
-          fullWidth
-          sx={{ mb: 1.5 }}
-          label={t('samples.dialog.sourceSearch')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
+    <FormDialog
+      open={open}
+      title={t('samples.dialog.copyTitle', { trf: r.testRequisitionId ?? target.testRequisitionId ?? '' })}
+      onClose={onClose}
+      maxWidth="md"
+      testId="copy-samples-dialog"
+      busy={busy}
+      cancelLabel={t('samples.dialog.cancel')}
+      submitLabel={t('samples.dialog.copy')}
+      onSubmit={submit}
+      submitDisabled={!sourceId || chosen.length === 0 || Boolean(ruleError)}
+      submitTestId="copy-samples-submit"
+    >
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {t('samples.dialog.pickSource')}
+      </Typography>
+      <TextField
+        size="small"
+        fullWidth
+        sx={{ mb: 1.5 }}
+        label={t('samples.dialog.sourceSearch')}
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+      />
+      <TextField
+        select
+        size="small"
+        fullWidth
+        sx={{ mb: 2 }}
+        label={t('samples.dialog.source')}
+        value={sourceId}
+        onChange={(e) => {
+          setSourceId(e.target.value);
+          setIds([]);
+        }}
+        helperText={sources.data && !sources.data.length ? t('samples.dialog.noSources') : ' '}
+        inputProps={{ 'data-testid': 'copy-source' }}
+      >
+        {(sources.data ?? []).map((s) => (
+          <MenuItem key={s.id} value={s.id}>
+            {s.testRequisitionId ?? s.id}
+            {s.createdOn ? ` · ${formatDate(s.createdOn)}` : ''}
+          </MenuItem>
+        ))}
+      </TextField>
+      {sourceId ? (
+        <DataTable<SampleRow>
+          columns={columns}
+          rows={samples}
+          loading={source.isPending}
+          fetching={source.isFetching}
+          emptyText={t('samples.dialog.noSourceSamples')}
+          selection="multi"
+          selectedIds={ids}
+          onSelect={setIds}
         />
-        <TextField
-          select
-          size="small"
-          fullWidth
-          sx={{ mb: 2 }}
-          label={t('samples.dialog.source')}
-          value={sourceId}
-          onChange={(e) => {
-            setSourceId(e.target.value);
-            setIds([]);
-          }}
-          helperText={sources.data && !sources.data.length ? t('samples.dialog.noSources') : ' '}
-          inputProps={{ 'data-testid': 'copy-source' }}
-        >
-          {(sources.data ?? []).map((s) => (
-            <MenuItem key={s.id} value={s.id}>
-              {s.testRequisitionId ?? s.id}
-              {s.createdOn ? ` · ${formatDate(s.createdOn)}` : ''}
-            </MenuItem>
-          ))}
-        </TextField>
-        {sourceId ? (
-          <DataTable<SampleRow>
-            columns={columns}
-            rows={samples}
-            loading={source.isPending}
-            fetching={source.isFetching}
-            emptyText={t('samples.dialog.noSourceSamples')}
-            selection="multi"
-            selectedIds={ids}
-            onSelect={setIds}
-          />
-        ) : null}
-        {ruleError ? (
-          <Alert severity="error" sx={{ mt: 1.5 }}>
-            {ruleError}
-          </Alert>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('samples.dialog.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={saving || !sourceId || chosen.length === 0 || Boolean(ruleError)}
-          onClick={submit}
-          data-testid="copy-samples-submit"
-        >
-          {t('samples.dialog.copy')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      ) : null}
+      {ruleError ? (
+        <Alert severity="error" sx={{ mt: 1.5 }}>
+          {ruleError}
+        </Alert>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -1,18 +1,5 @@
 import { useMemo, useState } from 'react';
-import {
-  Alert,
-  Autocomplete,
-  Box,
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  MenuItem,
-  TextField,
-} from '@mui/material';
+import { Alert, Autocomplete, Box, Checkbox, FormControlLabel, MenuItem, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import {
   proceedAllowed,
@@ -25,7 +12,7 @@ import {
   type SampleStatus,
   type SpecimenKind,
 } from '@onco/domain';
-import { useToast } from '../../../../components';
+import { FormDialog, useSave } from '../../../../components';
 import { useEnumLabel } from '../../list/useOrdersT';
 import { errorText } from '../api';
 import type { SampleRow, SamplesRequisition } from './api';
@@ -59,7 +46,6 @@ export function SampleDialog(props: {
   const { open, data, type, sample, onClose, onDone } = props;
   const t = useSamplesT();
   const label = useEnumLabel();
-  const toast = useToast();
   const api = useSampleMethods();
   const mode = sample ? 'edit' : 'add';
   const [form, setForm] = useState<SampleForm>(() =>
@@ -67,7 +53,7 @@ export function SampleDialog(props: {
   );
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [tried, setTried] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const { busy, save } = useSave();
   const requisition = ruleRequisition(data);
   const today = todayUtc();
   const canProceed = proceedAllowed(requisition, type, data.ruleConfig);
@@ -119,22 +105,15 @@ export function SampleDialog(props: {
     slotProps: { htmlInput: { 'data-testid': `sample-${k}`, ...htmlInput } },
   });
 
-  const submit = async () => {
+  const submit = () => {
     setTried(true);
     if (!valid || !pref.data) return;
-    setSaving(true);
-    try {
-      const list = LIST_OF[type];
-      const body = { id: data.id, [list]: [sampleBody(form, sample)] };
-      if (sample) await api.updateSamples(body);
-      else await api.createSamples(body);
-      toast('success', t(sample ? 'samples.toast.updated' : 'samples.toast.added'));
-      onDone();
-    } catch (e) {
-      toast('error', errorText(e, t('samples.toast.saveFailed')));
-    } finally {
-      setSaving(false);
-    }
+    const body = { id: data.id, [LIST_OF[type]]: [sampleBody(form, sample)] };
+    return save(() => (sample ? api.updateSamples(body) : api.createSamples(body)), {
+      success: t(sample ? 'samples.toast.updated' : 'samples.toast.added'),
+      failure: (e) => errorText(e, t('samples.toast.saveFailed')),
+      onDone,
+    });
   };
 
   const typeLabel = t(`samples.type.${type}`);
@@ -143,100 +122,97 @@ export function SampleDialog(props: {
     : t('samples.dialog.addTitle', { type: typeLabel });
   const statusOptions = sampleStatusOptions(mode, sample?.status ?? null, canProceed);
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth data-testid="sample-dialog">
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent>
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, mt: 1 }}>
-          <TextField
-            {...field('status')}
-            select
-            onChange={(e) => set('status', e.target.value as SampleStatus)}
-            helperText={shown('status') ?? say(errors.sampleGroupId) ?? ' '}
-          >
-            {statusOptions.map((o) => (
-              <MenuItem key={o.status} value={o.status} disabled={o.disabled}>
-                {label(o.status)}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField {...field('specimenId')} disabled={mode === 'edit'} required={type === 'TUMOR'} />
-          <TextField {...field('specimenType')} select required>
-            {sampleSpecimenTypeOptions(type, requisition).map((s) => (
-              <MenuItem key={s} value={s}>
-                {label(s)}
-              </MenuItem>
-            ))}
-          </TextField>
-          {type === 'TUMOR' ? <TextField {...field('sampleSite')} required /> : <Box />}
-          <Autocomplete
-            freeSolo
-            options={limsOptions}
-            value={form.limsProjectId ?? ''}
-            onInputChange={(_, v) => set('limsProjectId', v)}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                inputProps={{ ...params.inputProps, 'data-testid': 'sample-limsProjectId' }}
-                size="small"
-                required
-                label={t('samples.dialog.limsProject')}
-                error={Boolean(shown('limsProjectId'))}
-                helperText={shown('limsProjectId') ?? ' '}
-              />
-            )}
-          />
-          <TextField {...field('name')} />
-          <TextField {...field('accessionId')} required={form.status === 'PROCEED'} />
-          <TextField {...field('sampleGroupId')} required={form.status === 'PROCEED'} />
-          <TextField
-            {...field('collectedOn', { min: window.min, max: window.max })}
-            type="date"
-            required
-            InputLabelProps={{ shrink: true }}
-          />
-          <TextField
-            {...field('receivedOn', { min: window.min, max: window.max })}
-            type="date"
-            required
-            InputLabelProps={{ shrink: true }}
-          />
-          <TextField {...field('trackingNumber')} />
-          <FormControlLabel
-            control={
-              <Checkbox
-                checked={Boolean(form.doNotExhaust)}
-                onChange={(e) => set('doNotExhaust', e.target.checked)}
-              />
-            }
-            label={t('samples.dialog.doNotExhaust')}
-          />
-        </Box>
-        {specimenType ? (
-          pref.isPending ? (
-            <Alert severity="info">{t('samples.dialog.lookingUp')}</Alert>
-          ) : pref.data ? (
-            <Alert severity="success" data-testid="sample-preference">
-              {t('samples.dialog.preference', {
-                wo: workOrderNumberFor(form.status, pref.data.workOrderNumber) ?? '',
-                product: pref.data.product ?? '',
-              })}
-            </Alert>
-          ) : (
-            <Alert severity="warning">{t('samples.dialog.noPreference')}</Alert>
-          )
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('samples.dialog.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={saving || !valid || !pref.data}
-          onClick={submit}
-          data-testid="sample-save"
+    <FormDialog
+      open={open}
+      title={title}
+      onClose={onClose}
+      testId="sample-dialog"
+      busy={busy}
+      cancelLabel={t('samples.dialog.cancel')}
+      submitLabel={t('samples.dialog.save')}
+      onSubmit={submit}
+      submitDisabled={!valid || !pref.data}
+      submitTestId="sample-save"
+    >
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, mt: 1 }}>
+        <TextField
+          {...field('status')}
+          select
+          onChange={(e) => set('status', e.target.value as SampleStatus)}
+          helperText={shown('status') ?? say(errors.sampleGroupId) ?? ' '}
         >
-          {t('samples.dialog.save')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+          {statusOptions.map((o) => (
+            <MenuItem key={o.status} value={o.status} disabled={o.disabled}>
+              {label(o.status)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField {...field('specimenId')} disabled={mode === 'edit'} required={type === 'TUMOR'} />
+        <TextField {...field('specimenType')} select required>
+          {sampleSpecimenTypeOptions(type, requisition).map((s) => (
+            <MenuItem key={s} value={s}>
+              {label(s)}
+            </MenuItem>
+          ))}
+        </TextField>
+        {type === 'TUMOR' ? <TextField {...field('sampleSite')} required /> : <Box />}
+        <Autocomplete
+          freeSolo
+          options={limsOptions}
+          value={form.limsProjectId ?? ''}
+          onInputChange={(_, v) => set('limsProjectId', v)}
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              inputProps={{ ...params.inputProps, 'data-testid': 'sample-limsProjectId' }}
+              size="small"
+              required
+              label={t('samples.dialog.limsProject')}
+              error={Boolean(shown('limsProjectId'))}
+              helperText={shown('limsProjectId') ?? ' '}
+            />
+          )}
+        />
+        <TextField {...field('name')} />
+        <TextField {...field('accessionId')} required={form.status === 'PROCEED'} />
+        <TextField {...field('sampleGroupId')} required={form.status === 'PROCEED'} />
+        <TextField
+          {...field('collectedOn', { min: window.min, max: window.max })}
+          type="date"
+          required
+          InputLabelProps={{ shrink: true }}
+        />
+        <TextField
+          {...field('receivedOn', { min: window.min, max: window.max })}
+          type="date"
+          required
+          InputLabelProps={{ shrink: true }}
+        />
+        <TextField {...field('trackingNumber')} />
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={Boolean(form.doNotExhaust)}
+              onChange={(e) => set('doNotExhaust', e.target.checked)}
+            />
+          }
+          label={t('samples.dialog.doNotExhaust')}
+        />
+      </Box>
+      {specimenType ? (
+        pref.isPending ? (
+          <Alert severity="info">{t('samples.dialog.lookingUp')}</Alert>
+        ) : pref.data ? (
+          <Alert severity="success" data-testid="sample-preference">
+            {t('samples.dialog.preference', {
+              wo: workOrderNumberFor(form.status, pref.data.workOrderNumber) ?? '',
+              product: pref.data.product ?? '',
+            })}
+          </Alert>
+        ) : (
+          <Alert severity="warning">{t('samples.dialog.noPreference')}</Alert>
+        )
+      ) : null}
+    </FormDialog>
   );
 }
