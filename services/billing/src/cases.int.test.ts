@@ -9,7 +9,7 @@ import { setBillingReview, type RequisitionDeps } from '../../requisitions/src/u
 import { requisitionModels } from '../../requisitions/src/models';
 import { labModels, type LabModels } from '../../lab/src/models';
 import { billingModels, upsertBillingSpecialists, type BillingCaseDoc, type BillingModels } from './models';
-import { findCase } from './case-service';
+import { findCase } from './use-cases';
 import { handleCaseEvent } from './consumers/cases';
 
 /**
@@ -229,8 +229,10 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     expect((await call('GET', `${BIS}/billingCases/nope`, 'admin')).statusCode).toBe(404);
     // the data scope: a user of another account does not find it (every action reads through findCase)
     const scoped = { ...adminUser, allAccounts: false, accountIds: ['acc-Z'], physicianIds: [] };
-    await expect(findCase(billing, scoped, caseId)).rejects.toMatchObject({ statusCode: 404 });
-    await expect(findCase(billing, { ...scoped, accountIds: ['acc-A'] }, caseId)).resolves.toMatchObject({
+    await expect(findCase({ models: billing }, scoped, caseId)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(
+      findCase({ models: billing }, { ...scoped, accountIds: ['acc-A'] }, caseId),
+    ).resolves.toMatchObject({
       _id: caseId,
     });
   });

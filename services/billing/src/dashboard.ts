@@ -5,7 +5,7 @@ import {
   type BillingReviewStatus,
 } from '@onco/domain';
 import type { BillingModels } from './models';
-import { billingScope } from './routes/billing-cases';
+import { billingScope } from './use-cases';
 
 /**
  * The billing service's part of the home dashboard: `billingReview`, the count of billing cases per review

@@ -1,6 +1,7 @@
 export { createBillingModule, type BillingModule } from './module';
 export * from './models';
-export { billingCasesResource, billingScope } from './routes/billing-cases';
+export { billingCasesResource } from './routes/billing-cases';
+export { billingScope } from './use-cases';
 export { billingDashboard } from './dashboard';
 export type { DiagnosisCodeCatalog } from './submission/rules';
 export type { BillingModuleOptions } from './module';

@@ -10,7 +10,7 @@ import {
 } from '@onco/events';
 import { cancelledCaseStatus, qualification } from '@onco/domain';
 import { newRecordAudit, type PlatformContext } from '@onco/platform';
-import { billingCaseEvent, changeCase, historyEntry, SYSTEM_ACTOR, type CaseDecision } from '../case-service';
+import { billingCaseEvent, changeCase, historyEntry, SYSTEM_ACTOR, type CaseDecision } from '../use-cases';
 import type { BillingCaseDoc, BillingModels, BillingRequisitionDoc } from '../models';
 
 /** The billing service's consumer group (prefixed with TOPIC_PREFIX like the topics). */
@@ -170,7 +170,7 @@ export async function applyTestStatusToCase(
   }
   const before = await readCase(models, event.data.testOrderId);
   const after = await changeCase(
-    models,
+    { models },
     () => readCase(models, event.data.testOrderId),
     (doc) => decideCase(doc, { test: event.data }, new Date()),
     SYSTEM_ACTOR,
@@ -250,7 +250,7 @@ async function applyRequisitionToCase(
   if (!requisition) return false;
   const before = await readCase(models, testOrderId);
   const after = await changeCase(
-    models,
+    { models },
     () => readCase(models, testOrderId),
     (doc) => decideCase(doc, { requisition }, new Date()),
     SYSTEM_ACTOR,
@@ -273,7 +273,7 @@ export async function applyRequisitionToCases(models: BillingModels, requisition
   let changed = 0;
   for (const c of cases) {
     const after = await changeCase(
-      models,
+      { models },
       () => readCase(models, c.testOrderId),
       (doc) => decideCase(doc, { requisition }, new Date()),
       SYSTEM_ACTOR,

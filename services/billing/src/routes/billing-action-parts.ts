@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { BILLING_CASE_STATUSES } from '@onco/domain';
-import { conflict, toApi } from '@onco/platform';
+import { toApi } from '@onco/platform';
 import { CASE_CHANGE_FIELDS, type BillingCaseDoc } from '../models';
-import type { CaseDecision } from '../case-service';
 
 /**
  * What the billing action routes (billing-actions.ts, billing-bulk-actions.ts) share: a case as the API gives it,
- * its reply schema, and a decided change or its refusal.
+ * and its reply schema.
  */
 
 /** A case as the API gives it: `id`, no outbox, the history newest first. */
@@ -43,9 +42,3 @@ export const caseReply = z.looseObject({
     }),
   ),
 });
-
-/** A decided change or its refusal (the rule checked again on the case as written). */
-export const orRefuse = (why: string | null, d: CaseDecision): CaseDecision => {
-  if (why) throw conflict(why);
-  return d;
-};

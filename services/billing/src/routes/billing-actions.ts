@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { caseActionError, qualification, timePointError } from '@onco/domain';
-import { actorOf, can, errorReplies, forbidden, idParams, requireUser, typed } from '@onco/platform';
+import { can, errorReplies, forbidden, idParams, requireUser, typed } from '@onco/platform';
 import type { BillingModels } from '../models';
-import { changeCase, findCase } from '../case-service';
-import { billingCaseOut, caseReply, orRefuse } from './billing-action-parts';
+import { findCase, updateBillingCode, updateTimePoint } from '../use-cases';
+import { billingCaseOut, caseReply } from './billing-action-parts';
 import { registerBulkActionRoutes } from './billing-bulk-actions';
 import { registerSpecialistSearchRoute } from './billing-specialists';
 
 /**
  * The billing actions of spec 3 section 7.3 under /bis/api/v1: one case with its history, Update Billing Code,
  * Assign Billing User, Update Billing Status, Update Timepoint, and the billing specialist search. Every change
- * goes through changeCase: one conditional write with a history entry and the billing-case event.
+ * is a use case of ../use-cases (changeCase underneath): one conditional write with a history entry and the billing-case event.
  *
  * Bulk actions (assign, status) are all or none: every id is read and checked first; an unknown or out-of-scope
  * id is 404 and a refused case is 409 (with the refusal per id in `details`), and then nothing changes. Only a
@@ -34,7 +33,7 @@ export async function billingActionRoutes(app: FastifyInstance, opts: { models: 
         response: { 200: caseReply, ...errorReplies },
       },
     },
-    async (req) => billingCaseOut(await findCase(models, requireUser(req), req.params.id)),
+    async (req) => billingCaseOut(await findCase(opts, requireUser(req), req.params.id)),
   );
 
   r.post(
@@ -59,17 +58,7 @@ export async function billingActionRoutes(app: FastifyInstance, opts: { models: 
     async (req) => {
       const user = requireUser(req);
       if (!can(user, 'CAN_UPDATE_BILLING_CODE')) throw forbidden();
-      const { id, code } = req.params;
-      const done = await changeCase(
-        models,
-        () => findCase(models, user, id),
-        (doc) =>
-          orRefuse(caseActionError(doc.caseStatus), {
-            set: { billingCode: code, ...qualification({ ...doc, billingCode: code }, new Date()) },
-            history: true,
-          }),
-        actorOf(user),
-      );
+      const done = await updateBillingCode(opts, user, req.params.id, req.params.code);
       nudge();
       return billingCaseOut(done);
     },
@@ -93,17 +82,7 @@ export async function billingActionRoutes(app: FastifyInstance, opts: { models: 
     },
     async (req) => {
       const user = requireUser(req);
-      const { id, timePoint } = req.params;
-      const done = await changeCase(
-        models,
-        () => findCase(models, user, id),
-        (doc) =>
-          orRefuse(caseActionError(doc.caseStatus) ?? timePointError(doc), {
-            set: { timePoint },
-            history: true,
-          }),
-        actorOf(user),
-      );
+      const done = await updateTimePoint(opts, user, req.params.id, req.params.timePoint);
       nudge();
       return billingCaseOut(done);
     },

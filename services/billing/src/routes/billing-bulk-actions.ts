@@ -1,68 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { BILLING_CASE_STATUSES, billingStatusUpdateError, type BillingCaseStatus } from '@onco/domain';
-import {
-  actorOf,
-  can,
-  conflict,
-  errorReplies,
-  forbidden,
-  notFound,
-  requireUser,
-  typed,
-  type SessionUser,
-} from '@onco/platform';
-import type { BillingCaseDoc, BillingModels, BillingSpecialistDoc } from '../models';
-import { changeCase, findCase, type CaseDecision } from '../case-service';
-import { billingCaseOut, caseReply, orRefuse } from './billing-action-parts';
+import { BILLING_CASE_STATUSES, type BillingCaseStatus } from '@onco/domain';
+import { can, errorReplies, forbidden, requireUser, typed } from '@onco/platform';
+import type { BillingModels } from '../models';
+import { assignCases, updateCaseStatus } from '../use-cases';
+import { billingCaseOut, caseReply } from './billing-action-parts';
 
 const caseIds = z
   .array(z.string().min(1).max(64))
   .min(1)
   .max(500)
   .describe('Billing case ids (all or none: one unknown id is 404, one refused case is 409)');
-
-/** Every case of a bulk action, in the caller's scope, or 404 naming the ids not found (nothing changes). */
-async function findAll(models: BillingModels, user: SessionUser, ids: string[]) {
-  const unique = [...new Set(ids)];
-  const found: BillingCaseDoc[] = [];
-  const missing: string[] = [];
-  for (const id of unique) {
-    try {
-      found.push(await findCase(models, user, id));
-    } catch {
-      missing.push(id);
-    }
-  }
-  if (missing.length)
-    throw notFound(`Billing case${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found.`);
-  return found;
-}
-
-/** 409 with the refusal per id when any case of a bulk action is refused (nothing changes). */
-function refuseAny(cases: BillingCaseDoc[], check: (c: BillingCaseDoc) => string | null) {
-  const refused: Record<string, string> = {};
-  for (const c of cases) {
-    const why = check(c);
-    if (why) refused[c._id] = why;
-  }
-  const ids = Object.keys(refused);
-  if (ids.length) throw conflict(refused[ids[0]], { refused });
-}
-
-/** Assign Billing User and Update Billing Status, on one or many cases (all or none; billing-actions.ts). */
-/** Each case changed in turn, each its own conditional write (re-read and re-decided on a lost race). */
-async function changeEach(
-  models: BillingModels,
-  user: SessionUser,
-  cases: BillingCaseDoc[],
-  decide: (doc: BillingCaseDoc) => CaseDecision,
-): Promise<BillingCaseDoc[]> {
-  const done: BillingCaseDoc[] = [];
-  for (const c of cases)
-    done.push(await changeCase(models, () => findCase(models, user, c._id), decide, actorOf(user)));
-  return done;
-}
 
 export function registerBulkActionRoutes(
   app: FastifyInstance,
@@ -86,16 +34,7 @@ export function registerBulkActionRoutes(
     async (req) => {
       const user = requireUser(req);
       if (!can(user, 'CAN_UPDATE_ASSIGNEE')) throw forbidden();
-      const specialist = await models.BillingSpecialist.findOne({
-        _id: req.params.billingSpecialistId,
-        active: true,
-      })
-        .lean<BillingSpecialistDoc>()
-        .exec();
-      if (!specialist) throw notFound(`Billing specialist ${req.params.billingSpecialistId} not found.`);
-      const cases = await findAll(models, user, req.body);
-      const assignee = { id: specialist._id, name: specialist.name };
-      const done = await changeEach(models, user, cases, () => ({ set: { assignee }, history: true }));
+      const done = await assignCases({ models }, user, req.params.billingSpecialistId, req.body);
       nudge();
       return done.map(billingCaseOut);
     },
@@ -116,12 +55,7 @@ export function registerBulkActionRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      const to = req.params.status as BillingCaseStatus;
-      const cases = await findAll(models, user, req.body);
-      refuseAny(cases, (c) => billingStatusUpdateError(c.caseStatus, to));
-      const done = await changeEach(models, user, cases, (doc) =>
-        orRefuse(billingStatusUpdateError(doc.caseStatus, to), { set: { caseStatus: to } }),
-      );
+      const done = await updateCaseStatus({ models }, user, req.body, req.params.status as BillingCaseStatus);
       nudge();
       return done.map(billingCaseOut);
     },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { type ListResource, listRoutes, scopeFilter, type SessionUser } from '@onco/platform';
+import { type ListResource, listRoutes } from '@onco/platform';
+import { billingScope } from '../use-cases';
 import type { BillingModels } from '../models';
 
 /** The billing cases list (spec 3 sections 2.9 and 7.3): /bis/api/v1/billingCases. */
@@ -48,9 +49,6 @@ export const billingCasesResource: ListResource = {
   defaultPerPage: 15,
   deletedField: 'deleted',
 };
-
-export const billingScope = (user: SessionUser) =>
-  scopeFilter(user, { account: 'account.id', physician: 'physician.id' });
 
 export async function billingCaseRoutes(app: FastifyInstance, opts: { models: BillingModels }) {
   listRoutes(app, {

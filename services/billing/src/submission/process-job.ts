@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { PlatformContext } from '@onco/platform';
-import { changeCase, SYSTEM_ACTOR, type CaseDecision } from '../case-service';
+import { changeCase, SYSTEM_ACTOR, type CaseDecision } from '../use-cases';
 import type { BillingCaseDoc, BillingModels, BillingSubmission } from '../models';
 import { sendClaim, type SendDeps } from './send';
 import {
@@ -49,7 +49,7 @@ function caseSteps(deps: SubmitJobDeps, caseId: string, generation: number, curr
   };
   const step = async (decide: (d: BillingCaseDoc) => CaseDecision) => {
     const after = await changeCase(
-      models,
+      { models },
       readKnownFirst,
       (d) => {
         if (!ours(d)) {

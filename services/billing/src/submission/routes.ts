@@ -14,9 +14,8 @@ import {
   typed,
   type SessionUser,
 } from '@onco/platform';
-import { caseWrite, changeCase, findCase, type CaseDecision } from '../case-service';
+import { billingScope, caseWrite, changeCase, findCase, type CaseDecision } from '../use-cases';
 import type { BillingCaseDoc, BillingModels } from '../models';
-import { billingScope } from '../routes/billing-cases';
 import type { BillingSubmitQueue } from './queue';
 import { submitJobData } from './submit-job';
 import {
@@ -69,9 +68,9 @@ export async function submitCase(opts: SubmitOpts, user: SessionUser, id: string
   const { models, queue, catalog } = opts;
   let problems: ClaimProblem[] = [];
   const after = await changeCase(
-    models,
+    { models },
     async () => {
-      const doc = await findCase(models, user, id);
+      const doc = await findCase({ models }, user, id);
       problems = await checkClaim(doc, catalog);
       return doc;
     },

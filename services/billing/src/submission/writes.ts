@@ -1,7 +1,7 @@
 import type { BillingCaseStatus } from '@onco/domain';
 import { withOutbox } from '@onco/events';
 import type { mongo } from 'mongoose';
-import { billingCaseEvent, historyEntry, SYSTEM_ACTOR, type CaseWriter } from '../case-service';
+import { billingCaseEvent, historyEntry, SYSTEM_ACTOR, type CaseWriter } from '../use-cases';
 import type { BillingCaseDoc, BillingModels } from '../models';
 import type { BillingSubmitJobData } from './submit-job';
 

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { BillingCaseStatus } from '@onco/domain';
 import { createEvent, withOutbox } from '@onco/events';
-import { conditionalWrite, notFound, type SessionUser } from '@onco/platform';
+import { conditionalWrite, conflict, notFound, scopeFilter, type SessionUser } from '@onco/platform';
 import {
   CASE_CHANGE_FIELDS,
   type BillingCaseDoc,
-  type BillingModels,
   type CaseChange,
   type CaseChangeField,
   type CaseHistoryEntry,
-} from './models';
-import { billingScope } from './routes/billing-cases';
+} from '../models';
+import type { BillingDeps } from './deps';
 
 /**
  * The billing service's one write path for a billing case (spec 3 sections 3 and 4.3). Every change is ONE
@@ -18,6 +17,10 @@ import { billingScope } from './routes/billing-cases';
  * status changes (or when asked), and the `billing-case` event in the case's outbox, so the change and its event
  * commit together and the relay publishes the event once Kafka has it. A lost race re-reads and re-decides.
  */
+
+/** The data scope of billing cases: the user's accounts and physicians (billing staff: all). */
+export const billingScope = (user: SessionUser) =>
+  scopeFilter(user, { account: 'account.id', physician: 'physician.id' });
 
 /** Who made a change: a user, or the system (consumers, the submission worker). */
 export type CaseActor = { id: string; name: string };
@@ -57,12 +60,8 @@ export interface CaseDecision {
 }
 
 /** A case in the caller's data scope, or 404. */
-export async function findCase(
-  models: BillingModels,
-  user: SessionUser,
-  id: string,
-): Promise<BillingCaseDoc> {
-  const doc = await models.BillingCase.findOne({ _id: id, deleted: false, ...billingScope(user) })
+export async function findCase(deps: BillingDeps, user: SessionUser, id: string): Promise<BillingCaseDoc> {
+  const doc = await deps.models.BillingCase.findOne({ _id: id, deleted: false, ...billingScope(user) })
     .lean<BillingCaseDoc>()
     .exec();
   if (!doc) throw notFound(`Billing case ${id} was not found.`);
@@ -179,7 +178,7 @@ export type CaseWriter = (w: CaseWrite) => Promise<boolean>;
 
 /** The default writer: mongoose's updateOne, which casts the update with the schema. */
 const castingWriter =
-  (models: BillingModels): CaseWriter =>
+  ({ models }: BillingDeps): CaseWriter =>
   async (w) =>
     (await models.BillingCase.updateOne(w.filter, w.update).exec()).modifiedCount === 1;
 
@@ -188,12 +187,12 @@ const castingWriter =
  * null when the case changed meanwhile (the caller reads again).
  */
 export async function writeCaseDecision(
-  models: BillingModels,
+  deps: BillingDeps,
   doc: BillingCaseDoc,
   d: CaseDecision,
   by: CaseActor,
   at: Date,
-  write: CaseWriter = castingWriter(models),
+  write: CaseWriter = castingWriter(deps),
 ): Promise<BillingCaseDoc | null> {
   const w = caseWrite(doc, d, by, at);
   if (!w) return doc;
@@ -205,18 +204,18 @@ export async function writeCaseDecision(
  * writer (the submission worker's own, which skips casting).
  */
 export async function changeCase(
-  models: BillingModels,
+  deps: BillingDeps,
   read: () => Promise<BillingCaseDoc>,
   decide: (doc: BillingCaseDoc) => CaseDecision,
   by: CaseActor,
   opts: { now?: () => Date; write?: CaseWriter } = {},
 ): Promise<BillingCaseDoc> {
   const now = opts.now ?? (() => new Date());
-  const write = opts.write ?? castingWriter(models);
+  const write = opts.write ?? castingWriter(deps);
   return conditionalWrite(
     async () => {
       const doc = await read();
-      return writeCaseDecision(models, doc, decide(doc), by, now(), write);
+      return writeCaseDecision(deps, doc, decide(doc), by, now(), write);
     },
     {
       attempts: 5,
@@ -224,3 +223,18 @@ export async function changeCase(
     },
   );
 }
+
+/** A decided change or its refusal (the rule checked again on the case as written). */
+export const orRefuse = (why: string | null, d: CaseDecision): CaseDecision => {
+  if (why) throw conflict(why);
+  return d;
+};
+
+/** Read one case in the user's scope, decide, write: the shape of every user's change to one case. */
+export const changeUserCase = (
+  deps: BillingDeps,
+  user: SessionUser,
+  id: string,
+  decide: (doc: BillingCaseDoc) => CaseDecision,
+  by: CaseActor,
+) => changeCase(deps, () => findCase(deps, user, id), decide, by);
