@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BillingCaseStatus } from '@onco/domain';
 import { createEvent, withOutbox } from '@onco/events';
-import { conditionalWrite, conflict, notFound, scopeFilter, type SessionUser } from '@onco/platform';
+import { actorOf, conditionalWrite, conflict, notFound, scopeFilter, type SessionUser } from '@onco/platform';
 import {
   CASE_CHANGE_FIELDS,
   type BillingCaseDoc,
@@ -236,5 +236,4 @@ export const changeUserCase = (
   user: SessionUser,
   id: string,
   decide: (doc: BillingCaseDoc) => CaseDecision,
-  by: CaseActor,
-) => changeCase(deps, () => findCase(deps, user, id), decide, by);
+) => changeCase(deps, () => findCase(deps, user, id), decide, actorOf(user));
