@@ -1,6 +1,6 @@
 import { can, type DashboardQuery, type SessionUser } from '@onco/platform';
 import type { MessagesModels } from './models';
-import { messagesScope, UNREAD_THREADS } from './routes/messages';
+import { messagesScope, UNREAD_THREADS } from './resource';
 
 /**
  * The messages service's part of the home dashboard: `unreadMessages`, the unread message threads in the

@@ -1,7 +1,8 @@
 export { createMessagesModule, type MessagesModule } from './module';
 export * from './models';
-export { messagesResource, messagesScope, UNREAD_THREADS } from './routes/messages';
-export { commentRoutes, commentsResource, COMMENT_MSG, COMMENT_PERMISSION, inScope } from './routes/comments';
+export { messagesResource, messagesScope, UNREAD_THREADS, commentsResource, inScope } from './resource';
+export { commentRoutes, COMMENT_PERMISSION } from './routes/comments';
+export { COMMENT_MSG } from './use-cases';
 export {
   projectRequisitionScope,
   startMessagesConsumers,

@@ -2,10 +2,11 @@ import type { DomainModule, PlatformContext } from '@onco/platform';
 import { messagesModels, type MessagesModels } from './models';
 import { messageRoutes } from './routes/messages';
 import { commentRoutes } from './routes/comments';
-import { kitRoutes, type AccountNames } from './kits/routes';
+import { kitRoutes } from './kits/routes';
 import { threadRoutes } from './routes/threads';
 import { startMessagesConsumers } from './consumers/requisition-scope';
 import { messagesDashboard } from './dashboard';
+import type { AccountNames, MessagesDeps } from './use-cases';
 
 export type MessagesModule = DomainModule & { models: MessagesModels };
 
@@ -22,6 +23,7 @@ export interface MessagesModuleOptions {
 
 export function createMessagesModule(ctx: PlatformContext, opts: MessagesModuleOptions = {}): MessagesModule {
   const models = messagesModels(ctx.mongo);
+  const deps: MessagesDeps = { models, ctx, accounts: opts.accounts };
   return {
     name: 'messages',
     models,
@@ -30,13 +32,13 @@ export function createMessagesModule(ctx: PlatformContext, opts: MessagesModuleO
     dashboard: (user, range) => messagesDashboard(models, user, range),
     areas: {
       cns: async (app) => {
-        await app.register(messageRoutes, { models });
-        await app.register(threadRoutes, { models });
-        await app.register(commentRoutes, { models, ctx });
+        await app.register(messageRoutes, deps);
+        await app.register(threadRoutes, deps);
+        await app.register(commentRoutes, deps);
       },
       // test kit requests (spec 2 section 2.10): /portal/api/v1/kits
       portal: async (app) => {
-        await app.register(kitRoutes, { models, accounts: opts.accounts });
+        await app.register(kitRoutes, deps);
       },
     },
   };

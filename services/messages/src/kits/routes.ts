@@ -1,33 +1,21 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
+import { KIT_MSG } from '@onco/domain';
 import {
-  KIT_MSG,
-  KIT_TYPE_DESCRIPTIONS,
-  normalizeKitForm,
-  validateKitForm,
-  type KitForm,
-} from '@onco/domain';
-import {
-  badRequest,
   dateOut,
   errorReplies,
-  forbidden,
-  inTransaction,
   listRoutes,
-  newId,
   requireUser,
   scopeFilter,
   typed,
   type ListResource,
   type SessionUser,
-  newRecordAudit,
 } from '@onco/platform';
-import type { KitRequestDoc, MessagesModels } from '../models';
+import type { KitRequestDoc } from '../models';
+import type { MessagesDeps } from '../use-cases/deps';
+import { orderKit, type KitOrder } from './order-kit';
 
-/** Account names by id (the reference service's directory, wired by the server; names only). */
-export interface AccountNames {
-  get(id: string): Promise<{ id: string; name: string } | null>;
-}
+export type { AccountNames } from '../use-cases/deps';
 
 /** The kits list (spec 2 sections 2.10 and 7 "Kits"): /portal/api/v1/kits, 15 a page, newest first. */
 export const kitsResource: ListResource = {
@@ -106,19 +94,15 @@ const kitBody = z.object({
 
 /**
  * Kit requests: the list and the request form (VIEW_KITS_ACTIONS). A request is sent downstream as a message to
- * client services (decision, docs/decisions.md "Test kits"): the kit request and a CASE message from the requester
- * ("Kit request: …", the shipping details in its body) are written in ONE transaction, so client services see every
- * request in their messages, can answer in its thread, and no request exists without its notification.
+ * client services (decision, docs/decisions.md "Test kits"): orderKit (./order-kit.ts) writes the kit request and
+ * a CASE message from the requester in ONE transaction, so client services see every request in their messages,
+ * can answer in its thread, and no request exists without its notification.
  */
-export async function kitRoutes(
-  app: FastifyInstance,
-  opts: { models: MessagesModels; accounts?: AccountNames },
-) {
-  const { models, accounts } = opts;
+export async function kitRoutes(app: FastifyInstance, opts: MessagesDeps) {
   listRoutes(app, {
     path: '/kits',
     resource: kitsResource,
-    model: models.KitRequest,
+    model: opts.models.KitRequest,
     permission: 'VIEW_KITS_PAGE',
     scope: (user) => kitsScope(user),
     tag: 'kits',
@@ -143,63 +127,12 @@ export async function kitRoutes(
     },
     async (req) => {
       const user = requireUser(req);
-      const form = req.body as KitForm & { account?: { id: string } | null };
-      const fields = validateKitForm(form);
-      const accountId = form.account?.id ?? (user.accountIds.length === 1 ? user.accountIds[0] : null);
-      if (Object.keys(fields).length || !accountId)
-        throw badRequest(
-          accountId
-            ? 'The kit request has errors: ' +
-                Object.entries(fields)
-                  .map(([k, m]) => `${k}: ${m}`)
-                  .join('; ')
-            : 'Choose the account the kits are for.',
-          { fields: accountId ? fields : { ...fields, account: KIT_MSG.required } },
-        );
-      if (!user.allAccounts && !user.accountIds.includes(accountId)) throw forbidden();
-      const account = { id: accountId, name: (await accounts?.get(accountId))?.name ?? null };
-      const kit = normalizeKitForm(form);
-      const now = new Date();
-      const id = newId();
-      const doc = {
-        _id: id,
-        ...kit,
-        account,
-        ...newRecordAudit(user.id, now),
-      };
-      const address = [kit.institute, kit.street, kit.suite, `${kit.city}, ${kit.state} ${kit.postalCode}`]
-        .filter(Boolean)
-        .join(', ');
-      await inTransaction(app.platform.mongo, async (session) => {
-        await models.KitRequest.create([doc], { session });
-        await models.Message.create(
-          [
-            {
-              _id: newId(),
-              subject: `Kit request: ${kit.numberOfKits} × ${KIT_TYPE_DESCRIPTIONS[kit.testKitType]}`,
-              messageBody:
-                `${kit.numberOfKits} × ${KIT_TYPE_DESCRIPTIONS[kit.testKitType]} (${kit.testKitType}), ` +
-                `shipping ${kit.shippingRequest.replace(/_/g, ' ').toLowerCase()}, for ${kit.recipient}, ` +
-                `${address}. Account: ${account.name ?? account.id}. Kit request ${id}.`,
-              isParent: true,
-              type: 'CASE',
-              read: false,
-              new: true,
-              owner: { id: user.id, firstName: user.firstName, lastName: user.lastName },
-              account,
-              activityType: 'KIT_REQUEST',
-              lastMessageCreatedOn: now,
-              createdOn: now,
-              createdBy: user.id,
-              updatedOn: now,
-              updatedBy: user.id,
-            },
-          ],
-          { session },
-        );
-      });
-      req.log.info({ kitRequestId: id, accountId, kits: kit.numberOfKits }, 'kit request received');
-      return { ...kitToApi(doc as KitRequestDoc), message: KIT_MSG.received };
+      const kit = await orderKit(opts, user, req.body as KitOrder);
+      req.log.info(
+        { kitRequestId: kit._id, accountId: kit.account?.id, kits: kit.numberOfKits },
+        'kit request received',
+      );
+      return { ...kitToApi(kit), message: KIT_MSG.received };
     },
   );
 }

@@ -1,20 +1,16 @@
 import { z } from 'zod';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { dateOut, errorReplies, getByIdRoute, idParams, requireUser, typed } from '@onco/platform';
+import type { MessageDoc } from '../models';
+import { messageForUser } from '../resource';
 import {
-  badRequest,
-  dateOut,
-  errorReplies,
-  forbidden,
-  getByIdRoute,
-  idParams,
-  newId,
-  notFound,
-  requireUser,
-  typed,
-  type SessionUser,
-} from '@onco/platform';
-import type { MessageDoc, MessagesModels } from '../models';
-import { messageForUser, messagesScope } from './messages';
+  addThreadReader,
+  markThreadRead,
+  readThread,
+  replyInThread,
+  startThread,
+  type MessagesDeps,
+} from '../use-cases';
 
 /** Texts of the messages screen the server answers with (spec 2 section 8). */
 export const MESSAGE_SENT =
@@ -94,10 +90,8 @@ const toApi = (d: MessageDoc): z.infer<typeof messageOut> => ({
  * account), i.e. the list's scope; anything else is a 404. A reply makes the thread new again for the other side
  * and moves it up the list (lastMessageCreatedOn).
  */
-export async function threadRoutes(app: FastifyInstance, opts: { models: MessagesModels }) {
+export async function threadRoutes(app: FastifyInstance, opts: MessagesDeps) {
   const r = typed(app);
-  const { models } = opts;
-  const { Message } = models;
 
   getByIdRoute(app, {
     path: '/messages/:id',
@@ -107,12 +101,7 @@ export async function threadRoutes(app: FastifyInstance, opts: { models: Message
     reply: threadOut,
     errorReplies: true,
     load: async (user, id) => {
-      const parent = await findThread(models, user, id);
-      // replies of a thread: index { 'parent.id': 1 } (models/message.ts)
-      const replies = await Message.find({ 'parent.id': parent._id, deleted: { $ne: true } })
-        .sort({ createdOn: 1, _id: 1 })
-        .lean<MessageDoc[]>()
-        .exec();
+      const { parent, replies } = await readThread(opts, user, id);
       return { ...toApi(messageForUser(parent, user.id)), messageThreads: replies.map(toApi) };
     },
   });
@@ -136,169 +125,35 @@ export async function threadRoutes(app: FastifyInstance, opts: { models: Message
     async (req) => {
       const user = requireUser(req);
       const b = req.body;
-      const base = newMessage(user, text(b.messageBody));
-      if (b.type === 'CASE_COMMENT' || b.parent) return sendReply(models, user, b, base);
-      return startThread(models, user, b, base, req.log);
+      const sent = (doc: MessageDoc) => ({ ...toApi(messageForUser(doc, user.id)), message: MESSAGE_SENT });
+      if (b.type === 'CASE_COMMENT' || b.parent) return sent(await replyInThread(opts, user, b));
+      const doc = await startThread(opts, user, b);
+      req.log.info({ messageId: doc._id }, 'message sent to client services');
+      return sent(doc);
     },
   );
 
-  registerOpeningRoutes(app, models);
-}
-
-/** The thread (a parent message) by id, in the user's scope (404 otherwise). */
-async function findThread({ Message }: MessagesModels, user: SessionUser, id: string) {
-  const doc = await Message.findOne({
-    $and: [{ _id: id, isParent: true, deleted: { $ne: true } }, messagesScope(user)],
-  })
-    .lean<MessageDoc>()
-    .exec();
-  if (!doc) throw notFound('Message not found.');
-  return doc;
-}
-
-/** Trimmed text, or null when blank. */
-const text = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
-
-type CreateBody = z.infer<typeof createBody>;
-type NewMessage = ReturnType<typeof newMessage>;
-
-/** What a new thread and a reply share: the id, the body, the owner, new and read by its writer, the audit. */
-function newMessage(user: SessionUser, body: string | null) {
-  const now = new Date();
-  const owner = { id: user.id, firstName: user.firstName, lastName: user.lastName };
-  return {
-    _id: newId(),
-    messageBody: body,
-    owner,
-    read: false,
-    new: true,
-    readers: [user.id],
-    lastMessageCreatedOn: now,
-    createdOn: now,
-    createdBy: user.id,
-    updatedOn: now,
-    updatedBy: user.id,
-  };
-}
-
-/** A reply in a thread the caller may read: the thread is new again for the other side and moves up the list. */
-async function sendReply(models: MessagesModels, user: SessionUser, b: CreateBody, base: NewMessage) {
-  const { Message } = models;
-  const body = base.messageBody;
-  const now = base.createdOn;
-  if (!b.parent?.id) throw badRequest('A reply needs the message it answers (parent.id).');
-  if (!body) throw badRequest('Please enter a message.', { field: 'messageBody' });
-  const parent = await findThread(models, user, b.parent.id);
-  const reply = {
-    ...base,
-    subject: text(b.subject) ?? (parent.subject ? `RE: ${parent.subject}` : null),
-    isParent: false,
-    type: 'CASE_COMMENT' as const,
-    parent: { id: parent._id, sfdcId: parent.sfdcId ?? b.parent.sfdcId ?? null },
-    testOrderForm: parent.testOrderForm,
-    patient: parent.patient,
-    hospitalLocation: parent.hospitalLocation,
-    account: parent.account,
-  };
-  await Message.create(reply);
-  // the thread is new again for the other side, and moves up the list
-  await Message.updateOne(
-    { _id: parent._id },
-    {
-      $set: {
-        read: false,
-        new: true,
-        readers: [user.id],
-        lastMessageCreatedOn: now,
-        updatedOn: now,
-        updatedBy: user.id,
-      },
-    },
-  ).exec();
-  return { ...toApi(messageForUser(reply as MessageDoc, user.id)), message: MESSAGE_SENT };
+  registerOpeningRoutes(app, opts);
 }
 
 /**
- * A new thread (subject and message required): about an order, it belongs to the order's account; otherwise to
- * the account given (one of the caller's) or the caller's only account.
+ * Opening a thread: PATCH marks it read for the side that did not write last; addReader only records the reader
+ * (use-cases/mark-read.ts). Both answer the thread as the caller sees it.
  */
-async function startThread(
-  models: MessagesModels,
-  user: SessionUser,
-  b: CreateBody,
-  base: NewMessage,
-  log: FastifyBaseLogger,
-) {
-  const { Message } = models;
-  const body = base.messageBody;
-  const subject = text(b.subject);
-  if (!subject || !body)
-    throw badRequest('Please enter a subject and a message.', {
-      fields: {
-        ...(subject ? {} : { subject: 'Subject is required' }),
-        ...(body ? {} : { messageBody: 'Message is required' }),
-      },
-    });
-  // about an order: the thread belongs to the order's account (so its users and client services read it),
-  // from the service's own copy of the requisition's scope; an order the caller may not see is a 404
-  let orderAccount: string | null = null;
-  if (b.testOrderForm?.id) {
-    const order = await models.RequisitionScope.findById(b.testOrderForm.id).lean().exec();
-    if (!order) throw notFound('The order of this message was not found.');
-    const visible =
-      user.allAccounts ||
-      user.accountIds.includes(order.accountId) ||
-      user.physicianIds.includes(order.physicianId);
-    if (!visible) throw notFound('The order of this message was not found.');
-    orderAccount = order.accountId;
-  }
-  const accountId =
-    orderAccount ?? b.account?.id ?? (user.accountIds.length === 1 ? user.accountIds[0] : null);
-  if (!orderAccount && accountId && !user.allAccounts && !user.accountIds.includes(accountId))
-    throw forbidden();
-  const doc = {
-    ...base,
-    subject,
-    isParent: true,
-    type: 'CASE' as const,
-    parent: null,
-    testOrderForm: b.testOrderForm
-      ? { id: b.testOrderForm.id, testRequisitionId: b.testOrderForm.testRequisitionId ?? null }
-      : null,
-    patient: b.patient ? { id: b.patient.id, name: b.patient.name ?? null } : null,
-    hospitalLocation: b.hospitalLocation
-      ? { id: b.hospitalLocation.id, name: b.hospitalLocation.name ?? null }
-      : null,
-    account: accountId ? { id: accountId, name: b.account?.name ?? null } : null,
-  };
-  await Message.create(doc);
-  log.info({ messageId: doc._id }, 'message sent to client services');
-  return { ...toApi(messageForUser(doc as MessageDoc, user.id)), message: MESSAGE_SENT };
-}
-
-/**
- * Opening a thread: PATCH marks it read for the side that did not write last (the writer of the latest message
- * is its only reader, so the writer opening their own thread leaves it new for the other side); addReader only
- * records the reader (which makes it read for that reader, see unreadFor). Both answer the thread as the caller
- * sees it.
- */
-function registerOpeningRoutes(app: FastifyInstance, models: MessagesModels) {
+function registerOpeningRoutes(app: FastifyInstance, opts: MessagesDeps) {
   const r = typed(app);
-  const { Message } = models;
   const opening = [
     {
       method: 'PATCH' as const,
       url: '/messages/:id',
       summary: 'Mark a thread read (opening an unread message)',
-      filter: (user: SessionUser) => ({ readers: { $ne: user.id } }),
-      update: (user: SessionUser) => ({ $set: { read: true, new: false }, $addToSet: { readers: user.id } }),
+      open: markThreadRead,
     },
     {
       method: 'PUT' as const,
       url: '/messages/:id/addReader',
       summary: 'Record that the caller opened the thread',
-      filter: () => ({}),
-      update: (user: SessionUser) => ({ $addToSet: { readers: user.id } }),
+      open: addThreadReader,
     },
   ];
   for (const o of opening)
@@ -315,13 +170,8 @@ function registerOpeningRoutes(app: FastifyInstance, models: MessagesModels) {
       },
       handler: async (req) => {
         const user = requireUser(req);
-        const thread = await findThread(models, user, (req.params as { id: string }).id);
-        const after = await Message.findOneAndUpdate({ _id: thread._id, ...o.filter(user) }, o.update(user), {
-          returnDocument: 'after',
-        })
-          .lean<MessageDoc>()
-          .exec();
-        return toApi(messageForUser(after ?? thread, user.id));
+        const thread = await o.open(opts, user, (req.params as { id: string }).id);
+        return toApi(messageForUser(thread, user.id));
       },
     });
 }
