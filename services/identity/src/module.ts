@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
 import type { Config } from '@onco/platform';
-import { identityModels, type IdentityModels, type UserDoc } from './models/user';
-import { checkOwnPassword } from './credentials';
-import { sessionResolver, type Resolver } from './session';
+import { identityModels } from './models/user';
+import { sessionResolver } from './session';
+import { verifySignature, type IdentityRouteDeps } from './use-cases';
 import { authRoutes } from './routes/auth';
-import { userRoutes, type AccountDirectory } from './routes/users';
-import { associationRoutes, type IdentityRouteDeps } from './routes/associations';
+import { userRoutes } from './routes/users';
+import { associationRoutes } from './routes/associations';
 
 /**
  * Identity: users, sign-in, sessions and passwords (spec 3). Its models, the session resolver every area
@@ -23,22 +23,14 @@ export function createIdentity(conn: Connection, config: Config) {
      * The identity module's public call for the requisitions module: signing a requisition checks the signer's
      * own login password; a wrong one counts toward the lockout (and drops the cached session when it locks).
      */
-    async verifySignature(userId: string, password: string): Promise<boolean> {
-      const user = await models.User.findById(userId).lean<UserDoc>().exec();
-      if (!user) return false;
-      const ok = await checkOwnPassword(models, config, user, password);
-      if (!ok) resolver.invalidate(userId);
-      return ok;
-    },
+    verifySignature: (userId: string, password: string): Promise<boolean> =>
+      verifySignature({ models, config, resolver }, userId, password),
   };
 }
 export type Identity = ReturnType<typeof createIdentity>;
 
 /** uam area: /uam/api/v1 (sign-in, passwords, the users list the spec also shows there). */
-export async function uamArea(
-  app: FastifyInstance,
-  opts: { models: IdentityModels; resolver: Resolver; accounts: AccountDirectory },
-) {
+export async function uamArea(app: FastifyInstance, opts: IdentityRouteDeps) {
   await app.register(authRoutes, opts);
   await app.register(userRoutes, opts);
 }

@@ -1,48 +1,14 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
+import { listQuerystring, parseListQuery, requireUser, sendList, typed } from '@onco/platform';
 import {
-  badRequest,
-  listQuerystring,
-  notFound,
-  parseListQuery,
-  requireUser,
-  runList,
-  sendList,
-  typed,
-  type ListResource,
-  type SessionUser,
-} from '@onco/platform';
-import type { IdentityModels } from '../models/user';
-import type { Resolver } from '../session';
-import type { AccountDirectory } from './users';
-
-export const associationsResource: ListResource = {
-  name: 'associations',
-  fields: {
-    ownerId: { type: 'id', filter: true },
-    type: { type: 'string', filter: true, sort: true },
-    accountId: { type: 'id', path: 'account.id', filter: true },
-    physicianId: { type: 'id', path: 'physician.id', filter: true },
-    createdOn: { type: 'date', filter: true, sort: true },
-    updatedOn: { type: 'date', filter: true, sort: true },
-  },
-  search: ['account.name', 'physician.name'],
-  defaultSort: { field: 'createdOn', order: 'asc' },
-  defaultPerPage: 50,
-  deletedField: 'deleted',
-};
-
-export interface PhysicianDirectory {
-  get(id: string): Promise<{ id: string; name: string } | null>;
-}
-
-/** What identity's portal routes take: its models and resolver, and the reference module's names. */
-export interface IdentityRouteDeps {
-  models: IdentityModels;
-  resolver: Resolver;
-  accounts: AccountDirectory;
-  physicians: PhysicianDirectory;
-}
+  associationsResource,
+  createAssociation,
+  deleteAssociation,
+  identityDeps,
+  listAssociations,
+  type IdentityRouteDeps,
+} from '../use-cases';
 
 /**
  * User associations (accounts and physicians a user works for): the data scope. A user reads their own;
@@ -50,16 +16,7 @@ export interface IdentityRouteDeps {
  */
 export async function associationRoutes(app: FastifyInstance, opts: IdentityRouteDeps) {
   const r = typed(app);
-  const { models, resolver } = opts;
-
-  async function ownerVisible(user: SessionUser, ownerId: string, write: boolean) {
-    if (ownerId === user.id && !write) return;
-    if (!user.grantedAuthorities.includes('CAN_MANAGE_USERS')) throw notFound();
-    const owner = await models.User.findById(ownerId, { account: 1 }).lean().exec();
-    if (!owner) throw notFound();
-    if (!user.allAccounts && !(owner.account?.id && user.accountIds.includes(owner.account.id)))
-      throw notFound();
-  }
+  const deps = identityDeps(app.platform, opts);
 
   r.get(
     '/associations',
@@ -72,12 +29,8 @@ export async function associationRoutes(app: FastifyInstance, opts: IdentityRout
       },
     },
     async (req, reply) => {
-      const user = requireUser(req);
       const query = parseListQuery(associationsResource, req.query as Record<string, unknown>);
-      const owner = query.filters.find((f) => f.field === 'ownerId');
-      const ownerId = owner && owner.op === 'eq' ? String(owner.values[0]) : user.id;
-      await ownerVisible(user, ownerId, false);
-      const result = await runList(models.Association, associationsResource, query, { ownerId });
+      const result = await listAssociations(deps, requireUser(req), query);
       return sendList(reply, associationsResource, query, result);
     },
   );
@@ -97,33 +50,8 @@ export async function associationRoutes(app: FastifyInstance, opts: IdentityRout
       },
     },
     async (req, reply) => {
-      const user = requireUser(req);
-      const b = req.body;
-      await ownerVisible(user, b.ownerId, true);
-      let account = null;
-      let physician = null;
-      if (b.type === 'ACCOUNT') {
-        if (!b.accountId)
-          throw badRequest('accountId is required for an ACCOUNT association', { field: 'accountId' });
-        if (!user.allAccounts && !user.accountIds.includes(b.accountId)) throw notFound();
-        account = await opts.accounts.get(b.accountId);
-        if (!account) throw badRequest(`Unknown account: ${b.accountId}`, { field: 'accountId' });
-      } else {
-        if (!b.physicianId)
-          throw badRequest('physicianId is required for a PHYSICIAN association', { field: 'physicianId' });
-        physician = await opts.physicians.get(b.physicianId);
-        if (!physician) throw badRequest(`Unknown physician: ${b.physicianId}`, { field: 'physicianId' });
-      }
-      const doc = await models.Association.create({
-        ownerId: b.ownerId,
-        type: b.type,
-        account,
-        physician,
-        createdBy: user.id,
-      });
-      resolver.invalidate(b.ownerId);
+      const { _id, ...rest } = await createAssociation(deps, requireUser(req), req.body);
       reply.status(201);
-      const { _id, ...rest } = doc.toObject();
       return { id: _id, ...rest };
     },
   );
@@ -135,18 +63,7 @@ export async function associationRoutes(app: FastifyInstance, opts: IdentityRout
       schema: { tags: ['users'], params: z.object({ id: z.string().max(64) }) },
     },
     async (req) => {
-      const user = requireUser(req);
-      const a = await models.Association.findOne({ _id: req.params.id, deleted: { $ne: true } })
-        .lean()
-        .exec();
-      if (!a) throw notFound();
-      await ownerVisible(user, a.ownerId, true);
-      await models.Association.updateOne(
-        { _id: a._id },
-        { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id } },
-      ).exec();
-      resolver.invalidate(a.ownerId);
-      const { _id, ...rest } = a;
+      const { _id, ...rest } = await deleteAssociation(deps, requireUser(req), req.params.id);
       return { id: _id, ...rest, deleted: true };
     },
   );

@@ -11,10 +11,16 @@ import {
   requireUser,
   typed,
 } from '@onco/platform';
-import { authenticate, changePassword, completeReset, forgotPassword } from '../credentials';
-import type { IdentityModels } from '../models/user';
 import { decodeBase64 } from '../password-hash';
-import type { Resolver } from '../session';
+import {
+  changePassword,
+  completePasswordReset,
+  forgotPassword,
+  identityDeps,
+  signIn,
+  type IdentityDeps,
+  type IdentityRouteDeps,
+} from '../use-cases';
 
 const b64 = z.string().min(1).max(2048);
 
@@ -48,7 +54,6 @@ function decode(field: string, v: string): string {
   return s;
 }
 
-type AuthDeps = { models: IdentityModels; resolver: Resolver };
 type Limits = ReturnType<typeof authRateLimits>;
 
 /**
@@ -78,16 +83,16 @@ function authRateLimits(app: FastifyInstance) {
 }
 
 /** uam: sign-in, session, passwords. Mounted at /uam/api/v1. */
-export async function authRoutes(app: FastifyInstance, opts: AuthDeps) {
+export async function authRoutes(app: FastifyInstance, opts: IdentityRouteDeps) {
   const limits = authRateLimits(app);
-  registerSessionRoutes(app, opts, limits);
-  registerPasswordRoutes(app, opts, limits);
+  const deps = identityDeps(app.platform, opts);
+  registerSessionRoutes(app, deps, limits);
+  registerPasswordRoutes(app, deps, limits);
 }
 
 /** Sign-in and the current session. */
-function registerSessionRoutes(app: FastifyInstance, { models }: AuthDeps, { perClient }: Limits) {
+function registerSessionRoutes(app: FastifyInstance, deps: IdentityDeps, { perClient }: Limits) {
   const r = typed(app);
-  const { config } = app.platform;
 
   r.post(
     '/authenticate',
@@ -101,14 +106,11 @@ function registerSessionRoutes(app: FastifyInstance, { models }: AuthDeps, { per
         response: { 200: sessionReply, ...errorReplies, 429: errorBody },
       },
     },
-    async (req) => {
-      return authenticate(
-        models,
-        config,
-        decode('username', req.body.username),
-        decode('password', req.body.password),
-      );
-    },
+    async (req) =>
+      signIn(deps, {
+        username: decode('username', req.body.username),
+        password: decode('password', req.body.password),
+      }),
   );
 
   r.get(
@@ -139,9 +141,8 @@ function registerSessionRoutes(app: FastifyInstance, { models }: AuthDeps, { per
 }
 
 /** Change one's own password, forgot password (the e-mailed link) and the reset with its token. */
-function registerPasswordRoutes(app: FastifyInstance, { models, resolver }: AuthDeps, limits: Limits) {
+function registerPasswordRoutes(app: FastifyInstance, deps: IdentityDeps, limits: Limits) {
   const r = typed(app);
-  const { config, mail } = app.platform;
   const { perClient, perEmail } = limits;
 
   r.put(
@@ -159,14 +160,10 @@ function registerPasswordRoutes(app: FastifyInstance, { models, resolver }: Auth
     async (req) => {
       const u = requireUser(req);
       if (req.params.id !== u.id) throw forbidden();
-      await changePassword(
-        models,
-        config,
-        u.id,
-        decode('oldPassword', req.body.oldPassword),
-        decode('newPassword', req.body.newPassword),
-      );
-      resolver.invalidate(u.id);
+      await changePassword(deps, u, {
+        oldPassword: decode('oldPassword', req.body.oldPassword),
+        newPassword: decode('newPassword', req.body.newPassword),
+      });
       return { message: MSG.changePasswordOk };
     },
   );
@@ -184,7 +181,7 @@ function registerPasswordRoutes(app: FastifyInstance, { models, resolver }: Auth
       },
     },
     async (req) => {
-      await forgotPassword(models, config, mail, req.params.email);
+      await forgotPassword(deps, req.params.email);
       return { message: MSG.resetEmailSent };
     },
   );
@@ -202,7 +199,10 @@ function registerPasswordRoutes(app: FastifyInstance, { models, resolver }: Auth
       },
     },
     async (req) => {
-      await completeReset(models, req.body.token, decode('newPassword', req.body.newPassword));
+      await completePasswordReset(deps, {
+        token: req.body.token,
+        newPassword: decode('newPassword', req.body.newPassword),
+      });
       return { message: MSG.changePasswordOk };
     },
   );

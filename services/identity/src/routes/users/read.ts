@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import { PHYSICIAN_ROLES } from '@onco/domain';
 import {
   errorReplies,
   facetSchema,
@@ -9,25 +8,22 @@ import {
   listReply,
   parseListQuery,
   requireUser,
-  runFacets,
-  runList,
   sendList,
   typed,
 } from '@onco/platform';
-import type { UserDoc } from '../../models/user';
 import {
-  loadUser,
+  getUser,
+  listClinicians,
+  listUsers,
   publicUser,
-  userProjection,
-  userReply,
+  userFacets,
   usersResource,
-  userScope,
-  withRoleLabels,
-  type UserRouteDeps,
-} from './resource';
+  type IdentityDeps,
+} from '../../use-cases';
+import { userReply } from './resource';
 
 /** The users list, its facets (role labels) and one user (CAN_MANAGE_USERS). */
-export function registerUserReadRoutes(app: FastifyInstance, { models }: UserRouteDeps) {
+export function registerUserReadRoutes(app: FastifyInstance, deps: IdentityDeps) {
   const r = typed(app);
 
   r.get(
@@ -42,13 +38,8 @@ export function registerUserReadRoutes(app: FastifyInstance, { models }: UserRou
       },
     },
     async (req, reply) => {
-      const user = requireUser(req);
       const query = parseListQuery(usersResource, req.query as Record<string, unknown>);
-      const result = await runList(models.User, usersResource, query, userScope(user), {
-        projection: userProjection,
-        map: (d) => publicUser(d),
-      });
-      if (result.facets) result.facets = withRoleLabels(result.facets);
+      const result = await listUsers(deps, requireUser(req), query);
       return sendList(reply, usersResource, query, result);
     },
   );
@@ -65,11 +56,9 @@ export function registerUserReadRoutes(app: FastifyInstance, { models }: UserRou
       },
     },
     async (req) => {
-      const user = requireUser(req);
       const qs = { ...(req.query as Record<string, unknown>), facets: 'true' };
       const query = parseListQuery(usersResource, qs);
-      const facets = await runFacets(models.User, usersResource, query, userScope(user), query.facets);
-      return { content: withRoleLabels(facets) };
+      return { content: await userFacets(deps, requireUser(req), query) };
     },
   );
 
@@ -79,12 +68,12 @@ export function registerUserReadRoutes(app: FastifyInstance, { models }: UserRou
     tag: 'users',
     reply: userReply,
     errorReplies: true,
-    load: async (user, id) => publicUser(await loadUser(models, user, id)),
+    load: async (user, id) => publicUser(await getUser(deps, user, id)),
   });
 }
 
 /** Clinician users: the physician choices for authorized users. */
-export function registerClinicianRoute(app: FastifyInstance, { models }: UserRouteDeps) {
+export function registerClinicianRoute(app: FastifyInstance, deps: IdentityDeps) {
   typed(app).get(
     '/clinicians',
     {
@@ -96,19 +85,8 @@ export function registerClinicianRoute(app: FastifyInstance, { models }: UserRou
       },
     },
     async (req, reply) => {
-      const user = requireUser(req);
       const query = parseListQuery(usersResource, req.query as Record<string, unknown>);
-      const scope = { $and: [userScope(user), { role: { $in: PHYSICIAN_ROLES } }] };
-      const result = await runList(models.User, usersResource, query, scope, {
-        projection: userProjection,
-        map: (d: UserDoc) => ({
-          id: d._id,
-          firstName: d.firstName,
-          lastName: d.lastName,
-          physicianId: d.physicianId,
-          role: { name: d.role },
-        }),
-      });
+      const result = await listClinicians(deps, requireUser(req), query);
       return sendList(reply, usersResource, query, result);
     },
   );

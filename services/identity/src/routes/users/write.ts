@@ -1,33 +1,9 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import {
-  ACCOUNT_ROLES,
-  AUTHENTICATION_PROVIDERS,
-  MSG,
-  ROLES,
-  ROLE_LABELS,
-  creatableRoles,
-} from '@onco/domain';
-import {
-  badRequest,
-  conflict,
-  errorReplies,
-  forbidden,
-  requireUser,
-  typed,
-  updateByIdRoute,
-  type SessionUser,
-} from '@onco/platform';
-import { sendPasswordLink } from '../../credentials';
-import type { UserDoc } from '../../models/user';
-import {
-  loadUser,
-  publicUser,
-  userProjection,
-  userReply,
-  type AccountDirectory,
-  type UserRouteDeps,
-} from './resource';
+import { AUTHENTICATION_PROVIDERS, MSG, ROLES } from '@onco/domain';
+import { errorReplies, requireUser, typed, updateByIdRoute } from '@onco/platform';
+import { createUser, publicUser, updateUser, type IdentityDeps } from '../../use-cases';
+import { userReply } from './resource';
 
 const createBody = z.object({
   loginId: z.string().trim().min(3).max(100),
@@ -59,25 +35,9 @@ const updateBody = z.object({
   version: z.number().int().optional(),
 });
 
-/** The account of a create or an update: left out (undefined), cleared (null), or one of the user's (403). */
-async function resolveAccount(
-  accounts: AccountDirectory,
-  user: SessionUser,
-  raw: string | { id: string } | null | undefined,
-) {
-  if (raw === undefined) return undefined;
-  if (raw === null) return null;
-  const id = typeof raw === 'string' ? raw : raw.id;
-  if (!user.allAccounts && !user.accountIds.includes(id)) throw forbidden();
-  const acc = await accounts.get(id);
-  if (!acc) throw badRequest(`Unknown account: ${id}`, { field: 'account' });
-  return acc;
-}
-
 /** Add a user (CAN_ADD_USERS; the roles the user may create) and update one (CAN_MANAGE_USERS). */
-export function registerUserWriteRoutes(app: FastifyInstance, { models, resolver, accounts }: UserRouteDeps) {
+export function registerUserWriteRoutes(app: FastifyInstance, deps: IdentityDeps) {
   const r = typed(app);
-  const { config, mail } = app.platform;
 
   r.post(
     '/users',
@@ -91,46 +51,9 @@ export function registerUserWriteRoutes(app: FastifyInstance, { models, resolver
       },
     },
     async (req, reply) => {
-      const user = requireUser(req);
-      const body = req.body;
-      if (!creatableRoles(user.role).includes(body.role)) {
-        throw forbidden(
-          `A ${ROLE_LABELS[user.role]} may not add users with the role ${ROLE_LABELS[body.role]}.`,
-        );
-      }
-      const account = await resolveAccount(accounts, user, body.account);
-      if (ACCOUNT_ROLES.includes(body.role) && !account)
-        throw badRequest('Account is required for this role', { field: 'account' });
-      if (!user.allAccounts && !account) throw forbidden();
-      const exists = await models.User.exists({ loginId: body.loginId });
-      if (exists) throw conflict(`The login id ${body.loginId} is already taken.`, { field: 'loginId' });
-      const now = new Date();
-      let created;
-      try {
-        created = await models.User.create({
-          loginId: body.loginId,
-          email: body.email.toLowerCase(),
-          firstName: body.firstName,
-          lastName: body.lastName,
-          role: body.role,
-          authenticationProvider: body.authenticationProvider,
-          account: account ?? null,
-          title: body.title ?? null,
-          physicianId: body.physicianId ?? null,
-          status: 'PROVISIONED',
-          createdBy: user.id,
-          updatedBy: user.id,
-          createdOn: now,
-          updatedOn: now,
-        });
-      } catch (err: any) {
-        if (err?.code === 11000)
-          throw conflict(`The login id ${body.loginId} is already taken.`, { field: 'loginId' });
-        throw err;
-      }
-      await sendPasswordLink(models, config, mail, created.toObject() as UserDoc, 'activation');
+      const created = await createUser(deps, requireUser(req), req.body);
       reply.status(201);
-      return { ...publicUser(created.toObject() as UserDoc), message: MSG.userAdded };
+      return { ...publicUser(created), message: MSG.userAdded };
     },
   );
 
@@ -141,28 +64,9 @@ export function registerUserWriteRoutes(app: FastifyInstance, { models, resolver
     summary: 'Update a user',
     body: updateBody,
     reply: userReply,
-    update: async (user, id, body) => {
-      const current = await loadUser(models, user, id);
-      if (body.loginId !== undefined && body.loginId !== current.loginId)
-        throw badRequest('loginId cannot be changed', { field: 'loginId' });
-      const set: Record<string, unknown> = { updatedOn: new Date(), updatedBy: user.id };
-      for (const k of ['email', 'firstName', 'lastName', 'title', 'authorizedUsers'] as const) {
-        if (body[k] !== undefined) set[k] = k === 'email' ? String(body[k]).toLowerCase() : body[k];
-      }
-      const account = await resolveAccount(accounts, user, body.account);
-      if (account !== undefined) set.account = account;
-      const version = body.version ?? current.version;
-      // one conditional update: the version the client (or this request) read, the user not deleted
-      const updated = await models.User.findOneAndUpdate(
-        { _id: current._id, version, deleted: { $ne: true } },
-        { $set: set, $inc: { version: 1 } },
-        { returnDocument: 'after', projection: userProjection },
-      )
-        .lean()
-        .exec();
-      if (!updated) throw conflict();
-      resolver.invalidate(current._id);
-      return { ...publicUser(updated as unknown as UserDoc), message: MSG.userUpdated };
-    },
+    update: async (user, id, body) => ({
+      ...publicUser(await updateUser(deps, user, id, body)),
+      message: MSG.userUpdated,
+    }),
   });
 }
