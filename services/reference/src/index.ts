@@ -27,5 +27,5 @@ export { toMaintenanceReply, type MaintenanceReply } from './routes/maintenance'
 export { Icd10Catalog, type Icd10ApiRow } from './icd10-catalog';
 export { stableId, icd10Id, diagnosisTypeId } from './ids';
 
-export * from './patient-registry';
+export * from './use-cases';
 export { createReferenceModule, type NameDirectory, type ReferenceModule } from './module';

@@ -19,7 +19,7 @@ import { startPatientPartiesConsumer } from './consumers/patient-parties';
 import { startPatientMergesConsumer } from './consumers/patient-merges';
 import { patientMergeRoutes } from './routes/patient-merges';
 import { PatientMergeService } from './patient-merges';
-import { patientRegistry, type PatientRegistry } from './patient-registry';
+import { patientRegistry, type PatientRegistry, type ReferenceDeps } from './use-cases';
 
 /** A name by id, for other modules that store {id, name} references (identity's associations and users). */
 export interface NameDirectory {
@@ -48,7 +48,7 @@ export interface ReferenceModule extends DomainModule {
  */
 export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
   const models = referenceModels(ctx.mongo);
-  const deps = { models };
+  const deps: ReferenceDeps = { models };
   const merges = new PatientMergeService(models, ctx);
   const icd10Catalog = new Icd10Catalog(models.Icd10Code);
   // the stand-in is served except in production with a real registry configured
@@ -85,7 +85,7 @@ export function createReferenceModule(ctx: PlatformContext): ReferenceModule {
     // the patient merges carry their `patient` events (Merge Patients and its undo)
     outboxCollections: ['patient_merges'],
     directories: { accounts, physicians },
-    patients: patientRegistry(models),
+    patients: patientRegistry(deps),
     npiRegistry: { client: npiClient, standIn },
     areas: {
       portal: async (app: FastifyInstance) => {

@@ -1,16 +1,8 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import {
-  badRequest,
-  forbidden,
-  requireUser,
-  scopeFilter,
-  type SessionUser,
-  toApi,
-  typed,
-} from '@onco/platform';
-import { nextSequence } from '../models';
-import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
+import { requireUser, scopeFilter, type SessionUser, typed } from '@onco/platform';
+import { RULE_MSG } from '../rules';
+import { checkLocation, createHospitalLocation, LOCATION_ADDRESS, mergeAddress } from '../use-cases';
 import { auditReply, fieldErrors, ref, str, text, type RouteDeps } from './shared';
 import { directoryResource, scopedResourceRoutes } from './scoped-resource';
 import { facetNameCaches } from '../name-cache';
@@ -102,50 +94,12 @@ const locationEditBody = z.object({
   version: z.number().int().min(0).optional(),
 });
 
-const LOCATION_LABELS: Record<string, string> = {
-  name: 'Name',
-  'address.telephone': 'Telephone',
-  'address.fax': 'Fax',
-};
-
-/** Address fields merged over the stored ones (left out: kept; null: cleared), trimmed. */
-function mergeAddress(
-  body: Record<string, any> | null | undefined,
-  stored: Record<string, any> | null,
-  keys: string[],
-) {
-  if (body === null) return null;
-  const out: Record<string, string | null> = {};
-  for (const k of keys) {
-    const v = body?.[k] !== undefined ? body[k] : (stored?.[k] ?? null);
-    out[k] = v == null || String(v).trim() === '' ? null : String(v).trim();
-  }
-  return out;
-}
-
-/** A location's name and address: name required, telephone and fax 10 digits. */
-function checkLocation(name: string | null | undefined, address: Record<string, string | null> | null) {
-  const errors: FieldErrors = {};
-  if (!name || !name.trim()) errors.name = RULE_MSG.required;
-  if (address)
-    checkPhones(
-      address,
-      [
-        { field: 'telephone', label: 'Telephone' },
-        { field: 'fax', label: 'Fax' },
-      ],
-      errors,
-      'address.',
-    );
-  if (Object.keys(errors).length) throw fieldErrors(errors, LOCATION_LABELS);
-}
-const LOCATION_ADDRESS = ['street', 'city', 'state', 'country', 'postalCode', 'telephone', 'fax'];
-
 export const accountScope = (user: SessionUser) => scopeFilter(user, { account: '_id' });
 export const locationScope = (user: SessionUser) => scopeFilter(user, { account: 'account.id' });
 
 /** Accounts and hospital locations (spec 1 section 7). Mounted in the portal area. */
-export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps) {
+export async function accountRoutes(app: FastifyInstance, deps: RouteDeps) {
+  const { models } = deps;
   scopedResourceRoutes(app, {
     path: '/accounts',
     model: models.Account,
@@ -213,28 +167,9 @@ export async function accountRoutes(app: FastifyInstance, { models }: RouteDeps)
       },
     },
     async (req, reply) => {
-      const user = requireUser(req);
-      const b = req.body;
-      const accountId = b.accountId ?? (typeof b.account === 'string' ? b.account : b.account?.id);
-      if (!accountId) throw badRequest('account is required', { field: 'account' });
-      const address = mergeAddress(b.address ?? null, null, LOCATION_ADDRESS);
-      checkLocation(b.name, address);
-      if (!user.allAccounts && !user.accountIds.includes(accountId)) throw forbidden();
-      const account = await models.Account.findOne({ _id: accountId, deleted: { $ne: true } }, { name: 1 })
-        .lean()
-        .exec();
-      if (!account) throw badRequest(`Unknown account: ${accountId}`, { field: 'account' });
-      const seq = await nextSequence(models, 'hospitalLocation', 1000);
-      const created = await models.HospitalLocation.create({
-        hospitalLocationId: `HL-${seq}`,
-        name: b.name,
-        account: { id: account._id, name: account.name },
-        address,
-        createdBy: user.id,
-        updatedBy: user.id,
-      });
+      const created = await createHospitalLocation(deps, requireUser(req), req.body);
       reply.status(201);
-      return toApi(created.toObject());
+      return created;
     },
   );
 }

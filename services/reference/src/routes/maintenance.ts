@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import { badRequest, idParams, notFound, requireUser, typed } from '@onco/platform';
+import { idParams, requireUser, typed } from '@onco/platform';
 import type { MaintenanceWindowDoc } from '../models';
+import { cancelMaintenanceWindow, listMaintenanceWindows, scheduleMaintenanceWindow } from '../use-cases';
 import type { RouteDeps } from './shared';
-
-/** How long before its start a window's banner shows when the creator gives no displayTime. */
-export const DEFAULT_DISPLAY_LEAD_MS = 24 * 3600 * 1000;
 
 /** A maintenance window as the client reads it (spec 3 sections 3 and 4.4): times in epoch milliseconds. */
 export const maintenanceReply = z.object({
@@ -42,7 +40,6 @@ export function toMaintenanceReply(
 
 /** epoch milliseconds or an ISO-8601 date-time */
 const instant = z.union([z.number().int().positive(), z.string().datetime({ offset: true })]);
-const toDate = (v: number | string) => new Date(v);
 
 const createBody = z.object({
   startTime: instant,
@@ -57,7 +54,7 @@ const createBody = z.object({
  * Maintenance windows. GET is public (the login page fetches it before anyone signs in) and returns the
  * windows whose end is still in the future, earliest end first; the client decides banner and screen.
  */
-export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteDeps) {
+export async function maintenanceRoutes(app: FastifyInstance, deps: RouteDeps) {
   const r = typed(app);
 
   r.get(
@@ -71,17 +68,7 @@ export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteD
         response: { 200: z.array(maintenanceReply) },
       },
     },
-    async () => {
-      const docs = await models.MaintenanceWindow.find({
-        endTime: { $gt: new Date() },
-        deleted: { $ne: true },
-      })
-        .sort({ endTime: 1, _id: 1 })
-        .limit(100)
-        .lean()
-        .exec();
-      return docs.map(toMaintenanceReply);
-    },
+    async () => (await listMaintenanceWindows(deps)).map(toMaintenanceReply),
   );
 
   r.post(
@@ -96,34 +83,11 @@ export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteD
       },
     },
     async (req, reply) => {
-      const user = requireUser(req);
-      const b = req.body;
-      const startTime = toDate(b.startTime);
-      const endTime = toDate(b.endTime);
-      const displayTime =
-        b.displayTime != null
-          ? toDate(b.displayTime)
-          : new Date(startTime.getTime() - DEFAULT_DISPLAY_LEAD_MS);
-      if (endTime.getTime() <= startTime.getTime())
-        throw badRequest('endTime must be after startTime', { field: 'endTime' });
-      if (endTime.getTime() <= Date.now())
-        throw badRequest('endTime must be in the future', { field: 'endTime' });
-      if (displayTime.getTime() > startTime.getTime()) {
-        throw badRequest('displayTime must not be after startTime', { field: 'displayTime' });
-      }
-      const created = await models.MaintenanceWindow.create({
-        startTime,
-        endTime,
-        displayTime,
-        title: b.title,
-        description: b.description ?? null,
-        body: b.body ?? null,
-        createdBy: user.id,
-        updatedBy: user.id,
-      });
+      const created = await scheduleMaintenanceWindow(deps, requireUser(req), req.body);
+      const { startTime, endTime } = created;
       req.log.info({ maintenanceId: created._id, startTime, endTime }, 'maintenance window scheduled');
       reply.status(201);
-      return toMaintenanceReply(created.toObject());
+      return toMaintenanceReply(created);
     },
   );
 
@@ -139,16 +103,7 @@ export async function maintenanceRoutes(app: FastifyInstance, { models }: RouteD
       },
     },
     async (req) => {
-      const user = requireUser(req);
-      // one conditional update: of two cancellations at once, one matches and the other is a 404
-      const doc = await models.MaintenanceWindow.findOneAndUpdate(
-        { _id: req.params.id, deleted: { $ne: true } },
-        { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
-        { returnDocument: 'after' },
-      )
-        .lean()
-        .exec();
-      if (!doc) throw notFound();
+      const doc = await cancelMaintenanceWindow(deps, requireUser(req), req.params.id);
       req.log.info({ maintenanceId: doc._id }, 'maintenance window cancelled');
       return toMaintenanceReply(doc);
     },

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import type { Model } from 'mongoose';
 import { badRequest, conditionalWrite, conflict, notFound, toApi } from '@onco/platform';
-import type { ReferenceModels } from '../models';
+import type { ReferenceDeps } from '../use-cases/deps';
 
-/** What every reference route file gets. */
-export interface RouteDeps {
-  models: ReferenceModels;
-}
+/** What every reference route file gets: the module's deps, which it hands to the use cases. */
+export type RouteDeps = ReferenceDeps;
 
 export const str = z.string().nullish();
 

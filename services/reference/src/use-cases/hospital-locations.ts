@@ -1,0 +1,87 @@
+import { badRequest, forbidden, toApi, type SessionUser } from '@onco/platform';
+import { nextSequence } from '../models';
+import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
+import { fieldErrors } from '../routes/shared';
+import type { ReferenceDeps } from './deps';
+
+const LOCATION_LABELS: Record<string, string> = {
+  name: 'Name',
+  'address.telephone': 'Telephone',
+  'address.fax': 'Fax',
+};
+
+/** The address fields of a hospital location. */
+export const LOCATION_ADDRESS = ['street', 'city', 'state', 'country', 'postalCode', 'telephone', 'fax'];
+
+/** Address fields merged over the stored ones (left out: kept; null: cleared), trimmed. */
+export function mergeAddress(
+  body: Record<string, any> | null | undefined,
+  stored: Record<string, any> | null,
+  keys: string[],
+) {
+  if (body === null) return null;
+  const out: Record<string, string | null> = {};
+  for (const k of keys) {
+    const v = body?.[k] !== undefined ? body[k] : (stored?.[k] ?? null);
+    out[k] = v == null || String(v).trim() === '' ? null : String(v).trim();
+  }
+  return out;
+}
+
+/** A location's name and address: name required, telephone and fax 10 digits (a 400 naming each). */
+export function checkLocation(
+  name: string | null | undefined,
+  address: Record<string, string | null> | null,
+) {
+  const errors: FieldErrors = {};
+  if (!name || !name.trim()) errors.name = RULE_MSG.required;
+  if (address)
+    checkPhones(
+      address,
+      [
+        { field: 'telephone', label: 'Telephone' },
+        { field: 'fax', label: 'Fax' },
+      ],
+      errors,
+      'address.',
+    );
+  if (Object.keys(errors).length) throw fieldErrors(errors, LOCATION_LABELS);
+}
+
+/** A new hospital location: its name, its account (by id, or as {id}) and its address. */
+export interface NewHospitalLocation {
+  name: string;
+  account?: string | { id: string };
+  accountId?: string;
+  address?: Record<string, string | null | undefined> | null;
+}
+
+/**
+ * Create a hospital location for one of the user's accounts (403 for another account, 400 for an unknown one),
+ * numbered HL-<n>. Returns it as replies show it.
+ */
+export async function createHospitalLocation(
+  { models }: ReferenceDeps,
+  user: SessionUser,
+  b: NewHospitalLocation,
+) {
+  const accountId = b.accountId ?? (typeof b.account === 'string' ? b.account : b.account?.id);
+  if (!accountId) throw badRequest('account is required', { field: 'account' });
+  const address = mergeAddress(b.address ?? null, null, LOCATION_ADDRESS);
+  checkLocation(b.name, address);
+  if (!user.allAccounts && !user.accountIds.includes(accountId)) throw forbidden();
+  const account = await models.Account.findOne({ _id: accountId, deleted: { $ne: true } }, { name: 1 })
+    .lean()
+    .exec();
+  if (!account) throw badRequest(`Unknown account: ${accountId}`, { field: 'account' });
+  const seq = await nextSequence(models, 'hospitalLocation', 1000);
+  const created = await models.HospitalLocation.create({
+    hospitalLocationId: `HL-${seq}`,
+    name: b.name,
+    account: { id: account._id, name: account.name },
+    address,
+    createdBy: user.id,
+    updatedBy: user.id,
+  });
+  return toApi(created.toObject());
+}
