@@ -1,10 +1,4 @@
-import {
-  domainPreferenceKey,
-  type IdNameRef,
-  type SampleRuleConfig,
-  type SamplesRequisitionInfo,
-  type SpecimenKind,
-} from '@onco/domain';
+import { domainPreferenceKey, type SampleRuleConfig, type SpecimenKind } from '@onco/domain';
 import { notFound, toApi, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc, TestOrderDoc } from '../models';
 import { testOrderScope } from '../use-cases';
@@ -18,14 +12,9 @@ export interface SampleServiceOptions {
   now?: () => Date;
 }
 
-/** What the lab knows of a requisition, from its test orders. */
-export interface LabRequisitionView extends SamplesRequisitionInfo {
-  id: string;
-  testRequisitionId: string | null;
-  physician: IdNameRef | null;
-  /** every test order of the requisition is deleted (the requisition was deleted) */
-  deleted: boolean;
-}
+import type { LabRequisitionView } from './view';
+
+export type { LabRequisitionView };
 
 /** The requisition as the lab knows it, in the user's scope, or 404 (unknown and out of scope look the same). */
 export async function labRequisition(

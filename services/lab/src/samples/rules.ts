@@ -10,7 +10,7 @@ import {
 import { createEvent, type SampleChange } from '@onco/events';
 import { badRequest, conflict, newId, newRecordAudit, toApi } from '@onco/platform';
 import type { DomainPreferenceDoc, LabModels, SampleDoc } from '../models';
-import { type LabRequisitionView } from './requisition';
+import type { LabRequisitionView } from './view';
 import { DomainPreferenceCache, findDomainPreference } from './preferences';
 
 const LISTS = { TUMOR: 'tumors', NORMAL: 'normals', PLASMA: 'plasmas' } as const satisfies Record<

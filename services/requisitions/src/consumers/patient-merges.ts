@@ -17,20 +17,14 @@ import {
   patientMergeRunModel,
   type MergeRunContext,
   type MergeRunProgress,
+  type PatientMergeHooks,
   type PatientMergeRunDoc,
 } from './patient-merges/run';
 
+export type { PatientMergeHooks };
+
 /** The consumer group (prefixed with TOPIC_PREFIX, so test systems and environments never share it). */
 export const PATIENT_MERGES_GROUP = 'requisitions.patient-merges';
-
-export interface PatientMergeHooks {
-  /** requisitions moved at once (default MOVE_CONCURRENCY) */
-  concurrency?: number;
-  /** called after each requisition moved (tests: a crash mid-merge is an exception thrown here) */
-  afterMove?: (moved: number, run: PatientMergeRunDoc) => void | Promise<void>;
-  /** kafkajs heartbeat of the message being handled (a long run keeps its session) */
-  heartbeat?: () => Promise<void>;
-}
 
 /**
  * Move the requisitions of a patient merge (`patient` event, change `merged`) to its primary patient, or back

@@ -1,8 +1,8 @@
-import type { RequisitionDoc } from '../models/requisition';
 import { BLANK_FORM_VERSION } from './blank-form';
 import { BLOCK_CSS, htmlDocument, PAGE_CSS } from './form-html';
 import { e, formatDateTime } from './trf-form/format';
 import * as sections from './trf-form/sections';
+import type { TrfFormRequisition } from './trf-form/sections';
 
 /**
  * The filled Test Requisition Form (TRF) of a submitted requisition, form version 102-210-C: the blocks of the
@@ -13,33 +13,7 @@ import * as sections from './trf-form/sections';
 
 export const TRF_FORM_VERSION = BLANK_FORM_VERSION;
 
-/** The requisition fields the form prints. */
-export type TrfFormRequisition = Pick<
-  RequisitionDoc,
-  | '_id'
-  | 'testRequisitionId'
-  | 'status'
-  | 'patient'
-  | 'physician'
-  | 'account'
-  | 'hospitalLocation'
-  | 'pathologist'
-  | 'pathologistLocation'
-  | 'additionalPhysician'
-  | 'additionalPhysicianLocation'
-  | 'orderInformation'
-  | 'testOrders'
-  | 'parentTestOrderForm'
-  | 'tumorSpecimen'
-  | 'normalSpecimen'
-  | 'billings'
-  | 'attachments'
-  | 'approvals'
-  | 'consent'
-  | 'comment'
-  | 'kitId'
-  | 'isNYState'
->;
+export type { TrfFormRequisition } from './trf-form/sections';
 
 export interface TrfFormOptions {
   formVersion?: string;

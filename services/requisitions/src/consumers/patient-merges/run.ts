@@ -10,7 +10,15 @@ import {
 } from '@onco/events';
 import type { PlatformContext, SessionUser } from '@onco/platform';
 import type { RequisitionDoc, RequisitionModels } from '../../models';
-import type { PatientMergeHooks } from '../patient-merges';
+
+export interface PatientMergeHooks {
+  /** requisitions moved at once (default MOVE_CONCURRENCY) */
+  concurrency?: number;
+  /** called after each requisition moved (tests: a crash mid-merge is an exception thrown here) */
+  afterMove?: (moved: number, run: PatientMergeRunDoc) => void | Promise<void>;
+  /** kafkajs heartbeat of the message being handled (a long run keeps its session) */
+  heartbeat?: () => Promise<void>;
+}
 
 export type PatientSnapshot = NonNullable<RequisitionDoc['patient']>;
 

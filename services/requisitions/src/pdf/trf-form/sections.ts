@@ -7,7 +7,7 @@ import type {
   TumorSpecimen,
 } from '../../models/requisition';
 import { block, certification, escapeHtml, label, row } from '../form-html';
-import type { TrfFormRequisition } from '../trf-form';
+import type { RequisitionDoc } from '../../models/requisition';
 import {
   addressText,
   breadcrumbText,
@@ -64,6 +64,34 @@ function billingColumn(title: string, b: RequisitionBilling | undefined): string
     ${b.billingType === 'OTHER' ? row(field('Other (specified)', e(b.otherTypeName))) : ''}
   </div>`;
 }
+
+/** The requisition fields the form prints. */
+export type TrfFormRequisition = Pick<
+  RequisitionDoc,
+  | '_id'
+  | 'testRequisitionId'
+  | 'status'
+  | 'patient'
+  | 'physician'
+  | 'account'
+  | 'hospitalLocation'
+  | 'pathologist'
+  | 'pathologistLocation'
+  | 'additionalPhysician'
+  | 'additionalPhysicianLocation'
+  | 'orderInformation'
+  | 'testOrders'
+  | 'parentTestOrderForm'
+  | 'tumorSpecimen'
+  | 'normalSpecimen'
+  | 'billings'
+  | 'attachments'
+  | 'approvals'
+  | 'consent'
+  | 'comment'
+  | 'kitId'
+  | 'isNYState'
+>;
 
 export function testSelectionSection(trf: TrfFormRequisition): string {
   const oi = trf.orderInformation ?? { nextDx: false, nextPersonalDx: false, orderType: null };
