@@ -1,6 +1,8 @@
 import { API } from '@onco/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Config, PlatformContext } from '@onco/platform';
+import { referenceModels } from '@onco/reference';
+import { requisitionModels } from '@onco/requisitions';
 import { demoLogin } from './seed';
 
 const DIAGNOSES: Array<[string, string]> = [
@@ -43,17 +45,16 @@ async function demoParties(app: FastifyInstance, ctx: PlatformContext, headers: 
   const session = (await app.inject({ method: 'GET', url: `${API.uam}/session`, headers })).json();
   const physicianId: string | undefined = session.physicianIds?.[0];
   const accountId: string | undefined = session.accountIds?.[0];
-  const db = ctx.mongo;
-  const physician = physicianId
-    ? await db.collection('physicians').findOne({ _id: physicianId as never })
-    : null;
-  const account = accountId ? await db.collection('accounts').findOne({ _id: accountId as never }) : null;
+  // read through the reference module's models (their collections, casts and defaults), never raw
+  const ref = referenceModels(ctx.mongo);
+  const physician = physicianId ? await ref.Physician.findById(physicianId).lean().exec() : null;
+  const account = accountId ? await ref.Account.findById(accountId).lean().exec() : null;
   if (!physician || !account) {
     ctx.logger.warn('demo orders skipped: the demo provider has no physician or account');
     return null;
   }
-  const location = await db.collection('hospital_locations').findOne({ 'account.id': account._id });
-  const patients = await db.collection('patients').find({ accountIds: account._id }).limit(10).toArray();
+  const location = await ref.HospitalLocation.findOne({ 'account.id': account._id }).lean().exec();
+  const patients = await ref.Patient.find({ accountIds: account._id }).limit(10).lean().exec();
   return { physician, account, location, patients };
 }
 type DemoParties = NonNullable<Awaited<ReturnType<typeof demoParties>>>;
@@ -133,7 +134,7 @@ export async function seedDemoOrders(
   opts: { submitted?: number; drafts?: number } = {},
 ): Promise<{ submitted: number; drafts: number }> {
   if (!config.DEMO_MODE) return noOrders();
-  if ((await ctx.mongo.collection('test_order_forms').estimatedDocumentCount()) > 0) {
+  if ((await requisitionModels(ctx.mongo).Requisition.estimatedDocumentCount().exec()) > 0) {
     return noOrders();
   }
   const headers = await signInDemoProvider(app, ctx, config);
