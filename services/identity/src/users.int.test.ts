@@ -72,6 +72,17 @@ describe('the route guard', () => {
 });
 
 describe('users list', () => {
+  it('a search text with a NUL is a 400 on the real store, not a 500 (users and clinicians)', async () => {
+    for (const path of ['/portal/api/v1/users', '/uam/api/v1/clinicians']) {
+      const res = await sys.app.inject({
+        url: `${path}?q=${encodeURIComponent('smi\u0000th')}`,
+        headers: { authorization: portalAdmin },
+      });
+      expect(res.statusCode, `${path}: ${res.body}`).toBe(400);
+      expect(res.json().message).toBe('The search text contains a character that cannot be searched for.');
+    }
+  });
+
   it('lists with facets in the spec dialect', async () => {
     const res = await sys.app.inject({
       url: '/portal/api/v1/users?page=0&size=50&facets=status_facet,role_label_facet,location_facet,account_facet',

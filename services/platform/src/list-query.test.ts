@@ -71,6 +71,13 @@ describe('the spec dialect', () => {
     expect(m.$and[1].$or[0]['patient.name'].source).toBe('a\\.\\*\\(');
   });
 
+  it('refuses search text with a NUL character (the store cannot search for it)', () => {
+    for (const qs of [{ q: 'smi\u0000th' }, { filter: JSON.stringify({ q: 'smi\u0000th' }) }])
+      expect(() => parseListQuery(orders, qs)).toThrow(
+        'The search text contains a character that cannot be searched for.',
+      );
+  });
+
   it('includes deleted rows only when asked', () => {
     expect(parseListQuery(orders, { filter: '{"deleted":"true"}' }).includeDeleted).toBe(true);
     expect(parseListQuery(orders, { filter: '{"deleted":false}' }).includeDeleted).toBe(false);

@@ -229,6 +229,9 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
     filters.push(parseFilterValue(key, def, raw));
   }
   q = q?.trim();
+  // a NUL cannot be in a regular expression the store takes (BSON refuses it): a clear 400, not a 500
+  if (q?.includes('\u0000'))
+    throw badRequest('The search text contains a character that cannot be searched for.', { field: 'q' });
   if (q !== undefined && q.length < SEARCH_MIN_LENGTH) q = undefined;
 
   let facets: string[] = [];

@@ -403,6 +403,14 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
     expect((await call('GET', `${API}/export`, 'observer')).statusCode).toBe(403);
   });
 
+  it('refuses an export mapping that is not JSON, or not [field, title] pairs, with a 400 (was a 500)', async () => {
+    for (const mapping of ['{not json', '[["patient.name"]]', '"x"']) {
+      const res = await call('GET', `${API}/export?mapping=${encodeURIComponent(mapping)}`, 'admin');
+      expect(res.statusCode, `${mapping}: ${res.body}`).toBe(400);
+      expect(res.json().message).toBe('Invalid mapping: expected a JSON list of [field, title] pairs');
+    }
+  });
+
   it('merge moves the duplicate into the primary and marks the duplicate INVALID', async () => {
     const a = await signed('admin');
     const b = await signed('admin');

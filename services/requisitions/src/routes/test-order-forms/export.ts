@@ -20,6 +20,15 @@ function pick(doc: any, path: string): unknown {
   return Array.isArray(v) ? v.join('; ') : v;
 }
 
+/** The value of JSON text, or undefined when the text is not JSON (the caller's schema then refuses it). */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** yyyyMMdd_HHmmss, the spec's export timestamp (UTC). */
 export function exportStamp(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -65,7 +74,7 @@ export function registerExportRoutes(app: FastifyInstance, { models }: TestOrder
           .array(z.tuple([z.string().min(1).max(100), z.string().min(1).max(100)]))
           .min(1)
           .max(60)
-          .safeParse(JSON.parse(qs.mapping));
+          .safeParse(jsonOrUndefined(qs.mapping));
         if (!parsed.success) {
           return reply.status(400).send({
             status: 400,
