@@ -38,8 +38,14 @@ export function toMaintenanceReply(
   };
 }
 
+/** The last instant a date can hold (ECMAScript: 8.64e15 ms after 1970); later ones are Invalid Date. */
+const LAST_INSTANT_MS = 8.64e15;
+
 /** epoch milliseconds or an ISO-8601 date-time */
-const instant = z.union([z.number().int().positive(), z.string().datetime({ offset: true })]);
+const instant = z.union([
+  z.number().int().positive().max(LAST_INSTANT_MS),
+  z.string().datetime({ offset: true }),
+]);
 
 const createBody = z.object({
   startTime: instant,
