@@ -41,7 +41,9 @@ REDIS_HOST=127.0.0.1
 REDIS_PORT="${INFRA_REDIS_PORT:-6379}"
 REDIS_START_TIMEOUT="${REDIS_START_TIMEOUT:-15}"
 
-CHROMIUM_BIN="${CHROMIUM_PATH:-/usr/bin/chromium}"
+# Debian's headless-only chromium (the binary, not /usr/bin's wrapper script, so signals reach the browser); the
+# same default as CHROMIUM_PATH in services/platform/src/config.ts
+CHROMIUM_BIN="${CHROMIUM_PATH:-/usr/lib/chromium/chromium-headless-shell}"
 
 ALL_SERVICES=(redis postgres documentdb kafka)
 
@@ -433,7 +435,7 @@ redis_ready() { [[ "$(redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" ping 2>/dev/nu
 
 chromium_missing_pkgs() {
   local missing=()
-  [[ -x "$CHROMIUM_BIN" ]] || missing+=(chromium)
+  [[ -x "$CHROMIUM_BIN" ]] || missing+=(chromium-headless-shell)
   have pdftotext || missing+=(poppler-utils)
   if have dpkg-query; then
     dpkg_installed fonts-liberation || missing+=(fonts-liberation)

@@ -5,6 +5,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_CHROMIUM_PATH } from '@onco/platform';
 import { blankFormHtml } from './blank-form';
 import { createPdfRenderer, type PdfRenderer } from './render';
 import { pdfInfo, pdfText } from '../../test/pdf';
@@ -19,7 +20,7 @@ const alive = (p: number) => {
   }
 };
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 
 describe('PDF renderer (real chromium)', () => {
   let renderer: PdfRenderer;
