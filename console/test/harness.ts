@@ -22,6 +22,7 @@ import net from 'node:net';
 import path from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import type { Role } from '@onco/domain';
+import { DEFAULT_CHROMIUM_PATH } from '@onco/platform';
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { b64, createTestSystem, createUser, login, resetTestSystem, TEST_PASSWORD } from '@onco/testing';
 
@@ -31,7 +32,7 @@ export * from './fixtures';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST_INDEX = path.join(ROOT, 'console/dist/index.html');
 export const SCREENSHOT_DIR = path.join(ROOT, '.data/screenshots');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 
 /** Keys the console keeps in local storage (mirrors console/src/providers/storage.ts). */
 export const STORAGE = {
@@ -343,6 +344,16 @@ export async function fill(page: Page, selector: string, text: string) {
   await el!.click({ clickCount: 3 });
   await page.keyboard.press('Backspace');
   if (text) await el!.type(text);
+}
+
+/** Paste `text` into an input found by selector, replacing what it holds: one insertion, as a paste is (the
+ * field's own limits, a maxlength, apply as they do to a paste). For long texts, where typing key by key costs
+ * seconds. */
+export async function paste(page: Page, selector: string, text: string) {
+  const el = await page.waitForSelector(selector, { visible: true });
+  await el!.click({ clickCount: 3 });
+  await page.keyboard.press('Backspace');
+  await page.keyboard.sendCharacter(text);
 }
 
 /**

@@ -242,7 +242,8 @@ describe('attachment box and sample manifests (real backend with workers, chromi
       offline: false,
       latency: 200,
       downloadThroughput: -1,
-      uploadThroughput: 256,
+      // ~2 s for the file: long enough for middle values, short enough not to idle the level (256 B/s took ~10 s)
+      uploadThroughput: 1024,
     });
     await recordPercents(page);
     // the manifest worker held back until the row has shown that it waits for it (resumed below)
