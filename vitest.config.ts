@@ -27,8 +27,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          // each fork imports the platform once for all its files (a file's own system still isolates it: its
-          // own database, topic and queue prefixes); importing it per file cost ~2 s a file
+          // no effect on which process a file runs in: vitest 3.2's forks pool takes isolation from the root's
+          // poolOptions, so each int file has a fork of its own (docs/testing.md "Files sharing a fork")
           isolate: false,
         },
       },

@@ -37,7 +37,7 @@ type Overrides = Partial<Record<keyof Config, string>>;
 /** `true`, or `{ ensureTopics: true }` to create the system's topics before anything subscribes. */
 export type KafkaOption = boolean | { ensureTopics?: boolean };
 
-/** The system a file gets: its own with Kafka (kafkaTestSystem), else the fork's shared one (sharedTestSystem). */
+/** The system a file gets: its own with Kafka (kafkaTestSystem), else the process's shared one (sharedTestSystem). */
 export type SystemOf<Kf extends KafkaOption> = Kf extends false ? TestSystem : KafkaTestSystem;
 
 /** What useTestSystem gives a file: objects its beforeAll fills in, to take at once and read in hooks and tests. */
@@ -59,7 +59,7 @@ export interface TestContext<K extends string, S extends TestSystem = TestSystem
 export interface TestSystemSetup<U extends Record<string, UserSpec>, Kf extends KafkaOption> {
   /**
    * Kafka and workers: a system of the file's own holding the Kafka test lock (kafkaTestSystem). Without it, the
-   * fork's shared system without workers, emptied for this file (sharedTestSystem).
+   * process's shared system without workers, emptied for this file (sharedTestSystem).
    */
   kafka?: Kf;
   /** the system's configuration overrides, or a function making them, run first in beforeAll */
