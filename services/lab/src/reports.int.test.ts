@@ -18,6 +18,7 @@ import {
   type KafkaTestSystem,
   type Part,
 } from '@onco/testing';
+import { MULTIPART_NO_BOUNDARY } from '@onco/platform';
 import { createLabModule, type LabModule, type TestOrderDoc } from './index';
 import {
   MSG_REPORT_FILE_TYPE,
@@ -317,6 +318,15 @@ describe('lab: test reports (upload, submit, download) on the real services', ()
     }
     // no file part at all
     expect((await upload(h.admin, id, [{ name: 'isAmendedReport', value: 'false' }])).statusCode).toBe(400);
+    // a multipart body without its boundary (was a 500)
+    const noBoundary = await sys.app.inject({
+      method: 'POST',
+      url: `${BASE}/${id}/reports/upload`,
+      headers: { ...h.admin, 'content-type': 'multipart/form-data' },
+      payload: '%PDF-1.4',
+    });
+    expect(noBoundary.statusCode, noBoundary.body).toBe(400);
+    expect(noBoundary.json().message).toBe(MULTIPART_NO_BOUNDARY);
     expect(await storeFiles(sys.config.FILE_STORE_DIR)).toEqual(filesBefore);
     expect(await lab.models.PendingReport.countDocuments().exec()).toBe(pendingBefore);
     expect((await read(id)).status).toBe('IN_PROGRESS');

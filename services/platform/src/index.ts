@@ -16,6 +16,7 @@ export * from './mail';
 export * from './context';
 export * from './queues';
 export * from './blobs';
+export * from './multipart';
 export * from './app';
 export * from './rate-limits';
 export * from './routes';

@@ -12,6 +12,7 @@ import {
   requireUser,
   tooLarge,
   typed,
+  requireMultipartUpload,
 } from '@onco/platform';
 import type { LabModels } from '../models';
 import { CONTENT_TYPES, templateFile } from './files';
@@ -91,7 +92,7 @@ export function registerManifestCheckRoutes(
     async (req) => {
       const user = requireUser(req);
       if (!can(user, 'VIEW_SAMPLE_ACTIONS')) throw forbidden();
-      if (!req.isMultipart()) throw badRequest('Expected a multipart/form-data upload with a file');
+      requireMultipartUpload(req);
       prewarmParseThread(); // starts while the file arrives
       let file: MultipartFile | undefined;
       let buf: Buffer | null = null;

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { createEvent, safeParseEventJson } from '@onco/events';
 import { requisitionModels, type RequisitionModels } from '@onco/requisitions';
+import { MULTIPART_NO_BOUNDARY } from '@onco/platform';
 import { multipart, provider, useTestSystem, waitFor } from '@onco/testing';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import { handleAttachmentEvent } from './consumer';
@@ -401,6 +402,15 @@ describe('sample manifests: upload -> worker -> samples and events -> attachment
       'csv',
     );
     const body = multipart([{ name: 'file', filename: 'dry.csv', data: csv }]);
+    // the same body without its boundary in the Content-Type: a 400 naming it (was a 500)
+    const noBoundary = await sys.app.inject({
+      method: 'POST',
+      url: `${PORTAL}/sampleManifests/check`,
+      headers: { ...h.admin, 'content-type': 'multipart/form-data' },
+      payload: body.payload,
+    });
+    expect(noBoundary.statusCode, noBoundary.body).toBe(400);
+    expect(noBoundary.json().message).toBe(MULTIPART_NO_BOUNDARY);
     const res = await sys.app.inject({
       method: 'POST',
       url: `${PORTAL}/sampleManifests/check`,

@@ -14,6 +14,7 @@ import {
   typed,
   type PlatformContext,
   type StoredBlob,
+  requireMultipartUpload,
 } from '@onco/platform';
 import type { LabModels } from '../models';
 import {
@@ -145,11 +146,7 @@ export function registerReportUploadRoutes(app: FastifyInstance, opts: { models:
       const user = requireUser(req);
       const id = req.params.id;
       const submitNow = flagValue(req.query.submit) ?? false;
-      if (!req.isMultipart()) throw badRequest('Expected a multipart/form-data upload with a file');
-      // A Content-Length far above the limit is refused before a byte is read.
-      const declared = Number(req.headers['content-length'] ?? NaN);
-      if (Number.isFinite(declared) && declared > REPORT_MAX_BYTES + 1024 * 1024)
-        throw tooLarge(MSG.attachmentTooLarge);
+      requireMultipartUpload(req, REPORT_MAX_BYTES);
       // fail fast: out of scope (404) or a status that takes no report (409) stores nothing
       await uploadableTestOrder({ models }, user, id);
 

@@ -17,6 +17,7 @@ import {
   type Part,
   type TestSystem,
 } from '@onco/testing';
+import { MULTIPART_NO_BOUNDARY } from '@onco/platform';
 import { requisitionModels, type RequisitionModels } from '../models';
 import { ATTACHMENT_MAX_BYTES, MSG_BOX_FILE_TYPE } from './shape';
 
@@ -468,5 +469,22 @@ describe('attachments API (real store, Redis, file store)', () => {
     });
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toBe(TOO_LARGE);
+  });
+
+  it('refuses a multipart body without its boundary: 400 naming it, nothing stored (was a 500)', async () => {
+    const blobsBefore = await blobFiles(sys.config.FILE_STORE_DIR);
+    const countBefore = await models.Attachment.countDocuments({}).exec();
+    for (const contentType of ['multipart/form-data', 'multipart/form-data; charset=utf-8']) {
+      const res = await sys.app.inject({
+        method: 'POST',
+        url: `${BASE}/upload`,
+        headers: { ...authA, 'content-type': contentType },
+        payload: '--x\r\nContent-Disposition: form-data; name="type"\r\n\r\nNOTE\r\n--x--\r\n',
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toBe(MULTIPART_NO_BOUNDARY);
+    }
+    expect(await blobFiles(sys.config.FILE_STORE_DIR)).toEqual(blobsBefore);
+    expect(await models.Attachment.countDocuments({}).exec()).toBe(countBefore);
   });
 });

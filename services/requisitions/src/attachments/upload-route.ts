@@ -17,6 +17,7 @@ import {
   typed,
   type SessionUser,
   newRecordAudit,
+  requireMultipartUpload,
 } from '@onco/platform';
 import { outboxForInsert } from '@onco/events';
 import { linkAttachment, type AttachmentDoc } from '../models/attachment';
@@ -165,11 +166,7 @@ export function registerUploadRoute(app: FastifyInstance, deps: AttachmentRouteD
     },
     async (req, reply) => {
       const user = requireUser(req);
-      if (!req.isMultipart()) throw badRequest('Expected a multipart/form-data upload with a file');
-      // A Content-Length far above the limit is refused before a byte is read.
-      const declared = Number(req.headers['content-length'] ?? NaN);
-      if (Number.isFinite(declared) && declared > ATTACHMENT_MAX_BYTES + 1024 * 1024)
-        throw tooLarge(MSG.attachmentTooLarge);
+      requireMultipartUpload(req, ATTACHMENT_MAX_BYTES);
 
       const upload = await receiveUpload(deps, req, user);
       const doc = await insertAttachment(deps, user, upload);
