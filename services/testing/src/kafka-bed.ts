@@ -20,7 +20,7 @@ export function kafkaTestBed(name: string) {
     clientId: `${name}-it-${run}`,
     brokers: TEST_KAFKA_BROKERS,
     logLevel: logLevel.NOTHING,
-    retry: { retries: 3, initialRetryTime: 100 },
+    retry: { retries: 3, initialRetryTime: 300 }, // the product's (platform connections.ts): a new topic's leader can lag
   });
   let release: () => void = () => {};
   let conn: mongoose.Connection | undefined;

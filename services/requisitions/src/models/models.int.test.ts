@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSystem, sharedTestSystem } from '@onco/testing';
+import { createTestSystem, sharedTestSystem, waitFor } from '@onco/testing';
 import { nextSequence, requisitionModels, type RequisitionModels } from './index';
 
 type Sys = Awaited<ReturnType<typeof createTestSystem>>;
@@ -31,7 +31,16 @@ describe('requisitions models on the store', () => {
   });
 
   it('creates every orders-list index on the server', async () => {
-    const keys = await keysOf(models.Requisition);
+    // the ordered index the orders list pages by is built in the background at start (platform ordered-indexes.ts):
+    // there once the system has been up a moment, so wait for it rather than count before it lands
+    const ordered = JSON.stringify({ updatedOn: -1, _id: -1 });
+    const keys = await waitFor(
+      async () => {
+        const k = await keysOf(models.Requisition);
+        return k.includes(ordered) ? k : undefined;
+      },
+      { what: 'the ordered index of test_order_forms' },
+    );
     for (const k of [
       { _id: 1 },
       { status: 1, updatedOn: -1, _id: -1 },
@@ -50,10 +59,11 @@ describe('requisitions models on the store', () => {
       { 'testOrders.testType': 1 },
       { sampleStatuses: 1 },
       { 'testOrders.orderType': 1 },
+      { updatedOn: -1, _id: -1 },
     ]) {
       expect(keys).toContain(JSON.stringify(k));
     }
-    expect(keys).toHaveLength(17); // nothing else: each index above serves a named query (models/requisition.ts)
+    expect(keys).toHaveLength(18); // nothing else: each index above serves a named query (models/requisition.ts)
     const attachmentKeys = await keysOf(models.Attachment);
     expect(attachmentKeys).toEqual(
       expect.arrayContaining([JSON.stringify({ 'testOrderForm.id': 1 }), JSON.stringify({ updatedOn: -1 })]),
