@@ -27,8 +27,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          // no effect on which process a file runs in: vitest 3.2's forks pool takes isolation from the root's
-          // poolOptions, so each int file has a fork of its own (docs/testing.md "Files sharing a fork")
+          // alone this does not make files share a process: vitest 3.2's forks pool takes isolation from the root's
+          // poolOptions, which scripts/test.sh sets for this level (docs/testing.md "Files sharing a fork")
           isolate: false,
         },
       },

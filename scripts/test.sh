@@ -21,8 +21,10 @@ run_level() {
   started=$(date +%s)
   case "$level" in
     # the int files mostly wait (on Kafka, BullMQ, the store): 4 forks on 2 cores finish in ~3/4 of the time of 2
-    # (docs/testing.md "Figures"); 6 were slower again
-    int) extra=(--maxWorkers=4) ;;
+    # (docs/testing.md "Figures"); 6 were slower again. Files share the 4 forks (modules loaded once, one shared
+    # system a fork: vitest 3.2 takes isolation from the root's poolOptions, not the project's); the pool keeps all
+    # 4, because shrinking it ended a file still running (docs/testing.md "Files sharing a fork")
+    int) extra=(--maxWorkers=4 --minWorkers=4 --poolOptions.forks.isolate=false) ;;
     serial | e2e) extra=(--no-file-parallelism) ;;
   esac
   TIMING_OUT="$out/$level.files" npx vitest run --project "$level" "${extra[@]}" --passWithNoTests \
