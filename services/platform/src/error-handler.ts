@@ -12,6 +12,38 @@ function describeZod(issues: Array<{ instancePath?: string; message?: string; pa
     .join('; ');
 }
 
+/**
+ * A document the store's model refused before writing it (mongoose's ValidationError, or a CastError): the input
+ * was wrong and nothing was written, so a 400 naming each field, not a 500. Routes validate their bodies first;
+ * this catches what only the model knows (a required field sent as null, say).
+ */
+function modelRefusal(err: unknown): ErrorBody | undefined {
+  const e = err as {
+    name?: string;
+    errors?: Record<string, { kind?: string; path?: string; message?: string }>;
+  };
+  if (e?.name === 'CastError') {
+    const c = err as { path?: string };
+    return {
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: `Invalid request: ${c.path ?? 'a value'} has the wrong type`,
+    };
+  }
+  if (e?.name !== 'ValidationError' || !e.errors || typeof e.errors !== 'object') return undefined;
+  const fields: Record<string, string> = {};
+  for (const [path, f] of Object.entries(e.errors))
+    fields[path] =
+      f.kind === 'required' ? MSG.required : f.kind === 'enum' ? 'Invalid value' : String(f.message);
+  const list = Object.entries(fields).map(([path, m]) => `${path}: ${m}`);
+  return {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: `Invalid request: ${list.join('; ')}`,
+    details: { fields },
+  };
+}
+
 /** One error path: typed AppErrors keep their status and message; anything unknown is a 500 with the generic text. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validation?: any }, req, reply) => {
@@ -32,6 +64,9 @@ export function installErrorHandler(app: FastifyInstance) {
       };
     } else if (err.validation) {
       body = { status: 400, code: 'BAD_REQUEST', message: `Invalid request: ${err.message}` };
+    } else if (modelRefusal(err)) {
+      body = modelRefusal(err)!;
+      req.log.warn({ err }, 'the model refused a document');
     } else if (isResponseSerializationError(err)) {
       req.log.error({ err }, 'reply did not match its schema');
       body = { status: 500, code: 'INTERNAL', message: MSG.generic };

@@ -403,6 +403,18 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
     expect((await call('GET', `${API}/export`, 'observer')).statusCode).toBe(403);
   });
 
+  it('refuses a billing row whose type is null with a 400 naming the field, and creates nothing (was a 500)', async () => {
+    const before = await sys.ctx.mongo.collection('test_order_forms').countDocuments();
+    const res = await call('POST', API, 'npi', {
+      ...completeForm(A),
+      billings: [{ ...completeForm(A).billings[0], billingType: null }],
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().details.fields).toEqual({ 'billings.0.billingType': 'This field is required' });
+    expect(res.json().message).toBe('Invalid request: billings.0.billingType: This field is required');
+    expect(await sys.ctx.mongo.collection('test_order_forms').countDocuments()).toBe(before);
+  });
+
   it('refuses an export mapping that is not JSON, or not [field, title] pairs, with a 400 (was a 500)', async () => {
     for (const mapping of ['{not json', '[["patient.name"]]', '"x"']) {
       const res = await call('GET', `${API}/export?mapping=${encodeURIComponent(mapping)}`, 'admin');
