@@ -338,21 +338,25 @@ export async function open(page: Page, h: Pick<ConsoleHarness, 'base'>, p = '/lo
   await page.waitForSelector('#root > *');
 }
 
-/** Type into an input found by selector, replacing what it holds. */
-export async function fill(page: Page, selector: string, text: string) {
+/** The input found by selector, focused and emptied (what typing or pasting over its text does first). */
+async function emptied(page: Page, selector: string) {
   const el = await page.waitForSelector(selector, { visible: true });
   await el!.click({ clickCount: 3 });
   await page.keyboard.press('Backspace');
-  if (text) await el!.type(text);
+  return el!;
+}
+
+/** Type into an input found by selector, replacing what it holds. */
+export async function fill(page: Page, selector: string, text: string) {
+  const el = await emptied(page, selector);
+  if (text) await el.type(text);
 }
 
 /** Paste `text` into an input found by selector, replacing what it holds: one insertion, as a paste is (the
  * field's own limits, a maxlength, apply as they do to a paste). For long texts, where typing key by key costs
  * seconds. */
 export async function paste(page: Page, selector: string, text: string) {
-  const el = await page.waitForSelector(selector, { visible: true });
-  await el!.click({ clickCount: 3 });
-  await page.keyboard.press('Backspace');
+  await emptied(page, selector);
   await page.keyboard.sendCharacter(text);
 }
 

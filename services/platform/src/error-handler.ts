@@ -48,6 +48,7 @@ function modelRefusal(err: unknown): ErrorBody | undefined {
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validation?: any }, req, reply) => {
     let body: ErrorBody;
+    const refused = modelRefusal(err);
     if (err instanceof AppError) {
       body = {
         status: err.statusCode,
@@ -64,8 +65,8 @@ export function installErrorHandler(app: FastifyInstance) {
       };
     } else if (err.validation) {
       body = { status: 400, code: 'BAD_REQUEST', message: `Invalid request: ${err.message}` };
-    } else if (modelRefusal(err)) {
-      body = modelRefusal(err)!;
+    } else if (refused) {
+      body = refused;
       req.log.warn({ err }, 'the model refused a document');
     } else if (isResponseSerializationError(err)) {
       req.log.error({ err }, 'reply did not match its schema');
