@@ -1,4 +1,12 @@
-import { PERMISSIONS, ROLES, ROLE_LABELS, ROLE_PERMISSIONS, CREATABLE_ROLES } from '@onco/domain';
+import {
+  CHANGE_OF_BOUND_FIELD,
+  CREATABLE_ROLES,
+  PERMISSIONS,
+  ROLES,
+  ROLE_LABELS,
+  ROLE_PERMISSIONS,
+  TEST_ORDER_FIELD_PERMISSIONS,
+} from '@onco/domain';
 
 /** Render docs/permissions.md from the one matrix in services/domain/src/permissions.ts. */
 export function renderPermissionsDoc(): string {
@@ -29,6 +37,33 @@ export function renderPermissionsDoc(): string {
   );
   lines.push('- `VIEW_ALL_ACCOUNTS` (lab, billing and operations staff) lifts the account narrowing.');
   lines.push('- A record outside the scope is a 404, never a 403, so its existence is not disclosed.');
+  lines.push('');
+  lines.push('## Fields a permission shows');
+  lines.push('');
+  lines.push(
+    'The server leaves each field out of every reply to a user without its permission (`fieldView`, services/domain):',
+  );
+  lines.push(
+    "the tests list (the field cannot be filtered or sorted by: 403; `q` does not search it), a test's detail and",
+  );
+  lines.push(
+    "history, the order's test summaries and LIMS project ids, the orders CSV, the samples tab and the timeline.",
+  );
+  lines.push(
+    "A patient's LIMS projects (`POST getLimsInfo`) need VIEW_LIMS_INFORMATION. Kafka events keep every field: they",
+  );
+  lines.push('go to downstream systems, not to users.');
+  lines.push('');
+  const change = (f: string) =>
+    Object.entries(CHANGE_OF_BOUND_FIELD)
+      .filter(([, v]) => v === f)
+      .map(([k]) => `'${k}'`);
+  for (const [field, p] of Object.entries(TEST_ORDER_FIELD_PERMISSIONS)) {
+    const entries = change(field);
+    lines.push(
+      `- \`${field}\`: ${p}${entries.length ? ` (its ${entries.join(', ')} history and timeline entries too)` : ''}`,
+    );
+  }
   lines.push('');
   lines.push('## Who may add whom');
   lines.push('');

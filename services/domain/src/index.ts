@@ -5,6 +5,7 @@ export * from './permissions';
 export * from './users';
 export * from './requisition/index';
 export * from './lab/tests';
+export * from './lab/bound-fields';
 export * from './lab/samples';
 export * from './lab/manifest';
 export * from './lab/manifest-read';

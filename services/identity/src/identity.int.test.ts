@@ -126,14 +126,16 @@ describe('tokens', () => {
   });
 
   it('a token issued with a short lifetime stops working when it expires', async () => {
-    const short = await createTestSystem({ TOKEN_TTL_SECONDS: '1' });
+    // 3 s: a token's times are whole seconds, so a 1 s token issued late in a second could expire before the
+    // first check on a busy machine; 3 s leaves it at least 2 s of life
+    const short = await createTestSystem({ TOKEN_TTL_SECONDS: '3' });
     try {
       const u = await createUser(short, 'ROLE_NPI');
       const { authorization } = await login(short, u.loginId);
       expect(
         (await short.app.inject({ url: '/uam/api/v1/session', headers: { authorization } })).statusCode,
       ).toBe(200);
-      // refused once its 1 s lifetime is over (and for good: asked again below)
+      // refused once its lifetime is over (and for good: asked again below)
       await vi.waitFor(
         async () =>
           expect(

@@ -188,7 +188,7 @@ describe('test actions: status, due date, LIMS project (real Kafka, the store, R
     const url = `/portal/api/v1/testOrderForms/${requisitionId}/timeline`;
     const body = await waitFor(
       async () => {
-        const res = await call('GET', url, 'npi');
+        const res = await call('GET', url, 'accessioner');
         const kinds = (res.json().content ?? []).map((e: any) => `${e.family}:${e.kind}`);
         return ['lims-project', 'due-date'].every((k) => kinds.includes(`test-status:${k}`))
           ? res.json()
@@ -196,10 +196,19 @@ describe('test actions: status, due date, LIMS project (real Kafka, the store, R
       },
       { what: 'the timeline entries', timeoutMs: 45_000 },
     );
-    // the order's own and its test's entries; the billing case's are billing staff's: a provider (no
-    // VIEW_BILLING_PAGE) gets none, a portal administrator gets them on the same timeline
+    // the order's own and its test's entries; the billing case's are billing staff's: a provider or an
+    // accessioner (no VIEW_BILLING_PAGE) gets none, a portal administrator gets them on the same timeline
     const mine = body.content.filter((e: any) => ['requisition-submitted', 'test-status'].includes(e.family));
     expect(body.content.filter((e: any) => e.family === 'billing-case')).toEqual([]);
+    // a provider sees neither the due dates nor the LIMS project (VIEW_TESTORDER_DUEDATE, VIEW_LIMS_INFORMATION)
+    const provider = (await call('GET', url, 'npi')).json().content;
+    expect(
+      provider
+        .filter((e: any) => ['requisition-submitted', 'test-status'].includes(e.family))
+        .map((e: any) => `${e.family}:${e.kind}`),
+    ).toEqual(['requisition-submitted:submitted', 'test-status:created', 'test-status:status']);
+    for (const e of provider) expect(e.data ?? {}).not.toHaveProperty('dueOn');
+    for (const e of provider) expect(e.data ?? {}).not.toHaveProperty('limsProjectId');
     const billing = await waitFor(
       async () => {
         const all = (await call('GET', url, 'portal')).json().content ?? [];
@@ -209,9 +218,6 @@ describe('test actions: status, due date, LIMS project (real Kafka, the store, R
       { what: "the billing case's timeline entries", timeoutMs: 45_000 },
     );
     expect(billing.map((e: any) => e.kind)[0]).toBe('created');
-    const accessioner = (await call('GET', url, 'accessioner')).json().content;
-    expect(accessioner.some((e: any) => e.family === 'billing-case')).toBe(false);
-    expect(accessioner.some((e: any) => e.family === 'test-status')).toBe(true);
     expect(mine.map((e: any) => `${e.family}:${e.kind}`)).toEqual([
       'requisition-submitted:submitted',
       'test-status:created',
@@ -227,6 +233,91 @@ describe('test actions: status, due date, LIMS project (real Kafka, the store, R
       data: { previousStatus: 'TEST_ORDERED', status: 'IN_PROGRESS' },
     });
     expect((await call('GET', url, 'other')).statusCode).toBe(404);
+  });
+
+  it('due date, duration and LIMS project never reach a user without their permissions (spec 2 section 6)', async () => {
+    const set = await call('POST', `${API}/updateDueDate`, 'accessioner', {
+      uuid: testId,
+      dueOn: addDays(7),
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    await lab.models.TestOrder.updateOne({ _id: testId }, { $set: { testDuration: 4 } });
+    const form = `/portal/api/v1/testOrderForms/${requisitionId}`;
+    // the requisition's test summary follows the test-status event
+    await waitFor(
+      async () =>
+        (await call('GET', form, 'accessioner')).json().testOrders?.[0]?.dueOn === addDays(7) ? true : null,
+      { what: "the requisition's test summary with the due date", timeoutMs: 45_000 },
+    );
+    const bound = ['dueOn', 'testDuration', 'limsProjectId'];
+    const list = (who: 'npi' | 'accessioner', qs = '') =>
+      call(
+        'GET',
+        `${API}?filter=${encodeURIComponent(JSON.stringify({ testOrderFormId: requisitionId }))}${qs}`,
+        who,
+      );
+
+    // the lab sees them: list, detail, history
+    const staff = (await list('accessioner')).json().content[0];
+    expect(staff).toMatchObject({ limsProjectId: 'LP-2026-7', testDuration: 4 });
+    expect(staff.dueOn).toBeTruthy();
+    const staffDetail = (await call('GET', `${API}/${testId}`, 'accessioner')).json();
+    expect(staffDetail).toMatchObject({ dueOn: addDays(7), limsProjectId: 'LP-2026-7', testDuration: 4 });
+    expect(staffDetail.testHistories.some((x: any) => x.change === 'due-date')).toBe(true);
+
+    // a provider (none of the three permissions): not in the rows, the detail or the history
+    const row = (await list('npi')).json().content[0];
+    expect(row.id).toBe(testId);
+    for (const f of bound) expect(row).not.toHaveProperty(f);
+    const detail = (await call('GET', `${API}/${testId}`, 'npi')).json();
+    for (const f of bound) expect(detail).not.toHaveProperty(f);
+    expect(detail.testHistories.map((x: any) => x.change)).not.toContain('due-date');
+    expect(detail.testHistories.map((x: any) => x.change)).not.toContain('lims-project');
+    expect(JSON.stringify(detail)).not.toContain('LP-2026-7');
+
+    // nor can the query disclose them: filtering or sorting by one is refused, q does not search it
+    const byDue = await list('npi', `&sort=${encodeURIComponent('dueOn,DESC')}`);
+    expect(byDue.statusCode).toBe(403);
+    expect(byDue.json().message).toBe('Only users with VIEW_TESTORDER_DUEDATE may filter or sort by dueOn.');
+    const byLims = await call(
+      'GET',
+      `${API}?filter=${encodeURIComponent(JSON.stringify({ limsProjectId: 'LP-2026-7' }))}`,
+      'npi',
+    );
+    expect(byLims.statusCode).toBe(403);
+    const q = `&q=${encodeURIComponent('LP-2026-7')}`;
+    expect((await list('npi', q)).json().totalElements).toBe(0);
+    expect((await list('accessioner', q)).json().totalElements).toBe(1);
+
+    // the order: its test summaries' due dates and its LIMS project ids
+    const order = (await call('GET', form, 'npi')).json();
+    expect(order.testOrders[0]).not.toHaveProperty('dueOn');
+    expect(order).not.toHaveProperty('limsProjectIds');
+    expect((await call('GET', form, 'accessioner')).json()).toHaveProperty('limsProjectIds');
+
+    // the orders CSV: a mapping naming a withheld field gets an empty column
+    const mapping = encodeURIComponent(
+      JSON.stringify([
+        ['testRequisitionId', 'TRF'],
+        ['testOrders.0.dueOn', 'Due'],
+      ]),
+    );
+    const csv = (who: 'npi' | 'accessioner') =>
+      call(
+        'GET',
+        `/portal/api/v1/testOrderForms/export?filter=${encodeURIComponent(JSON.stringify({ id: requisitionId }))}&mapping=${mapping}`,
+        who,
+      );
+    const providerCsv = await csv('npi');
+    expect(providerCsv.statusCode, providerCsv.body).toBe(200);
+    expect(providerCsv.body.trim().split('\r\n')[1]).toMatch(/,$/);
+    expect((await csv('accessioner')).body).toContain(addDays(7));
+
+    // the samples tab lists the order's tests without their LIMS project
+    const samples = (who: 'npi' | 'accessioner') =>
+      call('GET', `/oms/api/v1/testOrderForms/${requisitionId}/samples`, who);
+    expect((await samples('npi')).json().requisition.testOrders[0]).not.toHaveProperty('limsProjectId');
+    expect((await samples('accessioner')).json().requisition.testOrders[0].limsProjectId).toBe('LP-2026-7');
   });
 
   it('two lab users changing the same test at once: no update is lost', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMatch, parseListQuery, type ListResource } from './list-query';
+import { buildMatch, parseListQuery, visibleTo, type ListResource } from './list-query';
 
 const orders: ListResource = {
   name: 'orders',
@@ -165,5 +165,42 @@ describe('bad input is a 400 naming what is wrong', () => {
     // an operator-looking string is only ever a literal value
     const q = parseListQuery(orders, { filter: '{"status":"$ne"}' });
     expect(buildMatch(orders, q, {})).toEqual({ $and: [{ deleted: { $ne: true } }, { status: '$ne' }] });
+  });
+});
+
+describe('a field bound to a permission (visibleTo)', () => {
+  const tests: ListResource = {
+    name: 'tests',
+    fields: {
+      status: { type: 'string', filter: true, sort: true },
+      dueOn: { type: 'date', filter: true, sort: true, permission: 'VIEW_TESTORDER_DUEDATE' },
+      lims: {
+        type: 'string',
+        path: 'limsProjectId',
+        filter: true,
+        sort: true,
+        permission: 'VIEW_LIMS_INFORMATION',
+      },
+    },
+    search: ['testId', 'limsProjectId'],
+    facets: [{ name: 'lims_facet', field: 'lims' }],
+    defaultSort: { field: 'status', order: 'asc' },
+  };
+
+  it('is the same resource for a user holding the permissions', () => {
+    expect(visibleTo(tests, ['VIEW_TESTORDER_DUEDATE', 'VIEW_LIMS_INFORMATION'])).toBe(tests);
+  });
+
+  it('refuses filtering, sorting and faceting by a withheld field, and q does not search it', () => {
+    const seen = visibleTo(tests, ['VIEW_TESTORDER_DUEDATE']);
+    expect(seen.withheld).toEqual({ lims: 'VIEW_LIMS_INFORMATION' });
+    expect(seen.search).toEqual(['testId']);
+    expect(() => parseListQuery(seen, { filter: '{"lims":"LP-1"}' })).toThrow(
+      'Only users with VIEW_LIMS_INFORMATION may filter or sort by lims.',
+    );
+    expect(() => parseListQuery(seen, { sort: 'lims,ASC' })).toThrow(/VIEW_LIMS_INFORMATION/);
+    expect(() => parseListQuery(seen, { facets: 'lims_facet' })).toThrow('Unknown facet: lims_facet');
+    expect(parseListQuery(seen, { facets: 'true' }).facets).toEqual([]);
+    expect(parseListQuery(seen, { sort: 'dueOn,DESC' }).sort.field).toBe('dueOn');
   });
 });

@@ -1,4 +1,5 @@
-import { badRequest } from './errors';
+import type { Permission } from '@onco/domain';
+import { badRequest, forbidden } from './errors';
 
 /**
  * One typed list query for both dialects the product speaks:
@@ -18,6 +19,8 @@ export interface FieldDef {
   path?: string;
   filter?: boolean;
   sort?: boolean;
+  /** only a user holding it sees the field: for anyone else it is withheld (see `visibleTo`) */
+  permission?: Permission;
 }
 
 export interface FacetDef {
@@ -41,6 +44,23 @@ export interface ListResource {
   maxPerPage?: number;
   /** the field holding the soft-delete flag; rows with it true are excluded unless asked for */
   deletedField?: string;
+  /** fields withheld from the user this resource was narrowed for (`visibleTo`), with the permission each needs */
+  withheld?: Record<string, Permission>;
+}
+
+/**
+ * The resource as one user may query it: a field bound to a permission the user lacks is withheld. Filtering or
+ * sorting by it is refused (403, naming the permission), `q` does not search it (a match would disclose it) and
+ * the list routes leave it out of every row.
+ */
+export function visibleTo(resource: ListResource, granted: readonly string[]): ListResource {
+  const withheld: Record<string, Permission> = {};
+  for (const [name, def] of Object.entries(resource.fields))
+    if (def.permission && !granted.includes(def.permission)) withheld[name] = def.permission;
+  if (!Object.keys(withheld).length) return resource;
+  const paths = new Set(Object.keys(withheld).map((n) => resource.fields[n]!.path ?? n));
+  const fields = Object.fromEntries(Object.entries(resource.fields).filter(([n]) => !withheld[n]));
+  return { ...resource, fields, search: resource.search.filter((p) => !paths.has(p)), withheld };
 }
 
 export type FilterOp = 'eq' | 'in' | 'nin' | 'between';
@@ -147,8 +167,13 @@ function parseFilterValue(field: string, def: FieldDef, raw: unknown): Filter {
 
 /** Every resource can be sorted and filtered by `id` (ra-data-simple-rest sorts by id and asks getMany by id). */
 const ID_FIELD: FieldDef = { type: 'id', path: '_id', filter: true, sort: true };
-const fieldDef = (resource: ListResource, name: string): FieldDef | undefined =>
-  name === 'id' ? { ...ID_FIELD, ...resource.fields.id, filter: true, sort: true } : resource.fields[name];
+function fieldDef(resource: ListResource, name: string): FieldDef | undefined {
+  const needs = resource.withheld?.[name];
+  if (needs) throw forbidden(`Only users with ${needs} may filter or sort by ${name}.`);
+  return name === 'id'
+    ? { ...ID_FIELD, ...resource.fields.id, filter: true, sort: true }
+    : resource.fields[name];
+}
 
 function parseSort(resource: ListResource, raw: unknown, orderRaw?: unknown): ListQuery['sort'] {
   let field: string | undefined;
@@ -236,7 +261,7 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
 
   let facets: string[] = [];
   if (qs.facets !== undefined && qs.facets !== '' && qs.facets !== 'false') {
-    const known = (resource.facets ?? []).map((f) => f.name);
+    const known = (resource.facets ?? []).filter((f) => !resource.withheld?.[f.field]).map((f) => f.name);
     facets = qs.facets === 'true' || qs.facets === true ? known : splitArgs(String(qs.facets));
     for (const name of facets)
       if (!known.includes(name)) throw badRequest(`Unknown facet: ${name}`, { facet: name });

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Model } from 'mongoose';
 import type { Permission } from '@onco/domain';
 import { requireUser, type SessionUser } from './auth';
+import { toApi } from './records';
 import { runFacets, runList, sendList } from './list-exec';
-import { parseListQuery, type ListQuery, type ListResource } from './list-query';
+import { parseListQuery, visibleTo, type ListQuery, type ListResource } from './list-query';
 import { errorReplies, facetSchema, listQuerystring, listReply, typed } from './routes';
 import { z } from 'zod';
 
@@ -45,15 +46,18 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
     },
     async (req, reply) => {
       const user = requireUser(req);
-      const query = parseListQuery(o.resource, req.query as Record<string, unknown>);
-      const result = await runList(
-        o.model,
-        o.resource,
-        query,
-        o.scope(user, query),
-        o.map ? { map: (doc: any) => o.map!(doc, user) } : {},
-      );
-      return sendList(reply, o.resource, query, result);
+      const resource = visibleTo(o.resource, user.grantedAuthorities);
+      const query = parseListQuery(resource, req.query as Record<string, unknown>);
+      const withheld = Object.keys(resource.withheld ?? {});
+      const map = (doc: any) => {
+        const row = (o.map ? o.map(doc, user) : toApi(doc)) as Record<string, unknown>;
+        if (!withheld.length) return row;
+        const out = { ...row };
+        for (const k of withheld) delete out[k];
+        return out;
+      };
+      const result = await runList(o.model, resource, query, o.scope(user, query), { map });
+      return sendList(reply, resource, query, result);
     },
   );
   if (!o.resource.facets?.length) return;
@@ -71,9 +75,10 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
     async (req) => {
       const user = requireUser(req);
       const qs = req.query as Record<string, unknown>;
-      const query = parseListQuery(o.resource, { ...qs, facets: qs.facets ?? 'true' });
+      const resource = visibleTo(o.resource, user.grantedAuthorities);
+      const query = parseListQuery(resource, { ...qs, facets: qs.facets ?? 'true' });
       return {
-        content: await runFacets(o.model, o.resource, query, o.scope(user, query), query.facets),
+        content: await runFacets(o.model, resource, query, o.scope(user, query), query.facets),
       };
     },
   );

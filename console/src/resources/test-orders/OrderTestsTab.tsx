@@ -12,6 +12,7 @@ import { dayToUs, statusTone } from './logic';
 import { DueDateDialog, UpdateStatusDialog } from './TestDialogs';
 import { UploadReportDialog } from './UploadReportDialog';
 import { useTestsT } from './useTestsT';
+import { useSeesField } from './boundFields';
 
 /** The order's tests table: 7 a page, single selection (spec 2 sections 2.8 and 9). */
 export const ORDER_TESTS_PAGE_SIZE = 7;
@@ -27,6 +28,7 @@ export function OrderTestsTab({ requisitionId, draft }: { requisitionId: string;
   const navigate = useNavigate();
   const dp = useDataProvider<ConsoleDataProvider>();
   const { permissions = [] } = usePermissions<string[]>();
+  const sees = useSeesField();
   const [page, setPage] = useState(1);
   const [selectedIds, setSelectedIds] = useState<Identifier[]>([]);
   const [dialog, setDialog] = useState<'status' | 'report' | 'due' | null>(null);
@@ -61,9 +63,10 @@ export function OrderTestsTab({ requisitionId, draft }: { requisitionId: string;
         <Chip size="small" variant="outlined" color={statusTone(r.status)} label={label(r.status)} />
       ),
     },
-    { source: 'dueOn', label: t('tests.col.dueDate'), render: (r) => dayToUs(r.dueOn) },
-    { source: 'limsProjectId', label: t('tests.col.lims') },
   ];
+  if (sees('dueOn'))
+    columns.push({ source: 'dueOn', label: t('tests.col.dueDate'), render: (r) => dayToUs(r.dueOn) });
+  if (sees('limsProjectId')) columns.push({ source: 'limsProjectId', label: t('tests.col.lims') });
   const one = selected[0];
   const lab = permissions.includes('VIEW_TESTORDER_ACTIONS') || permissions.includes('CAN_UPDATE_DUE_DATE');
   return (

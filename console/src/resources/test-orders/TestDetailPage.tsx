@@ -35,6 +35,7 @@ import { dayToUs } from './logic';
 import { DueDateDialog, UpdateStatusDialog } from './TestDialogs';
 import { UploadReportDialog } from './UploadReportDialog';
 import { useTestsT } from './useTestsT';
+import { useSeesField } from './boundFields';
 
 /** Test History: 5 a page, newest first (spec 2 sections 2.5 and 9). */
 export const TEST_HISTORY_PAGE_SIZE = 5;
@@ -54,6 +55,7 @@ export function TestDetailPage() {
   const dp = useDataProvider<ConsoleDataProvider>();
   const testApi = useTestMethods();
   const { permissions = [] } = usePermissions<string[]>();
+  const sees = useSeesField();
   const [dialog, setDialog] = useState<'status' | 'due' | 'report' | null>(null);
   const [pdf, setPdf] = useState<number | null>(null);
   const [page, setPage] = useState(1);
@@ -128,8 +130,10 @@ export function TestDetailPage() {
     [t('tests.detail.address'), addressText((p as Record<string, any>).address)],
     [t('tests.detail.email'), (p as Record<string, string>).email],
     [t('tests.detail.phone'), formatPhone((p as Record<string, string>).phone)],
-    [t('tests.detail.dueOn'), dayToUs(x.dueOn)],
-    [t('tests.detail.lims'), x.limsProjectId],
+    ...(sees('dueOn') ? [[t('tests.detail.dueOn'), dayToUs(x.dueOn)] as [string, React.ReactNode]] : []),
+    ...(sees('limsProjectId')
+      ? [[t('tests.detail.lims'), x.limsProjectId] as [string, React.ReactNode]]
+      : []),
   ];
 
   const pageRows = history.slice((page - 1) * TEST_HISTORY_PAGE_SIZE, page * TEST_HISTORY_PAGE_SIZE);

@@ -32,14 +32,15 @@ import {
 import { LimsDialog, UpdateStatusDialog } from './TestDialogs';
 import { UploadReportDialog } from './UploadReportDialog';
 import { useTestsT } from './useTestsT';
+import { useSeesField } from './boundFields';
 
 const LIMS_TEMPLATE = import.meta.env.VITE_LIMS_PROJECT_URL as string | undefined;
 
 /**
  * The tests list (/tests, spec 2 section 2.4): banner Test Orders; Test, Order and Status filters from the
  * server's facets and the Ordered date range; the initial status and range from navigation state (the home
- * dashboard's counters); TEST_SELECTED hidden by default; Due Date and Test Duration columns only with their
- * VIEW_ permissions; the LIMS link in a new tab with VIEW_LIMS_INFORMATION; the Actions menu for portal
+ * dashboard's counters); TEST_SELECTED hidden by default; the LIMS Project, Due Date and Test Duration columns
+ * only with their permissions (the LIMS link opens a new tab); the Actions menu for portal
  * administrators (VIEW_TESTS_ACTIONS). The server scopes the rows to the user's accounts.
  */
 export function TestsListPage() {
@@ -48,6 +49,7 @@ export function TestsListPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const { permissions = [] } = usePermissions<string[]>();
+  const sees = useSeesField();
   const can = (p: string) => permissions.includes(p);
   const initial = useMemo(() => initialTestsState(location.state), [location.state]);
   const [navStatus, setNavStatus] = useState<string | null>(initial.status);
@@ -137,26 +139,6 @@ export function TestsListPage() {
       render: (r) => <Truncate text={r.testOrderForm.physician?.name ?? ''} />,
     },
     {
-      source: 'limsProjectId',
-      label: t('tests.col.lims'),
-      sortable: true,
-      render: (r) =>
-        r.limsProjectId && can('VIEW_LIMS_INFORMATION') ? (
-          <Link
-            href={limsUrl(r.limsProjectId, LIMS_TEMPLATE)}
-            target="_blank"
-            rel="noopener noreferrer"
-            onClick={stopRowClick}
-            data-testid={`lims-${r.id}`}
-          >
-            {r.limsProjectId}
-            <OpenInNewIcon sx={{ fontSize: 12, ml: 0.25, verticalAlign: 'middle' }} />
-          </Link>
-        ) : (
-          (r.limsProjectId ?? '')
-        ),
-    },
-    {
       source: 'createdOn',
       label: t('tests.col.ordered'),
       sortable: true,
@@ -169,14 +151,37 @@ export function TestsListPage() {
       render: (r) => <DateText value={r.updatedOn} />,
     },
   ];
-  if (can('VIEW_TESTORDER_DUEDATE'))
+  // the LIMS project, due date and duration: only with their permissions (the server withholds them too,
+  // and refuses sorting by them)
+  if (sees('limsProjectId'))
+    columns.push({
+      source: 'limsProjectId',
+      label: t('tests.col.lims'),
+      sortable: true,
+      render: (r) =>
+        r.limsProjectId ? (
+          <Link
+            href={limsUrl(r.limsProjectId, LIMS_TEMPLATE)}
+            target="_blank"
+            rel="noopener noreferrer"
+            onClick={stopRowClick}
+            data-testid={`lims-${r.id}`}
+          >
+            {r.limsProjectId}
+            <OpenInNewIcon sx={{ fontSize: 12, ml: 0.25, verticalAlign: 'middle' }} />
+          </Link>
+        ) : (
+          ''
+        ),
+    });
+  if (sees('dueOn'))
     columns.push({
       source: 'dueOn',
       label: t('tests.col.dueDate'),
       sortable: true,
       render: (r) => <DateText value={r.dueOn ? `${r.dueOn}T12:00:00` : null} />,
     });
-  if (can('VIEW_TESTORDER_DURATION'))
+  if (sees('testDuration'))
     columns.push({
       source: 'testDuration',
       label: t('tests.col.duration'),

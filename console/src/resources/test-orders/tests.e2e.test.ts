@@ -159,6 +159,12 @@ describe('tests list and test detail: the lab journey (real backend, chromium)',
     await page.waitForSelector('[data-testid="report-v1"]');
     expect(await page.$('[data-testid="action-status"]')).toBeNull();
     expect(await page.$('[data-testid="action-report"]')).toBeNull();
+    // the due date the lab set and the LIMS project are the lab's (spec 2 section 6): not shown, and the
+    // server did not send them (the test's reply has neither)
+    await waitForText(page, `Test ${target.testOrderId}: report version 1 uploaded`, 45_000);
+    const text = await bodyText(page);
+    expect(text).not.toMatch(/due date/i);
+    expect(text).not.toContain('LIMS Project #');
     await clickWhenReady(page, '[data-testid="report-v1"]');
     await waitForText(page, 'Test Report');
     // the server refuses the action too
@@ -168,6 +174,15 @@ describe('tests list and test detail: the lab journey (real backend, chromium)',
       status: 'CANCELLED',
     });
     expect(res.status).toBe(403);
+    const seen = await h.api(auth, 'GET', `/oms/api/v1/testOrders/${target.id}`);
+    expect(seen.body).not.toHaveProperty('dueOn');
+    expect(seen.body).not.toHaveProperty('limsProjectId');
+    // and the Tests list has no Due Date, Test Duration or LIMS Project # column for them
+    await open(page, h, '/tests');
+    await waitForText(page, target.testOrderId);
+    const heads = await page.$$eval('th', (ths) => ths.map((th) => th.textContent ?? ''));
+    expect(heads.join('|')).not.toMatch(/Due Date|Test Duration|LIMS Project/);
+    expect(heads.length).toBeGreaterThan(3);
   }, 120_000);
 
   it('the Tests list and the test detail in Chinese', async () => {

@@ -59,7 +59,7 @@ export function registerReportSubmitRoutes(app: FastifyInstance, opts: { models:
       });
       app.platform.nudgeOutbox();
       req.log.info({ testOrderId: req.params.id, version: done.report.version }, 'report submitted');
-      return testOrderOut(done.testOrder);
+      return testOrderOut(done.testOrder, user);
     },
   );
 
@@ -88,7 +88,7 @@ export function registerReportSubmitRoutes(app: FastifyInstance, opts: { models:
       });
       app.platform.nudgeOutbox();
       req.log.info({ testOrderId: req.body.uuid, version: done.report.version }, 'TNP report submitted');
-      return testOrderOut(done.testOrder);
+      return testOrderOut(done.testOrder, user);
     },
   );
 }

@@ -164,7 +164,7 @@ export function registerReportUploadRoutes(app: FastifyInstance, opts: { models:
       const done = await submitReport({ models }, user, id, pending._id);
       app.platform.nudgeOutbox();
       req.log.info({ testOrderId: id, version: done.report.version }, 'report submitted');
-      return { filePath: pending._id, testOrder: testOrderOut(done.testOrder) };
+      return { filePath: pending._id, testOrder: testOrderOut(done.testOrder, user) };
     },
   );
 }

@@ -57,7 +57,8 @@ export async function sampleRoutes(app: FastifyInstance, opts: { models: LabMode
   r.post(
     '/getLimsInfo',
     {
-      config: { permission: [...READ, WRITE] },
+      // LIMS project ids are LIMS information (spec 2 section 6): only for users who may see it
+      config: { permission: 'VIEW_LIMS_INFORMATION' },
       schema: {
         tags: ['samples'],
         summary: "A patient's LIMS projects (from the test orders in scope that have a LIMS project #)",

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { TEST_STATUSES } from '@onco/domain';
+import { fieldView, TEST_ORDER_FIELD_PERMISSIONS, TEST_STATUSES } from '@onco/domain';
 import {
   errorReplies,
   getByIdRoute,
@@ -10,6 +10,7 @@ import {
   requireUser,
   scopeFilter,
   type SessionUser,
+  toApi,
   typed,
 } from '@onco/platform';
 import type { LabModels } from '../models';
@@ -31,9 +32,20 @@ export const testOrdersResource: ListResource = {
     testType: { type: 'string', filter: true, sort: true },
     orderType: { type: 'string', filter: true, sort: true },
     status: { type: 'string', filter: true, sort: true },
-    dueOn: { type: 'date', filter: true, sort: true },
-    testDuration: { type: 'number', filter: true, sort: true },
-    limsProjectId: { type: 'string', filter: true, sort: true },
+    // shown only with their permissions (spec 2 section 6): withheld from everyone else, rows and query alike
+    dueOn: { type: 'date', filter: true, sort: true, permission: TEST_ORDER_FIELD_PERMISSIONS.dueOn },
+    testDuration: {
+      type: 'number',
+      filter: true,
+      sort: true,
+      permission: TEST_ORDER_FIELD_PERMISSIONS.testDuration,
+    },
+    limsProjectId: {
+      type: 'string',
+      filter: true,
+      sort: true,
+      permission: TEST_ORDER_FIELD_PERMISSIONS.limsProjectId,
+    },
     createdOn: { type: 'date', filter: true, sort: true },
     updatedOn: { type: 'date', filter: true, sort: true },
     testOrderFormId: { type: 'id', path: 'testOrderForm.id', filter: true },
@@ -100,7 +112,7 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
     summary: 'One test order with its history and report versions (404 when outside the data scope)',
     reply: testOrderReply,
     errorReplies: true,
-    load: async (user, id) => testOrderOut(await findTestOrder({ models }, user, id)),
+    load: async (user, id) => testOrderOut(await findTestOrder({ models }, user, id), user),
   });
 
   r.post(
@@ -121,9 +133,10 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
       },
     },
     async (req) => {
-      const done = await updateTestsStatus({ models }, requireUser(req), req.body.uuids, req.body.status);
+      const user = requireUser(req);
+      const done = await updateTestsStatus({ models }, user, req.body.uuids, req.body.status);
       app.platform.nudgeOutbox();
-      return done.map(testOrderOut);
+      return done.map((d) => testOrderOut(d, user));
     },
   );
 
@@ -142,15 +155,10 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
       },
     },
     async (req) => {
-      const done = await updateDueDate(
-        { models },
-        requireUser(req),
-        req.body.uuid,
-        req.body.dueOn,
-        todayUtc(),
-      );
+      const user = requireUser(req);
+      const done = await updateDueDate({ models }, user, req.body.uuid, req.body.dueOn, todayUtc());
       app.platform.nudgeOutbox();
-      return testOrderOut(done);
+      return testOrderOut(done, user);
     },
   );
 
@@ -166,14 +174,10 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
       },
     },
     async (req) => {
-      const done = await updateLimsProjectId(
-        { models },
-        requireUser(req),
-        req.body.uuid,
-        req.body.limsProjectId,
-      );
+      const user = requireUser(req);
+      const done = await updateLimsProjectId({ models }, user, req.body.uuid, req.body.limsProjectId);
       app.platform.nudgeOutbox();
-      return testOrderOut(done);
+      return testOrderOut(done, user);
     },
   );
 
@@ -185,5 +189,6 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
     scope: testOrdersScope,
     tag: 'tests',
     noun: 'test orders',
+    map: (doc, user) => fieldView(user.grantedAuthorities).testOrder(toApi(doc)),
   });
 }

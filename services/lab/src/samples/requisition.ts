@@ -1,4 +1,4 @@
-import { domainPreferenceKey, type SampleRuleConfig, type SpecimenKind } from '@onco/domain';
+import { domainPreferenceKey, fieldView, type SampleRuleConfig, type SpecimenKind } from '@onco/domain';
 import { notFound, toApi, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc, TestOrderDoc } from '../models';
 import { testOrderScope } from '../use-cases';
@@ -71,8 +71,12 @@ export async function samplesRequisition(
     models.SampleGroup.find({ 'testOrderForm.id': id, deleted: false }).sort({ createdOn: 1 }).lean().exec(),
     knownDomains(models),
   ]);
-  const of = (type: SpecimenKind) => samples.filter((s) => s.type === type).map(sampleOut);
-  const { id: _id, ...requisition } = req;
+  // a user without VIEW_LIMS_INFORMATION sees no LIMS project, on a sample or a test (fieldView)
+  const view = fieldView(user.grantedAuthorities);
+  const of = (type: SpecimenKind) =>
+    samples.filter((s) => s.type === type).map((s) => view.sample(sampleOut(s)));
+  const { id: _id, ...seen } = req;
+  const requisition = { ...seen, testOrders: seen.testOrders.map((t) => view.sample(t)) };
   return {
     id,
     testRequisitionId: req.testRequisitionId,

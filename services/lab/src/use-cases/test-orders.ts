@@ -1,4 +1,4 @@
-import type { TestStatus } from '@onco/domain';
+import { fieldView, type TestStatus } from '@onco/domain';
 import { createEvent, withOutbox, type TestChange } from '@onco/events';
 import { actorOf, conditionalWrite, notFound, scopeFilter, toApi, type SessionUser } from '@onco/platform';
 import type { ReportVersion, TestHistory, TestOrderDoc } from '../models';
@@ -157,12 +157,15 @@ export async function changeTestOrder(
   );
 }
 
-/** The API shape of a test order: `id`, histories newest first as the Test History table reads them. */
-export function testOrderOut(doc: TestOrderDoc) {
+/**
+ * The API shape of a test order for one user: `id`, histories newest first as the Test History table reads
+ * them, and without the fields (and history entries) the user's permissions withhold (`fieldView`).
+ */
+export function testOrderOut(doc: TestOrderDoc, user: SessionUser) {
   const out = toApi(doc);
-  return {
+  return fieldView(user.grantedAuthorities).testOrder({
     ...out,
     dueOn: doc.dueOn ? day(doc.dueOn) : null,
     reports: (doc.reports ?? []).map(({ fileId: _f, ...r }) => r),
-  };
+  });
 }

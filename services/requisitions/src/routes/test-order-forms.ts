@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { idParams, listRoutes, requireUser, toApi, typed } from '@onco/platform';
+import { idParams, listRoutes, requireUser, typed } from '@onco/platform';
 import { requisitionListScope, requisitionsResource } from '../resource';
 import { getRequisition, type RequisitionDeps } from '../use-cases';
 import { registerSignAndCopyRoutes, registerSubmitRoutes } from './test-order-forms/actions';
 import { registerCrudRoutes } from './test-order-forms/crud';
 import { registerExportRoutes } from './test-order-forms/export';
-import { present, replies, type TestOrderFormRouteOptions } from './test-order-forms/shapes';
+import { present, replies, seenBy, type TestOrderFormRouteOptions } from './test-order-forms/shapes';
 import { registerTimelineRoute } from './test-order-forms/timeline';
 
 /**
@@ -52,7 +52,7 @@ export async function omsTestOrderFormRoutes(app: FastifyInstance, opts: { deps:
     },
     async (req) => {
       const user = requireUser(req);
-      return toApi(await getRequisition(opts.deps, user, req.params.id));
+      return seenBy(user, await getRequisition(opts.deps, user, req.params.id));
     },
   );
 }

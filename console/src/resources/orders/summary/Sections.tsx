@@ -19,6 +19,7 @@ import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { enumLabel } from '../list/logic';
 import { useEnumLabel, useOrdersT } from '../list/useOrdersT';
 import { errorText } from './api';
+import { useSeesField } from '../../test-orders/boundFields';
 import type { Requisition } from './requisition';
 
 export type Entry = [label: string, value: ReactNode];
@@ -308,9 +309,11 @@ export function TestsTab({ r, canOpen }: { r: Requisition; canOpen: boolean }) {
   const label = useEnumLabel();
   const navigate = useNavigate();
   const f = (k: string) => t(`orders.summary.field.${k}`);
+  // the due date only with VIEW_TESTORDER_DUEDATE (the server sends it to no one else)
+  const due = useSeesField()('dueOn');
   return (
     <SimpleTable
-      head={[f('testOrderId'), f('testType'), f('orderType'), f('status'), f('dueOn')]}
+      head={[f('testOrderId'), f('testType'), f('orderType'), f('status'), ...(due ? [f('dueOn')] : [])]}
       empty={t('orders.summary.noTests')}
       onRowClick={
         canOpen
@@ -326,7 +329,7 @@ export function TestsTab({ r, canOpen }: { r: Requisition; canOpen: boolean }) {
             label(x.testType),
             label(x.orderType),
             <Chip key="s" size="small" variant="outlined" label={label(x.status)} />,
-            calendar(x.dueOn),
+            ...(due ? [calendar(x.dueOn)] : []),
           ],
         }))}
     />

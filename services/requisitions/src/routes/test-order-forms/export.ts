@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { buildMatch, listQuerystring, parseListQuery, requireUser, typed } from '@onco/platform';
 import { EXPORT_MAPPING, requisitionListScope, requisitionsResource } from '../../resource';
-import { tags, type TestOrderFormRouteOptions } from './shapes';
+import { seenBy, tags, type TestOrderFormRouteOptions } from './shapes';
 
 const csvCell = (v: unknown): string => {
   if (v === null || v === undefined) return '';
@@ -91,8 +91,11 @@ export function registerExportRoutes(app: FastifyInstance, { models }: TestOrder
       >;
       const cursor = models.Requisition.find(match).sort(sort).limit(EXPORT_MAX_ROWS).lean().cursor();
       const lines: string[] = [mapping.map(([, title]) => csvCell(title)).join(',')];
-      for await (const doc of cursor)
-        lines.push(mapping.map(([field]) => csvCell(pick(doc, field))).join(','));
+      // the rows as this user may see them: a mapping cannot reach a withheld field (fieldView)
+      for await (const doc of cursor) {
+        const row = seenBy(user, doc);
+        lines.push(mapping.map(([field]) => csvCell(pick(row, field))).join(','));
+      }
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="orders_${exportStamp()}.csv"`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorReplies, toApi, type SessionUser } from '@onco/platform';
-import { RequisitionFormSchema } from '@onco/domain';
+import { fieldView, RequisitionFormSchema } from '@onco/domain';
 import type { RequisitionDoc, RequisitionModels } from '../../models';
 import { requisitionActionsFor, type RequisitionDeps } from '../../use-cases';
 
@@ -23,7 +23,18 @@ export const submitBody = z.intersection(
   z.looseObject({ id: z.string().min(1).max(64).optional(), version: z.number().int().optional() }),
 );
 
-/** A requisition as the API shows it, with the actions its summary may offer this user (spec 1 section 4). */
+/**
+ * A requisition as the API shows it to one user: the actions its summary may offer them (spec 1 section 4),
+ * without the fields their permissions withhold (`fieldView`: due dates, LIMS project ids).
+ */
 export function present(deps: RequisitionDeps, user: SessionUser, doc: RequisitionDoc) {
-  return { ...toApi(doc), actions: requisitionActionsFor(deps, user, doc) };
+  return {
+    ...seenBy(user, doc),
+    actions: requisitionActionsFor(deps, user, doc),
+  };
+}
+
+/** A requisition's API shape without the fields the user's permissions withhold. */
+export function seenBy(user: SessionUser, doc: RequisitionDoc): { id: string } & Record<string, unknown> {
+  return fieldView(user.grantedAuthorities).requisition(toApi(doc));
 }

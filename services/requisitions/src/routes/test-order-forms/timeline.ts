@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { fieldView } from '@onco/domain';
 import { can, errorReplies, idParams, notFound, requireUser, toApi, typed } from '@onco/platform';
 import type { RequisitionDoc } from '../../models';
 import { timelineOrder } from '../../projections/timeline';
@@ -72,7 +73,10 @@ export function registerTimelineRoute(app: FastifyInstance, { models }: TestOrde
           by: null,
           data: { name: a.name, attachmentId: a.id },
         }));
-      const content = [...entries.map((e) => toApi(e)), ...trfs].sort(timelineOrder);
+      // a due date or LIMS project the user may not see is not on their timeline either (fieldView)
+      const view = fieldView(user.grantedAuthorities);
+      const seen = entries.flatMap((e) => view.timelineEntry(toApi(e)) ?? []);
+      const content = [...seen, ...trfs].sort(timelineOrder);
       return { content };
     },
   );
