@@ -320,6 +320,90 @@ describe('test actions: status, due date, LIMS project (real Kafka, the store, R
     expect((await samples('accessioner')).json().requisition.testOrders[0].limsProjectId).toBe('LP-2026-7');
   });
 
+  it('clinical review: reviewers only, each change on the timeline; DISQUALIFIED removes the due dates', async () => {
+    const form = `/portal/api/v1/testOrderForms/${requisitionId}`;
+    const dueBefore = (await lab.models.TestOrder.findById(testId).lean())!.dueOn;
+    expect(dueBefore).toBeTruthy(); // set by the test before
+    // a provider (no CAN_REVIEW_DIAGNOSIS): refused, through the review route and through a save alike
+    const refused = await call('PUT', `${form}/clinicalReview`, 'npi', { status: 'REVIEW_COMPLETE' });
+    expect(refused.statusCode).toBe(403);
+    const saved = await call('PUT', form, 'npi', { clinicalReviewStatus: 'REVIEW_COMPLETE' });
+    expect(saved.statusCode).toBe(403);
+    expect(saved.json().message).toBe(
+      'Only users with CAN_REVIEW_DIAGNOSIS may change the clinical review status.',
+    );
+    expect((await call('GET', form, 'npi')).json().clinicalReviewStatus).toBeNull();
+
+    const review = (status: string) => call('PUT', `${form}/clinicalReview`, 'accessioner', { status });
+    const open = await review('NEEDS_REVIEW');
+    expect(open.statusCode, open.body).toBe(200);
+    expect(open.json().clinicalReviewStatus).toBe('NEEDS_REVIEW');
+    const dq = await review('DISQUALIFIED');
+    expect(dq.json().clinicalReviewStatus).toBe('DISQUALIFIED');
+    // the same status again changes nothing
+    expect((await review('DISQUALIFIED')).json().version).toBe(dq.json().version);
+
+    // the lab follows: the review status on the test, its due date removed with a history entry saying why
+    const test = await waitFor(
+      async () => {
+        const d = await lab.models.TestOrder.findById(testId).lean();
+        return d && d.dueOn === null && d.testOrderForm.reviewStatus === 'DISQUALIFIED' ? d : null;
+      },
+      { what: 'the test following DISQUALIFIED', timeoutMs: 45_000 },
+    );
+    expect(test.testHistories.at(-1)).toMatchObject({
+      change: 'due-date',
+      detail: null,
+      by: { name: 'Clinical review (DISQUALIFIED)' },
+    });
+    // the order's timeline: each change, from → to, whoever reads it
+    const changes = await waitFor(
+      async () => {
+        const rows = ((await call('GET', `${form}/timeline`, 'npi')).json().content ?? []).filter(
+          (e: any) => e.kind === 'clinical-review-changed',
+        );
+        return rows.length === 2 ? rows : null;
+      },
+      { what: 'the clinical review entries on the timeline', timeoutMs: 45_000 },
+    );
+    expect(
+      changes.map((e: any) => [e.data.previousClinicalReviewStatus, e.data.clinicalReviewStatus]),
+    ).toEqual([
+      [null, 'NEEDS_REVIEW'],
+      ['NEEDS_REVIEW', 'DISQUALIFIED'],
+    ]);
+    expect(changes[1].by.id).toBeTruthy();
+  });
+
+  it('Review Complete on billing is refused while the Medicare data or the primary billing is incomplete', async () => {
+    const form = `/portal/api/v1/testOrderForms/${requisitionId}`;
+    const billing = (status: string) => call('PUT', `${form}/billingReview`, 'portal', { status });
+    // make the billing Medicare with no policy number (the lab's edit of a submitted order)
+    const edit = await call('PUT', form, 'portal', {
+      billings: [
+        {
+          billingType: 'MEDICARE',
+          preference: 'PRIMARY',
+          insuranceProvider: 'Medicare',
+          payorId: 'MCR',
+          insuredName: 'Ada Lovelace',
+          insuredDob: '1961-02-03',
+          relationshipToPatient: 'SELF',
+        },
+      ],
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const refused = await billing('REVIEW_COMPLETE');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().details.reasons).toEqual(['The primary billing is missing: Policy Number.']);
+    expect(refused.json().message).toBe(
+      'The billing review cannot be Review Complete yet. The primary billing is missing: Policy Number.',
+    );
+    expect((await call('GET', form, 'portal')).json().billingReview?.status ?? null).toBeNull();
+    // other statuses are not gated
+    expect((await billing('NEEDS_ATTENTION')).statusCode).toBe(200);
+  });
+
   it('two lab users changing the same test at once: no update is lost', async () => {
     const before = (await lab.models.TestOrder.findById(testId).lean())!.testHistories.length;
     const statuses = [

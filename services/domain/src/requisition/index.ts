@@ -10,3 +10,4 @@ export * from './actions';
 export * from './submit';
 export * from './lifecycle';
 export * from './billing-summary';
+export * from './billing-review';

@@ -24,6 +24,9 @@ export const MSG_ALREADY_SUBMITTED =
   'This requisition has already been submitted; a draft save cannot change it. Reload it to see its current state.';
 export const MSG_STALE =
   'This requisition was changed by someone else since you opened it. Reload it and make your change again.';
+/** A review status changed by someone without its permission (the billing review's names CAN_EDIT_BILLING). */
+export const msgReviewPermission = (permission: string, what: string) =>
+  `Only users with ${permission} may change the ${what} status.`;
 
 export const ICD10 = /^[A-Z][0-9][0-9A-Z](\.?[0-9A-Z]{1,4})?$/;
 

@@ -1,6 +1,6 @@
-/** Create, save (a draft save, or an Edit of a submitted requisition), delete, and the billing review. */
+/** Create, save (a draft save, or an Edit of a submitted requisition) and delete (the reviews: reviews.ts). */
 import { can, conflict, forbidden, type SessionUser } from '@onco/platform';
-import { normalizeForSave, type RequisitionForm, type BillingReviewStatus } from '@onco/domain';
+import { normalizeForSave, type RequisitionForm } from '@onco/domain';
 import type { RequisitionDoc } from '../models';
 import {
   MSG_ALREADY_SUBMITTED,
@@ -142,33 +142,5 @@ export async function removeRequisition(
       update,
       event,
     );
-  });
-}
-
-/**
- * Set the billing review status of a submitted requisition (CAN_EDIT_BILLING): one conditional write with its
- * requisition-changed event (`billing-review-changed`), which the billing service qualifies its cases with.
- * Setting the status it already has changes nothing.
- */
-export async function setBillingReview(
-  deps: RequisitionDeps,
-  user: SessionUser,
-  id: string,
-  status: BillingReviewStatus | null,
-): Promise<RequisitionDoc> {
-  if (!can(user, 'CAN_EDIT_BILLING')) throw forbidden();
-  return conditional(false, async () => {
-    const doc = await getRequisition(deps, user, id);
-    if (doc.status === 'DRAFT' || doc.deleted)
-      throw conflict('Only a submitted requisition has a billing review.');
-    if ((doc.billingReview?.status ?? null) === status) return doc;
-    const now = new Date();
-    const after = { ...doc, billingReview: { status } } as RequisitionDoc;
-    const update = {
-      $set: { billingReview: { status }, updatedOn: now, updatedBy: user.id },
-      $inc: { version: 1 },
-    };
-    const event = requisitionChangedEvent(doc, after, editChanges(doc, after), user, now);
-    return writeRequisition(deps, { _id: id, version: doc.version, deleted: { $ne: true } }, update, event);
   });
 }

@@ -7,6 +7,7 @@
 export * from './context';
 export * from './shared';
 export * from './edit';
+export * from './reviews';
 export * from './sign';
 export * from './submit';
 export * from './copy';

@@ -26,6 +26,7 @@ import { requisitionByIdFilter } from '../resource';
 import {
   MSG_NOT_FOUND,
   MSG_STALE,
+  msgReviewPermission,
   ruleContext,
   formOf,
   formatProblems,
@@ -88,9 +89,13 @@ export function editable(
     if (key in form && (form as any)[key] !== undefined) set[key] = (form as any)[key];
   }
   if ('billings' in set) set.billings = storedBillings(set.billings, existing?.billings ?? [], user.id, now);
-  // the clinical review status is the reviewers' (CAN_REVIEW_DIAGNOSIS)
-  if (form.clinicalReviewStatus !== undefined && can(user, 'CAN_REVIEW_DIAGNOSIS')) {
-    set.clinicalReviewStatus = form.clinicalReviewStatus;
+  // the clinical review status is the reviewers' (CAN_REVIEW_DIAGNOSIS): a save that would change it without
+  // the permission is refused, one that repeats the current value is not a change
+  const review = form.clinicalReviewStatus;
+  if (review !== undefined && (review ?? null) !== (existing?.clinicalReviewStatus ?? null)) {
+    if (!can(user, 'CAN_REVIEW_DIAGNOSIS'))
+      throw forbidden(msgReviewPermission('CAN_REVIEW_DIAGNOSIS', 'clinical review'));
+    set.clinicalReviewStatus = review;
   }
   return set;
 }

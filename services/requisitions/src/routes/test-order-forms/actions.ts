@@ -1,18 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { errorReplies, idParams, requireUser, typed } from '@onco/platform';
-import { BILLING_REVIEW_STATUSES } from '@onco/domain';
+import { BILLING_REVIEW_STATUSES, CLINICAL_REVIEW_STATUSES } from '@onco/domain';
 import {
   copyRequisition,
   mergeRequisitions,
   setBillingReview,
+  setClinicalReview,
   signRequisition,
   submitRequisition,
   subsequentOrder,
 } from '../../use-cases';
 import { present, replies, submitBody, tags, type TestOrderFormRouteOptions } from './shapes';
 
-/** POST /testOrderForms/submit, POST /testOrderForms/merge, PUT /testOrderForms/{id}/billingReview. */
+/**
+ * POST /testOrderForms/submit, POST /testOrderForms/merge, PUT /testOrderForms/{id}/billingReview and
+ * PUT /testOrderForms/{id}/clinicalReview.
+ */
 export function registerSubmitRoutes(app: FastifyInstance, { deps }: TestOrderFormRouteOptions) {
   const r = typed(app);
   r.post(
@@ -65,7 +69,9 @@ export function registerSubmitRoutes(app: FastifyInstance, { deps }: TestOrderFo
         summary: "Set a submitted requisition's billing review status (CAN_EDIT_BILLING; spec 2 section 6)",
         description:
           'Publishes requisition-changed (schemaVersion 3, change billing-review-changed) in the same write: the ' +
-          'billing service keeps its cases in step (a case qualifies when its review is REVIEW_COMPLETE).',
+          'billing service keeps its cases in step (a case qualifies when its review is REVIEW_COMPLETE). ' +
+          'REVIEW_COMPLETE is refused (409, details.reasons) while the Medicare warning shows (Medicare, a NeXT ' +
+          'Personal Dx test, and a missing drug name, stage or ICD-10 code) or the primary billing is incomplete.',
         params: idParams,
         body: z.object({ status: z.enum(BILLING_REVIEW_STATUSES).nullable() }),
         response: replies,
@@ -74,6 +80,31 @@ export function registerSubmitRoutes(app: FastifyInstance, { deps }: TestOrderFo
     async (req) => {
       const user = requireUser(req);
       const doc = await setBillingReview(deps, user, req.params.id, req.body.status);
+      return present(deps, user, doc);
+    },
+  );
+
+  r.put(
+    '/testOrderForms/:id/clinicalReview',
+    {
+      config: { permission: 'CAN_REVIEW_DIAGNOSIS' },
+      schema: {
+        tags,
+        summary:
+          "Set a submitted requisition's clinical review status (CAN_REVIEW_DIAGNOSIS; spec 1 section 4)",
+        description:
+          'Publishes requisition-changed (change clinical-review-changed, with the status before and after) in ' +
+          'the same write: the order timeline shows it and the lab follows it onto the tests. DISQUALIFIED ' +
+          "removes the due dates of the order's tests (each a test history entry and a test-status event). " +
+          'The same status again changes nothing; a draft or deleted order is a 409.',
+        params: idParams,
+        body: z.object({ status: z.enum(CLINICAL_REVIEW_STATUSES).nullable() }),
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await setClinicalReview(deps, user, req.params.id, req.body.status);
       return present(deps, user, doc);
     },
   );

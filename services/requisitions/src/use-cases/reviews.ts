@@ -1,0 +1,92 @@
+/** The two review statuses of a submitted requisition: billing review and clinical review. */
+import { can, conflict, forbidden, type SessionUser } from '@onco/platform';
+import {
+  BILLING_REVIEW_MSG,
+  billingReviewBlockers,
+  type BillingReviewStatus,
+  type ClinicalReviewStatus,
+  type Permission,
+} from '@onco/domain';
+import type { RequisitionDoc } from '../models';
+import { formOf, msgReviewPermission, todayOf, type RequisitionDeps } from './context';
+import {
+  conditional,
+  editChanges,
+  getRequisition,
+  requisitionChangedEvent,
+  writeRequisition,
+} from './shared';
+
+/**
+ * Set one review status of a submitted, non-deleted requisition: one write conditional on the version read,
+ * with its requisition-changed event in the outbox. Setting the status it already has changes nothing.
+ */
+async function setReview(
+  deps: RequisitionDeps,
+  user: SessionUser,
+  id: string,
+  review: {
+    permission: Permission;
+    what: string;
+    current: (doc: RequisitionDoc) => string | null;
+    set: Record<string, unknown>;
+    /** why this change is refused on this requisition (empty: it is not) */
+    refuse?: (doc: RequisitionDoc) => string[];
+  },
+): Promise<RequisitionDoc> {
+  if (!can(user, review.permission)) throw forbidden(msgReviewPermission(review.permission, review.what));
+  return conditional(false, async () => {
+    const doc = await getRequisition(deps, user, id);
+    if (doc.status === 'DRAFT' || doc.deleted)
+      throw conflict(`Only a submitted requisition has a ${review.what}.`);
+    const after = { ...doc, ...review.set } as RequisitionDoc;
+    if (review.current(doc) === review.current(after)) return doc;
+    const reasons = review.refuse?.(doc) ?? [];
+    if (reasons.length) throw conflict(BILLING_REVIEW_MSG.refused(reasons), { reasons });
+    const now = new Date();
+    const update = { $set: { ...review.set, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
+    const event = requisitionChangedEvent(doc, after, editChanges(doc, after), user, now);
+    return writeRequisition(deps, { _id: id, version: doc.version, deleted: { $ne: true } }, update, event);
+  });
+}
+
+/**
+ * Set the billing review status of a submitted requisition (CAN_EDIT_BILLING): its requisition-changed event
+ * (`billing-review-changed`) is what the billing service qualifies its cases with. REVIEW_COMPLETE is refused
+ * (409, with the reasons) while the Medicare warning shows or the primary billing is incomplete.
+ */
+export function setBillingReview(
+  deps: RequisitionDeps,
+  user: SessionUser,
+  id: string,
+  status: BillingReviewStatus | null,
+): Promise<RequisitionDoc> {
+  return setReview(deps, user, id, {
+    permission: 'CAN_EDIT_BILLING',
+    what: 'billing review',
+    current: (doc) => doc.billingReview?.status ?? null,
+    set: { billingReview: { status } },
+    refuse: (doc) =>
+      status === 'REVIEW_COMPLETE' ? billingReviewBlockers(formOf(doc), todayOf(new Date())) : [],
+  });
+}
+
+/**
+ * Set the clinical review status of a submitted requisition (CAN_REVIEW_DIAGNOSIS; spec 1 section 4, spec 2
+ * section 6). Its requisition-changed event (`clinical-review-changed`, with the status before and after) is a
+ * timeline entry; the lab's consumer follows it onto the tests and, for DISQUALIFIED, removes their due dates
+ * (each removal a test history entry and test-status event).
+ */
+export function setClinicalReview(
+  deps: RequisitionDeps,
+  user: SessionUser,
+  id: string,
+  status: ClinicalReviewStatus | null,
+): Promise<RequisitionDoc> {
+  return setReview(deps, user, id, {
+    permission: 'CAN_REVIEW_DIAGNOSIS',
+    what: 'clinical review',
+    current: (doc) => doc.clinicalReviewStatus ?? null,
+    set: { clinicalReviewStatus: status },
+  });
+}
