@@ -31,6 +31,13 @@ export const CLINICAL_REVIEW_STATUSES = [
   'DISQUALIFIED',
 ] as const;
 export type ClinicalReviewStatus = (typeof CLINICAL_REVIEW_STATUSES)[number];
+/**
+ * The clinical reviews still to be done (the home page's Review filter "Open reviews"; ours, the spec names the
+ * filter only): every status but REVIEW_COMPLETE and DISQUALIFIED.
+ */
+export const OPEN_CLINICAL_REVIEW_STATUSES: readonly ClinicalReviewStatus[] = CLINICAL_REVIEW_STATUSES.filter(
+  (s) => s !== 'REVIEW_COMPLETE' && s !== 'DISQUALIFIED',
+);
 
 export const BILLING_REVIEW_STATUSES = [
   'NEEDS_REVIEW',

@@ -1,21 +1,27 @@
 import type { ReactNode } from 'react';
-import { ButtonBase, Paper, Typography } from '@mui/material';
+import { Box, ButtonBase, Paper, Typography } from '@mui/material';
 
 /** A titled dashboard panel. */
 export function Panel({
   title,
   children,
   testId,
+  action,
 }: {
   title: ReactNode;
   children: ReactNode;
   testId?: string;
+  /** a control at the right of the title (a filter) */
+  action?: ReactNode;
 }) {
   return (
     <Paper variant="outlined" sx={{ p: 2.5, borderRadius: 2, height: '100%' }} data-testid={testId}>
-      <Typography variant="h6" sx={{ fontSize: 16, fontWeight: 600, mb: 1.5 }}>
-        {title}
-      </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1.5 }}>
+        <Typography variant="h6" sx={{ fontSize: 16, fontWeight: 600, flex: 1, whiteSpace: 'nowrap' }}>
+          {title}
+        </Typography>
+        {action}
+      </Box>
       {children}
     </Paper>
   );

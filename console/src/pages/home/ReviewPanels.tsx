@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
-import { Box } from '@mui/material';
+import { useState, type ReactNode } from 'react';
+import { Box, MenuItem, TextField } from '@mui/material';
+import { OPEN_CLINICAL_REVIEW_STATUSES } from '@onco/domain';
 import {
   billingAttentionTarget,
   billingReviewTarget,
@@ -41,11 +42,12 @@ function ReviewPanel(props: {
   counts: Record<string, number>;
   onOpen: (status: string) => void;
   children?: ReactNode;
+  action?: ReactNode;
 }) {
   const t = useHomeT();
   const label = useHomeLabel();
   return (
-    <Panel title={t(`home.${props.kind}Review`)} testId={`panel-${props.kind}-review`}>
+    <Panel title={t(`home.${props.kind}Review`)} testId={`panel-${props.kind}-review`} action={props.action}>
       <Box sx={grid(120)}>
         {Object.entries(props.counts).map(([s, n]) => (
           <ScoreBox
@@ -71,6 +73,7 @@ export function ReviewPanels(props: {
 }) {
   const { clinical, billing, billingAttention, go } = props;
   const t = useHomeT();
+  const reviewFilter = useReviewFilter();
   return (
     <Box
       sx={{
@@ -85,8 +88,28 @@ export function ReviewPanels(props: {
       {clinical ? (
         <ReviewPanel
           kind="clinical"
-          counts={clinical}
+          counts={reviewFilter.show(clinical)}
           onOpen={(s) => go(clinicalReviewTarget(s), 'orders')}
+          action={
+            <TextField
+              select
+              size="small"
+              variant="standard"
+              sx={{ minWidth: 140 }}
+              value={reviewFilter.value}
+              onChange={(e) => reviewFilter.set(e.target.value as ReviewFilter)}
+              slotProps={{
+                htmlInput: { 'data-testid': 'review-filter', 'aria-label': t('home.reviewFilter') },
+              }}
+            >
+              <MenuItem value="open" data-value="open">
+                {t('home.reviewOpen')}
+              </MenuItem>
+              <MenuItem value="all" data-value="all">
+                {t('home.reviewAll')}
+              </MenuItem>
+            </TextField>
+          }
         />
       ) : null}
       {billing ? (
@@ -103,4 +126,32 @@ export function ReviewPanels(props: {
       ) : null}
     </Box>
   );
+}
+
+type ReviewFilter = 'open' | 'all';
+const REVIEW_FILTER_KEY = 'onco.home.reviewFilter';
+
+/**
+ * The Clinical Review panel's Review filter (spec 2 section 2.1 names it; ours: "Open reviews", the statuses
+ * still to be worked, or "All reviews"), remembered in this browser. Open by default: a reviewer's worklist.
+ */
+function useReviewFilter() {
+  const [value, setValue] = useState<ReviewFilter>(() =>
+    localStorage.getItem(REVIEW_FILTER_KEY) === 'all' ? 'all' : 'open',
+  );
+  return {
+    value,
+    set(next: ReviewFilter) {
+      localStorage.setItem(REVIEW_FILTER_KEY, next);
+      setValue(next);
+    },
+    show(counts: Record<string, number>): Record<string, number> {
+      if (value === 'all') return counts;
+      return Object.fromEntries(
+        Object.entries(counts).filter(([s]) =>
+          (OPEN_CLINICAL_REVIEW_STATUSES as readonly string[]).includes(s),
+        ),
+      );
+    },
+  };
 }

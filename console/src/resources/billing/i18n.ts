@@ -84,6 +84,12 @@ export const billingEn = {
     testIdTrf: 'Test ID %{test} · TRF ID %{trf}',
     reviewOk: 'The billing review status has been updated',
     reviewFailed: 'Error updating the billing review status',
+    reviewBlocked: 'Review Complete is not available yet:',
+    blocker: {
+      medicare: 'Drug Name, Stage and ICD10 codes are mandatory for Medicare Payment Type',
+      'no-billing': 'The order has no billing.',
+      'primary-missing': 'The primary billing is missing: %{fields}.',
+    },
   },
 };
 
@@ -171,5 +177,11 @@ export const billingZh = {
     testIdTrf: '检测编号 %{test} · TRF 编号 %{trf}',
     reviewOk: '计费审核状态已更新',
     reviewFailed: '更新计费审核状态时出错',
+    reviewBlocked: '暂不能设为审核完成：',
+    blocker: {
+      medicare: 'Medicare 付款类型必须填写药物名称、分期和 ICD10 编码',
+      'no-billing': '该订单没有计费信息。',
+      'primary-missing': '主要计费信息缺少：%{fields}。',
+    },
   },
 };

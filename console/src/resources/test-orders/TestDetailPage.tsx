@@ -130,6 +130,10 @@ export function TestDetailPage() {
     [t('tests.detail.address'), addressText((p as Record<string, any>).address)],
     [t('tests.detail.email'), (p as Record<string, string>).email],
     [t('tests.detail.phone'), formatPhone((p as Record<string, string>).phone)],
+    [
+      t('tests.detail.clinicalReview'),
+      x.testOrderForm.reviewStatus ? label(x.testOrderForm.reviewStatus) : '',
+    ],
     ...(sees('dueOn') ? [[t('tests.detail.dueOn'), dayToUs(x.dueOn)] as [string, React.ReactNode]] : []),
     ...(sees('limsProjectId')
       ? [[t('tests.detail.lims'), x.limsProjectId] as [string, React.ReactNode]]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingReviewBlockers } from './billing-review';
+import { billingReviewBlockers, billingReviewBlockerText } from './billing-review';
 import { completeForm } from './test-fixtures';
 
 const TODAY = '2026-11-28';
@@ -13,7 +13,9 @@ describe('billingReviewBlockers: when Review Complete on billing is refused (spe
     const f = completeForm();
     f.billings = [{ billingType: 'MEDICARE', preference: 'PRIMARY', medicareId: '1EG4TE5MK73' } as never];
     f.tumorSpecimen!.drugName = null;
-    expect(billingReviewBlockers(f, TODAY)).toContain(
+    const blockers = billingReviewBlockers(f, TODAY);
+    expect(blockers[0]).toEqual({ code: 'medicare' });
+    expect(billingReviewBlockerText(blockers[0])).toBe(
       'Drug Name, Stage and ICD10 codes are mandatory for Medicare Payment Type',
     );
   });
@@ -21,12 +23,11 @@ describe('billingReviewBlockers: when Review Complete on billing is refused (spe
   it("the primary billing's missing required fields are named; no billing at all is a reason too", () => {
     const f = completeForm();
     f.billings![0].policyNumber = null;
-    const reasons = billingReviewBlockers(f, TODAY);
-    expect(reasons).toHaveLength(1);
-    expect(reasons[0]).toMatch(/^The primary billing is missing: .*Policy Number/);
-    expect(billingReviewBlockers({ ...completeForm(), billings: [] }, TODAY)).toEqual([
-      'The order has no billing.',
-    ]);
+    const blockers = billingReviewBlockers(f, TODAY);
+    expect(blockers).toEqual([{ code: 'primary-missing', fields: ['policyNumber'] }]);
+    expect(billingReviewBlockerText(blockers[0])).toBe('The primary billing is missing: Policy Number.');
+    const none = billingReviewBlockers({ ...completeForm(), billings: [] }, TODAY);
+    expect(none.map(billingReviewBlockerText)).toEqual(['The order has no billing.']);
   });
 
   it('a secondary billing that is incomplete does not block', () => {

@@ -3,6 +3,8 @@ import { can, conflict, forbidden, type SessionUser } from '@onco/platform';
 import {
   BILLING_REVIEW_MSG,
   billingReviewBlockers,
+  billingReviewBlockerText,
+  type BillingReviewBlocker,
   type BillingReviewStatus,
   type ClinicalReviewStatus,
   type Permission,
@@ -31,7 +33,7 @@ async function setReview(
     current: (doc: RequisitionDoc) => string | null;
     set: Record<string, unknown>;
     /** why this change is refused on this requisition (empty: it is not) */
-    refuse?: (doc: RequisitionDoc) => string[];
+    refuse?: (doc: RequisitionDoc) => BillingReviewBlocker[];
   },
 ): Promise<RequisitionDoc> {
   if (!can(user, review.permission)) throw forbidden(msgReviewPermission(review.permission, review.what));
@@ -41,8 +43,11 @@ async function setReview(
       throw conflict(`Only a submitted requisition has a ${review.what}.`);
     const after = { ...doc, ...review.set } as RequisitionDoc;
     if (review.current(doc) === review.current(after)) return doc;
-    const reasons = review.refuse?.(doc) ?? [];
-    if (reasons.length) throw conflict(BILLING_REVIEW_MSG.refused(reasons), { reasons });
+    const blockers = review.refuse?.(doc) ?? [];
+    if (blockers.length) {
+      const reasons = blockers.map(billingReviewBlockerText);
+      throw conflict(BILLING_REVIEW_MSG.refused(reasons), { reasons, blockers });
+    }
     const now = new Date();
     const update = { $set: { ...review.set, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } };
     const event = requisitionChangedEvent(doc, after, editChanges(doc, after), user, now);

@@ -6,6 +6,7 @@ import { formatDateTime, useMessagesT } from '../../../components';
 import { diagnosisText, patientName, testProgress } from '../list/logic';
 import { useEnumLabel, useOrdersT } from '../list/useOrdersT';
 import { mergeEn } from '../merge/i18n';
+import { ClinicalReviewControl } from './ClinicalReviewControl';
 import { addressText, testSelectionText } from './Sections';
 import type { Requisition } from './requisition';
 
@@ -44,8 +45,11 @@ function ProgressBox({ label, count, color }: { label: string; count: number; co
   );
 }
 
-/** The summary's header: the patient, test selection, diagnosis, provider, location and signature, then the tests' progress. */
-export function SummaryHeader({ r }: { r: Requisition }) {
+/**
+ * The summary's header: the patient, test selection, diagnosis, provider, location, clinical review and signature,
+ * then the tests' progress.
+ */
+export function SummaryHeader({ r, onChanged }: { r: Requisition; onChanged: () => void }) {
   const t = useOrdersT();
   const label = useEnumLabel();
   const progress = testProgress(r.testOrders);
@@ -90,6 +94,9 @@ export function SummaryHeader({ r }: { r: Requisition }) {
         <HeaderField label={t('orders.summary.location')}>{r.hospitalLocation?.name}</HeaderField>
         <HeaderField label={t('orders.summary.address')}>
           {addressText(r.hospitalLocation?.address)}
+        </HeaderField>
+        <HeaderField label={t('orders.summary.clinicalReview')}>
+          {r.status === 'DRAFT' ? '' : <ClinicalReviewControl r={r} onChanged={onChanged} />}
         </HeaderField>
         <HeaderField label={t('orders.summary.authorization')}>
           {approval

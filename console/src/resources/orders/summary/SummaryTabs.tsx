@@ -1,5 +1,5 @@
 import { Box, Paper, Tab, Tabs } from '@mui/material';
-import type { BillingReviewStatus } from '@onco/domain';
+import { billingReviewBlockers, type BillingReviewStatus, type RequisitionForm } from '@onco/domain';
 import { useNavigate } from 'react-router-dom';
 import { useOrdersT } from '../list/useOrdersT';
 import { BillingReviewControl } from '../../billing/BillingReviewControl';
@@ -58,6 +58,7 @@ export function SummaryTabPanel(props: { r: Requisition; tab: SummaryTab; onChan
             status={(r.billingReview?.status ?? null) as BillingReviewStatus | null}
             submitted={r.status === 'SUBMITTED' && !r.deleted}
             onChanged={props.onChanged}
+            blockers={billingReviewBlockers(r as RequisitionForm, new Date().toISOString().slice(0, 10))}
           />
           <BillingTab r={r} />
         </>

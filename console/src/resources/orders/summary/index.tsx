@@ -107,7 +107,7 @@ export function OrderSummaryPage() {
         />
       ) : null}
       <CommentsLayout comments={<CommentsPanel requisitionId={r.id} />}>
-        <SummaryHeader r={r} />
+        <SummaryHeader r={r} onChanged={() => void query.refetch()} />
         <SummaryTabBar id={id} tab={tab} />
         {editing ? <EditPanel values={editing} onChange={setEditing} /> : null}
         <SummaryTabPanel r={r} tab={tab} onChanged={() => void query.refetch()} />

@@ -1,0 +1,127 @@
+/**
+ * Browser test: a project manager (CAN_REVIEW_DIAGNOSIS, CAN_EDIT_BILLING) works an order's clinical review from
+ * the order summary (DISQUALIFIED after a confirmation; the timeline tells it), narrows the home page's clinical
+ * review counters with the Review filter, and finds Review Complete on billing unavailable, with the reasons, while
+ * the primary billing is incomplete. A provider sees the review status as text only. Real backend, chromium.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  bodyText,
+  chooseOption,
+  clickButton,
+  loginAs,
+  open,
+  REQUISITIONS,
+  submitRequisition,
+  type SubmittedRequisition,
+  until,
+  useConsole,
+  waitForText,
+} from '../../../../test/harness';
+
+const ACCOUNT = { id: 'acc-review-e2e', name: 'Harbor Oncology' };
+const PHYSICIAN = 'phy-review-e2e';
+
+describe('clinical review and the billing review gate on the order summary (real backend, chromium)', () => {
+  let order: SubmittedRequisition;
+
+  const { h, pm, npi } = useConsole({
+    users: { pm: 'ROLE_PROJECT_MANAGER', npi: ['ROLE_NPI', { account: ACCOUNT, physicianId: PHYSICIAN }] },
+    signIn: ['pm', 'npi'],
+    timeout: 240_000,
+    seed: async (h, { pm, npi }) => {
+      order = await submitRequisition(h, npi.authorization, {
+        account: ACCOUNT,
+        physicianId: PHYSICIAN,
+        patientId: null,
+      });
+      // the lab's edit of the submitted order: a Medicare primary billing without its policy number
+      const edit = await h.api(pm.authorization, 'PUT', `${REQUISITIONS}/${order.id}`, {
+        billings: [
+          {
+            billingType: 'MEDICARE',
+            preference: 'PRIMARY',
+            insuranceProvider: 'Medicare',
+            payorId: 'MCR',
+            insuredName: 'Ada Lovelace',
+            insuredDob: '1961-02-03',
+            relationshipToPatient: 'SELF',
+          },
+        ],
+      });
+      expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    },
+  });
+
+  it('sets the clinical review on the order summary, DISQUALIFIED after a confirmation, and the timeline tells it', async () => {
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, pm.loginId);
+    await open(page, h, `/order/${order.id}/summary/patient`);
+    await page.waitForSelector('[data-testid="clinical-review-select"]');
+    await chooseOption(page, 'clinical-review-select', 'NEEDS_REVIEW');
+    await waitForText(page, 'The clinical review has been updated.');
+    await until('the review on the server', async () => {
+      const r = await h.api(pm.authorization, 'GET', `${REQUISITIONS}/${order.id}`);
+      return r.body.clinicalReviewStatus === 'NEEDS_REVIEW';
+    });
+
+    // DISQUALIFIED asks first; No changes nothing
+    await chooseOption(page, 'clinical-review-select', 'DISQUALIFIED');
+    await waitForText(page, 'Disqualify this order?');
+    await h.shot(page, 'clinical-review-disqualify-en');
+    await clickButton(page, 'No', true);
+    await page.waitForFunction(() => !document.querySelector('.MuiDialog-paper'));
+    expect(
+      (await h.api(pm.authorization, 'GET', `${REQUISITIONS}/${order.id}`)).body.clinicalReviewStatus,
+    ).toBe('NEEDS_REVIEW');
+    await chooseOption(page, 'clinical-review-select', 'DISQUALIFIED');
+    await clickButton(page, 'Yes', true);
+    await until('DISQUALIFIED on the server', async () => {
+      const r = await h.api(pm.authorization, 'GET', `${REQUISITIONS}/${order.id}`);
+      return r.body.clinicalReviewStatus === 'DISQUALIFIED';
+    });
+    await open(page, h, `/order/${order.id}/summary/timeline`);
+    await waitForText(page, 'Clinical review: Needs Review → Disqualified', 45_000);
+    await h.shot(page, 'clinical-review-timeline-en');
+  }, 180_000);
+
+  it("the home page's Review filter: open reviews by default, all reviews on demand", async () => {
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, pm.loginId);
+    await open(page, h, '/home');
+    await page.waitForSelector('[data-testid="panel-clinical-review"]');
+    await page.waitForSelector('[data-testid="clinical-NEEDS_REVIEW"]');
+    expect(await page.$('[data-testid="clinical-DISQUALIFIED"]')).toBeNull();
+    await chooseOption(page, 'review-filter', 'all');
+    await page.waitForSelector('[data-testid="clinical-DISQUALIFIED"]');
+    await page.waitForSelector('[data-testid="clinical-REVIEW_COMPLETE"]');
+    await h.shot(page, 'home-review-filter-en');
+  }, 120_000);
+
+  it('Review Complete on billing is unavailable, with the reasons, while the primary billing is incomplete', async () => {
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, pm.loginId);
+    await open(page, h, `/order/${order.id}/summary/billing`);
+    await page.waitForSelector('[data-testid="billing-review-blockers"]');
+    expect(await bodyText(page)).toContain('The primary billing is missing: Policy Number.');
+    const input = await page.waitForSelector('[data-testid="billing-review-select"]');
+    const box = await input!.evaluateHandle((el) => el.parentElement!.querySelector('[role="combobox"]')!);
+    await (box as unknown as { click(): Promise<void> }).click();
+    await page.waitForSelector('li[data-value="REVIEW_COMPLETE"]');
+    expect(
+      await page.$eval('li[data-value="REVIEW_COMPLETE"]', (li) => li.getAttribute('aria-disabled')),
+    ).toBe('true');
+    await h.shot(page, 'billing-review-blocked-en');
+    await page.keyboard.press('Escape');
+  }, 120_000);
+
+  it('a provider sees the clinical review as text, in Chinese too', async () => {
+    const page = await h.newPage({ locale: 'zh-CN', width: 1400, height: 900 });
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, `/order/${order.id}/summary/patient`);
+    await page.waitForSelector('[data-testid="clinical-review"]');
+    expect(await page.$('[data-testid="clinical-review-select"]')).toBeNull();
+    await waitForText(page, '临床审核');
+    await h.shot(page, 'clinical-review-provider-zh');
+  }, 120_000);
+});
