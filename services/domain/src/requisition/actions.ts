@@ -54,6 +54,11 @@ export interface RequisitionActions {
  * - Subsequent order: the configured test and order type, SUBMITTED, not deleted, the patient number without
  *   'DUL', the account not the excluded one; decision: also needs CAN_CREATE_TRF (it creates an order).
  */
+/** Who may delete a draft (any time): who may create or delete requisitions (providers lack CAN_DELETE_TRF). */
+export function canDeleteDraft(permissions: readonly string[]): boolean {
+  return permissions.includes('CAN_DELETE_TRF') || permissions.includes('CAN_CREATE_TRF');
+}
+
 export function requisitionActions(
   state: RequisitionActionState,
   ctx: RuleContext & { subsequentOrder: SubsequentOrderConfig },
@@ -73,7 +78,7 @@ export function requisitionActions(
     delete:
       !state.deleted &&
       (draft
-        ? can('CAN_DELETE_TRF') || can('CAN_CREATE_TRF')
+        ? canDeleteDraft(ctx.permissions)
         : can('CAN_DELETE_TRF') && tests.every((s) => s === 'CANCELLED') && !state.anySampleOnHold),
     subsequentOrder:
       can('CAN_CREATE_TRF') &&

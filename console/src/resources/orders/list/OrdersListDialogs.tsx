@@ -6,7 +6,7 @@ import type { ConsoleDataProvider } from '../../../providers/dataProvider';
 import { rememberActiveMenu } from '../../../layout/menu';
 import { loadTrfPdf } from '../summary/api';
 import { SubsequentOrderDialog } from '../summary/SubsequentOrderDialog';
-import type { RequisitionRow } from './logic';
+import { patientName, type RequisitionRow } from './logic';
 import { useOrdersT } from './useOrdersT';
 
 type Row = RequisitionRow | null;
@@ -57,7 +57,11 @@ export function OrdersListDialogs({
         open={Boolean(toDelete)}
         kind="warning"
         title={t('orders.confirmDeleteTitle')}
-        message={t('orders.confirmDeleteMessage', { trf: toDelete?.testRequisitionId ?? '' })}
+        message={
+          toDelete?.status === 'DRAFT'
+            ? t('orders.confirmDeleteDraftMessage', { patient: patientName(toDelete.patient ?? {}) || '—' })
+            : t('orders.confirmDeleteMessage', { trf: toDelete?.testRequisitionId ?? '' })
+        }
         onClose={() => setToDelete(null)}
         onConfirm={async () => {
           if (!toDelete) return;

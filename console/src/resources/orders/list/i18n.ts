@@ -59,6 +59,8 @@ export const ordersEn = {
     },
     confirmDeleteTitle: 'Confirm Delete Test Requisition Form',
     confirmDeleteMessage: 'Are you sure you want to delete the Test Requisition Form %{trf}?',
+    confirmDeleteDraftMessage:
+      'Are you sure you want to delete this draft Test Requisition Form (patient: %{patient})? It will no longer be listed.',
     deletedToast: 'The Test Requisition Form has been deleted.',
     deleteFailed: 'The Test Requisition Form could not be deleted.',
     downloadFailed: 'The download failed. Please try again.',
@@ -267,6 +269,7 @@ export const ordersZh = {
     },
     confirmDeleteTitle: '确认删除检测申请单',
     confirmDeleteMessage: '确定要删除检测申请单 %{trf} 吗？',
+    confirmDeleteDraftMessage: '确定要删除此检测申请单草稿（患者：%{patient}）吗？删除后将不再列出。',
     deletedToast: '检测申请单已删除。',
     deleteFailed: '无法删除检测申请单。',
     downloadFailed: '下载失败，请重试。',

@@ -9,6 +9,7 @@ import {
   canStartOrder,
   csvAllowed,
   deleteColumnShown,
+  deletedToggleShown,
   initialTab,
   ordersBaseFilter,
   rowTarget,
@@ -46,9 +47,10 @@ export function OrdersListPage() {
   const { downloading, downloadBlank, downloadCsv } = useOrdersDownloads();
 
   const showDelete = deleteColumnShown(tab, permissions);
+  const showDeletedToggle = deletedToggleShown(tab, permissions);
   const baseFilter = useMemo(
-    () => ordersBaseFilter(tab, { includeDeleted: showDelete && includeDeleted, reviewStatus }),
-    [tab, showDelete, includeDeleted, reviewStatus],
+    () => ordersBaseFilter(tab, { includeDeleted: showDeletedToggle && includeDeleted, reviewStatus }),
+    [tab, showDeletedToggle, includeDeleted, reviewStatus],
   );
 
   const open = (row: RequisitionRow) => {
@@ -115,7 +117,7 @@ export function OrdersListPage() {
           onTab={setTab}
           reviewStatus={reviewStatus}
           onClearReview={() => setReviewStatus(null)}
-          showDelete={showDelete}
+          showDelete={showDeletedToggle}
           includeDeleted={includeDeleted}
           onIncludeDeleted={setIncludeDeleted}
           csv={csvAllowed(tab, permissions)}

@@ -3,6 +3,7 @@ import {
   canStartOrder,
   csvAllowed,
   deleteColumnShown,
+  deletedToggleShown,
   diagnosisText,
   enumLabel,
   initialTab,
@@ -53,7 +54,11 @@ describe('orders list rules', () => {
     expect(csvAllowed('SUBMITTED', ['CAN_DOWNLOAD_CSV'])).toBe(true);
     expect(csvAllowed('SUBMITTED', [])).toBe(false);
     expect(deleteColumnShown('SUBMITTED', ['CAN_DELETE_TRF'])).toBe(true);
-    expect(deleteColumnShown('DRAFT', ['CAN_DELETE_TRF'])).toBe(false);
+    // drafts: a Delete column for who may create or delete requisitions; the toggle only on Submitted
+    expect(deleteColumnShown('DRAFT', ['CAN_CREATE_TRF'])).toBe(true);
+    expect(deleteColumnShown('DRAFT', [])).toBe(false);
+    expect(deletedToggleShown('DRAFT', ['CAN_DELETE_TRF'])).toBe(false);
+    expect(deletedToggleShown('SUBMITTED', ['CAN_DELETE_TRF'])).toBe(true);
     expect(deleteColumnShown('SUBMITTED', [])).toBe(false);
   });
 

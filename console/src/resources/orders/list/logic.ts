@@ -1,4 +1,5 @@
 import {
+  canDeleteDraft,
   COMPLETE_TEST_STATUSES,
   requisitionActions,
   type RequisitionActions,
@@ -108,6 +109,12 @@ export function csvAllowed(tab: OrdersTab, permissions: readonly string[]): bool
 
 /** The Delete column and the 'Deleted included' toggle: Submitted tab with CAN_DELETE_TRF. */
 export function deleteColumnShown(tab: OrdersTab, permissions: readonly string[]): boolean {
+  if (tab === 'DRAFT') return canDeleteDraft(permissions);
+  return permissions.includes('CAN_DELETE_TRF');
+}
+
+/** The Submitted tab's "Deleted included" toggle (spec 2 section 2.2: with CAN_DELETE_TRF). */
+export function deletedToggleShown(tab: OrdersTab, permissions: readonly string[]): boolean {
   return tab === 'SUBMITTED' && permissions.includes('CAN_DELETE_TRF');
 }
 

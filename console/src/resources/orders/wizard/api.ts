@@ -1,6 +1,6 @@
 /**
  * The wizard's calls, through the app's data provider (its bearer token and 401 handling): requisition load,
- * create, save, sign, submit; attachment upload; the reference pickers.
+ * create, save, sign, submit, delete; attachment upload; the reference pickers.
  */
 import { useDataProvider } from 'react-admin';
 import { useMemo } from 'react';
@@ -52,6 +52,8 @@ export function wizardApi(dp: ConsoleDataProvider) {
         form,
         onProgress,
       }),
+    /** delete the draft (a soft delete; spec 2 section 5: a draft may always be deleted) */
+    remove: (id: string) => call({ path: `testOrderForms/${encodeURIComponent(id)}`, method: 'DELETE' }),
     removeAttachment: (id: string) =>
       call({ path: `attachments/${encodeURIComponent(id)}`, method: 'PUT', body: { deleted: true } }),
   };

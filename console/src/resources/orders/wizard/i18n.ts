@@ -5,6 +5,9 @@
 export const wizardEn = {
   wizard: {
     banner: 'Test Requisition Form',
+    deleteDraftTitle: 'Delete Draft',
+    deleteDraftMessage:
+      'Are you sure you want to delete this draft Test Requisition Form? It will no longer be listed.',
     loading: 'Loading....',
     steps: {
       patient: 'Patient',
@@ -24,6 +27,7 @@ export const wizardEn = {
       continueToConsent: 'Continue to Consent',
       submit: 'Submit Order',
       saveAndExit: 'Save & Exit',
+      deleteDraft: 'Delete Draft',
       sign: 'Sign',
       edit: 'Edit',
       upload: 'Upload',
@@ -232,6 +236,8 @@ export const wizardEn = {
       'By signing this requisition I certify that the tests ordered are medically necessary for the diagnosis and treatment of this patient, that the information given is accurate and complete to the best of my knowledge, and that the patient has been informed of the nature of the tests, their purpose, benefits and limitations, and has consented to testing and to the use of the specimen and the results as described. I confirm that I am authorized to order these tests and that the patient (or their legal representative) has been given the opportunity to ask questions. I understand that results will be reported to the ordering provider and to the providers named on this requisition. I agree that the laboratory may contact the payor named on this form and may use de-identified data and residual specimen for quality assurance and research purposes as permitted by law. I acknowledge that two of the test families are not available for samples from New York State. Please scroll to the end of this text to continue.',
     messages: {
       saveFailed: 'The requisition could not be saved.',
+      draftDeleted: 'The draft has been deleted.',
+      deleteFailed: 'The draft could not be deleted.',
       loadFailed: 'The requisition could not be loaded.',
       submitted: 'Order submitted successfully.',
       createFailed: 'Failed to create new order.',
@@ -248,6 +254,8 @@ export const wizardEn = {
 export const wizardZh = {
   wizard: {
     banner: '检测申请单',
+    deleteDraftTitle: '删除草稿',
+    deleteDraftMessage: '确定要删除此检测申请单草稿吗？删除后将不再列出。',
     loading: '加载中....',
     steps: {
       patient: '患者',
@@ -267,6 +275,7 @@ export const wizardZh = {
       continueToConsent: '继续至知情同意',
       submit: '提交订单',
       saveAndExit: '保存并退出',
+      deleteDraft: '删除草稿',
       sign: '签名',
       edit: '编辑',
       upload: '上传',
@@ -467,6 +476,8 @@ export const wizardZh = {
     summary: { required: '必填', empty: '未提供', tests: '检测' },
     messages: {
       saveFailed: '申请单保存失败。',
+      draftDeleted: '草稿已删除。',
+      deleteFailed: '无法删除草稿。',
       loadFailed: '申请单加载失败。',
       submitted: '订单提交成功。',
       createFailed: '新建订单失败。',

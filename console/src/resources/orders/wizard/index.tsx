@@ -9,6 +9,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import {
   STEP_KEYS,
   canContinueToConsent,
+  canDeleteDraft,
   canJumpTo,
   canSubmitOrder,
   hasProblems,
@@ -20,7 +21,7 @@ import {
   type RequisitionForm,
   type StepKey,
 } from '@onco/domain';
-import { Banner, useToast } from '../../../components';
+import { Banner, ConfirmDialog, useToast } from '../../../components';
 import { useWizardApi } from './api';
 import { WizardContext, type WizardContextValue } from './context';
 import {
@@ -75,6 +76,7 @@ export function OrderWizardPage() {
   const [reqId, setReqId] = useState<string | null>(null);
   const [trfNumber, setTrfNumber] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
   const idRef = useRef<string | null>(null);
   const formRef = useRef<RequisitionForm | null>(form);
@@ -273,6 +275,20 @@ export function OrderWizardPage() {
     }
   };
 
+  const onDelete = async () => {
+    if (!reqId) return;
+    try {
+      await api.remove(reqId);
+      localStorage.removeItem(`oncotrf.wizard.${reqId}`);
+      toast('success', t('wizard.messages.draftDeleted'));
+      navigate('/orders');
+    } catch (e) {
+      toast('error', errorMessage(e, t('wizard.messages.deleteFailed')));
+    } finally {
+      setConfirmDelete(false);
+    }
+  };
+
   const title = `${t('wizard.banner')}${trfNumber ? ` : ${trfNumber}` : ''}`;
 
   if (loadError) {
@@ -320,6 +336,17 @@ export function OrderWizardPage() {
               {t('wizard.buttons.previous')}
             </Button>
           )}
+          {reqId && canDeleteDraft(permissions) ? (
+            <Button
+              color="error"
+              variant="text"
+              onClick={() => setConfirmDelete(true)}
+              disabled={busy}
+              data-testid="wizard-delete-draft"
+            >
+              {t('wizard.buttons.deleteDraft')}
+            </Button>
+          ) : null}
           <Box sx={{ flex: 1 }} />
           {showSaveAndExit(step) && (
             <Button variant="text" onClick={() => void onSaveAndExit()} disabled={busy}>
@@ -348,6 +375,14 @@ export function OrderWizardPage() {
             </Button>
           )}
         </Box>
+        <ConfirmDialog
+          open={confirmDelete}
+          kind="warning"
+          title={t('wizard.deleteDraftTitle')}
+          message={t('wizard.deleteDraftMessage')}
+          onConfirm={onDelete}
+          onClose={() => setConfirmDelete(false)}
+        />
       </Box>
     </WizardContext.Provider>
   );
