@@ -9,6 +9,9 @@ import { ATTACHMENT_KINDS } from './enums';
 type SystemAttachmentKind = 'TRF' | 'TEST_REPORT';
 export type RequisitionUploadType = Exclude<(typeof ATTACHMENT_KINDS)[number], SystemAttachmentKind>;
 
+/** The size limit of one attachment: 50MB (spec 1 section 9), enforced by the server while streaming. */
+export const ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
+
 /** Kinds a user may attach to a requisition (spec 1 section 9): every attachment kind but the system's. */
 export const REQUISITION_UPLOAD_TYPES: readonly RequisitionUploadType[] = ATTACHMENT_KINDS.filter(
   (k): k is RequisitionUploadType => k !== 'TRF' && k !== 'TEST_REPORT',

@@ -15,11 +15,14 @@ import {
 import { createEvent, type AttachmentChange } from '@onco/events';
 import { type AttachmentDoc } from '../models/attachment';
 
-/** 50MB (spec 1 section 9), in bytes */
-export const ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
-
-// the Box's rules live in @onco/domain (the console's upload dialog uses them too)
-export { REQUISITION_UPLOAD_TYPES, BOX_UPLOAD_TYPES, BOX_EXTENSIONS, MSG_BOX_FILE_TYPE } from '@onco/domain';
+// the Box's rules and the size limit live in @onco/domain (the console's upload controls use them too)
+export {
+  ATTACHMENT_MAX_BYTES,
+  REQUISITION_UPLOAD_TYPES,
+  BOX_UPLOAD_TYPES,
+  BOX_EXTENSIONS,
+  MSG_BOX_FILE_TYPE,
+} from '@onco/domain';
 
 export const REQUISITION_WRITE: Permission[] = ['CAN_CREATE_TRF', 'CAN_EDIT_TRF'];
 

@@ -106,6 +106,7 @@ export const ordersEn = {
       updateFailed: 'The Test Requisition Form could not be updated.',
       clinicalReview: 'Clinical Review',
       reviewUpdated: 'The clinical review has been updated.',
+      attachmentAdded: '%{name} has been attached.',
       reviewFailed: 'The clinical review could not be updated.',
       confirmDisqualify:
         "Disqualify this order? The due dates of its tests will be removed, and the order's history will show who disqualified it.",
@@ -310,6 +311,7 @@ export const ordersZh = {
       updateFailed: '无法更新检测申请单。',
       clinicalReview: '临床审核',
       reviewUpdated: '临床审核已更新。',
+      attachmentAdded: '已添加附件 %{name}。',
       reviewFailed: '无法更新临床审核。',
       confirmDisqualify: '确定要取消此订单的资格吗？其检测的截止日期将被移除，订单历史会记录操作人。',
       delete: '删除',

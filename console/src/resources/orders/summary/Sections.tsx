@@ -11,8 +11,14 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { formatDisplayDate, icd10List } from '@onco/domain';
-import { useDataProvider } from 'react-admin';
+import {
+  attachmentKindOptions,
+  formatDisplayDate,
+  icd10List,
+  primaryBillingIndex,
+  type BillingForm,
+} from '@onco/domain';
+import { useDataProvider, usePermissions } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { DateText, formatPhone, useToast } from '../../../components';
 import type { ConsoleDataProvider } from '../../../providers/dataProvider';
@@ -21,6 +27,7 @@ import { useEnumLabel, useOrdersT } from '../list/useOrdersT';
 import { errorText } from './api';
 import { useSeesField } from '../../test-orders/boundFields';
 import type { Requisition } from './requisition';
+import { AttachmentUpload } from '../AttachmentUpload';
 
 export type Entry = [label: string, value: ReactNode];
 
@@ -266,39 +273,64 @@ function SimpleTable({
   );
 }
 
-export function AttachmentsTab({ r }: { r: Requisition }) {
+export function AttachmentsTab({ r, onChanged }: { r: Requisition; onChanged: () => void }) {
   const t = useOrdersT();
   const label = useEnumLabel();
   const toast = useToast();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
+  const { permissions = [] } = usePermissions<string[]>();
   const f = (k: string) => t(`orders.summary.field.${k}`);
+  // files can be added after submission too (spec 1 section 4: the Attachments link always shows), by who may
+  // create or edit requisitions; the kinds and the 50MB limit are the wizard's (the server checks them again)
+  const canAdd =
+    !r.deleted && (permissions.includes('CAN_CREATE_TRF') || permissions.includes('CAN_EDIT_TRF'));
+  const billings = (r.billings ?? []) as BillingForm[];
+  const kinds = attachmentKindOptions({
+    accountId: r.account?.id,
+    primaryBillingType: billings[primaryBillingIndex(billings)]?.billingType,
+  });
   return (
-    <SimpleTable
-      head={[f('fileName'), f('type'), f('uploaded')]}
-      empty={t('orders.summary.noAttachments')}
-      rows={(r.attachments ?? []).map((a) => ({
-        key: a.id,
-        cells: [
-          <Link
-            key="n"
-            component="button"
-            variant="body2"
-            onClick={() =>
-              dataProvider
-                .download({
-                  path: `attachments/${encodeURIComponent(a.id)}/download`,
-                  fileName: a.name ?? a.id,
-                })
-                .catch((e) => toast('error', errorText(e, t('orders.downloadFailed'))))
-            }
-          >
-            {a.name ?? a.id}
-          </Link>,
-          label(a.type),
-          <DateText key="d" value={a.createdOn} withTime />,
-        ],
-      }))}
-    />
+    <>
+      {canAdd ? (
+        <Paper variant="outlined" sx={{ p: 2, mb: 2, borderRadius: 2 }} data-testid="attachments-add">
+          <AttachmentUpload
+            kinds={kinds}
+            accountId={r.account?.id}
+            requisitionId={async () => r.id}
+            onUploaded={(data, file) => {
+              toast('success', t('orders.summary.attachmentAdded', { name: data.name ?? file.name }));
+              onChanged();
+            }}
+          />
+        </Paper>
+      ) : null}
+      <SimpleTable
+        head={[f('fileName'), f('type'), f('uploaded')]}
+        empty={t('orders.summary.noAttachments')}
+        rows={(r.attachments ?? []).map((a) => ({
+          key: a.id,
+          cells: [
+            <Link
+              key="n"
+              component="button"
+              variant="body2"
+              onClick={() =>
+                dataProvider
+                  .download({
+                    path: `attachments/${encodeURIComponent(a.id)}/download`,
+                    fileName: a.name ?? a.id,
+                  })
+                  .catch((e) => toast('error', errorText(e, t('orders.downloadFailed'))))
+              }
+            >
+              {a.name ?? a.id}
+            </Link>,
+            label(a.type),
+            <DateText key="d" value={a.createdOn} withTime />,
+          ],
+        }))}
+      />
+    </>
   );
 }
 

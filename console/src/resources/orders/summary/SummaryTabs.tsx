@@ -63,7 +63,7 @@ export function SummaryTabPanel(props: { r: Requisition; tab: SummaryTab; onChan
           <BillingTab r={r} />
         </>
       ) : null}
-      {tab === 'attachments' ? <AttachmentsTab r={r} /> : null}
+      {tab === 'attachments' ? <AttachmentsTab r={r} onChanged={props.onChanged} /> : null}
       {tab === 'samples' ? <SamplesTab r={r} /> : null}
       {tab === 'tests' ? <OrderTestsTab requisitionId={r.id} draft={r.status === 'DRAFT'} /> : null}
       {tab === 'timeline' ? <OrderTimeline requisitionId={r.id} /> : null}

@@ -2,10 +2,16 @@
  * Browser test: a project manager (CAN_REVIEW_DIAGNOSIS, CAN_EDIT_BILLING) works an order's clinical review from
  * the order summary (DISQUALIFIED after a confirmation; the timeline tells it), narrows the home page's clinical
  * review counters with the Review filter, and finds Review Complete on billing unavailable, with the reasons, while
- * the primary billing is incomplete. A provider sees the review status as text only. Real backend, chromium.
+ * the primary billing is incomplete; adds a file to the submitted order from its Attachments tab. A provider sees
+ * the review status as text only. Real backend, chromium.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ElementHandle } from 'puppeteer-core';
 import {
+  blankPdf,
   bodyText,
   chooseOption,
   clickButton,
@@ -113,6 +119,24 @@ describe('clinical review and the billing review gate on the order summary (real
     ).toBe('true');
     await h.shot(page, 'billing-review-blocked-en');
     await page.keyboard.press('Escape');
+  }, 120_000);
+
+  it("adds a file to the submitted order from its Attachments tab, with the wizard's kinds", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'oncotrf-attach-')), 'pathology-late.pdf');
+    writeFileSync(file, blankPdf());
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, pm.loginId);
+    await open(page, h, `/order/${order.id}/summary/attachments`);
+    await page.waitForSelector('[data-testid="attachments-add"]');
+    const input = (await page.waitForSelector(
+      '[data-testid="attachments-add"] input[type="file"]',
+    )) as ElementHandle<HTMLInputElement>;
+    await input.uploadFile(file);
+    await waitForText(page, 'pathology-late.pdf has been attached.');
+    await waitForText(page, 'pathology-late.pdf');
+    const r = await h.api(pm.authorization, 'GET', `${REQUISITIONS}/${order.id}`);
+    expect(r.body.attachments.map((a: { name: string }) => a.name)).toContain('pathology-late.pdf');
+    await h.shot(page, 'attachments-after-submission-en');
   }, 120_000);
 
   it('a provider sees the clinical review as text, in Chinese too', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DX_ROOT, dxDoneEnabled, dxSelectable, parseStoredDx } from './DiagnosisDialog';
 import { billingFromInsurance } from './steps/BillingStep';
-import { MAX_ATTACHMENT_BYTES } from './steps/AttachmentsStep';
+import { ATTACHMENT_MAX_BYTES as MAX_ATTACHMENT_BYTES } from '@onco/domain';
 import { pickPatient } from './steps/PatientStep';
 
 describe('primary diagnosis modal rules', () => {
