@@ -67,15 +67,21 @@ export async function request<T = unknown>(url: string, opts: RequestOptions = {
 /**
  * GET a file with the session's token (TRF PDFs, exports, attachments, manifests' files): its bytes and the
  * Content-Disposition header. A failure carries the server's text like `request`; a network failure is the generic
- * message. `orNullOn404`: a 404 is null (nothing there yet), not an error.
+ * message. `orNullOn404`: a 404 is null (nothing there yet), not an error. `method` and a JSON `body` for a file
+ * that a POST answers (barcode labels).
  */
 export async function fetchBlob(
   url: string,
-  opts: { orNullOn404?: boolean } = {},
+  opts: { orNullOn404?: boolean; method?: string; body?: unknown } = {},
 ): Promise<{ blob: Blob; disposition: string | null } | null> {
   let res: Response;
+  const json: Record<string, string> = opts.body === undefined ? {} : { 'Content-Type': 'application/json' };
   try {
-    res = await fetch(url, { headers: authHeaders() });
+    res = await fetch(url, {
+      method: opts.method ?? 'GET',
+      headers: { ...authHeaders(), ...json },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
   } catch {
     throw new HttpError(MSG.generic, 0, null);
   }

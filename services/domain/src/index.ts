@@ -9,6 +9,7 @@ export * from './lab/bound-fields';
 export * from './lab/samples';
 export * from './lab/manifest';
 export * from './lab/manifest-read';
+export * from './lab/barcodes';
 export * from './billing/cases';
 export * from './kits/index';
 export * from './box';

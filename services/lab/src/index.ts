@@ -1,4 +1,4 @@
-export { createLabModule, type LabModule } from './module';
+export { createLabModule, type LabModule, type LabModuleOptions } from './module';
 export * from './models';
 export { testOrdersResource, testOrdersScope } from './routes/test-orders';
 export {

@@ -4,6 +4,8 @@ import { testOrderRoutes } from './routes/test-orders';
 import { sampleRoutes } from './routes/samples';
 import { sampleReviewAccount } from './samples';
 import { reportRoutes } from './routes/reports';
+import { barcodeRoutes } from './routes/barcodes';
+import type { PdfRender } from './use-cases';
 import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';
 import { startRequisitionChangedConsumer } from './consumers/requisition-changed';
 import { labDashboard } from './dashboard';
@@ -16,6 +18,11 @@ import { startSampleManifestConsumer } from './manifests/consumer';
 import { sampleManifestRoutes } from './manifests/routes';
 import { defineReportUploadSweep, REPORT_SWEEP_QUEUE, type ReportUploadSweep } from './report-sweep';
 
+export interface LabModuleOptions {
+  /** renders the barcode labels' PDF: the process's chromium renderer, wired by the server (none: print is 503) */
+  pdf?: PdfRender;
+}
+
 export type LabModule = DomainModule & {
   models: LabModels;
   manifests: SampleManifestQueue;
@@ -23,11 +30,11 @@ export type LabModule = DomainModule & {
 };
 
 /**
- * The lab service: test orders, samples and sample groups (test_orders and samples carry pending events).
- * Mounted in the orders area (/oms/api/v1). Its requisition-submitted consumer creates the test orders; it
+ * The lab service: test orders, samples and sample groups (test_orders and samples carry pending events), and
+ * container barcodes. Mounted in the orders area (/oms/api/v1). Its requisition-submitted consumer creates the test orders; it
  * contributes the test counters and the recently completed tests to the home dashboard.
  */
-export function createLabModule(ctx: PlatformContext): LabModule {
+export function createLabModule(ctx: PlatformContext, opts: LabModuleOptions = {}): LabModule {
   const models = labModels(ctx.mongo);
   const reviewAccountId = sampleReviewAccount(ctx.config);
   // sample manifests (docs/manifests.md): attachment.changed -> the `sample-manifest` queue -> samples
@@ -63,6 +70,7 @@ export function createLabModule(ctx: PlatformContext): LabModule {
         await app.register(testOrderRoutes, { models });
         await app.register(sampleRoutes, { models, reviewAccountId });
         await app.register(reportRoutes, { models });
+        await app.register(barcodeRoutes, { models, pdf: opts.pdf ?? null });
       },
       portal: async (app) => {
         await app.register(sampleManifestRoutes, { models, reviewAccountId, queue: manifests.queue });

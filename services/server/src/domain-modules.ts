@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ensureOrderedIndexes, type Config, type DomainModule, type PlatformContext } from '@onco/platform';
 import { createIdentity } from '@onco/identity';
 import { createReferenceModule } from '@onco/reference';
-import { createRequisitionsModule } from '@onco/requisitions';
+import { createPdfRenderer, createRequisitionsModule } from '@onco/requisitions';
 import { createLabModule } from '@onco/lab';
 import { createBillingModule } from '@onco/billing';
 import { createMessagesModule } from '@onco/messages';
@@ -21,14 +21,18 @@ export function createDomainModules(ctx: PlatformContext, mongo: Connections['mo
   const reference = createReferenceModule(ctx);
   // each domain's public calls, not its models: the requisitions module signs through identity and registers a
   // new patient through reference
+  // one chromium a process (launched on first use, closed with the requisitions module): the TRF and blank-form
+  // PDFs, and the lab's barcode labels
+  const renderer = createPdfRenderer({ executablePath: ctx.config.CHROMIUM_PATH, logger: ctx.logger });
   const requisitions = createRequisitionsModule(ctx, {
     verifySignature: identity.verifySignature,
     registerPatient: reference.patients.registerFromRequisition,
+    renderer,
   });
   const modules: DomainModule[] = [
     reference,
     requisitions,
-    createLabModule(ctx),
+    createLabModule(ctx, { pdf: renderer }),
     // the pre-submit checks look ICD-10 codes up in the reference data's catalog (an interface, not its models)
     createBillingModule(ctx, { diagnosisCodes: reference.icd10Catalog }),
     createMessagesModule(ctx, { accounts: reference.directories.accounts }),

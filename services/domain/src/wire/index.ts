@@ -2,3 +2,4 @@ export * from './record';
 export * from './billing';
 export * from './lab';
 export * from './samples';
+export * from './barcodes';

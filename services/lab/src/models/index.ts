@@ -5,6 +5,7 @@ import { labRequisitionModel } from './lab-requisition';
 import { domainPreferenceModel } from './domain-preference';
 import { pendingReportModel } from './pending-report';
 import { sampleManifestContentModel, sampleManifestModel } from './sample-manifest';
+import { barcodeCounterModel, barcodeModel } from './barcode';
 
 export * from './test-order';
 export * from './sample';
@@ -12,6 +13,7 @@ export * from './lab-requisition';
 export * from './domain-preference';
 export * from './pending-report';
 export * from './sample-manifest';
+export * from './barcode';
 
 /** The lab service's models, registered once per connection. */
 export function labModels(conn: Connection) {
@@ -24,6 +26,8 @@ export function labModels(conn: Connection) {
     PendingReport: pendingReportModel(conn),
     SampleManifest: sampleManifestModel(conn),
     SampleManifestContent: sampleManifestContentModel(conn),
+    Barcode: barcodeModel(conn),
+    BarcodeCounter: barcodeCounterModel(conn),
   };
 }
 export type LabModels = ReturnType<typeof labModels>;

@@ -6,3 +6,4 @@ export * from './change-due-date';
 export * from './change-lims-project';
 export * from './mark-tests-merged';
 export * from './reports';
+export * from './barcodes';

@@ -3,6 +3,7 @@ import { Alert, Box, Button, Chip, ToggleButton, ToggleButtonGroup, Typography }
 import AddIcon from '@mui/icons-material/Add';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import PrintIcon from '@mui/icons-material/Print';
 import { useQuery } from '@tanstack/react-query';
 import { HttpError, usePermissions, type Identifier } from 'react-admin';
 import {
@@ -17,6 +18,7 @@ import { DataTable, formatDate, Paginator, Truncate, type Column } from '../../.
 import { useEnumLabel } from '../../list/useOrdersT';
 import type { Requisition } from '../requisition';
 import type { SampleRow } from './api';
+import { BarcodesDialog } from './BarcodesDialog';
 import { CopySamplesDialog } from './CopySamplesDialog';
 import { pageOf, ruleRequisition, rowsFor } from './logic';
 import { SampleDialog } from './SampleDialog';
@@ -39,7 +41,7 @@ export function SamplesTab({ r }: { r: Requisition }) {
   const [type, setType] = useState<SpecimenKind | null>('TUMOR');
   const [page, setPage] = useState(1);
   const [selectedIds, setSelectedIds] = useState<Identifier[]>([]);
-  const [dialog, setDialog] = useState<'add' | 'edit' | 'copy' | null>(null);
+  const [dialog, setDialog] = useState<'add' | 'edit' | 'copy' | 'barcodes' | null>(null);
 
   const query = useQuery({
     queryKey: ['samples', r.id],
@@ -171,6 +173,15 @@ export function SamplesTab({ r }: { r: Requisition }) {
             >
               {t('samples.copy')}
             </Button>
+            <Button
+              size="small"
+              variant="outlined"
+              startIcon={<PrintIcon />}
+              onClick={() => setDialog('barcodes')}
+              data-testid="samples-barcodes"
+            >
+              {t('samples.barcodes.open')}
+            </Button>
           </Box>
         ) : null}
       </Box>
@@ -212,6 +223,7 @@ export function SamplesTab({ r }: { r: Requisition }) {
       {dialog === 'copy' && data ? (
         <CopySamplesDialog open r={r} target={data} onClose={() => setDialog(null)} onDone={done} />
       ) : null}
+      {dialog === 'barcodes' ? <BarcodesDialog open onClose={() => setDialog(null)} /> : null}
     </Box>
   );
 }

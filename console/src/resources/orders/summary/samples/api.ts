@@ -1,11 +1,12 @@
-import type { SampleForm, SamplesReply as SamplesRequisition, TestType } from '@onco/domain';
+import type { BarcodesReply, SampleForm, SamplesReply as SamplesRequisition, TestType } from '@onco/domain';
 import { sessionHttpClient, type HttpClient } from '../../../../components/listApi';
+import { fetchBlob } from '../../../../providers/http';
 import { API } from '@onco/domain';
 
 /** The orders area, where the lab serves samples (spec 2 section 7 "Samples"). */
 
 /** A sample, and the samples reply of GET testOrderForms/{id}/samples: the wire contract in @onco/domain. */
-export type { SampleRow, SamplesReply as SamplesRequisition } from '@onco/domain';
+export type { BarcodeRow, SampleRow, SamplesReply as SamplesRequisition } from '@onco/domain';
 
 export interface DomainPreference {
   id: string;
@@ -88,6 +89,16 @@ export function sampleMethods(http: HttpClient = sessionHttpClient()) {
       const qs = new URLSearchParams({ filter: JSON.stringify(filter), perPage: '20', page: '0' });
       const { json } = await http(`${API.portal}/testOrderForms?${qs}`);
       return { data: ((json as { content?: CopySource[] }).content ?? []) as CopySource[] };
+    },
+    /** GET barcodes?requestor&count&prefix: new container barcodes (spec 3 section 7.4) */
+    issueBarcodes: (p: { requestor: string; count: number; prefix: string }) => {
+      const qs = new URLSearchParams({ requestor: p.requestor, count: String(p.count), prefix: p.prefix });
+      return send<BarcodesReply>('GET', `/barcodes?${qs}`);
+    },
+    /** POST barcodes/print: the codes' labels as a PDF (`reprint` for labels printed before) */
+    printBarcodes: async (p: { barcodes: string[]; reprint?: boolean }): Promise<{ data: Blob }> => {
+      const file = await fetchBlob(`${API.oms}/barcodes/print`, { method: 'POST', body: p });
+      return { data: file!.blob };
     },
   };
 }

@@ -113,6 +113,31 @@ describe('order summary: the Samples tab (real backend, chromium)', () => {
     await h.shot(page, 'samples-copy-en');
   }, 180_000);
 
+  it('hands out container barcodes and prints their labels from the Samples tab', async () => {
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, lab.loginId);
+    await open(page, h, `/order/${requisition.id}/summary/samples`);
+    await clickWhenReady(page, '[data-testid="samples-barcodes"]');
+    await setValue(page, '[data-testid="barcodes-count"]', '3');
+    await clickWhenReady(page, '[data-testid="barcodes-generate"]:not([disabled])');
+    await page.waitForSelector('[data-testid="barcodes-list"]');
+    const codes = await page.$$eval('[data-testid="barcodes-list"] .MuiChip-label', (els) =>
+      els.map((e) => e.textContent ?? ''),
+    );
+    expect(codes).toHaveLength(3);
+    for (const c of codes) expect(c).toMatch(/^PS\d{8}$/);
+    expect(new Set(codes).size).toBe(3);
+    await clickWhenReady(page, '[data-testid="barcodes-print"]');
+    await waitForText(page, 'Barcode printed successfully.');
+    await h.shot(page, 'barcodes-printed-en');
+    // the server knows them as printed: printing again without saying "reprint" is refused with the spec's message
+    const again = await h.api(lab.authorization, 'POST', '/oms/api/v1/barcodes/print', {
+      barcodes: [codes[0]],
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(`Container already created for barcode ${codes[0]}.`);
+  }, 120_000);
+
   it('a provider sees the samples without the actions; the tab in Chinese', async () => {
     const page = await h.newPage({ width: 1400, height: 900 });
     await loginAs(page, h, provider.loginId);
