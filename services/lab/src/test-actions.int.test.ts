@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventsIn, provider, useTestSystem, waitFor } from '@onco/testing';
-import { completeForm } from '@onco/requisitions/testing';
+import { eventsIn, multipart, provider, useTestSystem, waitFor } from '@onco/testing';
+import { completeForm, medicareWithoutPolicyNumber } from '@onco/requisitions/testing';
 import { submitToLab } from '../test/submit';
 import { createLabModule, type LabModule } from './index';
 
@@ -380,17 +380,7 @@ describe('test actions: status, due date, LIMS project (real Kafka, the store, R
     const billing = (status: string) => call('PUT', `${form}/billingReview`, 'portal', { status });
     // make the billing Medicare with no policy number (the lab's edit of a submitted order)
     const edit = await call('PUT', form, 'portal', {
-      billings: [
-        {
-          billingType: 'MEDICARE',
-          preference: 'PRIMARY',
-          insuranceProvider: 'Medicare',
-          payorId: 'MCR',
-          insuredName: 'Ada Lovelace',
-          insuredDob: '1961-02-03',
-          relationshipToPatient: 'SELF',
-        },
-      ],
+      billings: [medicareWithoutPolicyNumber()],
     });
     expect(edit.statusCode, edit.body).toBe(200);
     const refused = await billing('REVIEW_COMPLETE');
@@ -402,6 +392,37 @@ describe('test actions: status, due date, LIMS project (real Kafka, the store, R
     expect((await call('GET', form, 'portal')).json().billingReview?.status ?? null).toBeNull();
     // other statuses are not gated
     expect((await billing('NEEDS_ATTENTION')).statusCode).toBe(200);
+  });
+
+  it('a file attached after submission is on the order and its timeline, with who attached it', async () => {
+    const { payload, contentType } = multipart([
+      { name: 'type', value: 'RECENT_PATHOLOGY_REPORT' },
+      { name: 'testOrderForm.id', value: requisitionId },
+      {
+        name: 'file',
+        filename: 'late-pathology.pdf',
+        contentType: 'application/pdf',
+        data: Buffer.from('%PDF-1.4 x'),
+      },
+    ]);
+    const up = await sys.app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/attachments/upload',
+      headers: { ...h.npi, 'content-type': contentType },
+      payload,
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const form = `/portal/api/v1/testOrderForms/${requisitionId}`;
+    const names = (await call('GET', form, 'npi')).json().attachments.map((a: any) => a.name);
+    expect(names).toContain('late-pathology.pdf');
+    const entry = ((await call('GET', `${form}/timeline`, 'npi')).json().content as any[]).find(
+      (e) => e.kind === 'attachment-added',
+    );
+    expect(entry).toMatchObject({
+      family: 'attachment',
+      data: { name: 'late-pathology.pdf', type: 'RECENT_PATHOLOGY_REPORT' },
+    });
+    expect(entry.by.name).toBeTruthy();
   });
 
   it('two lab users changing the same test at once: no update is lost', async () => {

@@ -58,3 +58,16 @@ export function completeForm(p: Parties): Record<string, any> {
     consent: true,
   };
 }
+
+/** A Medicare primary billing without its policy number: Review Complete on billing is refused while it stands. */
+export function medicareWithoutPolicyNumber(): Record<string, unknown> {
+  return {
+    billingType: 'MEDICARE',
+    preference: 'PRIMARY',
+    insuranceProvider: 'Medicare',
+    payorId: 'MCR',
+    insuredName: 'Ada Lovelace',
+    insuredDob: '1961-02-03',
+    relationshipToPatient: 'SELF',
+  };
+}

@@ -24,6 +24,7 @@ import {
   useConsole,
   waitForText,
 } from '../../../../test/harness';
+import { medicareWithoutPolicyNumber } from '@onco/requisitions/testing';
 
 const ACCOUNT = { id: 'acc-review-e2e', name: 'Harbor Oncology' };
 const PHYSICIAN = 'phy-review-e2e';
@@ -43,17 +44,7 @@ describe('clinical review and the billing review gate on the order summary (real
       });
       // the lab's edit of the submitted order: a Medicare primary billing without its policy number
       const edit = await h.api(pm.authorization, 'PUT', `${REQUISITIONS}/${order.id}`, {
-        billings: [
-          {
-            billingType: 'MEDICARE',
-            preference: 'PRIMARY',
-            insuranceProvider: 'Medicare',
-            payorId: 'MCR',
-            insuredName: 'Ada Lovelace',
-            insuredDob: '1961-02-03',
-            relationshipToPatient: 'SELF',
-          },
-        ],
+        billings: [medicareWithoutPolicyNumber()],
       });
       expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     },
@@ -137,6 +128,9 @@ describe('clinical review and the billing review gate on the order summary (real
     const r = await h.api(pm.authorization, 'GET', `${REQUISITIONS}/${order.id}`);
     expect(r.body.attachments.map((a: { name: string }) => a.name)).toContain('pathology-late.pdf');
     await h.shot(page, 'attachments-after-submission-en');
+    // the order's timeline tells who attached it
+    await open(page, h, `/order/${order.id}/summary/timeline`);
+    await waitForText(page, 'File attached: pathology-late.pdf (Clinical/Progress Notes)', 45_000);
   }, 120_000);
 
   it('a provider sees the clinical review as text, in Chinese too', async () => {

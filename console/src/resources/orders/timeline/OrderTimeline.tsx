@@ -84,7 +84,12 @@ export function OrderTimeline({
             text: t('timeline.submitted', { trf: d.testRequisitionId ?? '' }),
           };
         case 'attachment':
-          return { icon: <DescriptionOutlinedIcon />, text: t('timeline.trf', { name: d.name ?? '' }) };
+          return e.kind === 'attachment-added'
+            ? {
+                icon: <DescriptionOutlinedIcon />,
+                text: t('timeline.attachmentAdded', { name: d.name ?? '', type: label(d.type) }),
+              }
+            : { icon: <DescriptionOutlinedIcon />, text: t('timeline.trf', { name: d.name ?? '' }) };
         case 'test-status': {
           const to = label(d.status);
           if (e.kind === 'created')

@@ -17,7 +17,7 @@ export function registerTimelineRoute(app: FastifyInstance, { models }: TestOrde
       schema: {
         tags,
         summary:
-          "One order's history in time order: submission, TRF PDFs, test changes, reports, samples, billing",
+          "One order's history in time order: submission, TRF PDFs, files added later, test changes, reports, samples, billing",
         description:
           'Built from the events the platform publishes (projections/timeline.ts) plus the TRF PDFs attached to ' +
           'the requisition; an entry is on the timeline within a second or two of its event. Billing-case entries ' +
@@ -73,10 +73,37 @@ export function registerTimelineRoute(app: FastifyInstance, { models }: TestOrde
           by: null,
           data: { name: a.name, attachmentId: a.id },
         }));
+      // files added after the submission (the order summary's Attachments tab): who attached what, and when
+      const submittedAt = entries.find((e) => e.family === 'requisition-submitted')?.at;
+      const late = submittedAt
+        ? (doc.attachments ?? []).filter(
+            (a) => a.type !== 'TRF' && +new Date(a.createdOn) > +new Date(submittedAt),
+          )
+        : [];
+      const attachedBy = new Map(
+        late.length
+          ? (
+              await models.Attachment.find({ _id: { $in: late.map((a) => a.id) } }, { attachedBy: 1 })
+                .lean<Array<{ _id: string; attachedBy: { id: string | null; name: string | null } | null }>>()
+                .exec()
+            ).map((a) => [a._id, a.attachedBy])
+          : [],
+      );
+      const added = late.map((a) => ({
+        id: `attachment:${a.id}`,
+        requisitionId: doc._id,
+        at: a.createdOn,
+        family: 'attachment',
+        kind: 'attachment-added',
+        testOrderId: null,
+        sampleId: null,
+        by: attachedBy.get(a.id) ?? null,
+        data: { name: a.name, type: a.type, attachmentId: a.id },
+      }));
       // a due date or LIMS project the user may not see is not on their timeline either (fieldView)
       const view = fieldView(user.grantedAuthorities);
       const seen = entries.flatMap((e) => view.timelineEntry(toApi(e)) ?? []);
-      const content = [...seen, ...trfs].sort(timelineOrder);
+      const content = [...seen, ...trfs, ...added].sort(timelineOrder);
       return { content };
     },
   );
