@@ -6,7 +6,7 @@ import { kitRoutes } from './kits/routes';
 import { threadRoutes } from './routes/threads';
 import { startMessagesConsumers } from './consumers/requisition-scope';
 import { messagesDashboard } from './dashboard';
-import type { AccountNames, MessagesDeps } from './use-cases';
+import type { AccountNames, MessagesDeps, ReadablePatients } from './use-cases';
 
 export type MessagesModule = DomainModule & { models: MessagesModels };
 
@@ -19,11 +19,13 @@ export type MessagesModule = DomainModule & { models: MessagesModels };
 export interface MessagesModuleOptions {
   /** account names for kit requests (the reference service's directory, wired by the server) */
   accounts?: AccountNames;
+  /** the patients a user may read, for a new message's patient (the reference service's registry) */
+  patients?: ReadablePatients;
 }
 
 export function createMessagesModule(ctx: PlatformContext, opts: MessagesModuleOptions = {}): MessagesModule {
   const models = messagesModels(ctx.mongo);
-  const deps: MessagesDeps = { models, ctx, accounts: opts.accounts };
+  const deps: MessagesDeps = { models, ctx, accounts: opts.accounts, patients: opts.patients };
   return {
     name: 'messages',
     models,

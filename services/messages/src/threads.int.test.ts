@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
 import { MESSAGE_SENT } from './routes/threads';
+import { referenceModels } from '@onco/reference';
 import { messagesModels } from './models';
 
 const CNS = '/cns/api/v1/messages';
@@ -52,6 +53,25 @@ describe('messages: threads, replies and read state (real store)', () => {
         submittedOn: new Date(),
       },
     ]);
+    // the patients (the reference service's registry): pat-1 is Alpha's, pat-2 Beta's
+    await referenceModels(sys.ctx.mongo).Patient.create([
+      {
+        _id: 'pat-1',
+        userId: 'PAT-MSG-1',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        name: 'Ada Lovelace',
+        accountIds: ['acc-A'],
+      },
+      {
+        _id: 'pat-2',
+        userId: 'PAT-MSG-2',
+        firstName: 'Alan',
+        lastName: 'Turing',
+        name: 'Alan Turing',
+        accountIds: ['acc-B'],
+      },
+    ]);
     Object.assign(h, await signIn(sys, users));
   }, 120_000);
   afterAll(async () => {
@@ -85,6 +105,43 @@ describe('messages: threads, replies and read state (real store)', () => {
     ).json();
     expect(list.content.find((x: { id: string }) => x.id === threadId)).toMatchObject({ new: true });
     expect(await unread('services')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a new message may name only a patient and an order the writer may read (404 otherwise, nothing stored)', async () => {
+    const count = async () => await messagesModels(sys.ctx.mongo).Message.countDocuments({});
+    const before = await count();
+    const write = (extra: Record<string, unknown>) =>
+      call('npi', 'POST', CNS, {
+        subject: 'About a patient',
+        messageBody: 'Hello',
+        type: 'CASE',
+        isParent: true,
+        ...extra,
+      });
+    const otherPatient = await write({ patient: { id: 'pat-2', name: 'Alan Turing' } });
+    expect(otherPatient.statusCode).toBe(404);
+    expect(otherPatient.json().message).toBe('The patient of this message was not found.');
+    expect((await write({ patient: { id: 'no-such-patient' } })).statusCode).toBe(404);
+    const otherOrder = await write({ testOrderForm: { id: 'tof-B' } });
+    expect(otherOrder.statusCode).toBe(404);
+    expect(otherOrder.json().message).toBe('The order of this message was not found.');
+    expect(await count()).toBe(before);
+    // the patient's name is the registry's, not the request's
+    const mine = await write({ patient: { id: 'pat-1', name: 'Someone Else' } });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().patient).toEqual({ id: 'pat-1', name: 'Ada Lovelace' });
+  });
+
+  it("the patient search: at least 2 characters, only the user's patients", async () => {
+    const pick = (who: string, text: string) =>
+      call(who, 'GET', `/portal/api/v1/patients/picker?text=${encodeURIComponent(text)}`);
+    expect((await pick('npi', 'a')).statusCode).toBe(400);
+    const found = (await pick('npi', 'lo')).json().content;
+    expect(found.map((p: { id: string }) => p.id)).toEqual(['pat-1']);
+    expect((await pick('npi', 'Turing')).json().content).toEqual([]);
+    expect((await pick('other', 'Turing')).json().content.map((p: { id: string }) => p.id)).toEqual([
+      'pat-2',
+    ]);
   });
 
   it('the writer opening their own thread leaves it new; client services opening it marks it read', async () => {

@@ -280,7 +280,8 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
   };
 }
 
-function escapeRegex(s: string): string {
+/** A text as a literal in a regular expression (search text never becomes an operator). */
+export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

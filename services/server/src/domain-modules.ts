@@ -35,7 +35,7 @@ export function createDomainModules(ctx: PlatformContext, mongo: Connections['mo
     createLabModule(ctx, { pdf: renderer }),
     // the pre-submit checks look ICD-10 codes up in the reference data's catalog (an interface, not its models)
     createBillingModule(ctx, { diagnosisCodes: reference.icd10Catalog }),
-    createMessagesModule(ctx, { accounts: reference.directories.accounts }),
+    createMessagesModule(ctx, { accounts: reference.directories.accounts, patients: reference.patients }),
   ];
   return { identity, reference, modules };
 }

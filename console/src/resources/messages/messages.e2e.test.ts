@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bodyText,
+  chooseOption,
   clickWhenReady,
   fill,
   paste,
@@ -21,6 +22,7 @@ import { completeForm } from '@onco/requisitions/testing';
 import { messagesModels } from '../../../../services/messages/src/models';
 
 describe('messages: write, read, reply (real backend, chromium)', () => {
+  let order = { id: '', trf: '' };
   const { h, npi, services } = useConsole({
     // workers and consumers on: the messages service learns the orders' scope from their events
     config: { WORKERS: 'true' },
@@ -94,6 +96,7 @@ describe('messages: write, read, reply (real backend, chromium)', () => {
     const sub = await h.api(auth, 'POST', '/portal/api/v1/testOrderForms/submit', { ...form, id: d.body.id });
     expect(sub.status, JSON.stringify(sub.body)).toBe(200);
     const trf = sub.body.testRequisitionId as string;
+    order = { id: d.body.id, trf };
     // the messages service has the order's scope (requisition-submitted consumer)
     for (let i = 0; i < 120; i++) {
       if (await messagesModels(h.sys.ctx.mongo).RequisitionScope.exists({ _id: d.body.id })) break;
@@ -120,5 +123,38 @@ describe('messages: write, read, reply (real backend, chromium)', () => {
       trf,
     );
     await h.shot(page, 'messages-from-order-en');
+  }, 120_000);
+
+  it('a message from the Messages page names a patient found by search and one of their orders', async () => {
+    const page = await h.newPage({ width: 1500, height: 950 });
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, '/messages');
+    await clickWhenReady(page, '[data-testid="messages-new"]');
+    // the TRF field waits for a patient
+    expect(await page.$eval('[data-testid="messages-trf"]', (e) => (e as HTMLInputElement).disabled)).toBe(
+      true,
+    );
+    await fill(page, '[data-testid="messages-patient"]', 'Lo');
+    await clickWhenReady(page, '.MuiAutocomplete-popper li');
+    await page.waitForFunction(
+      () => !(document.querySelector('[data-testid="messages-trf"]') as HTMLInputElement).disabled,
+    );
+    await chooseOption(page, 'messages-trf', order.id);
+    await h.shot(page, 'messages-patient-pick-en');
+    await fill(page, '[data-testid="messages-subject"]', 'About the block');
+    await fill(page, '[data-testid="messages-body"]', 'Please confirm it arrived.');
+    await clickWhenReady(page, '[data-testid="messages-send"]');
+    await waitForText(page, 'Your message has been successfully sent.');
+    const auth = (await login(h.sys, npi.loginId)).authorization;
+    const list = await h.api(
+      auth,
+      'GET',
+      `/cns/api/v1/messages?filter=${encodeURIComponent('{"isParent":true}')}`,
+    );
+    const sent = list.body.content.find((m: { subject: string }) => m.subject === 'About the block');
+    expect(sent).toMatchObject({
+      testOrderForm: { id: order.id, testRequisitionId: order.trf },
+      patient: { name: 'Ada Lovelace' },
+    });
   }, 120_000);
 });

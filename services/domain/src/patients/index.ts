@@ -11,6 +11,14 @@ export const PATIENT_TEST_HISTORY_PAGE_SIZE = 10;
 /** Page sizes the patients list offers (spec: "choices are not shown"; decision: the lists' usual choices). */
 export const PATIENTS_PAGE_SIZES = [15, 30, 50, 100] as const;
 
+/**
+ * The patient search of the new-message form (spec 2 section 5 "Contact form"): at least 2 characters, asked
+ * 400 ms after the last key, at most 50 patients (ours: the spec gives the count only for the directory).
+ */
+export const PATIENT_PICK_MIN_CHARS = 2;
+export const PATIENT_PICK_DEBOUNCE_MS = 400;
+export const PATIENT_PICK_MAX = 50;
+
 export const MSG_PATIENT_UPDATED = 'The patient information has been updated successfully';
 export const MSG_PATIENT_NUMBER_UPDATED = 'The patient # has been updated successfully';
 export const msgPatientNumberInUse = (n: string) =>

@@ -1,9 +1,14 @@
-import type { PlatformContext } from '@onco/platform';
+import type { PlatformContext, SessionUser } from '@onco/platform';
 import type { MessagesModels } from '../models';
 
 /** Account names by id (the reference service's directory, wired by the server; names only). */
 export interface AccountNames {
   get(id: string): Promise<{ id: string; name: string } | null>;
+}
+
+/** The patients a user may read (the reference service's registry, wired by the server). */
+export interface ReadablePatients {
+  readable(user: SessionUser, id: string): Promise<{ id: string; name: string | null } | null>;
 }
 
 /**
@@ -15,4 +20,6 @@ export interface MessagesDeps {
   models: MessagesModels;
   ctx: PlatformContext;
   accounts?: AccountNames;
+  /** a new message's patient must be one the user may read (without them, a message names no patient) */
+  patients?: ReadablePatients;
 }

@@ -1,6 +1,7 @@
 /** Reference's use cases: each takes the module's deps first (ReferenceDeps), then the user and its input. */
 export * from './deps';
 export * from './register-patient';
+export * from './patient-picker';
 export * from './renumber-patient';
 export * from './patient-billings';
 export * from './maintenance';

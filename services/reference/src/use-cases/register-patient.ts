@@ -1,6 +1,8 @@
+import type { SessionUser } from '@onco/platform';
 import { nextSequence } from '../models';
 import type { PatientForm } from '../rules';
 import type { ReferenceDeps } from './deps';
+import { readablePatient } from './patient-picker';
 
 /** A patient as the requisition wizard typed it (the requisition's `patient` block): the patient form's fields. */
 export type RequisitionPatient = PatientForm;
@@ -63,11 +65,13 @@ export async function registerFromRequisition(
   return { id, userId: created.userId };
 }
 
-/** The module's public `patients` API: registerFromRequisition(patient, owner), bound to the module's deps. */
+/** The module's public `patients` API (registerFromRequisition, readable), bound to the module's deps. */
 export function patientRegistry(deps: ReferenceDeps) {
   return {
     registerFromRequisition: (patient: RequisitionPatient, owner: RequisitionOwner) =>
       registerFromRequisition(deps, owner, patient),
+    /** a patient the user may read, or null (other services check a patient a user names: messages) */
+    readable: (user: SessionUser, id: string) => readablePatient(deps, user, id),
   };
 }
 export type PatientRegistry = ReturnType<typeof patientRegistry>;

@@ -17,7 +17,9 @@ import {
   type SessionUser,
   typed,
 } from '@onco/platform';
+import { PATIENT_PICK_MAX, PATIENT_PICK_MIN_CHARS } from '@onco/domain';
 import { facetNameCaches } from '../../name-cache';
+import { pickPatients } from '../../use-cases/patient-picker';
 import { and, type RouteDeps } from '../shared';
 import {
   NOT_MERGED,
@@ -100,6 +102,32 @@ export function registerPatientListRoutes(app: FastifyInstance, deps: RouteDeps)
       if (result.facets) result.facets = await labelFacets(result.facets, user);
       return sendList(reply, patientsResource, query, result);
     },
+  );
+
+  r.get(
+    '/patients/picker',
+    {
+      config: { permission: PATIENT_READERS },
+      schema: {
+        tags: ['reference'],
+        summary: `The user's patients whose name, patient # or MRN contains the text (at least ${PATIENT_PICK_MIN_CHARS} characters), at most ${PATIENT_PICK_MAX}, by name: the new-message form's patient search`,
+        querystring: z.object({ text: z.string().max(100) }),
+        response: {
+          200: z.object({
+            content: z.array(
+              z.object({
+                id: z.string(),
+                name: z.string().nullable(),
+                userId: z.string().nullable(),
+                dateOfBirth: z.string().nullable(),
+              }),
+            ),
+          }),
+          ...errorReplies,
+        },
+      },
+    },
+    async (req) => ({ content: await pickPatients(deps, requireUser(req), req.query.text) }),
   );
 
   r.get(
