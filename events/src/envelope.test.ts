@@ -294,7 +294,7 @@ describe('parsing envelopes', () => {
     const bad = { ...rs, data: { ...rs.data, billing: { ...rs.data.billing, billingType: 'BARTER' } } };
     expect(safeParseEvent(bad).ok).toBe(false);
     const rc = JSON.parse(JSON.stringify(example('requisition-changed')));
-    expect(rc.schemaVersion).toBe(5);
+    expect(rc.schemaVersion).toBe(6);
     const changed = parseEvent({ ...rc, data: { ...rc.data, changes: ['billing-changed'] } });
     expect(changed.data).toMatchObject({ changes: ['billing-changed'], icd10Codes: ['C34.90', 'C78.01'] });
     const asV3 = parseEvent({ ...rc, schemaVersion: 3 }).data;
@@ -312,6 +312,20 @@ describe('parsing envelopes', () => {
       data: { ...moved.data, patientMerge: { ...patientMerge, direction: 'sideways' } },
     };
     expect(safeParseEvent(bad).ok).toBe(false);
+  });
+
+  it('requisition-changed v6 adds form-edited with changedFields; v5 readers drop changedFields', () => {
+    const rc = JSON.parse(JSON.stringify(example('requisition-changed')));
+    const edited = {
+      ...rc,
+      data: { ...rc.data, changes: ['form-edited'], changedFields: ['tumorSpecimen.stage'] },
+    };
+    expect(parseEvent(edited).data).toMatchObject({
+      changes: ['form-edited'],
+      changedFields: ['tumorSpecimen.stage'],
+    });
+    expect('changedFields' in parseEvent({ ...edited, schemaVersion: 6 }).data).toBe(true);
+    expect('changedFields' in parseEvent({ ...edited, schemaVersion: 5 }).data).toBe(false);
   });
 
   it('patient and patient-requisitions events parse and are keyed by the target patient and the merge', () => {

@@ -10,6 +10,7 @@ import {
   RequisitionChangedDataV3,
   RequisitionChangedDataV4,
   RequisitionChangedDataV5,
+  RequisitionChangedDataV6,
   type RequisitionChangedData,
 } from './requisition-changed';
 import {
@@ -68,6 +69,7 @@ export const DATA_SCHEMAS = {
     3: RequisitionChangedDataV3,
     4: RequisitionChangedDataV4,
     5: RequisitionChangedDataV5,
+    6: RequisitionChangedDataV6,
   },
   'test-status': { 1: TestStatusDataV1, 2: TestStatusDataV2 },
   sample: { 1: SampleDataV1 },
@@ -80,7 +82,7 @@ export const DATA_SCHEMAS = {
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
   'requisition-submitted': 4,
-  'requisition-changed': 5,
+  'requisition-changed': 6,
   'test-status': 2,
   sample: 1,
   'billing-case': 1,

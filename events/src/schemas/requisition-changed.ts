@@ -1,4 +1,4 @@
-/** The `requisition-changed` family: a submitted requisition changed (schemaVersions 1 to 5). */
+/** The `requisition-changed` family: a submitted requisition changed (schemaVersions 1 to 6). */
 import { z } from 'zod';
 import { Actor, BillingReviewStatus, ClinicalReviewStatus, Icd10Code, RequisitionStatus } from './common';
 import { id, instant } from './fields';
@@ -16,6 +16,8 @@ import { RequisitionBilling } from './requisition-submitted';
  *   codes (schemaVersion 4)
  * - `patient-changed`: a patient merge (or its undo) moved it to another patient (schemaVersion 5; see
  *   `patientMerge`)
+ * - `form-edited`: an edit changed what the form says (its signed content); `changedFields` names each field
+ *   (schemaVersion 6). A new TRF PDF version is made from it.
  */
 export const REQUISITION_CHANGES = [
   'deleted',
@@ -25,6 +27,7 @@ export const REQUISITION_CHANGES = [
   'billing-review-changed',
   'billing-changed',
   'patient-changed',
+  'form-edited',
 ] as const;
 export const RequisitionChange = z.enum(REQUISITION_CHANGES);
 export type RequisitionChange = z.infer<typeof RequisitionChange>;
@@ -164,4 +167,19 @@ export const RequisitionChangedDataV5 = RequisitionChangedDataV4.extend({
 }).describe(
   'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing), had its parties or billing edited, or was moved to another patient by a patient merge',
 );
-export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV5>;
+
+/**
+ * schemaVersion 6 (additive): the change `form-edited` (an edit of the submitted form changed what it says) and
+ * `changedFields`, the dotted paths of the fields it changed (e.g. `tumorSpecimen.stage`, `billings.0.policyNumber`).
+ */
+export const RequisitionChangedDataV6 = RequisitionChangedDataV5.extend({
+  changedFields: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Set with the change `form-edited`: the dotted paths of the form fields the edit changed (schemaVersion 6; absent before)',
+    ),
+}).describe(
+  'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing), edited (its form, parties or billing), or was moved to another patient by a patient merge',
+);
+export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV6>;

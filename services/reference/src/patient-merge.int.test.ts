@@ -345,7 +345,7 @@ describe('Merge Patients: preview, merge, progress, undo (real Kafka)', () => {
     expect(
       moved.every((e: any) => e.data.changes.includes('patient-changed') && e.data.patientId === T.id),
     ).toBe(true);
-    expect(moved.every((e: any) => e.data.patientNumber === T.userId && e.schemaVersion === 5)).toBe(true);
+    expect(moved.every((e: any) => e.data.patientNumber === T.userId && e.schemaVersion === 6)).toBe(true);
     expect(events('patient.changed').filter((e: any) => e.data.mergeId === mergeId)).toHaveLength(1);
     expect(events('patient-requisitions.moved').filter((e: any) => e.data.mergeId === mergeId)).toHaveLength(
       1,

@@ -6,7 +6,10 @@ import { createPdfRenderer, type PdfRenderer } from './pdf/render';
 import { attachmentRoutes } from './attachments';
 import { trfPrintRoutes } from './routes/trf';
 import { defineTrfQueue, TRF_QUEUE, type TrfQueue } from './workers/trf-queue';
-import { startRequisitionSubmittedConsumer } from './consumers/requisition-submitted';
+import {
+  startRequisitionEditedConsumer,
+  startRequisitionSubmittedConsumer,
+} from './consumers/requisition-submitted';
 import { startSampleManifestStatusConsumer } from './consumers/sample-manifest';
 import { startPatientMergeConsumer } from './consumers/patient-merges';
 import { requisitionsDashboard } from './dashboard';
@@ -91,6 +94,8 @@ export function createRequisitionsModule(
     startConsumers: async () => {
       const running = [
         await startRequisitionSubmittedConsumer(ctx, trf),
+        // requisition-changed (form-edited) -> a new TRF PDF version
+        await startRequisitionEditedConsumer(ctx, trf),
         await startTestStatusProjection(ctx, models),
         await startSampleStatusProjection(ctx, models),
         await startTimelineProjection(ctx, models),

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { approvalsAfterSave, displayNameOf, signedBlocksChanged, SIGNED_BLOCKS } from './lifecycle';
+import {
+  approvalsAfterSave,
+  displayNameOf,
+  signedBlocksChanged,
+  signedFieldsChanged,
+  SIGNED_BLOCKS,
+} from './lifecycle';
 import { completeForm } from './test-fixtures';
 
 const approval = { approvedBy: { id: 'u1', name: 'Dr. One' }, createdOn: '2026-11-20T10:00:00.000Z' };
@@ -88,5 +94,36 @@ describe('display names', () => {
     expect(displayNameOf({ lastName: 'Lovelace' })).toBe('Lovelace');
     expect(displayNameOf({ name: '' })).toBeNull();
     expect(displayNameOf(null)).toBeNull();
+  });
+});
+
+describe('signedFieldsChanged: what an edit of the form changed, field by field', () => {
+  it('names each changed field by its dotted path, in block order; an unchanged form names none', () => {
+    const before = {
+      patient: { firstName: 'Ada', lastName: 'Lovelace', phone: '6195550100' },
+      tumorSpecimen: { stage: 'II', drugName: 'Tamoxifen', content: 40 },
+      billings: [{ id: 'b1', billingType: 'INSURANCE', policyNumber: 'P-1', updatedOn: '2026-01-01' }],
+    };
+    const after = {
+      patient: { firstName: 'Ada', lastName: 'Lovelace', phone: '6195550199' },
+      tumorSpecimen: { stage: 'III', drugName: 'Tamoxifen', content: '40' },
+      billings: [{ id: 'b1', billingType: 'INSURANCE', policyNumber: 'P-2', updatedOn: '2026-11-28' }],
+    };
+    expect(signedFieldsChanged(before, after)).toEqual([
+      'patient.phone',
+      'tumorSpecimen.stage',
+      'billings.0.policyNumber',
+    ]);
+    expect(signedFieldsChanged(before, structuredClone(before))).toEqual([]);
+  });
+
+  it('a field given or cleared is a change; empty values are one value', () => {
+    expect(signedFieldsChanged({ tumorSpecimen: { stage: null } }, { tumorSpecimen: { stage: '' } })).toEqual(
+      [],
+    );
+    expect(signedFieldsChanged({ tumorSpecimen: null }, { tumorSpecimen: { stage: 'IV' } })).toEqual([
+      'tumorSpecimen.stage',
+    ]);
+    expect(signedFieldsChanged({ comment: 'a' }, { comment: null })).toEqual(['comment']);
   });
 });

@@ -93,6 +93,37 @@ export function signedBlocksChanged(
 }
 
 /**
+ * The dotted paths of the signed fields whose content differs between two versions of a requisition, in block
+ * order (e.g. `tumorSpecimen.stage`, `billings.0.policyNumber`): what an edit of a submitted form changed. The
+ * same notion of content as `signedBlocksChanged` (empty values are one value; server-set billing fields ignored).
+ */
+export function signedFieldsChanged(
+  before: Partial<Record<SignedBlock, unknown>>,
+  after: Partial<Record<SignedBlock, unknown>>,
+): string[] {
+  const out: string[] = [];
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+  const walk = (a: unknown, b: unknown, path: string) => {
+    if (JSON.stringify(a) === JSON.stringify(b)) return;
+    if (
+      (isObject(a) || a === undefined) &&
+      (isObject(b) || b === undefined) &&
+      (isObject(a) || isObject(b))
+    ) {
+      const keys = new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})]);
+      for (const k of [...keys].sort()) walk(a?.[k], b?.[k], `${path}.${k}`);
+      return;
+    }
+    out.push(path);
+  };
+  for (const block of SIGNED_BLOCKS) {
+    const billing = block === 'billings';
+    walk(canonical(before[block], billing), canonical(after[block], billing), block);
+  }
+  return out;
+}
+
+/**
  * A save of a signed draft keeps its approvals only when nothing the signature covers changed; otherwise the
  * approvals are removed and the user must sign again (docs/decisions.md "Requisition rules").
  */

@@ -24,6 +24,39 @@ const requisitionSubmitted = defineEventConsumer({
   },
 });
 
+/** The consumer group of the TRF versions made by Edits of submitted forms. */
+export const TRF_EDITS_CONSUMER_GROUP = 'requisitions.trf-pdf-edits';
+
+/**
+ * An Edit that changed what a submitted form says (requisition-changed `form-edited`, schemaVersion 6) gets a new
+ * TRF PDF version, keyed by the edit's time: a redelivered event adds nothing (the job id), and an older edit's
+ * job that runs after a newer one's finds itself stale. The version is the editor's (who and when).
+ */
+const requisitionEdited = defineEventConsumer({
+  group: TRF_EDITS_CONSUMER_GROUP,
+  family: 'requisition-changed',
+  apply: async (trf: TrfQueue, event) => {
+    const d = event.data;
+    if (!d.changes.includes('form-edited') || d.deleted || d.status !== 'SUBMITTED') return 'ignored';
+    await trf.add({
+      requisitionId: d.requisitionId,
+      submissionKey: submissionKeyOf(d.changedOn),
+      submittedOn: d.changedOn,
+      editedOn: d.changedOn,
+      editedBy: d.changedBy,
+      eventId: event.id,
+    });
+    return 'enqueued';
+  },
+  log: {
+    message: 'TRF PDF version job enqueued',
+    fields: (event) => ({ eventId: event.id, requisitionId: event.subject }),
+  },
+});
+
+export const handleRequisitionEdited = requisitionEdited.apply;
+export const startRequisitionEditedConsumer = requisitionEdited.start;
+
 /**
  * What one `requisition-submitted` event asks of this service: the TRF PDF job of that submission when the
  * event's `createPdf` is true (the submit route sets it from the query's createPdf and the submitter's

@@ -20,6 +20,8 @@ export interface TrfFormOptions {
   labName?: string;
   /** when the requisition was submitted (printed in the header) */
   submittedOn?: Date | null;
+  /** a version made by an Edit of the submitted form: when (printed under the submission time) */
+  editedOn?: Date | null;
   /** the time zone of printed times (default UTC) */
   timeZone?: string;
   /** the print time (default now) */
@@ -82,6 +84,7 @@ export function trfFormHtml(trf: TrfFormRequisition, opts: TrfFormOptions = {}):
     <div class="t">Requisition number</div>
     <div class="num">${number}</div>
     <div>Submitted ${e(formatDateTime(opts.submittedOn ?? null, tz))}</div>
+    ${opts.editedOn ? `<div>Edited ${e(formatDateTime(opts.editedOn, tz))}</div>` : ''}
   </div>
 </header>
 <div class="grid">

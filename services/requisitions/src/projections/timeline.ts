@@ -74,6 +74,8 @@ export function timelineEntry(event: AnyEvent): TimelineEntryDoc | null {
         deleted: d.deleted,
         clinicalReviewStatus: d.clinicalReviewStatus,
         previousClinicalReviewStatus: d.previousClinicalReviewStatus,
+        // schemaVersion 6: the fields a form edit changed
+        changedFields: d.changedFields ?? null,
       },
     };
   }

@@ -13,6 +13,8 @@ import {
 } from '@onco/platform';
 import {
   approvalsAfterSave,
+  signedBlocksChanged,
+  signedFieldsChanged,
   SIGNED_BLOCKS,
   FORM_BLOCKS,
   requisitionActions,
@@ -186,6 +188,10 @@ export function requisitionChangedEvent(
       // schemaVersion 4: the billing summary and ICD-10 codes the billing service checks a claim with
       billing: requisitionBillingSummary(after as never),
       icd10Codes: icd10Codes(after),
+      // schemaVersion 6: which fields an edit of the form changed
+      ...(changes.includes('form-edited')
+        ? { changedFields: signedFieldsChanged(before as never, after as never) }
+        : {}),
     },
   });
 }
@@ -199,6 +205,8 @@ export function editChanges(before: RequisitionDoc, after: RequisitionDoc): Requ
   if ((before.billingReview?.status ?? null) !== (after.billingReview?.status ?? null))
     changes.push('billing-review-changed');
   if (!sameBilling(before, after)) changes.push('billing-changed');
+  // what the form says: a new TRF version is made from this change (schemaVersion 6, with changedFields)
+  if (signedBlocksChanged(before as never, after as never).length) changes.push('form-edited');
   return changes;
 }
 

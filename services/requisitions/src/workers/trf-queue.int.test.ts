@@ -272,6 +272,69 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
     expect(dl.rawPayload.equals(res.rawPayload)).toBe(true);
   });
 
+  it('an Edit that changes the form makes a new TRF version: Print serves it, the first stays listed, with who and when', async () => {
+    const u = await createUser(sys, 'ROLE_NPI', { account: ACC_A, physicianId: 'phys-trf-edit' });
+    const auth = await authOf(sys, u);
+    const API = '/portal/api/v1/testOrderForms';
+    const form = completeForm({ accountId: ACC_A.id, physicianId: 'phys-trf-edit' });
+    const id = (await sys.app.inject({ method: 'POST', url: API, headers: auth, payload: form })).json().id;
+    await sys.app.inject({
+      method: 'POST',
+      url: `${API}/${id}/sign`,
+      headers: auth,
+      payload: { password: TEST_PASSWORD },
+    });
+    const sub = await sys.app.inject({
+      method: 'POST',
+      url: `${API}/submit?createPdf=true`,
+      headers: auth,
+      payload: { ...form, id },
+    });
+    expect(sub.statusCode, sub.body).toBe(200);
+    await waitFor(async () => (await trfs(id)).length === 1, 'the TRF of the submission');
+
+    // the Edit: the stage and the comment change; a save that changes nothing makes no version
+    const edit = await sys.app.inject({
+      method: 'PUT',
+      url: `${API}/${id}`,
+      headers: auth,
+      payload: { tumorSpecimen: { ...form.tumorSpecimen, stage: 'IV' }, comment: 'stage corrected' },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const second = await waitFor(async () => {
+      const list = await trfs(id);
+      return list.length === 2 ? list : null;
+    }, 'the TRF version of the edit');
+    const same = await sys.app.inject({
+      method: 'PUT',
+      url: `${API}/${id}`,
+      headers: auth,
+      payload: { comment: 'stage corrected' },
+    });
+    expect(same.statusCode, same.body).toBe(200);
+    const version = second.find((a) => String(a.name).includes('edited'))!;
+    expect(version.attachedBy).toEqual({ id: u._id, name: `${u.firstName} ${u.lastName}` });
+
+    // Print serves the newest; both are on the order's list
+    const res = await sys.app.inject({ method: 'GET', url: `${API}/${id}/trf`, headers: auth });
+    expect(res.statusCode).toBe(200);
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain('Edited');
+    const shown = (await sys.app.inject({ method: 'GET', url: `${API}/${id}`, headers: auth })).json();
+    expect(shown.attachments.filter((a: { type: string }) => a.type === 'TRF')).toHaveLength(2);
+
+    // the order's timeline: the edit, naming the fields it changed
+    const edited = await waitFor(async () => {
+      const content = (
+        await sys.app.inject({ method: 'GET', url: `${API}/${id}/timeline`, headers: auth })
+      ).json().content as Array<{ kind: string; data: { changedFields?: string[] } }>;
+      return content.find((e) => e.kind.split(',').includes('form-edited')) ?? null;
+    }, 'the form-edited timeline entry');
+    expect(edited.data.changedFields).toEqual(['tumorSpecimen.stage', 'comment']);
+    await queueIdle();
+    expect(await trfs(id)).toHaveLength(2);
+  });
+
   it('creates one TRF however often the event arrives (redelivered id, or a new id for the same submission)', async () => {
     const s = await submitted();
     await waitFor(async () => (await trfs(s.id)).length > 0, 'the first TRF');

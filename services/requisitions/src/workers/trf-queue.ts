@@ -46,8 +46,14 @@ export interface TrfJobData {
   submissionKey: string;
   /** ISO time of the submission (printed on the form) */
   submittedOn: string;
-  /** the requisition-submitted event that asked for it (for operators) */
+  /** the event that asked for it (for operators) */
   eventId?: string | null;
+  /**
+   * A new version after an Edit of the submitted form (requisition-changed `form-edited`): when, and by whom. The
+   * job's key is then the edit's time, so a later version supersedes it like a later submission.
+   */
+  editedOn?: string | null;
+  editedBy?: { id: string; name: string } | null;
   /** test only (NODE_ENV=test): the first `failTimes` attempts throw at `failAt` (default 'start') */
   failTimes?: number;
   failAt?: TrfFailStage;
@@ -74,8 +80,20 @@ export const submissionKeyOf = (submittedOn: string | Date): string => {
 export const trfJobId = (requisitionId: string, submissionKey: string) =>
   `trf-${requisitionId}-${submissionKey}`;
 export const trfAttachmentId = trfJobId;
-export const trfFileName = (testRequisitionId: string | null) =>
-  `TRF ${testRequisitionId ?? 'requisition'}.pdf`;
+export const trfFileName = (testRequisitionId: string | null, editedOn?: Date | null) =>
+  editedOn
+    ? `TRF ${testRequisitionId ?? 'requisition'} edited ${editedOn.toISOString().slice(0, 16).replace('T', ' ')}.pdf`
+    : `TRF ${testRequisitionId ?? 'requisition'}.pdf`;
+
+/** When the requisition was submitted, from its TRFs' ids (each carries its submission or edit key): the earliest. */
+function submittedOnOf(trf: RequisitionDoc): Date | null {
+  const prefix = trfAttachmentId(trf._id, '');
+  const keys = (trf.attachments ?? [])
+    .filter((a) => a.type === 'TRF' && a.id.startsWith(prefix))
+    .map((a) => Number(a.id.slice(prefix.length)))
+    .filter(Number.isFinite);
+  return keys.length ? new Date(Math.min(...keys)) : null;
+}
 
 export interface TrfQueue {
   name: typeof TRF_QUEUE;
@@ -89,6 +107,8 @@ export interface TrfQueue {
 }
 
 class InjectedFailure extends Error {}
+
+const editedOnOf = (job: Job<TrfJobData>) => (job.data.editedOn ? new Date(job.data.editedOn) : null);
 
 const isDuplicateKey = (err: unknown) => (err as { code?: unknown })?.code === 11000;
 
@@ -204,7 +224,7 @@ async function insertTrfAttachment(
     try {
       await deps.models.Attachment.create({
         _id: trfAttachmentId(requisitionId, submissionKey),
-        name: trfFileName(trf.testRequisitionId),
+        name: trfFileName(trf.testRequisitionId, editedOnOf(job)),
         type: 'TRF',
         status: 'PROCESSED',
         size: stored.size,
@@ -215,7 +235,8 @@ async function insertTrfAttachment(
         testOrderForm: { id: requisitionId },
         physician: { id: trf.physician?.id ?? null },
         submissionKey,
-        attachedBy: { id: 'system', name: 'System' },
+        // a version made by an Edit is the editor's (the TRF list says who and when); a submission's, the system's
+        attachedBy: job.data.editedBy ?? { id: 'system', name: 'System' },
         processedOn: now,
         createdOn: now,
         createdBy: 'system',
@@ -248,11 +269,13 @@ async function exec(deps: TrfQueueDeps, job: Job<TrfJobData>): Promise<TrfJobRes
   const queued = Date.now();
   const readMs = queued - t0;
   let started = queued;
-  const pdf = await deps
-    .getRenderer()
-    .render(trfFormHtml(trf, { submittedOn: new Date(submittedOn), formVersion: TRF_FORM_VERSION }), {
-      onPage: () => (started = Date.now()),
-    });
+  const editedOn = editedOnOf(job);
+  const html = trfFormHtml(trf, {
+    submittedOn: editedOn ? submittedOnOf(trf) : new Date(submittedOn),
+    editedOn,
+    formVersion: TRF_FORM_VERSION,
+  });
+  const pdf = await deps.getRenderer().render(html, { onPage: () => (started = Date.now()) });
   // the wait for a free chromium page (other jobs rendering), then the render itself
   const pageWaitMs = started - queued;
   const renderMs = Date.now() - started;
@@ -273,7 +296,7 @@ async function exec(deps: TrfQueueDeps, job: Job<TrfJobData>): Promise<TrfJobRes
 
   const doc = {
     _id,
-    name: trfFileName(trf.testRequisitionId),
+    name: trfFileName(trf.testRequisitionId, editedOn),
     type: 'TRF',
     size: stored.size,
     contentType: 'application/pdf',

@@ -79,6 +79,8 @@ describe('clinical review and the billing review gate on the order summary (real
     });
     await open(page, h, `/order/${order.id}/summary/timeline`);
     await waitForText(page, 'Clinical review: Needs Review → Disqualified', 45_000);
+    // the lab's edit of the billing (the seed) is a form edit naming its fields
+    await waitForText(page, 'Form edited: billings.0.billingType', 45_000);
     await h.shot(page, 'clinical-review-timeline-en');
   }, 180_000);
 

@@ -145,6 +145,7 @@ export function OrderTimeline({
                 t(`timeline.changed.${changeKey(k)}`, {
                   from: label(d.previousClinicalReviewStatus),
                   to: label(d.clinicalReviewStatus),
+                  fields: (d.changedFields ?? []).join(', '),
                 }),
               )
               .join('; '),
