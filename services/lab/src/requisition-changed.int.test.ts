@@ -141,7 +141,9 @@ describe('lab: requisition-changed (real Kafka, DocumentDB, Redis)', () => {
     await settled(sys);
     const after = await ordersOf(s.id);
     expect(after.map((o) => o.testHistories.length)).toEqual(orders.map((o) => o.testHistories.length));
-    expect(after.every((o) => o.dueOn === null && o.testOrderForm.reviewStatus === 'DISQUALIFIED')).toBe(true);
+    expect(after.every((o) => o.dueOn === null && o.testOrderForm.reviewStatus === 'DISQUALIFIED')).toBe(
+      true,
+    );
   });
 
   it('deleting a submitted requisition marks its lab test orders deleted (they leave the tests list)', async () => {
