@@ -27,11 +27,21 @@ const SECTION: Record<EditBlock, string> = {
   normalSpecimen: 'orders.summary.section.normal',
 };
 export type EditBlock = keyof typeof EDIT_FIELDS;
-export type EditValues = Record<EditBlock, Record<string, string>>;
+/** The blocks being edited (all of them, or the specimens for a clinical reviewer) and their values. */
+export type EditValues = Partial<Record<EditBlock, Record<string, string>>>;
 
-export function initialEditValues(r: Requisition): EditValues {
-  const out = {} as EditValues;
-  for (const block of Object.keys(EDIT_FIELDS) as EditBlock[]) {
+/**
+ * What a clinical reviewer without the Edit action may edit on a submitted order (spec 1 section 4: the Specimen
+ * link shows for CAN_REVIEW_DIAGNOSIS): the specimens. The server saves nothing else from them.
+ */
+export const REVIEWER_EDIT_BLOCKS: readonly EditBlock[] = ['tumorSpecimen', 'normalSpecimen'];
+
+export function initialEditValues(
+  r: Requisition,
+  blocks: readonly EditBlock[] = Object.keys(EDIT_FIELDS) as EditBlock[],
+): EditValues {
+  const out: EditValues = {};
+  for (const block of blocks) {
     const src = (r[block] ?? {}) as Record<string, unknown>;
     out[block] = Object.fromEntries(
       EDIT_FIELDS[block].map((f) => [
@@ -46,9 +56,9 @@ export function initialEditValues(r: Requisition): EditValues {
 /** The save body: each edited block merged over the stored one (empty text clears a field), with the version. */
 export function editBody(r: Requisition, values: EditValues): Record<string, unknown> {
   const body: Record<string, unknown> = { version: (r as { version?: number }).version };
-  for (const block of Object.keys(EDIT_FIELDS) as EditBlock[]) {
+  for (const block of Object.keys(values) as EditBlock[]) {
     const merged: Record<string, unknown> = { ...((r[block] ?? {}) as Record<string, unknown>) };
-    for (const [k, v] of Object.entries(values[block])) merged[k] = v.trim() === '' ? null : v.trim();
+    for (const [k, v] of Object.entries(values[block] ?? {})) merged[k] = v.trim() === '' ? null : v.trim();
     body[block] = merged;
   }
   return body;
@@ -83,7 +93,7 @@ export function EditPanel({ values, onChange }: { values: EditValues; onChange: 
       sx={{ p: 2, borderRadius: 2, mb: 2, borderColor: 'primary.main' }}
       data-testid="summary-edit"
     >
-      {(Object.keys(EDIT_FIELDS) as EditBlock[]).map((block) => (
+      {(Object.keys(values) as EditBlock[]).map((block) => (
         <Box key={block} sx={{ mb: 2 }}>
           <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 1, color: 'primary.dark' }}>
             {t(SECTION[block])}
@@ -101,7 +111,7 @@ export function EditPanel({ values, onChange }: { values: EditValues; onChange: 
                 size="small"
                 type={DATE_FIELDS.has(f) ? 'date' : 'text'}
                 label={label(f)}
-                value={values[block][f] ?? ''}
+                value={values[block]?.[f] ?? ''}
                 onChange={(e) => onChange({ ...values, [block]: { ...values[block], [f]: e.target.value } })}
                 slotProps={{
                   ...(DATE_FIELDS.has(f) ? { inputLabel: { shrink: true } } : {}),

@@ -7,7 +7,7 @@ import { Banner, CommentsLayout, PdfViewerDialog } from '../../../components';
 import { useEnumLabel, useOrdersT } from '../list/useOrdersT';
 import { errorText, loadTrfPdf } from './api';
 import { CommentsPanel } from './CommentsPanel';
-import { EditPanel, initialEditValues, type EditValues } from './EditPanel';
+import { EditPanel, initialEditValues, REVIEWER_EDIT_BLOCKS, type EditValues } from './EditPanel';
 import { SummaryActions, type SummaryConfirm } from './SummaryActions';
 import { SummaryConfirmDialogs, SummaryMergeDialog, SummarySubsequentDialog } from './SummaryDialogs';
 import { SummaryHeader, SummaryNotices } from './SummaryHeader';
@@ -63,11 +63,14 @@ export function OrderSummaryPage() {
 
   const actions = r.actions ?? NO_ACTIONS;
   const p = r.patient ?? {};
+  const reviewerEdit =
+    !actions.edit && permissions.includes('CAN_REVIEW_DIAGNOSIS') && r.status === 'SUBMITTED' && !r.deleted;
   const allowed = {
     print: actions.print,
     // Copy is not offered while the order is being edited (spec 1 section 4)
     copy: actions.copy && !editing && permissions.includes('CAN_CREATE_TRF'),
-    edit: actions.edit && !editing,
+    // Edit; a clinical reviewer without it edits the specimens (spec 1 section 4)
+    edit: (actions.edit || reviewerEdit) && !editing,
     save: Boolean(editing),
     subsequentOrder: actions.subsequentOrder,
     // Merge TRF (spec 2 section 6): a submitted form with no cancelled test; the server checks both forms again
@@ -90,7 +93,9 @@ export function OrderSummaryPage() {
             allowed={allowed}
             onPrint={() => setPrinting(true)}
             onConfirm={setConfirm}
-            onEdit={() => setEditing(initialEditValues(r))}
+            onEdit={() =>
+              setEditing(actions.edit ? initialEditValues(r) : initialEditValues(r, REVIEWER_EDIT_BLOCKS))
+            }
             onCancelEdit={() => setEditing(null)}
             onSubsequent={() => setSubsequent(true)}
             onMerge={() => setMerging(true)}

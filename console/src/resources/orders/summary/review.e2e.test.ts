@@ -15,6 +15,8 @@ import {
   bodyText,
   chooseOption,
   clickButton,
+  fill,
+  login,
   loginAs,
   open,
   REQUISITIONS,
@@ -32,8 +34,13 @@ const PHYSICIAN = 'phy-review-e2e';
 describe('clinical review and the billing review gate on the order summary (real backend, chromium)', () => {
   let order: SubmittedRequisition;
 
-  const { h, pm, npi } = useConsole({
-    users: { pm: 'ROLE_PROJECT_MANAGER', npi: ['ROLE_NPI', { account: ACCOUNT, physicianId: PHYSICIAN }] },
+  const { h, pm, npi, counselor } = useConsole({
+    users: {
+      pm: 'ROLE_PROJECT_MANAGER',
+      npi: ['ROLE_NPI', { account: ACCOUNT, physicianId: PHYSICIAN }],
+      // a clinical reviewer without CAN_EDIT_TRF: edits the specimens only
+      counselor: 'ROLE_GENETIC_COUNSELOR',
+    },
     signIn: ['pm', 'npi'],
     timeout: 240_000,
     seed: async (h, { pm, npi }) => {
@@ -133,6 +140,29 @@ describe('clinical review and the billing review gate on the order summary (real
     // the order's timeline tells who attached it
     await open(page, h, `/order/${order.id}/summary/timeline`);
     await waitForText(page, 'File attached: pathology-late.pdf (Clinical/Progress Notes)', 45_000);
+  }, 120_000);
+
+  it('a clinical reviewer without Edit edits the specimens of the submitted order, nothing else', async () => {
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, counselor.loginId);
+    await open(page, h, `/order/${order.id}/summary/patient`);
+    await clickButton(page, 'Edit');
+    await page.waitForSelector('[data-testid="summary-edit"]');
+    expect(await page.$('[data-testid="edit-patient-mrn"]')).toBeNull();
+    await fill(page, '[data-testid="edit-tumorSpecimen-specimenId"]', 'BLK-REVIEWED_2');
+    await h.shot(page, 'reviewer-specimen-edit-en');
+    await clickButton(page, 'Save');
+    await clickButton(page, 'Yes', true);
+    await waitForText(page, 'The Test Requisition Form has been updated.');
+    const auth = (await login(h.sys, counselor.loginId)).authorization;
+    const saved = await h.api(auth, 'GET', `${REQUISITIONS}/${order.id}`);
+    expect(saved.body.tumorSpecimen.specimenId).toBe('BLK-REVIEWED_2');
+    // the server holds the same line: a reviewer's save of the patient is not taken
+    const patient = await h.api(auth, 'PUT', `${REQUISITIONS}/${order.id}`, {
+      patient: { ...saved.body.patient, mrn: 'MRN-REVIEWER' },
+    });
+    expect(patient.status).toBe(200);
+    expect(patient.body.patient.mrn).toBe(saved.body.patient.mrn);
   }, 120_000);
 
   it('a provider sees the clinical review as text, in Chinese too', async () => {
