@@ -141,7 +141,10 @@ describe('PDF renderer (real chromium)', () => {
   it('closes the page when a render fails, keeps the browser usable, and refuses renders after close()', async () => {
     const r = createPdfRenderer({ executablePath: CHROMIUM, timeoutMs: 1, idleCloseMs: 0 });
     try {
-      await expect(r.render(blankFormHtml())).rejects.toThrow();
+      // a render that cannot finish within its 1 ms: ~4 MB of HTML takes chromium hundreds of ms to load (the
+      // blank form alone once loaded within the millisecond on the headless shell, and the render succeeded)
+      const slow = `<!doctype html>${'<p>a paragraph of the form</p>'.repeat(150_000)}`;
+      await expect(r.render(slow)).rejects.toThrow();
       const { openPages, pid } = await r.status();
       expect(pid).toBeTypeOf('number');
       // only chromium's own initial tab is left: the failed render's page was closed
