@@ -1,4 +1,5 @@
 import { ATTACHMENT_KINDS } from './enums';
+import type { Permission } from './permissions';
 
 /**
  * The Attachment Box's upload rules (spec 3 sections 2.8, 7.2), shared by the requisitions service (which enforces
@@ -11,6 +12,11 @@ export type RequisitionUploadType = Exclude<(typeof ATTACHMENT_KINDS)[number], S
 
 /** The size limit of one attachment: 50MB (spec 1 section 9), enforced by the server while streaming. */
 export const ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
+
+/** Who may attach files to a requisition (the wizard's step, a submitted order's Attachments tab): any of these. */
+export const REQUISITION_ATTACH_PERMISSIONS: readonly Permission[] = ['CAN_CREATE_TRF', 'CAN_EDIT_TRF'];
+export const canAttachToRequisition = (permissions: readonly string[]) =>
+  REQUISITION_ATTACH_PERMISSIONS.some((p) => permissions.includes(p));
 
 /** Kinds a user may attach to a requisition (spec 1 section 9): every attachment kind but the system's. */
 export const REQUISITION_UPLOAD_TYPES: readonly RequisitionUploadType[] = ATTACHMENT_KINDS.filter(

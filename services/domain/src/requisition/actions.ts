@@ -59,6 +59,20 @@ export function canDeleteDraft(permissions: readonly string[]): boolean {
   return permissions.includes('CAN_DELETE_TRF') || permissions.includes('CAN_CREATE_TRF');
 }
 
+/**
+ * A clinical reviewer without the Edit action edits the specimens of a non-draft, undeleted order (spec 1
+ * section 4: the Specimen link shows for CAN_REVIEW_DIAGNOSIS); the server saves nothing else from them.
+ */
+export function reviewerEditsSpecimens(
+  state: { status: string; deleted?: boolean | null },
+  permissions: readonly string[],
+  canEdit: boolean,
+): boolean {
+  return (
+    !canEdit && permissions.includes('CAN_REVIEW_DIAGNOSIS') && state.status !== 'DRAFT' && !state.deleted
+  );
+}
+
 export function requisitionActions(
   state: RequisitionActionState,
   ctx: RuleContext & { subsequentOrder: SubsequentOrderConfig },

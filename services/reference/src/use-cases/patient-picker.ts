@@ -12,6 +12,9 @@ export interface PatientPick {
   dateOfBirth: string | null;
 }
 
+/** What a pick reads of a patient. */
+const PICK_FIELDS = { name: 1, firstName: 1, lastName: 1, userId: 1, dateOfBirth: 1 } as const;
+
 const pick = (d: Record<string, any>): PatientPick => ({
   id: d._id,
   name: d.name ?? ([d.firstName, d.lastName].filter(Boolean).join(' ') || null),
@@ -36,7 +39,7 @@ export async function pickPatients(
   const re = new RegExp(escapeRegex(q), 'i');
   const docs = await models.Patient.find(
     and(patientScope(user), NOT_MERGED, { $or: [{ name: re }, { userId: re }, { mrn: re }] }),
-    { name: 1, firstName: 1, lastName: 1, userId: 1, dateOfBirth: 1 },
+    PICK_FIELDS,
   )
     .sort({ name: 1, _id: 1 })
     .limit(PATIENT_PICK_MAX)
@@ -51,13 +54,7 @@ export async function readablePatient(
   user: SessionUser,
   id: string,
 ): Promise<PatientPick | null> {
-  const doc = await models.Patient.findOne(and({ _id: id }, patientScope(user)), {
-    name: 1,
-    firstName: 1,
-    lastName: 1,
-    userId: 1,
-    dateOfBirth: 1,
-  })
+  const doc = await models.Patient.findOne(and({ _id: id }, patientScope(user)), PICK_FIELDS)
     .lean()
     .exec();
   return doc ? pick(doc) : null;

@@ -16,6 +16,7 @@ import { createEvent, type AttachmentChange } from '@onco/events';
 import { type AttachmentDoc } from '../models/attachment';
 
 // the Box's rules and the size limit live in @onco/domain (the console's upload controls use them too)
+import { REQUISITION_ATTACH_PERMISSIONS } from '@onco/domain';
 export {
   ATTACHMENT_MAX_BYTES,
   REQUISITION_UPLOAD_TYPES,
@@ -24,7 +25,8 @@ export {
   MSG_BOX_FILE_TYPE,
 } from '@onco/domain';
 
-export const REQUISITION_WRITE: Permission[] = ['CAN_CREATE_TRF', 'CAN_EDIT_TRF'];
+/** Who may attach to a requisition: the domain's rule (the console's upload controls use it too). */
+export const REQUISITION_WRITE: Permission[] = [...REQUISITION_ATTACH_PERMISSIONS];
 
 /** Who sees an attachment: the requisition's data scope (account or physician), plus one's own uploads. */
 export const attachmentScope = (user: SessionUser) =>

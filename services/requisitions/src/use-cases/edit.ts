@@ -1,6 +1,6 @@
 /** Create, save (a draft save, or an Edit of a submitted requisition) and delete (the reviews: reviews.ts). */
 import { can, conflict, forbidden, type SessionUser } from '@onco/platform';
-import { normalizeForSave, type RequisitionForm } from '@onco/domain';
+import { canDeleteDraft, normalizeForSave, reviewerEditsSpecimens, type RequisitionForm } from '@onco/domain';
 import type { RequisitionDoc } from '../models';
 import {
   MSG_ALREADY_SUBMITTED,
@@ -73,7 +73,7 @@ export async function saveRequisition(
       const actions = requisitionActionsFor(deps, user, doc);
       // a clinical reviewer without the Edit action (spec 2 section 8: CAN_REVIEW_DIAGNOSIS edits the specimen
       // of a non-draft form) saves the specimens and the review status, nothing else
-      const reviewOnly = !actions.edit && can(user, 'CAN_REVIEW_DIAGNOSIS') && !doc.deleted;
+      const reviewOnly = reviewerEditsSpecimens(doc, user.grantedAuthorities, actions.edit);
       if (!actions.edit && !reviewOnly) {
         throw forbidden(
           'This requisition cannot be edited: it needs CAN_EDIT_TRF and at least one test that is neither complete nor cancelled.',
@@ -119,7 +119,7 @@ export async function removeRequisition(
     const doc = await getRequisition(deps, user, id);
     const draft = doc.status === 'DRAFT';
     const allowed = draft
-      ? can(user, 'CAN_CREATE_TRF') || can(user, 'CAN_DELETE_TRF')
+      ? canDeleteDraft(user.grantedAuthorities)
       : requisitionActionsFor(deps, user, doc).delete;
     if (!allowed) {
       throw forbidden(

@@ -13,6 +13,7 @@ import {
 } from '@mui/material';
 import {
   attachmentKindOptions,
+  canAttachToRequisition,
   formatDisplayDate,
   icd10List,
   primaryBillingIndex,
@@ -282,8 +283,7 @@ export function AttachmentsTab({ r, onChanged }: { r: Requisition; onChanged: ()
   const f = (k: string) => t(`orders.summary.field.${k}`);
   // files can be added after submission too (spec 1 section 4: the Attachments link always shows), by who may
   // create or edit requisitions; the kinds and the 50MB limit are the wizard's (the server checks them again)
-  const canAdd =
-    !r.deleted && (permissions.includes('CAN_CREATE_TRF') || permissions.includes('CAN_EDIT_TRF'));
+  const canAdd = !r.deleted && canAttachToRequisition(permissions);
   const billings = (r.billings ?? []) as BillingForm[];
   const kinds = attachmentKindOptions({
     accountId: r.account?.id,

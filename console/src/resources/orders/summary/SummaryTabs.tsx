@@ -1,6 +1,7 @@
 import { Box, Paper, Tab, Tabs } from '@mui/material';
 import { billingReviewBlockers, type BillingReviewStatus, type RequisitionForm } from '@onco/domain';
 import { useNavigate } from 'react-router-dom';
+import { todayIso } from '../list/logic';
 import { useOrdersT } from '../list/useOrdersT';
 import { BillingReviewControl } from '../../billing/BillingReviewControl';
 import { OrderTestsTab } from '../../test-orders/OrderTestsTab';
@@ -58,7 +59,7 @@ export function SummaryTabPanel(props: { r: Requisition; tab: SummaryTab; onChan
             status={(r.billingReview?.status ?? null) as BillingReviewStatus | null}
             submitted={r.status === 'SUBMITTED' && !r.deleted}
             onChanged={props.onChanged}
-            blockers={billingReviewBlockers(r as RequisitionForm, new Date().toISOString().slice(0, 10))}
+            blockers={billingReviewBlockers(r as RequisitionForm, todayIso())}
           />
           <BillingTab r={r} />
         </>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Box, Skeleton } from '@mui/material';
-import { mergeTrfProblem } from '@onco/domain';
+import { mergeTrfProblem, reviewerEditsSpecimens } from '@onco/domain';
 import { usePermissions } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { Banner, CommentsLayout, PdfViewerDialog } from '../../../components';
@@ -63,8 +63,7 @@ export function OrderSummaryPage() {
 
   const actions = r.actions ?? NO_ACTIONS;
   const p = r.patient ?? {};
-  const reviewerEdit =
-    !actions.edit && permissions.includes('CAN_REVIEW_DIAGNOSIS') && r.status === 'SUBMITTED' && !r.deleted;
+  const reviewerEdit = reviewerEditsSpecimens(r, permissions, actions.edit);
   const allowed = {
     print: actions.print,
     // Copy is not offered while the order is being edited (spec 1 section 4)
