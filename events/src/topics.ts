@@ -1,7 +1,7 @@
 /**
  * Kafka topic names, partition keys and topic creation.
  */
-import type { Kafka } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 import type { AnyEvent, EnvelopeBase } from './envelope';
 import { EVENT_FAMILIES, type EventFamily } from './schemas';
 
@@ -96,8 +96,29 @@ export async function ensureTopics(
         await new Promise((r) => setTimeout(r, 200));
       }
     }
+    await waitForLeaders(admin, missing, options.numPartitions ?? DEFAULT_PARTITIONS);
     return missing;
   } finally {
     await admin.disconnect();
+  }
+}
+
+/**
+ * Wait until the broker's metadata lists every partition of `topics` with a leader (up to ~10 s). A consumer that
+ * joins while a new topic's metadata still lacks a partition (a busy single node lags its controller) fetches the
+ * partitions it knows and skips that one until its metadata is next refreshed, minutes later: its messages would
+ * wait that long.
+ */
+async function waitForLeaders(admin: Admin, topics: string[], numPartitions: number): Promise<void> {
+  let missing: string[] = topics;
+  for (let attempt = 0; missing.length > 0; attempt++) {
+    const { topics: metadata } = await admin.fetchTopicMetadata({ topics: missing }).catch(() => ({ topics: [] }));
+    missing = missing.filter((name) => {
+      const partitions = metadata.find((t) => t.name === name)?.partitions ?? [];
+      return partitions.length < numPartitions || partitions.some((p) => p.leader < 0);
+    });
+    if (missing.length === 0) return;
+    if (attempt >= 50) throw new Error(`Kafka lists no leader yet for every partition of ${missing.join(', ')}`);
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
