@@ -1,4 +1,5 @@
 import {
+  CLINICAL_FIELDS,
   CHANGE_OF_BOUND_FIELD,
   CREATABLE_ROLES,
   PERMISSIONS,
@@ -64,6 +65,21 @@ export function renderPermissionsDoc(): string {
       `- \`${field}\`: ${p}${entries.length ? ` (its ${entries.join(', ')} history and timeline entries too)` : ''}`,
     );
   }
+  lines.push('');
+  lines.push('## Clinical fields a permission lets a user set');
+  lines.push('');
+  lines.push(
+    'A save (draft, submit or Edit) that would set, change or clear one of these without its permission is refused',
+  );
+  lines.push(
+    '(403 naming the field and the permission, nothing saved); repeating the stored value is not a change',
+  );
+  lines.push(
+    '(`refusedClinicalFields`, services/domain). The wizard and the Edit panel disable the same inputs.',
+  );
+  lines.push('');
+  for (const f of CLINICAL_FIELDS)
+    lines.push(`- \`${f.path}\`: ${f.permission}${f.needs ? ` (${f.label})` : ''}`);
   lines.push('');
   lines.push('## Who may add whom');
   lines.push('');

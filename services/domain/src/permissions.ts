@@ -170,7 +170,15 @@ export const ROLE_PERMISSIONS: Record<Role, Permission[]> = {
   ROLE_NPI: uniq([...PROVIDER_PAGES, ...ORDERING, 'CAN_SIGN_TRF']),
   ROLE_PHYSICIAN: uniq([...PROVIDER_PAGES, ...ORDERING, 'CAN_SIGN_TRF']),
   ROLE_NON_NPI: uniq([...PROVIDER_PAGES, ...ORDERING, 'CAN_SIGN_TRF']),
-  ROLE_PATHOLOGIST: uniq([...PROVIDER_PAGES, 'CAN_REVIEW_DIAGNOSIS', 'CAN_SEARCH_PATIENT']),
+  // the pathologist reviewing a diagnosis may correct the specimen's type, tumor content and date of diagnosis
+  ROLE_PATHOLOGIST: uniq([
+    ...PROVIDER_PAGES,
+    'CAN_REVIEW_DIAGNOSIS',
+    'CAN_SEARCH_PATIENT',
+    'CAN_ADD_SPECIMEN_TYPE',
+    'CAN_ADD_TUMOR_PERCENTAGE',
+    'CAN_ADD_DATE_OF_DIAGNOSIS',
+  ]),
   ROLE_ADDITIONAL_PHYSICIAN: uniq([...PROVIDER_PAGES, ...ORDERING, 'CAN_SIGN_TRF']),
   ROLE_ADMINISTRATOR: uniq([
     ...LAB_PAGES,
@@ -198,6 +206,8 @@ export const ROLE_PERMISSIONS: Record<Role, Permission[]> = {
     'CAN_SUBMIT_TRF',
     'CAN_SIGN_TRF',
     'CAN_CREATE_TRF_PDF',
+    // the accessioner transcribes paper TRFs: every clinical field of the form
+    ...FORM_ADDITIONS.filter((p) => p.startsWith('CAN_ADD_')),
     'IS_TEST_SELECTION_OPTIONAL',
     'IS_BILLING_OPTIONAL',
     'IS_PROVIDER_INFO_OPTIONAL',

@@ -25,7 +25,8 @@ export const badRequest = (message: string, details?: Record<string, unknown>) =
   new AppError(400, 'BAD_REQUEST', message, details);
 export const unauthorized = (message: string = MSG.unauthorized, details?: Record<string, unknown>) =>
   new AppError(401, 'UNAUTHORIZED', message, details);
-export const forbidden = (message: string = MSG.forbidden) => new AppError(403, 'FORBIDDEN', message);
+export const forbidden = (message: string = MSG.forbidden, details?: Record<string, unknown>) =>
+  new AppError(403, 'FORBIDDEN', message, details);
 export const notFound = (message: string = MSG.notFound) => new AppError(404, 'NOT_FOUND', message);
 export const conflict = (message: string = MSG.conflict, details?: Record<string, unknown>) =>
   new AppError(409, 'CONFLICT', message, details);

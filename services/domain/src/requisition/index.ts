@@ -11,3 +11,4 @@ export * from './submit';
 export * from './lifecycle';
 export * from './billing-summary';
 export * from './billing-review';
+export * from './clinical-fields';

@@ -213,10 +213,11 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
   });
 
   it('a review diagnosis with a NEXT_DX order sets NEEDS_REVIEW on submit', async () => {
+    // reviewDiagnosis is a reviewer's field (CAN_REVIEW_DIAGNOSIS; clinical-fields.int.test.ts): the accessioner's
     const body = completeForm(A);
     body.tumorSpecimen.reviewDiagnosis = true;
-    const s = await signed('npi', body);
-    const res = await call('POST', `${API}/submit`, 'npi', { id: s.id });
+    const s = await signed('accessioner', body);
+    const res = await call('POST', `${API}/submit`, 'accessioner', { id: s.id });
     expect(res.json().clinicalReviewStatus).toBe('NEEDS_REVIEW');
   });
 

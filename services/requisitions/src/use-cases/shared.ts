@@ -21,6 +21,8 @@ import {
   type RequisitionForm,
   type BillingReviewStatus,
   requisitionBillingSummary,
+  refusedClinicalFields,
+  msgClinicalFieldPermission,
 } from '@onco/domain';
 import { createEvent, withOutbox, type RequisitionChange } from '@onco/events';
 import type { RequisitionDoc } from '../models';
@@ -99,6 +101,16 @@ export function editable(
       throw forbidden(msgReviewPermission('CAN_REVIEW_DIAGNOSIS', 'clinical review'));
     set.clinicalReviewStatus = review;
   }
+  // the clinical fields some users may not set (CAN_ADD_*, CAN_REVIEW_DIAGNOSIS): a change is refused
+  const refused = refusedClinicalFields(
+    set,
+    existing as Record<string, unknown> | null,
+    user.grantedAuthorities,
+  );
+  if (refused.length)
+    throw forbidden(msgClinicalFieldPermission(refused[0]), {
+      fields: Object.fromEntries(refused.map((f) => [f.path, msgClinicalFieldPermission(f)])),
+    });
   return set;
 }
 

@@ -1,4 +1,6 @@
 import { Box, Paper, TextField, Typography } from '@mui/material';
+import { clinicalFieldAt } from '@onco/domain';
+import { usePermissions } from 'react-admin';
 import { useOrdersT } from '../list/useOrdersT';
 import type { Requisition } from './requisition';
 
@@ -12,10 +14,19 @@ export const EDIT_FIELDS = {
     'mrn',
     'phone',
     'email',
+    'race',
+    'ethnicity',
     'trialName',
     'studyPatientId',
   ],
-  tumorSpecimen: ['specimenId', 'collectionDate', 'dateOfDiagnosis', 'icd10Codes', 'drugName'],
+  tumorSpecimen: [
+    'primaryTumorSite',
+    'specimenId',
+    'collectionDate',
+    'dateOfDiagnosis',
+    'icd10Codes',
+    'drugName',
+  ],
   normalSpecimen: ['collectionDate'],
 } as const;
 
@@ -79,6 +90,12 @@ const LABELS: Record<string, string> = {
 /** Edit mode of the summary: the editable fields of the patient and the tumor and normal specimens. */
 export function EditPanel({ values, onChange }: { values: EditValues; onChange: (v: EditValues) => void }) {
   const t = useOrdersT();
+  const { permissions = [] } = usePermissions<string[]>();
+  // a clinical field the user may not set is shown, not editable (the server refuses a change of it)
+  const locked = (block: EditBlock, f: string) => {
+    const field = clinicalFieldAt(`${block}.${f}`);
+    return !!field && !field.needs && !permissions.includes(field.permission);
+  };
   const label = (f: string) =>
     f === 'icd10Codes'
       ? t('orders.summary.icd10')
@@ -112,6 +129,7 @@ export function EditPanel({ values, onChange }: { values: EditValues; onChange: 
                 type={DATE_FIELDS.has(f) ? 'date' : 'text'}
                 label={label(f)}
                 value={values[block]?.[f] ?? ''}
+                disabled={locked(block, f)}
                 onChange={(e) => onChange({ ...values, [block]: { ...values[block], [f]: e.target.value } })}
                 slotProps={{
                   ...(DATE_FIELDS.has(f) ? { inputLabel: { shrink: true } } : {}),

@@ -113,6 +113,7 @@ export function PatientTab({ r }: { r: Requisition }) {
           [f('email'), p.email],
           [t('orders.summary.address'), addressText(p.address)],
           [f('trialName'), p.trialName],
+          [f('studyPatientId'), p.studyPatientId],
         ]}
       />
       <FieldGroup
@@ -120,11 +121,20 @@ export function PatientTab({ r }: { r: Requisition }) {
         entries={[
           [t('orders.summary.diagnosis'), tu.diagnosis ? label(tu.diagnosis) : ''],
           [f('otherDiagnosis'), tu.otherDiagnosis],
+          [f('primaryTumorSite'), tu.primaryTumorSite],
           [t('orders.summary.icd10'), icd10List(tu.icd10Codes).join(', ')],
           [f('stage'), tu.stage === 'OTHER' ? tu.otherStage : tu.stage],
           [f('dateOfDiagnosis'), calendar(tu.dateOfDiagnosis)],
           [f('diseaseStatus'), label(tu.diseaseStatus)],
           [f('drugName'), tu.drugName],
+          [f('currentTherapies'), (tu.currentTherapies ?? []).join(', ')],
+          [f('priorTherapies'), (tu.priorTherapies ?? []).join(', ')],
+          [
+            f('immunotherapy'),
+            tu.planOrReceivingImmunotherapy == null
+              ? ''
+              : t(`orders.summary.${tu.planOrReceivingImmunotherapy ? 'yes' : 'no'}`),
+          ],
           [f('specimenType'), label(tu.specimenType)],
           [f('specimenId'), tu.specimenId],
           [f('collectionDate'), calendar(tu.collectionDate)],

@@ -149,6 +149,11 @@ describe('clinical review and the billing review gate on the order summary (real
     await clickButton(page, 'Edit');
     await page.waitForSelector('[data-testid="summary-edit"]');
     expect(await page.$('[data-testid="edit-patient-mrn"]')).toBeNull();
+    // a clinical field the counselor may not set (CAN_ADD_DATE_OF_DIAGNOSIS) is shown, not editable
+    const disabled = (testId: string) =>
+      page.$eval(`[data-testid="${testId}"]`, (el) => (el as HTMLInputElement).disabled);
+    expect(await disabled('edit-tumorSpecimen-dateOfDiagnosis')).toBe(true);
+    expect(await disabled('edit-tumorSpecimen-specimenId')).toBe(false);
     await fill(page, '[data-testid="edit-tumorSpecimen-specimenId"]', 'BLK-REVIEWED_2');
     await h.shot(page, 'reviewer-specimen-edit-en');
     await clickButton(page, 'Save');

@@ -1,4 +1,5 @@
 import {
+  Autocomplete,
   Box,
   Button,
   Checkbox,
@@ -14,6 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import type { ReactNode } from 'react';
+import { clinicalFieldAt } from '@onco/domain';
 import { useWizard } from './context';
 import { getPath } from './model';
 import { useWizardT } from './useWizardT';
@@ -36,6 +38,16 @@ function useLabel() {
 
 const idOf = (path: string) => `f-${path.replace(/\./g, '-')}`;
 
+/**
+ * A clinical field the user may not set (CAN_ADD_*, CAN_REVIEW_DIAGNOSIS; the server refuses a change of it):
+ * its input is disabled, by the same table the server applies (clinicalFieldAt, services/domain).
+ */
+export function useLocked(path: string): boolean {
+  const { can } = useWizard();
+  const field = clinicalFieldAt(path);
+  return !!field && !field.needs && !can(field.permission);
+}
+
 export function TextF({
   path,
   label,
@@ -49,6 +61,7 @@ export function TextF({
 }: BaseProps & { type?: string; transform?: (v: string) => unknown; multiline?: boolean }) {
   const { form, set, errorFor } = useWizard();
   const l = useLabel();
+  const locked = useLocked(path);
   const v = getPath(form, path);
   const error = errorFor(path);
   return (
@@ -62,7 +75,7 @@ export function TextF({
         multiline={multiline}
         label={l(label)}
         required={required}
-        disabled={disabled}
+        disabled={disabled || locked}
         value={v === null || v === undefined ? '' : String(v)}
         onChange={(e) => set(path, transform ? transform(e.target.value) : e.target.value)}
         error={!!error}
@@ -76,6 +89,7 @@ export function TextF({
 export function DateF(props: BaseProps & { min?: string; max?: string }) {
   const { form, set, errorFor } = useWizard();
   const l = useLabel();
+  const locked = useLocked(props.path);
   const v = getPath(form, props.path);
   const error = errorFor(props.path);
   return (
@@ -88,7 +102,7 @@ export function DateF(props: BaseProps & { min?: string; max?: string }) {
         type="date"
         label={l(props.label)}
         required={props.required}
-        disabled={props.disabled}
+        disabled={props.disabled || locked}
         value={typeof v === 'string' ? v : ''}
         onChange={(e) => set(props.path, e.target.value || null)}
         error={!!error}
@@ -117,6 +131,7 @@ export function SelectF({
   const { form, set, errorFor } = useWizard();
   const t = useWizardT();
   const l = useLabel();
+  const locked = useLocked(path);
   const v = getPath(form, path);
   const error = errorFor(path);
   return (
@@ -129,7 +144,7 @@ export function SelectF({
         size="small"
         label={l(label)}
         required={required}
-        disabled={disabled}
+        disabled={disabled || locked}
         value={typeof v === 'string' ? v : ''}
         onChange={(e) => {
           const next = e.target.value === '' ? null : e.target.value;
@@ -196,6 +211,7 @@ export function RadioF({
 export function CheckF({ path, label, disabled, cols = 12 }: BaseProps) {
   const { form, set } = useWizard();
   const l = useLabel();
+  const locked = useLocked(path);
   const v = getPath(form, path);
   return (
     <Grid size={{ xs: 12, md: cols }}>
@@ -204,11 +220,52 @@ export function CheckF({ path, label, disabled, cols = 12 }: BaseProps) {
           <Checkbox
             name={path}
             checked={v === true}
-            disabled={disabled}
+            disabled={disabled || locked}
             onChange={(e) => set(path, e.target.checked)}
           />
         }
         label={l(label)}
+      />
+    </Grid>
+  );
+}
+
+/**
+ * A list of short texts (therapies): each entry a chip, added with Enter or when the field loses focus; an empty
+ * list is saved as none.
+ */
+export function ListF({ path, label, disabled, helperText, cols = 6 }: BaseProps) {
+  const { form, set, errorFor } = useWizard();
+  const t = useWizardT();
+  const l = useLabel();
+  const locked = useLocked(path);
+  const v = getPath(form, path);
+  const values = Array.isArray(v) ? v.map(String) : [];
+  const error = errorFor(path);
+  return (
+    <Grid size={{ xs: 12, md: cols }}>
+      <Autocomplete
+        multiple
+        freeSolo
+        autoSelect
+        options={[] as string[]}
+        value={values}
+        disabled={disabled || locked}
+        onChange={(_, next) => {
+          const list = [...new Set(next.map((x) => String(x).trim()).filter(Boolean))];
+          set(path, list.length ? list : null);
+        }}
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            id={idOf(path)}
+            name={path}
+            size="small"
+            label={l(label)}
+            error={!!error}
+            helperText={error ?? helperText ?? t('wizard.fields.listHelp')}
+          />
+        )}
       />
     </Grid>
   );

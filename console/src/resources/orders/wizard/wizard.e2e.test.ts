@@ -123,6 +123,9 @@ describe('order wizard (real backend, chromium)', () => {
     await stepIs(page, 'patient');
     await h.shot(page, 'wizard-1-patient-invalid');
     await fill(page, field('patient.phone'), '2065550199');
+    await fill(page, field('patient.race'), 'White');
+    await fill(page, field('patient.trialName'), 'ONC-TRIAL-7');
+    await fill(page, field('patient.studyPatientId'), 'SP-0042');
     await continueTo(page, 'provider');
     expect(await stateOf(page, 'patient')).toBe('complete');
 
@@ -172,6 +175,15 @@ describe('order wizard (real backend, chromium)', () => {
     await clickButton(page, 'Done', true);
     await page.waitForSelector('.MuiDialog-root', { hidden: true });
     await choose(page, 'tumorSpecimen.specimenType', 'FFPE_BLOCK');
+    // the clinical fields: the primary site, the therapies as chips (Enter, or leaving the field), immunotherapy
+    await fill(page, field('tumorSpecimen.primaryTumorSite'), 'Left breast, upper outer quadrant');
+    await fill(page, field('tumorSpecimen.currentTherapies'), 'Tamoxifen');
+    await page.keyboard.press('Enter');
+    await fill(page, field('tumorSpecimen.priorTherapies'), 'Doxorubicin');
+    await page.keyboard.press('Enter');
+    await page.type(field('tumorSpecimen.priorTherapies'), 'Paclitaxel'); // (fill clears: a Backspace drops a chip)
+    await page.click(field('tumorSpecimen.planOrReceivingImmunotherapy'));
+    await waitForText(page, 'Paclitaxel'); // the chip the blur made
     await choose(page, 'normalSpecimen.specimenType', 'BLOOD');
     await setValue(page, field('normalSpecimen.collectionDate'), isoDaysFromNow(-20)); // BLOOD: 10 days back at most
     await clickButton(page, 'Continue');
@@ -279,6 +291,24 @@ describe('order wizard (real backend, chromium)', () => {
     const copy = await h.api(auth, 'GET', `/portal/api/v1/testOrderForms/${copyId}`);
     expect(copy.body).toMatchObject({ status: 'DRAFT', parentTestOrderForm: { id: orderId } });
     expect(copy.body.patient.lastName).toBe('Curie');
+    // the clinical fields were saved as typed, and the summary shows them
+    const submitted = await h.api(auth, 'GET', `/portal/api/v1/testOrderForms/${orderId}`);
+    expect(submitted.body.tumorSpecimen).toMatchObject({
+      primaryTumorSite: 'Left breast, upper outer quadrant',
+      currentTherapies: ['Tamoxifen'],
+      priorTherapies: ['Doxorubicin', 'Paclitaxel'],
+      planOrReceivingImmunotherapy: true,
+    });
+    expect(submitted.body.patient).toMatchObject({
+      race: 'White',
+      trialName: 'ONC-TRIAL-7',
+      studyPatientId: 'SP-0042',
+    });
+    await open(page, h, `/order/${orderId}/summary/patient`);
+    await waitForText(page, 'Doxorubicin, Paclitaxel');
+    await waitForText(page, 'Left breast, upper outer quadrant');
+    await waitForText(page, 'SP-0042');
+    await h.shot(page, 'order-summary-clinical-en');
 
     await open(page, h, '/home');
     await waitForText(page, 'Welcome Back!');

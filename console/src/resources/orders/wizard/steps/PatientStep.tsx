@@ -20,6 +20,8 @@ const PATIENT_KEYS: (keyof PatientForm)[] = [
   'name',
   'race',
   'ethnicity',
+  'trialName',
+  'studyPatientId',
   'address',
   'phone',
   'fax',
@@ -138,6 +140,10 @@ export function PatientStep() {
         <TextF path="patient.phone" label="wizard.fields.phone" cols={3} />
         <TextF path="patient.fax" label="wizard.fields.fax" cols={3} />
         <TextF path="patient.email" label="wizard.fields.email" cols={6} />
+        <TextF path="patient.race" label="wizard.fields.race" cols={3} />
+        <TextF path="patient.ethnicity" label="wizard.fields.ethnicity" cols={3} />
+        <TextF path="patient.trialName" label="wizard.fields.trialName" cols={3} />
+        <TextF path="patient.studyPatientId" label="wizard.fields.studyPatientId" cols={3} />
       </Section>
     </>
   );

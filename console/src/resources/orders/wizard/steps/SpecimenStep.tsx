@@ -17,7 +17,7 @@ import { TOOLTIP_DELAY_MS } from '../../../../components';
 import { useWizard } from '../context';
 import { useState } from 'react';
 import { DiagnosisDialog, parseStoredDx } from '../DiagnosisDialog';
-import { CheckF, DateF, PickerField, RadioF, Section, SelectF, TextF } from '../fields';
+import { CheckF, DateF, ListF, PickerField, RadioF, Section, SelectF, TextF } from '../fields';
 import { Icd10Dialog } from '../Icd10Dialog';
 import { useWizardT } from '../useWizardT';
 
@@ -80,6 +80,7 @@ export function SpecimenStep() {
             setDxOpen(false);
           }}
         />
+        <TextF path="tumorSpecimen.primaryTumorSite" label="wizard.fields.primaryTumorSite" />
         <TextF path="tumorSpecimen.drugName" label="wizard.fields.drugName" />
         <DateF
           path="tumorSpecimen.dateOfDiagnosis"
@@ -91,6 +92,12 @@ export function SpecimenStep() {
           path="tumorSpecimen.diseaseStatus"
           label="wizard.fields.diseaseStatus"
           options={DISEASE_STATUSES}
+        />
+        <ListF path="tumorSpecimen.currentTherapies" label="wizard.fields.currentTherapies" />
+        <ListF path="tumorSpecimen.priorTherapies" label="wizard.fields.priorTherapies" />
+        <CheckF
+          path="tumorSpecimen.planOrReceivingImmunotherapy"
+          label="wizard.fields.planOrReceivingImmunotherapy"
         />
         <SelectF
           path="tumorSpecimen.stage"
