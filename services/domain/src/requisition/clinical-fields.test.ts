@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '../permissions';
-import { isTreeDiagnosis, msgClinicalFieldPermission, refusedClinicalFields } from './clinical-fields';
+import {
+  clinicalFieldLocked,
+  isTreeDiagnosis,
+  msgClinicalFieldPermission,
+  refusedClinicalFields,
+} from './clinical-fields';
 
 const paths = (fs: { path: string }[]) => fs.map((f) => f.path);
 const treeDx = JSON.stringify({ code: 'IDC', octDxBreadCrumb: 'Breast (BREAST) -> IDC', parentCode: 'BRCA' });
@@ -75,5 +80,15 @@ describe('refusedClinicalFields: who may set the clinical fields', () => {
       'tumorSpecimen.specimenType',
       'tumorSpecimen.content',
     ]);
+  });
+});
+
+describe('clinicalFieldLocked: the inputs the wizard and the Edit panel disable', () => {
+  it('locks a gated field without its permission, never an ungated one nor the diagnosis path', () => {
+    const pm = permissionsOf('ROLE_PROJECT_MANAGER');
+    expect(clinicalFieldLocked('tumorSpecimen.content', pm)).toBe(true);
+    expect(clinicalFieldLocked('tumorSpecimen.content', permissionsOf('ROLE_PATHOLOGIST'))).toBe(false);
+    expect(clinicalFieldLocked('tumorSpecimen.specimenId', pm)).toBe(false);
+    expect(clinicalFieldLocked('tumorSpecimen.octDxBreadCrumb', [])).toBe(false);
   });
 });

@@ -59,8 +59,17 @@ export const CLINICAL_FIELDS: readonly ClinicalField[] = [
   },
 ];
 
-/** The clinical field at a form path, or undefined (the wizard asks it to disable an input). */
+/** The clinical field at a form path, or undefined. */
 export const clinicalFieldAt = (path: string) => CLINICAL_FIELDS.find((f) => f.path === path);
+
+/**
+ * Whether the input of a form path is locked for a user: a clinical field whose every value needs a permission
+ * they lack (the wizard and the Edit panel disable it; the diagnosis path's free text is the dialog's to offer).
+ */
+export function clinicalFieldLocked(path: string, granted: readonly string[]): boolean {
+  const field = clinicalFieldAt(path);
+  return !!field && !field.needs && !granted.includes(field.permission);
+}
 
 function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0);

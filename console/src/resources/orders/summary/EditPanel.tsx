@@ -1,5 +1,5 @@
 import { Box, Paper, TextField, Typography } from '@mui/material';
-import { clinicalFieldAt } from '@onco/domain';
+import { clinicalFieldLocked } from '@onco/domain';
 import { usePermissions } from 'react-admin';
 import { useOrdersT } from '../list/useOrdersT';
 import type { Requisition } from './requisition';
@@ -92,10 +92,7 @@ export function EditPanel({ values, onChange }: { values: EditValues; onChange: 
   const t = useOrdersT();
   const { permissions = [] } = usePermissions<string[]>();
   // a clinical field the user may not set is shown, not editable (the server refuses a change of it)
-  const locked = (block: EditBlock, f: string) => {
-    const field = clinicalFieldAt(`${block}.${f}`);
-    return !!field && !field.needs && !permissions.includes(field.permission);
-  };
+  const locked = (block: EditBlock, f: string) => clinicalFieldLocked(`${block}.${f}`, permissions);
   const label = (f: string) =>
     f === 'icd10Codes'
       ? t('orders.summary.icd10')

@@ -15,7 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import type { ReactNode } from 'react';
-import { clinicalFieldAt } from '@onco/domain';
+import { clinicalFieldLocked } from '@onco/domain';
 import { useWizard } from './context';
 import { getPath } from './model';
 import { useWizardT } from './useWizardT';
@@ -43,9 +43,8 @@ const idOf = (path: string) => `f-${path.replace(/\./g, '-')}`;
  * its input is disabled, by the same table the server applies (clinicalFieldAt, services/domain).
  */
 export function useLocked(path: string): boolean {
-  const { can } = useWizard();
-  const field = clinicalFieldAt(path);
-  return !!field && !field.needs && !can(field.permission);
+  const { rules } = useWizard();
+  return clinicalFieldLocked(path, rules.permissions);
 }
 
 export function TextF({
