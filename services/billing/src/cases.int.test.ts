@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent, type EventEnvelope } from '@onco/events';
 import { ROLE_PERMISSIONS } from '@onco/domain';
-import type { SessionUser } from '@onco/platform';
+import { SEARCH_TEXT_CONTROL_CHARACTER, type SessionUser } from '@onco/platform';
 import { eventsIn, provider, useTestSystem, waitFor } from '@onco/testing';
 import { completeForm, TEST_ORDER_FORMS as RQ } from '@onco/requisitions/testing';
 import { submitThroughApi } from '../../requisitions/test/submit';
@@ -315,6 +315,14 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     expect(found.content).toEqual([{ id: 'bs-1', name: 'Bea Biller', email: 'bea@billing.example.org' }]);
     const byMail = (await call('GET', `${BIS}/billingSpecialists?q=billing.example`, 'devops')).json();
     expect(byMail.content.map((s: any) => s.name)).toEqual(['Bea Biller', 'Carl Coder']);
+  });
+
+  it('a specialist search with a NUL (any control character) is a 400 naming q, not a 500', async () => {
+    for (const q of [encodeURIComponent('be\u0000a'), 'be%00a', encodeURIComponent('be\u0001a')]) {
+      const res = await call('GET', `${BIS}/billingSpecialists?q=${q}`, 'admin');
+      expect(res.statusCode, `${q}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({ message: SEARCH_TEXT_CONTROL_CHARACTER, details: { field: 'q' } });
+    }
   });
 
   it('Assign Billing User: all or none, each case a history entry and an event', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PERMISSIONS } from '@onco/domain';
-import { readMailbox } from '@onco/platform';
+import { readMailbox, SEARCH_TEXT_CONTROL_CHARACTER } from '@onco/platform';
 import { createTestSystem, sharedTestSystem, createUser, login } from '@onco/testing';
 import { identityModels } from './models/user';
 
@@ -72,15 +72,37 @@ describe('the route guard', () => {
 });
 
 describe('users list', () => {
-  it('a search text with a NUL is a 400 on the real store, not a 500 (users and clinicians)', async () => {
-    for (const path of ['/portal/api/v1/users', '/uam/api/v1/clinicians']) {
-      const res = await sys.app.inject({
-        url: `${path}?q=${encodeURIComponent('smi\u0000th')}`,
-        headers: { authorization: portalAdmin },
-      });
-      expect(res.statusCode, `${path}: ${res.body}`).toBe(400);
-      expect(res.json().message).toBe('The search text contains a character that cannot be searched for.');
-    }
+  it('a search text with a NUL (any control character) is a 400 on the real store, not a 500 (users and clinicians)', async () => {
+    for (const path of ['/portal/api/v1/users', '/uam/api/v1/clinicians'])
+      for (const query of [
+        `q=${encodeURIComponent('smi\u0000th')}`,
+        'q=smi%00th',
+        `q=${encodeURIComponent('smi\tth')}`,
+        `filter=${encodeURIComponent(JSON.stringify({ q: 'smi\u0000th' }))}`,
+      ]) {
+        const res = await sys.app.inject({
+          url: `${path}?${query}`,
+          headers: { authorization: portalAdmin },
+        });
+        expect(res.statusCode, `${path}?${query}: ${res.body}`).toBe(400);
+        expect(res.json()).toMatchObject({ message: SEARCH_TEXT_CONTROL_CHARACTER, details: { field: 'q' } });
+      }
+  });
+
+  it('a filter value with a NUL is a 400 naming the field (users and clinicians)', async () => {
+    for (const path of ['/portal/api/v1/users', '/uam/api/v1/clinicians'])
+      for (const filter of [{ lastName: 'smi\u0000th' }, { status: 'in(ACTIVE,ACT\u0000IVE)' }]) {
+        const res = await sys.app.inject({
+          url: `${path}?filter=${encodeURIComponent(JSON.stringify(filter))}`,
+          headers: { authorization: portalAdmin },
+        });
+        expect(res.statusCode, `${path} ${JSON.stringify(filter)}: ${res.body}`).toBe(400);
+        const field = Object.keys(filter)[0];
+        expect(res.json()).toMatchObject({
+          message: `Invalid filter value for ${field}: it contains a control character (such as NUL); remove it`,
+          details: { field },
+        });
+      }
   });
 
   it('lists with facets in the spec dialect', async () => {

@@ -14,6 +14,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { authPlugin, type SessionResolver } from './auth';
 import { installErrorHandler } from './error-handler';
+import { refuseUnsplittableMultipart } from './multipart';
 import type { PlatformContext } from './context';
 
 export type App = FastifyInstance;
@@ -45,6 +46,9 @@ export async function createBaseApp(
     reply.header('x-request-id', req.id);
   });
   installErrorHandler(app as unknown as FastifyInstance);
+  // every multipart route (whichever plugin registers @fastify/multipart): a boundary the parser cannot split the
+  // body on is a 400 before the route's handler runs (multipart.ts)
+  app.addHook('preValidation', refuseUnsplittableMultipart);
   // security headers on every answer (docs/decisions.md "Security headers"): the console runs from this origin
   // only; styles inline (MUI's emotion); PDFs shown from blob: URLs in a frame; no framing by other sites; plain
   // http stays http (a local or test server)

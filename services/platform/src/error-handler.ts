@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { MSG } from '@onco/domain';
 import { AppError, type ErrorBody } from './errors';
+import { unreadableMultipart } from './multipart';
 
 function describeZod(issues: Array<{ instancePath?: string; message?: string; params?: any }>): string {
   return issues
@@ -12,6 +13,15 @@ function describeZod(issues: Array<{ instancePath?: string; message?: string; pa
     .join('; ');
 }
 
+/** One field the model refused, in the product's words (a date it cannot hold is 'Invalid date', as in the forms). */
+function fieldRefusal(f: { name?: string; kind?: string; message?: string }): string {
+  if (f.kind === 'required') return MSG.required;
+  if (f.kind === 'enum') return 'Invalid value';
+  if (f.name === 'CastError' && /^date$/i.test(f.kind ?? '')) return 'Invalid date';
+  if (f.name === 'CastError') return `Invalid value (expected ${String(f.kind).toLowerCase()})`;
+  return String(f.message);
+}
+
 /**
  * A document the store's model refused before writing it (mongoose's ValidationError, or a CastError): the input
  * was wrong and nothing was written, so a 400 naming each field, not a 500. Routes validate their bodies first;
@@ -20,7 +30,7 @@ function describeZod(issues: Array<{ instancePath?: string; message?: string; pa
 function modelRefusal(err: unknown): ErrorBody | undefined {
   const e = err as {
     name?: string;
-    errors?: Record<string, { kind?: string; path?: string; message?: string }>;
+    errors?: Record<string, { name?: string; kind?: string; path?: string; message?: string }>;
   };
   if (e?.name === 'CastError') {
     const c = err as { path?: string };
@@ -32,9 +42,7 @@ function modelRefusal(err: unknown): ErrorBody | undefined {
   }
   if (e?.name !== 'ValidationError' || !e.errors || typeof e.errors !== 'object') return undefined;
   const fields: Record<string, string> = {};
-  for (const [path, f] of Object.entries(e.errors))
-    fields[path] =
-      f.kind === 'required' ? MSG.required : f.kind === 'enum' ? 'Invalid value' : String(f.message);
+  for (const [path, f] of Object.entries(e.errors)) fields[path] = fieldRefusal(f);
   const list = Object.entries(fields).map(([path, m]) => `${path}: ${m}`);
   return {
     status: 400,
@@ -49,12 +57,14 @@ export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validation?: any }, req, reply) => {
     let body: ErrorBody;
     const refused = modelRefusal(err);
-    if (err instanceof AppError) {
+    // a multipart body its parser could not read is the client's (a 400 saying what to send), not a 500
+    const known = err instanceof AppError ? err : unreadableMultipart(err);
+    if (known) {
       body = {
-        status: err.statusCode,
-        code: err.code,
-        message: err.message,
-        ...(err.details ? { details: err.details } : {}),
+        status: known.statusCode,
+        code: known.code,
+        message: known.message,
+        ...(known.details ? { details: known.details } : {}),
       };
     } else if (hasZodFastifySchemaValidationErrors(err)) {
       const where = err.validationContext ?? 'request';

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { buildMatch, parseListQuery, visibleTo, type ListResource } from './list-query';
+import { z } from 'zod';
+import {
+  buildMatch,
+  containsPattern,
+  jsonQueryParam,
+  parseListQuery,
+  SEARCH_TEXT_CONTROL_CHARACTER,
+  visibleTo,
+  type ListResource,
+} from './list-query';
 
 const orders: ListResource = {
   name: 'orders',
@@ -71,10 +80,39 @@ describe('the spec dialect', () => {
     expect(m.$and[1].$or[0]['patient.name'].source).toBe('a\\.\\*\\(');
   });
 
-  it('refuses search text with a NUL character (the store cannot search for it)', () => {
-    for (const qs of [{ q: 'smi\u0000th' }, { filter: JSON.stringify({ q: 'smi\u0000th' }) }])
-      expect(() => parseListQuery(orders, qs)).toThrow(
-        'The search text contains a character that cannot be searched for.',
+  it('refuses search text with a control character, NUL above all (the store cannot search for it)', () => {
+    for (const text of ['smi\u0000th', 'smi\tth', 'smi\nth', 'smi\u007fth'])
+      for (const qs of [{ q: text }, { filter: JSON.stringify({ q: text }) }])
+        expect(() => parseListQuery(orders, qs)).toThrow(SEARCH_TEXT_CONTROL_CHARACTER);
+    // the ends are trimmed first (a pasted line break), and other characters are searched for as they are
+    expect(parseListQuery(orders, { q: 'smith\n' }).q).toBe('smith');
+    expect(parseListQuery(orders, { q: 'Müller–Ødegård' }).q).toBe('Müller–Ødegård');
+    expect(() => containsPattern('a\u0000b', 'text')).toThrow(SEARCH_TEXT_CONTROL_CHARACTER);
+    expect(containsPattern('a.b').test('xA.By')).toBe(true);
+  });
+
+  it('reads a JSON query parameter, or refuses it naming the parameter and what it expects', () => {
+    const pairs = z.array(z.tuple([z.string(), z.string()])).min(1);
+    expect(jsonQueryParam('mapping', '[["a","A"]]', 'pairs', pairs)).toEqual([['a', 'A']]);
+    for (const [raw, message] of [
+      ['{', 'Invalid mapping: not valid JSON (expected pairs)'],
+      ['[["a"]]', 'Invalid mapping: expected pairs'],
+      ['"x"', 'Invalid mapping: expected pairs'],
+    ])
+      expect(() => jsonQueryParam('mapping', raw, 'pairs', pairs)).toThrow(message);
+    let refusal: unknown;
+    try {
+      jsonQueryParam('mapping', '{', 'pairs');
+    } catch (e) {
+      refusal = e;
+    }
+    expect(refusal).toMatchObject({ statusCode: 400, details: { param: 'mapping' } });
+  });
+
+  it('refuses a string filter value with a control character, naming the field', () => {
+    for (const status of ['DRA\u0000FT', 'in(A\u0000B,C)', '!in(A\u0001B)', ['A', 'B\u0000']])
+      expect(() => parseListQuery(orders, { filter: JSON.stringify({ status }) })).toThrow(
+        'Invalid filter value for status: it contains a control character (such as NUL); remove it',
       );
   });
 
@@ -136,7 +174,15 @@ describe('bad input is a 400 naming what is wrong', () => {
       message: 'Sorting by secret is not supported',
     });
     expect(bad({ facets: 'nope_facet' })).toEqual({ status: 400, message: 'Unknown facet: nope_facet' });
-    expect(bad({ filter: 'not json' })?.message).toBe('Invalid filter: not valid JSON');
+    expect(bad({ filter: 'not json' })?.message).toBe(
+      'Invalid filter: not valid JSON (expected a JSON object, e.g. {"status":"eq(SUBMITTED)"})',
+    );
+    expect(bad({ range: '[0,' })?.message).toBe(
+      'Invalid range: not valid JSON (expected a JSON list [start, end], e.g. [0,24])',
+    );
+    expect(bad({ range: '[0,9]', sort: '["id"' })?.message).toBe(
+      'Invalid sort: not valid JSON (expected a JSON list ["field","ASC"])',
+    );
     expect(bad({ page: '-1' })?.status).toBe(400);
     expect(bad({ perPage: '100000' })?.status).toBe(400);
     expect(bad({ filter: '{"createdOn":"between(1)"}' })?.message).toBe(

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Permission } from '@onco/domain';
 import { badRequest, forbidden } from './errors';
 
@@ -85,12 +86,53 @@ export interface ListQuery {
 
 export const SEARCH_MIN_LENGTH = 3;
 
-function parseJson(name: string, raw: string): unknown {
+/**
+ * A query parameter holding JSON (a list's filter, range and sort; an export's mapping): its value, or a 400
+ * naming the parameter and what it expects. With `schema`, the value must also have that shape.
+ */
+export function jsonQueryParam<T = unknown>(
+  name: string,
+  raw: string,
+  expected: string,
+  schema?: z.ZodType<T>,
+): T {
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
-    throw badRequest(`Invalid ${name}: not valid JSON`, { param: name });
+    throw badRequest(`Invalid ${name}: not valid JSON (expected ${expected})`, { param: name });
   }
+  if (!schema) return value as T;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw badRequest(`Invalid ${name}: expected ${expected}`, { param: name });
+  return parsed.data;
+}
+
+export const SEARCH_TEXT_CONTROL_CHARACTER =
+  'The search text contains a control character (such as NUL, a tab or a line break), which cannot be ' +
+  'searched for: remove it and search again.';
+
+/** Whether text holds a C0 control character or DEL (NUL above all: BSON refuses it in a regular expression). */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/**
+ * The one rule for text a user searches by (a list's `q`, a picker's search): no control characters, which no
+ * stored name holds and a NUL of which the store cannot even take (a 500 before). A 400 naming `field`.
+ */
+export function searchableText(text: string, field = 'q'): string {
+  if (hasControlCharacter(text)) throw badRequest(SEARCH_TEXT_CONTROL_CHARACTER, { field });
+  return text;
+}
+
+/** Case-insensitive "contains" for search text: the text a literal (never an operator), checked by searchableText. */
+export function containsPattern(text: string, field = 'q'): RegExp {
+  return new RegExp(escapeRegex(searchableText(text, field)), 'i');
 }
 
 function int(name: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -121,6 +163,11 @@ function coerce(field: string, def: FieldDef, v: unknown): unknown {
   const s = String(v);
   switch (def.type) {
     case 'string':
+      if (hasControlCharacter(s))
+        throw badRequest(
+          `Invalid filter value for ${field}: it contains a control character (such as NUL); remove it`,
+          { field },
+        );
       return s;
     case 'id':
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(s)) throw badRequest(`Invalid filter value for ${field}`, { field });
@@ -204,7 +251,7 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
 
   if (simple) {
     if (qs.range !== undefined) {
-      const r = parseJson('range', String(qs.range));
+      const r = jsonQueryParam('range', String(qs.range), 'a JSON list [start, end], e.g. [0,24]');
       if (!Array.isArray(r) || r.length !== 2)
         throw badRequest('Invalid range: expected [start, end]', { param: 'range' });
       const start = int('range', r[0], 0);
@@ -212,7 +259,10 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
       perPage = Math.min(end - start + 1, maxPerPage);
       page = Math.floor(start / perPage);
     }
-    sort = parseSort(resource, qs.sort ? parseJson('sort', String(qs.sort)) : undefined);
+    const sortJson = qs.sort
+      ? jsonQueryParam('sort', String(qs.sort), 'a JSON list ["field","ASC"]')
+      : undefined;
+    sort = parseSort(resource, sortJson);
   } else {
     if (qs.page !== undefined) page = int('page', qs.page, 0);
     const size = qs.perPage ?? qs.size;
@@ -222,7 +272,10 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
 
   let filterObj: Record<string, unknown> = {};
   if (qs.filter !== undefined && qs.filter !== '') {
-    const f = typeof qs.filter === 'string' ? parseJson('filter', qs.filter) : qs.filter;
+    const f =
+      typeof qs.filter === 'string'
+        ? jsonQueryParam('filter', qs.filter, 'a JSON object, e.g. {"status":"eq(SUBMITTED)"}')
+        : qs.filter;
     if (!f || typeof f !== 'object' || Array.isArray(f))
       throw badRequest('Invalid filter: expected a JSON object', { param: 'filter' });
     filterObj = f as Record<string, unknown>;
@@ -253,10 +306,7 @@ export function parseListQuery(resource: ListResource, qs: Record<string, unknow
     if (raw === undefined || raw === '') continue;
     filters.push(parseFilterValue(key, def, raw));
   }
-  q = q?.trim();
-  // a NUL cannot be in a regular expression the store takes (BSON refuses it): a clear 400, not a 500
-  if (q?.includes('\u0000'))
-    throw badRequest('The search text contains a character that cannot be searched for.', { field: 'q' });
+  q = q === undefined ? undefined : searchableText(q.trim());
   if (q !== undefined && q.length < SEARCH_MIN_LENGTH) q = undefined;
 
   let facets: string[] = [];
@@ -314,7 +364,7 @@ export function buildMatch(
   if (resource.deletedField && !query.includeDeleted) and.push({ [resource.deletedField]: { $ne: true } });
   for (const f of query.filters) if (f.field !== except) and.push(filterToMongo(f));
   if (query.q && resource.search.length) {
-    const re = new RegExp(escapeRegex(query.q), 'i');
+    const re = containsPattern(query.q);
     and.push({ $or: resource.search.map((p) => ({ [p]: re })) });
   }
   if (and.length === 0) return {};

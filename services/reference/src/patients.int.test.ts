@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { msgPatientNumberInUse } from '@onco/domain';
+import { SEARCH_TEXT_CONTROL_CHARACTER } from '@onco/platform';
 import { api, provider, user, useTestSystem, type Auth } from '@onco/testing';
 import { referenceModels, type ReferenceModels } from './models';
 import { applyPatientParties, createReferenceModule } from './index';
@@ -171,6 +172,22 @@ describe('patients list (spec 2 section 2.6)', () => {
     const found = await get(`${P}/patients?q=${enc(q)}`, h.npi);
     expect(found.statusCode).toBe(200);
     expect(found.json().content.map((x: any) => x.id)).toContain(p.id);
+  });
+
+  it("a search text with a NUL is a 400 naming the field: the list's q and the picker's text (the picker was a 500)", async () => {
+    const text = `${ofA()[0].name.split(' ')[1].slice(0, 4)}\u0000`;
+    for (const [url, field] of [
+      [`${P}/patients?q=${enc(text)}`, 'q'],
+      [`${P}/patients/picker?text=${enc(text)}`, 'text'],
+      [`${P}/patients/picker?text=${enc('ab\u0001cd')}`, 'text'],
+    ]) {
+      const res = await get(url, h.npi);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({ message: SEARCH_TEXT_CONTROL_CHARACTER, details: { field } });
+    }
+    const picked = await get(`${P}/patients/picker?text=${enc(ofA()[0].name.split(' ')[1])}`, h.npi);
+    expect(picked.statusCode, picked.body).toBe(200);
+    expect(picked.json().content.map((x: any) => x.id)).toContain(ofA()[0].id);
   });
 });
 

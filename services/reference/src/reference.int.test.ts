@@ -158,6 +158,46 @@ describe('maintenance', () => {
     expect(res.json().code).toBe('FORBIDDEN');
   });
 
+  it('a time no date can hold, or past the year 9999, is a 400 naming the field and saying what it takes; nothing is scheduled (was a 500)', async () => {
+    const start = Date.now() + 10 * 24 * 3600_000;
+    const before = await models.MaintenanceWindow.countDocuments();
+    for (const times of [
+      { endTime: 9007199254740990 }, // the fuzzer's: mongoose's Invalid Date
+      { endTime: 8.64e15 }, // the last instant a date holds, year 275760: no ISO-8601 date-time writes it
+      { endTime: Date.UTC(10000, 0, 1) },
+      { displayTime: 9007199254740990, endTime: start + 3600_000 },
+      { endTime: '+275760-09-13T00:00:00.000Z' },
+    ]) {
+      const res = await sys.app.inject({
+        method: 'POST',
+        url: '/portal/api/v1/maintenance',
+        headers: h.admin,
+        payload: { startTime: start, title: 'Forever', ...times },
+      });
+      expect(res.statusCode, `${JSON.stringify(times)}: ${res.body}`).toBe(400);
+      const field = 'displayTime' in times ? 'displayTime' : 'endTime';
+      expect(res.json().message).toBe(
+        `Invalid body: ${field}: expected epoch milliseconds from 1 to 253402300799999 ` +
+          '(9999-12-31T23:59:59.999Z) or an ISO-8601 date-time',
+      );
+    }
+    expect(await models.MaintenanceWindow.countDocuments()).toBe(before);
+    // the last instant the ISO form writes is still a window's end
+    const last = await sys.app.inject({
+      method: 'POST',
+      url: '/portal/api/v1/maintenance',
+      headers: h.admin,
+      payload: { startTime: start, endTime: Date.UTC(9999, 11, 31, 23, 59, 59, 999), title: 'Long' },
+    });
+    expect(last.statusCode, last.body).toBe(201);
+    expect(last.json().endTime).toBe(253402300799999);
+    await sys.app.inject({
+      method: 'DELETE',
+      url: `/portal/api/v1/maintenance/${last.json().id}`,
+      headers: h.admin,
+    });
+  });
+
   it('an admin schedules and cancels a window; bad windows are 400', async () => {
     const start = Date.now() + 10 * 24 * 3600_000;
     const bad = await sys.app.inject({

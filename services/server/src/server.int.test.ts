@@ -100,6 +100,47 @@ describe('errors', () => {
     expect(bad.json().message).toMatch(/^Invalid querystring: n/);
     await app.close();
   });
+
+  it('every multipart route refuses a boundary its body cannot be split on with a 400, and no route answers 500 (was a 500)', async () => {
+    // every write route of the API document, sent a multipart body it cannot split: the routes that take one
+    // (whichever module registers the parser) answer 400 naming the boundary, and none answers 500
+    const doc = (await sys.app.inject({ url: '/docs/json' })).json();
+    const routes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, ops]) =>
+        Object.keys(ops)
+          .filter((m) => ['post', 'put', 'patch'].includes(m))
+          .map((m) => ({ method: m.toUpperCase() as 'POST', url: path.replace(/\{[^}]+\}/g, 'x') })),
+    );
+    const admin = await login(sys, (await createUser(sys, 'ROLE_ADMINISTRATOR')).loginId);
+    const { MULTIPART_BAD_BOUNDARY, MULTIPART_NO_BOUNDARY } = await import('@onco/platform');
+    const payload =
+      '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\na\r\n--x--\r\n';
+    const refused = new Set<string>();
+    for (const { method, url } of routes)
+      for (const [contentType, message] of [
+        ['multipart/form-data', MULTIPART_NO_BOUNDARY],
+        ['multipart/form-data; charset=utf-8', MULTIPART_NO_BOUNDARY],
+        [`multipart/form-data; boundary=${'x'.repeat(300)}`, MULTIPART_BAD_BOUNDARY],
+      ]) {
+        const res = await sys.app.inject({
+          method,
+          url,
+          headers: { authorization: admin.authorization, 'content-type': contentType },
+          payload,
+        });
+        // the others: 415 (no multipart parser there), 403 (the guard, before the body), 400 (their body schema)
+        expect(res.statusCode, `${method} ${url} [${contentType}]: ${res.body}`).toBeLessThan(500);
+        if (res.json().message !== message) continue;
+        expect(res.statusCode).toBe(400);
+        refused.add(`${method} ${url}`);
+      }
+    // the upload routes (they declare the multipart body they take)
+    expect([...refused].sort()).toEqual([
+      'POST /oms/api/v1/testOrders/x/reports/upload',
+      'POST /portal/api/v1/attachments/upload',
+      'POST /portal/api/v1/sampleManifests/check',
+    ]);
+  });
 });
 
 describe('logs', () => {

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { errorReplies, typed } from '@onco/platform';
+import { errorReplies, escapeRegex, searchableText, typed } from '@onco/platform';
 import type { BillingModels, BillingSpecialistDoc } from '../models';
 
 const specialistReply = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() });
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The billing specialist search (Assign Billing User's picker). */
 export function registerSpecialistSearchRoute(app: FastifyInstance, opts: { models: BillingModels }) {
@@ -30,7 +28,7 @@ export function registerSpecialistSearchRoute(app: FastifyInstance, opts: { mode
     async (req) => {
       const rows = await models.BillingSpecialist.find({
         active: true,
-        searchText: { $regex: escapeRegex(req.query.q.toLowerCase()) },
+        searchText: { $regex: escapeRegex(searchableText(req.query.q).toLowerCase()) },
       })
         .sort({ name: 1 })
         .limit(req.query.size)

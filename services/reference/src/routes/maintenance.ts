@@ -38,13 +38,19 @@ export function toMaintenanceReply(
   };
 }
 
-/** The last instant a date can hold (ECMAScript: 8.64e15 ms after 1970); later ones are Invalid Date. */
-const LAST_INSTANT_MS = 8.64e15;
+/**
+ * The last instant a window may name: 9999-12-31T23:59:59.999Z, the last an ISO-8601 date-time (the other form
+ * this API takes, and the form clients read dates in) writes with four digits. Past 8.64e15 ms, the last instant
+ * a date can hold, the model got an Invalid Date (a 500 before).
+ */
+const LAST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const INSTANT_EXPECTED =
+  'expected epoch milliseconds from 1 to 253402300799999 (9999-12-31T23:59:59.999Z) or an ISO-8601 date-time';
 
-/** epoch milliseconds or an ISO-8601 date-time */
+/** epoch milliseconds (1970 to 9999) or an ISO-8601 date-time */
 const instant = z.union([
-  z.number().int().positive().max(LAST_INSTANT_MS),
-  z.string().datetime({ offset: true }),
+  z.number().int(INSTANT_EXPECTED).positive(INSTANT_EXPECTED).max(LAST_INSTANT_MS, INSTANT_EXPECTED),
+  z.string().datetime({ offset: true, message: INSTANT_EXPECTED }),
 ]);
 
 const createBody = z.object({

@@ -1,5 +1,5 @@
 import { PATIENT_PICK_MAX, PATIENT_PICK_MIN_CHARS } from '@onco/domain';
-import { badRequest, escapeRegex, type SessionUser } from '@onco/platform';
+import { badRequest, containsPattern, type SessionUser } from '@onco/platform';
 import { NOT_MERGED, patientScope } from '../routes/patients/resource';
 import { and } from '../routes/shared';
 import type { ReferenceDeps } from './deps';
@@ -36,7 +36,7 @@ export async function pickPatients(
     throw badRequest(`Type at least ${PATIENT_PICK_MIN_CHARS} characters to search patients.`, {
       field: 'text',
     });
-  const re = new RegExp(escapeRegex(q), 'i');
+  const re = containsPattern(q, 'text');
   const docs = await models.Patient.find(
     and(patientScope(user), NOT_MERGED, { $or: [{ name: re }, { userId: re }, { mrn: re }] }),
     PICK_FIELDS,

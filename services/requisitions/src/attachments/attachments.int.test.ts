@@ -17,7 +17,7 @@ import {
   type Part,
   type TestSystem,
 } from '@onco/testing';
-import { MULTIPART_NO_BOUNDARY } from '@onco/platform';
+import { MULTIPART_BAD_BOUNDARY, MULTIPART_MALFORMED, MULTIPART_NO_BOUNDARY } from '@onco/platform';
 import { requisitionModels, type RequisitionModels } from '../models';
 import { ATTACHMENT_MAX_BYTES, MSG_BOX_FILE_TYPE } from './shape';
 
@@ -485,6 +485,37 @@ describe('attachments API (real store, Redis, file store)', () => {
       expect(res.json().message).toBe(MULTIPART_NO_BOUNDARY);
     }
     expect(await blobFiles(sys.config.FILE_STORE_DIR)).toEqual(blobsBefore);
+    expect(await models.Attachment.countDocuments({}).exec()).toBe(countBefore);
+  });
+
+  it('refuses a multipart body it cannot split or read with a 400 saying what to send, nothing stored (were 500s)', async () => {
+    const blobsBefore = await blobFiles(sys.config.FILE_STORE_DIR);
+    const countBefore = await models.Attachment.countDocuments({}).exec();
+    const { payload, contentType } = multipart([
+      { name: 'type', value: 'NOTE' },
+      { name: 'testOrderFormId', value: trfA },
+      { name: 'file', filename: 'note.pdf', data: Buffer.from('%PDF-1.4 a note') },
+    ]);
+    const cases: Array<[string, string | Buffer, string]> = [
+      // a boundary longer than RFC 2046's 70 characters (over 256, the parser threw)
+      [`multipart/form-data; boundary=${'b'.repeat(300)}`, payload, MULTIPART_BAD_BOUNDARY],
+      // a body that never uses the boundary its Content-Type names
+      ['multipart/form-data; boundary=not-the-one-used', payload, MULTIPART_MALFORMED],
+      // a body cut off inside the file, before its closing boundary
+      [contentType, payload.subarray(0, payload.length - 40), MULTIPART_MALFORMED],
+    ];
+    for (const [type, body, message] of cases) {
+      const res = await sys.app.inject({
+        method: 'POST',
+        url: `${BASE}/upload`,
+        headers: { ...authA, 'content-type': type },
+        payload: body,
+      });
+      expect(res.statusCode, `${type}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({ message, details: { header: 'content-type' } });
+    }
+    expect(await blobFiles(sys.config.FILE_STORE_DIR)).toEqual(blobsBefore);
+    expect(await partBytes(sys.config.FILE_STORE_DIR)).toBe(0);
     expect(await models.Attachment.countDocuments({}).exec()).toBe(countBefore);
   });
 });

@@ -417,11 +417,33 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
   });
 
   it('refuses an export mapping that is not JSON, or not [field, title] pairs, with a 400 (was a 500)', async () => {
-    for (const mapping of ['{not json', '[["patient.name"]]', '"x"']) {
+    for (const mapping of ['{not json', '{', '[["patient.name"]]', '"x"']) {
       const res = await call('GET', `${API}/export?mapping=${encodeURIComponent(mapping)}`, 'admin');
       expect(res.statusCode, `${mapping}: ${res.body}`).toBe(400);
-      expect(res.json().message).toBe('Invalid mapping: expected a JSON list of [field, title] pairs');
+      expect(res.json().message).toMatch(
+        /^Invalid mapping: (not valid JSON \()?expected a JSON list of \[field, title\] pairs, e\.g\. \[\["patient\.name","Patient"\]\]\)?$/,
+      );
+      expect(res.json().details).toEqual({ param: 'mapping' });
     }
+  });
+
+  it('refuses an export (and the list) whose filter, sort or range is not JSON with a 400 naming the parameter (was a 500)', async () => {
+    const notJsonFilter =
+      'Invalid filter: not valid JSON (expected a JSON object, e.g. {"status":"eq(SUBMITTED)"})';
+    const cases: Array<[string, string]> = [
+      ['filter=not-json', notJsonFilter],
+      ['filter=%7B', notJsonFilter],
+      ['filter=%5B%5D', 'Invalid filter: expected a JSON object'],
+      ['sort=%5B%22id%22', 'Invalid sort: not valid JSON (expected a JSON list ["field","ASC"])'],
+      ['range=%5B0%2C', 'Invalid range: not valid JSON (expected a JSON list [start, end], e.g. [0,24])'],
+    ];
+    for (const path of [`${API}/export`, API])
+      for (const [qs, message] of cases) {
+        const res = await call('GET', `${path}?${qs}`, 'admin');
+        expect(res.statusCode, `${path}?${qs}: ${res.body}`).toBe(400);
+        expect(res.json().message).toBe(message);
+        expect(res.json().details).toEqual({ param: qs.split('=')[0] });
+      }
   });
 
   it('merge moves the duplicate into the primary and marks the duplicate INVALID', async () => {

@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { buildMatch, listQuerystring, parseListQuery, requireUser, typed } from '@onco/platform';
+import {
+  buildMatch,
+  jsonQueryParam,
+  listQuerystring,
+  parseListQuery,
+  requireUser,
+  typed,
+} from '@onco/platform';
 import { EXPORT_MAPPING, requisitionListScope, requisitionsResource } from '../../resource';
 import { seenBy, tags, type TestOrderFormRouteOptions } from './shapes';
 
@@ -20,14 +27,12 @@ function pick(doc: any, path: string): unknown {
   return Array.isArray(v) ? v.join('; ') : v;
 }
 
-/** The value of JSON text, or undefined when the text is not JSON (the caller's schema then refuses it). */
-function jsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+/** An export's own column mapping: [field, title] pairs. */
+const exportMapping = z
+  .array(z.tuple([z.string().min(1).max(100), z.string().min(1).max(100)]))
+  .min(1)
+  .max(60);
+const EXPORT_MAPPING_EXPECTED = 'a JSON list of [field, title] pairs, e.g. [["patient.name","Patient"]]';
 
 /** yyyyMMdd_HHmmss, the spec's export timestamp (UTC). */
 export function exportStamp(d = new Date()): string {
@@ -68,22 +73,10 @@ export function registerExportRoutes(app: FastifyInstance, { models }: TestOrder
       const user = requireUser(req);
       const qs = req.query as Record<string, unknown>;
       const query = parseListQuery(requisitionsResource, qs);
-      let mapping = EXPORT_MAPPING;
-      if (typeof qs.mapping === 'string' && qs.mapping) {
-        const parsed = z
-          .array(z.tuple([z.string().min(1).max(100), z.string().min(1).max(100)]))
-          .min(1)
-          .max(60)
-          .safeParse(jsonOrUndefined(qs.mapping));
-        if (!parsed.success) {
-          return reply.status(400).send({
-            status: 400,
-            code: 'BAD_REQUEST',
-            message: 'Invalid mapping: expected a JSON list of [field, title] pairs',
-          });
-        }
-        mapping = parsed.data;
-      }
+      const mapping =
+        typeof qs.mapping === 'string' && qs.mapping
+          ? jsonQueryParam('mapping', qs.mapping, EXPORT_MAPPING_EXPECTED, exportMapping)
+          : EXPORT_MAPPING;
       const match = buildMatch(requisitionsResource, query, requisitionListScope(user, query));
       const sort = { [query.sort.path]: query.sort.order === 'asc' ? 1 : -1, _id: 1 } as Record<
         string,
