@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { SxProps, Theme } from '@mui/material/styles';
 import {
   Box,
   Checkbox,
@@ -51,6 +52,10 @@ export interface DataTableProps<T extends RaRecord = RaRecord> {
   onRowClick?: (row: T) => void;
   /** right-click: the row is selected first (when selectable), then this is called */
   onRowContextMenu?: (row: T, event: React.MouseEvent) => void;
+  /** a row's own look (a sample the workflow ignores), over the table's */
+  rowSx?: (row: T) => SxProps<Theme> | undefined;
+  /** a row's state, as its `data-state` attribute (for styles and tests) */
+  rowState?: (row: T) => string | undefined;
 }
 
 function plain(value: unknown): string {
@@ -74,6 +79,8 @@ export function DataTable<T extends RaRecord = RaRecord>({
   isRowDisabled,
   onRowClick,
   onRowContextMenu,
+  rowSx,
+  rowState,
 }: DataTableProps<T>) {
   const t = useT();
   const selectable = selection !== 'none';
@@ -177,6 +184,7 @@ export function DataTable<T extends RaRecord = RaRecord>({
             rows.map((row) => {
               const disabled = Boolean(isRowDisabled?.(row));
               const selected = selectedIds.includes(row.id);
+              const own = rowSx?.(row);
               return (
                 <TableRow
                   key={row.id}
@@ -184,6 +192,7 @@ export function DataTable<T extends RaRecord = RaRecord>({
                   selected={selected}
                   aria-disabled={disabled || undefined}
                   data-testid={`row-${row.id}`}
+                  data-state={rowState?.(row)}
                   onClick={() => {
                     if (onRowClick) onRowClick(row);
                     else choose(row);
@@ -198,11 +207,14 @@ export function DataTable<T extends RaRecord = RaRecord>({
                         }
                       : undefined
                   }
-                  sx={{
-                    cursor: selectable || onRowClick ? 'pointer' : 'default',
-                    opacity: disabled ? 0.5 : 1,
-                    '&:last-child td': { borderBottom: 0 },
-                  }}
+                  sx={[
+                    {
+                      cursor: selectable || onRowClick ? 'pointer' : 'default',
+                      opacity: disabled ? 0.5 : 1,
+                      '&:last-child td': { borderBottom: 0 },
+                    },
+                    ...(own === undefined ? [] : Array.isArray(own) ? own : [own]),
+                  ]}
                 >
                   {selectable ? (
                     <TableCell padding="checkbox" onClick={(e) => e.stopPropagation()}>

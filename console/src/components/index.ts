@@ -3,6 +3,7 @@ export { Banner, type BannerProps } from './Banner';
 export { CommentsLayout, type CommentsLayoutProps } from './CommentsLayout';
 export { ConfirmDialog, type ConfirmDialogProps, type ConfirmKind } from './ConfirmDialog';
 export { DataTable, type Column, type DataTableProps, type SelectionMode } from './DataTable';
+export { durationText, useDurationText } from './duration';
 export {
   DateText,
   DelayedTooltip,

@@ -51,6 +51,21 @@ export const listsEn = {
     openInNewTab: 'Open in a new tab',
     generic: MSG.generic,
   },
+  // durations (spec 3 section 9.1: months, weeks, days, hours, minutes; @onco/domain formatDuration)
+  duration: {
+    months: { one: '%{n} month', other: '%{n} months' },
+    weeks: { one: '%{n} week', other: '%{n} weeks' },
+    days: { one: '%{n} day', other: '%{n} days' },
+    hours: { one: '%{n} hour', other: '%{n} hours' },
+    minutes: { one: '%{n} minute', other: '%{n} minutes' },
+    lessThan: {
+      months: 'less than a month',
+      weeks: 'less than a week',
+      days: 'less than a day',
+      hours: 'less than an hour',
+      minutes: 'less than a minute',
+    },
+  },
   users: {
     title: 'Users',
     subtitle: 'Portal accounts, their roles and their sign-in status',

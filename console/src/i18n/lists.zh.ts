@@ -47,6 +47,20 @@ export const listsZh: ListsMessages = {
     openInNewTab: '在新标签页中打开',
     generic: '抱歉，发生内部错误。请稍后再试。',
   },
+  duration: {
+    months: { one: '%{n} 个月', other: '%{n} 个月' },
+    weeks: { one: '%{n} 周', other: '%{n} 周' },
+    days: { one: '%{n} 天', other: '%{n} 天' },
+    hours: { one: '%{n} 小时', other: '%{n} 小时' },
+    minutes: { one: '%{n} 分钟', other: '%{n} 分钟' },
+    lessThan: {
+      months: '不到 1 个月',
+      weeks: '不到 1 周',
+      days: '不到 1 天',
+      hours: '不到 1 小时',
+      minutes: '不到 1 分钟',
+    },
+  },
   users: {
     title: '用户',
     subtitle: '门户账户、角色及登录状态',

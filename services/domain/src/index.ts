@@ -17,3 +17,4 @@ export * from './contact';
 export * from './api';
 export * from './patients/index';
 export * from './wire/index';
+export * from './duration';

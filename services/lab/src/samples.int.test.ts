@@ -332,6 +332,15 @@ describe('samples: routes, rules, events and the requisition projection (real Ka
     });
     expect(withParent.statusCode, withParent.body).toBe(200);
     expect(withParent.json().normals).toHaveLength(1);
+
+    // the workflow (spec 2 section 2.8): a copy into another NEXT_DX order is added to that order's workflow; the
+    // normal copied into the NEXT_PERSONAL_DX order keeps the NEXT_DX workflow, which that order does not assign
+    expect(body.normals[0].workflow).toEqual({ state: 'ADDED', reason: null, assigned: 'WF-NDX-NORMAL' });
+    expect(withParent.json().normals[0]).toMatchObject({
+      workflowAssignId: 'WF-NDX-NORMAL',
+      workflow: { state: 'IGNORED', reason: 'OTHER_WORKFLOW', assigned: 'WF-NPDX-NORMAL' },
+    });
+    expect((await samplesOf(r1.id)).json().normals[0].workflow).toMatchObject({ state: 'ADDED' });
   });
 
   it('plasma: offered on a subsequent order, received within 14 days of collection', async () => {

@@ -318,7 +318,20 @@ describe('attachment box and sample manifests (real backend with workers, chromi
     await clickWhenReady(page, '[data-testid="summary-tab-samples"]');
     await page.waitForSelector('[data-testid="samples-tab"]');
     for (const t of tubes) await waitForText(page, t);
+    // and the manifest under the table (GET sampleManifests filtered by archived, patient and order)
+    await page.waitForFunction(
+      (id) =>
+        document.querySelector(`[data-testid="sample-manifest-counts-${id}"]`)?.textContent ===
+        '2 added, 0 updated',
+      { timeout: 30_000 },
+      String(uploaded._id),
+    );
+    expect(
+      await page.$eval('[data-testid="samples-manifests"]', (e) => (e as HTMLElement).innerText),
+    ).toContain('manifest-good.csv');
     await h.shot(page, 'box-order-samples-en');
+    await page.$eval('[data-testid="samples-manifests"]', (e) => e.scrollIntoView({ block: 'center' }));
+    await h.shot(page, 'box-order-manifests-en');
     expect(await lab.Sample.countDocuments({ specimenId: { $in: tubes } }).exec()).toBe(2);
   }, 240_000);
 

@@ -4,6 +4,7 @@ import { Box, Chip, Link, Tooltip } from '@mui/material';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { usePermissions } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { daysToMs } from '@onco/domain';
 import {
   ActionsMenu,
   DateText,
@@ -14,6 +15,7 @@ import {
   selectionActionDone,
   stopRowClick,
   Truncate,
+  useDurationText,
   type Column,
   type FacetFilterDef,
   type ListContext,
@@ -46,6 +48,7 @@ const LIMS_TEMPLATE = import.meta.env.VITE_LIMS_PROJECT_URL as string | undefine
 export function TestsListPage() {
   const t = useTestsT();
   const label = useEnumLabel();
+  const duration = useDurationText();
   const navigate = useNavigate();
   const location = useLocation();
   const { permissions = [] } = usePermissions<string[]>();
@@ -186,7 +189,8 @@ export function TestsListPage() {
       source: 'testDuration',
       label: t('tests.col.duration'),
       sortable: true,
-      render: (r) => (r.testDuration == null ? '' : t('tests.days', { n: r.testDuration })),
+      // kept in whole days (from ordering to the first report): months, weeks and days (spec 3 section 9.1)
+      render: (r) => (r.testDuration == null ? '' : duration(daysToMs(r.testDuration), 'days')),
     });
 
   const actions = (ctx: ListContext<TestOrderRow>) => (

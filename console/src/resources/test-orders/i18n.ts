@@ -27,7 +27,6 @@ export const testsEn = {
       dueDate: 'Due Date',
       duration: 'Test Duration',
     },
-    days: '%{n} days',
     /** the timeline's own step labels (spec 2 section 4) */
     step: { TEST_ORDERED: 'Test Ordered', CANCELLED: 'Canceled' },
     actions: 'Actions',
@@ -132,7 +131,6 @@ export const testsZh = {
       dueDate: '截止日期',
       duration: '检测时长',
     },
-    days: '%{n} 天',
     step: { TEST_ORDERED: '已下单', CANCELLED: '已取消' },
     actions: '操作',
     action: {

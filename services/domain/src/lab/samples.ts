@@ -8,3 +8,4 @@ export * from './sample-rules';
 export * from './sample-form';
 export * from './sample-actions';
 export * from './sample-domain';
+export * from './sample-workflow';

@@ -3,3 +3,4 @@ export * from './billing';
 export * from './lab';
 export * from './samples';
 export * from './barcodes';
+export * from './manifests';

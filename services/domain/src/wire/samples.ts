@@ -1,5 +1,6 @@
 import type { ClinicalReviewStatus, SampleStatus, SpecimenKind } from '../enums';
 import type { SampleRequisition, SampleRuleConfig } from '../lab/sample-rules';
+import type { SampleWorkflow } from '../lab/sample-workflow';
 import type { TestOrderFields } from './lab';
 import type { IdNameRef, RecordFields, WireDate } from './record';
 
@@ -53,6 +54,11 @@ export interface SampleFields<D> extends RecordFields<D> {
 /** A sample as the lab returns it (services/lab/src/samples/rules.ts `sampleOut`). */
 export interface SampleRow extends SampleFields<WireDate> {
   id: string;
+  /**
+   * the samples reply's verdict: added to the job of the workflow its requisition assigns, or ignored
+   * (lab/sample-workflow.ts); null on a deleted requisition
+   */
+  workflow?: SampleWorkflow | null;
 }
 
 /**

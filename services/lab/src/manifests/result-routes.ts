@@ -54,7 +54,8 @@ const manifestReply = z.object({
     ),
 });
 
-const visible = (user: SessionUser, m: SampleManifestDoc) =>
+/** Whether `user` may read the whole manifest: their account's, or their upload (or they see every account). */
+export const manifestVisible = (user: SessionUser, m: SampleManifestDoc) =>
   user.allAccounts ||
   (m.account?.id != null && user.accountIds.includes(m.account.id)) ||
   (m.uploadedBy?.id != null && m.uploadedBy.id === user.id);
@@ -91,7 +92,7 @@ export function registerManifestResultRoutes(
 
   async function findVisible(user: SessionUser, id: string) {
     const m = await models.SampleManifest.findById(id, { outbox: 0 }).lean<SampleManifestDoc>().exec();
-    if (!m || !visible(user, m)) throw notFound('Sample manifest not found');
+    if (!m || !manifestVisible(user, m)) throw notFound('Sample manifest not found');
     return m;
   }
 

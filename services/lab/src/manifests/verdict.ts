@@ -1,7 +1,7 @@
 import { MANIFEST_MSG, manifestErrorText } from '@onco/domain';
 import { createEvent, withOutbox } from '@onco/events';
 import type { PlatformContext } from '@onco/platform';
-import type { LabModels, SampleManifestDoc } from '../models';
+import type { LabModels, ManifestRequisition, SampleDoc, SampleManifestDoc } from '../models';
 import { filePlan, type ManifestPlan } from './plan-model';
 
 /**
@@ -54,6 +54,38 @@ export function verdictEvent(
   );
 }
 
+/**
+ * The requisitions whose samples an applied plan creates or updates, in the order of their first row, with the
+ * requisition's patient, account and physician as its samples carry them (GET /sampleManifests filters and
+ * scopes by them) and how many of its samples were created and updated.
+ */
+export function manifestRequisitions(plan: ManifestPlan): ManifestRequisition[] {
+  const byId = new Map<string, ManifestRequisition & { row: number }>();
+  const count = (row: number, s: SampleDoc, key: 'created' | 'updated') => {
+    const id = s.testOrderForm?.id;
+    if (!id) return;
+    let r = byId.get(id);
+    if (!r) {
+      r = {
+        row,
+        testOrderFormId: id,
+        testRequisitionId: s.testOrderForm?.testRequisitionId ?? null,
+        patientId: s.patient?.id ?? null,
+        accountId: s.account?.id ?? null,
+        physicianId: s.physician?.id ?? null,
+        created: 0,
+        updated: 0,
+      };
+      byId.set(id, r);
+    }
+    r.row = Math.min(r.row, row);
+    r[key] += 1;
+  };
+  for (const c of plan.creates) if (c.doc) count(c.row, c.doc, 'created');
+  for (const u of plan.updates) count(u.row, u.after, 'updated');
+  return [...byId.values()].sort((a, b) => a.row - b.row).map(({ row: _row, ...r }) => r);
+}
+
 export const verdictSet = (plan: ManifestPlan, status: 'PROCESSED' | 'ERROR', at: Date) => ({
   status,
   rows: plan.rows,
@@ -62,6 +94,7 @@ export const verdictSet = (plan: ManifestPlan, status: 'PROCESSED' | 'ERROR', at
   errors: plan.errors,
   errorCount: plan.errorCount,
   missing: status === 'PROCESSED' ? plan.missing : [],
+  requisitions: status === 'PROCESSED' ? manifestRequisitions(plan) : [],
   processedOn: at,
   updatedOn: at,
 });

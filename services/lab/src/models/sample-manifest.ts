@@ -22,6 +22,22 @@ export interface MissingSamples {
   found: string[];
 }
 
+/**
+ * A requisition whose samples a PROCESSED manifest created or updated (GET /sampleManifests filters by its
+ * testOrderFormId and patientId; its account and physician are the requisition's data scope).
+ */
+export interface ManifestRequisition {
+  testOrderFormId: string;
+  testRequisitionId: string | null;
+  patientId: string | null;
+  accountId: string | null;
+  physicianId: string | null;
+  /** this requisition's samples the manifest created */
+  created: number;
+  /** this requisition's samples the manifest updated */
+  updated: number;
+}
+
 export interface SampleManifestDoc {
   _id: string;
   name: string;
@@ -38,6 +54,8 @@ export interface SampleManifestDoc {
   };
   /** the attachment was removed (soft delete) before it was processed: it is not processed */
   deleted: boolean;
+  /** the records' common archived flag (the list's `archived` filter); nothing archives a manifest yet */
+  archived: boolean;
   status: SampleManifestStatus;
   rows: number;
   created: number;
@@ -46,6 +64,8 @@ export interface SampleManifestDoc {
   errors: ManifestError[];
   errorCount: number;
   missing: MissingSamples[];
+  /** PROCESSED: the requisitions whose samples it created or updated, in the order of their first row */
+  requisitions: ManifestRequisition[];
   processedOn: Date | null;
   uploadedOn: Date;
   createdOn: Date;
@@ -72,6 +92,7 @@ export const sampleManifestSchema = new Schema(
       default: null,
     },
     deleted: { type: Boolean, default: false },
+    archived: { type: Boolean, default: false },
     status: { type: String, enum: SAMPLE_MANIFEST_STATUSES, default: 'UPLOADED' },
     rows: { type: Number, default: 0 },
     created: { type: Number, default: 0 },
@@ -92,6 +113,20 @@ export const sampleManifestSchema = new Schema(
       ],
       default: [],
     },
+    requisitions: {
+      type: [
+        sub({
+          testOrderFormId: str,
+          testRequisitionId: str,
+          patientId: str,
+          accountId: str,
+          physicianId: str,
+          created: { type: Number, default: 0 },
+          updated: { type: Number, default: 0 },
+        }),
+      ],
+      default: [],
+    },
     processedOn: { type: Date, default: null },
     uploadedOn: { type: Date, required: true },
     createdOn: { type: Date, required: true },
@@ -103,6 +138,10 @@ export const sampleManifestSchema = new Schema(
 // the requeue sweep: manifests still UPLOADED some time after their upload (manifests/queue.ts requeueWaiting)
 sampleManifestSchema.index({ status: 1, uploadedOn: 1 });
 // GET /sampleManifests/{id} and the job read by _id only (the scope is checked on the document read)
+// GET /sampleManifests?filter={"testOrderFormId": ...} (the Samples tab of an order): a multikey index
+sampleManifestSchema.index({ 'requisitions.testOrderFormId': 1 });
+// GET /sampleManifests?filter={"patientId": ...}
+sampleManifestSchema.index({ 'requisitions.patientId': 1 });
 
 /**
  * One document per manifest content applied (`_id` = the content's SHA-256), inserted in the transaction that

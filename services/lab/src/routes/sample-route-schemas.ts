@@ -48,6 +48,20 @@ const sampleReply = z.looseObject({
   type: z.enum(SPECIMEN_TYPES),
   status: z.enum(SAMPLE_STATUSES).nullable(),
   version: z.number(),
+  workflow: z
+    .object({
+      state: z.enum(['ADDED', 'IGNORED']),
+      reason: z.enum(['NO_WORKFLOW', 'OTHER_WORKFLOW']).nullable(),
+      assigned: z
+        .string()
+        .nullable()
+        .describe('the workflow the requisition assigns to a sample like this one'),
+    })
+    .nullable()
+    .describe(
+      'ADDED to the job of the workflow its requisition assigns, or IGNORED as incompatible with it (its ' +
+        'workflowAssignId is not the assigned one, or no workflow takes it); null on a deleted requisition',
+    ),
 });
 export const samplesRequisitionReply = z.looseObject({
   id: z.string(),

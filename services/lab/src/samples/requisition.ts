@@ -1,4 +1,11 @@
-import { domainPreferenceKey, fieldView, type SampleRuleConfig, type SpecimenKind } from '@onco/domain';
+import {
+  domainPreferenceKey,
+  fieldView,
+  sampleWorkflow,
+  type SampleRuleConfig,
+  type SpecimenKind,
+  type WorkflowPreference,
+} from '@onco/domain';
 import { notFound, toApi, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc, TestOrderDoc } from '../models';
 import { testOrderScope } from '../use-cases';
@@ -71,10 +78,23 @@ export async function samplesRequisition(
     models.SampleGroup.find({ 'testOrderForm.id': id, deleted: false }).sort({ createdOn: 1 }).lean().exec(),
     knownDomains(models),
   ]);
+  const key = domainPreferenceKey(req, 'TUMOR', '', domains);
+  // the workflow each sample is added to or ignored by (spec 2 section 2.8; @onco/domain sampleWorkflow): the
+  // requisition's preferences of every tissue and specimen type; none for a deleted requisition (no job)
+  const prefs = req.deleted
+    ? null
+    : await models.DomainPreference.find(
+        { domain: key.domain, testType: key.testType, orderType: key.orderType },
+        { tissueType: 1, specimenType: 1, rank: 1, workflowAssignId: 1 },
+      )
+        .lean<WorkflowPreference[]>()
+        .exec();
   // a user without VIEW_LIMS_INFORMATION sees no LIMS project, on a sample or a test (fieldView)
   const view = fieldView(user.grantedAuthorities);
   const of = (type: SpecimenKind) =>
-    samples.filter((s) => s.type === type).map((s) => view.sample(sampleOut(s)));
+    samples
+      .filter((s) => s.type === type)
+      .map((s) => ({ ...view.sample(sampleOut(s)), workflow: prefs ? sampleWorkflow(s, prefs) : null }));
   const { id: _id, ...seen } = req;
   const requisition = { ...seen, testOrders: seen.testOrders.map((t) => view.sample(t)) };
   return {
@@ -82,7 +102,7 @@ export async function samplesRequisition(
     testRequisitionId: req.testRequisitionId,
     deleted: req.deleted,
     requisition,
-    domain: domainPreferenceKey(req, 'TUMOR', '', domains).domain,
+    domain: key.domain,
     ruleConfig: { reviewAccountId: opts.reviewAccountId ?? null } satisfies SampleRuleConfig,
     /** the sample group of the first PROCEED sample (the dialog pre-fills it) */
     sampleGroupId: samples.find((s) => s.status === 'PROCEED' && s.sampleGroupId)?.sampleGroupId ?? null,

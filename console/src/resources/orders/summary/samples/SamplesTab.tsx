@@ -4,6 +4,8 @@ import AddIcon from '@mui/icons-material/Add';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import PrintIcon from '@mui/icons-material/Print';
+import WarningAmberRoundedIcon from '@mui/icons-material/WarningAmberRounded';
+import { alpha, type Theme } from '@mui/material/styles';
 import { useQuery } from '@tanstack/react-query';
 import { HttpError, usePermissions, type Identifier } from 'react-admin';
 import {
@@ -20,18 +22,28 @@ import type { Requisition } from '../requisition';
 import type { SampleRow } from './api';
 import { BarcodesDialog } from './BarcodesDialog';
 import { CopySamplesDialog } from './CopySamplesDialog';
-import { pageOf, ruleRequisition, rowsFor } from './logic';
+import { ignoredByWorkflow, pageOf, ruleRequisition, rowsFor } from './logic';
 import { SampleDialog } from './SampleDialog';
+import { SampleManifestsPanel } from './SampleManifestsPanel';
 import { useSampleMethods } from './useSampleMethods';
 import { useSamplesT } from './useSamplesT';
 
 const STATUS_TONE = { PROCEED: 'success', ON_HOLD: 'warning', CANCELLED: 'default' } as const;
 
+/** A sample the workflow ignores: muted, in italics, on a warning tint with a warning edge (spec 2 section 2.8). */
+const IGNORED_ROW = {
+  bgcolor: (theme: Theme) => alpha(theme.palette.warning.main, 0.07),
+  '& td': { color: 'text.secondary', fontStyle: 'italic' },
+  '& td:first-of-type': { boxShadow: (theme: Theme) => `inset 3px 0 0 ${theme.palette.warning.main}` },
+} as const;
+
 /**
  * The Samples tab of an order (spec 2 sections 2.8, 6, 9): the lab's samples of the requisition with a
  * TUMOR/NORMAL/PLASMA filter, 7 a page, single selection, and Add / Edit / Copy with the rules of @onco/domain
  * (lab/samples.ts), which the lab service enforces too. Actions show with VIEW_SAMPLE_ACTIONS and are disabled
- * in draft.
+ * in draft. A sample the requisition's workflow ignores (the lab's `workflow` verdict, @onco/domain
+ * sampleWorkflow) is shown muted and in italics, marked Ignored with the spec's message; copied samples carry a
+ * Copied chip. Below the table, the sample manifests that added or changed the order's samples.
  */
 export function SamplesTab({ r }: { r: Requisition }) {
   const t = useSamplesT();
@@ -84,13 +96,41 @@ export function SamplesTab({ r }: { r: Requisition }) {
       source: 'name',
       label: t('samples.col.name'),
       render: (x) => (
-        <Box
-          component="span"
-          sx={x.copiedFrom ? { fontStyle: 'italic', color: 'text.secondary' } : undefined}
-        >
+        <Box component="span" data-workflow={x.workflow?.state?.toLowerCase()}>
           <Truncate text={x.name} max={SAMPLE_NAME_MAX} />
           {x.copiedFrom ? (
             <Chip size="small" variant="outlined" label={t('samples.copiedTag')} sx={{ ml: 1 }} />
+          ) : null}
+          {ignoredByWorkflow(x) ? (
+            <>
+              <Chip
+                size="small"
+                variant="outlined"
+                color="warning"
+                label={t('samples.workflow.ignored')}
+                sx={{ ml: 1 }}
+                data-testid={`sample-ignored-${x.id}`}
+              />
+              <Box
+                component="span"
+                data-testid={`sample-incompatible-${x.id}`}
+                sx={{
+                  display: 'flex',
+                  alignItems: 'flex-start',
+                  gap: 0.5,
+                  mt: 0.5,
+                  maxWidth: 380,
+                  whiteSpace: 'normal',
+                  fontStyle: 'normal',
+                  fontSize: 12.5,
+                  lineHeight: 1.4,
+                  color: 'warning.dark',
+                }}
+              >
+                <WarningAmberRoundedIcon sx={{ fontSize: 16, mt: '1px' }} />
+                {t('samples.workflow.incompatible')}
+              </Box>
+            </>
           ) : null}
         </Box>
       ),
@@ -203,10 +243,15 @@ export function SamplesTab({ r }: { r: Requisition }) {
         selection={actions.visible ? 'single' : 'none'}
         selectedIds={selectedIds}
         onSelect={setSelectedIds}
+        rowState={(x) => (ignoredByWorkflow(x) ? 'ignored' : undefined)}
+        rowSx={(x) => (ignoredByWorkflow(x) ? IGNORED_ROW : undefined)}
       />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 1 }}>
         <Paginator page={page} perPage={SAMPLES_PER_PAGE} total={rows.length} onChange={setPage} />
       </Box>
+      {r.status !== 'DRAFT' && data ? (
+        <SampleManifestsPanel requisitionId={r.id} patientId={data.requisition.patient?.id ?? null} />
+      ) : null}
       {dialog === 'add' && data && type ? (
         <SampleDialog open data={data} type={type} onClose={() => setDialog(null)} onDone={done} />
       ) : null}

@@ -1,4 +1,10 @@
-import type { BarcodesReply, SampleForm, SamplesReply as SamplesRequisition, TestType } from '@onco/domain';
+import type {
+  BarcodesReply,
+  SampleForm,
+  SampleManifestListRow,
+  SamplesReply as SamplesRequisition,
+  TestType,
+} from '@onco/domain';
 import { sessionHttpClient, type HttpClient } from '../../../../components/listApi';
 import { fetchBlob } from '../../../../providers/http';
 import { API } from '@onco/domain';
@@ -6,7 +12,12 @@ import { API } from '@onco/domain';
 /** The orders area, where the lab serves samples (spec 2 section 7 "Samples"). */
 
 /** A sample, and the samples reply of GET testOrderForms/{id}/samples: the wire contract in @onco/domain. */
-export type { BarcodeRow, SampleRow, SamplesReply as SamplesRequisition } from '@onco/domain';
+export type {
+  BarcodeRow,
+  SampleManifestListRow,
+  SampleRow,
+  SamplesReply as SamplesRequisition,
+} from '@onco/domain';
 
 export interface DomainPreference {
   id: string;
@@ -89,6 +100,27 @@ export function sampleMethods(http: HttpClient = sessionHttpClient()) {
       const qs = new URLSearchParams({ filter: JSON.stringify(filter), perPage: '20', page: '0' });
       const { json } = await http(`${API.portal}/testOrderForms?${qs}`);
       return { data: ((json as { content?: CopySource[] }).content ?? []) as CopySource[] };
+    },
+    /**
+     * GET sampleManifests (spec 2 section 7 "Samples": filtered by archived false, patientId, testOrderFormId):
+     * the manifests that added or changed samples of the requisition, newest upload first
+     */
+    getSampleManifests: async (p: { requisitionId: string; patientId?: string | null }) => {
+      const filter: Record<string, string> = {
+        archived: 'eq(false)',
+        testOrderFormId: `eq(${p.requisitionId})`,
+      };
+      if (p.patientId) filter.patientId = `eq(${p.patientId})`;
+      const qs = new URLSearchParams({
+        filter: JSON.stringify(filter),
+        sort: 'uploadedOn,DESC',
+        size: '50',
+        page: '0',
+      });
+      const { json } = await http(`${API.portal}/sampleManifests?${qs}`);
+      return {
+        data: ((json as { content?: SampleManifestListRow[] }).content ?? []) as SampleManifestListRow[],
+      };
     },
     /** GET barcodes?requestor&count&prefix: new container barcodes (spec 3 section 7.4) */
     issueBarcodes: (p: { requestor: string; count: number; prefix: string }) => {

@@ -1,3 +1,5 @@
+import { SAMPLE_WORKFLOW_MSG } from '@onco/domain';
+
 /**
  * English and Chinese texts of the order summary's Samples tab and its dialogs (keys `samples.*`). The spec's
  * texts are copied exactly (spec 2 sections 2.8 and 8); the form's rule messages come from @onco/domain
@@ -16,6 +18,23 @@ export const samplesEn = {
     notKnown:
       'The lab has no tests of this requisition yet: samples can be added once its tests are ordered.',
     copiedTag: 'Copied',
+    // a sample the requisition's workflow ignores (spec 2 section 2.8; @onco/domain sampleWorkflow)
+    workflow: {
+      ignored: 'Ignored',
+      incompatible: SAMPLE_WORKFLOW_MSG.incompatible,
+    },
+    // the sample manifests that added or changed this order's samples (GET sampleManifests, spec 2 section 7)
+    manifests: {
+      title: 'Sample manifests',
+      empty: 'No sample manifest has added or changed samples of this order.',
+      file: 'File',
+      status: 'Status',
+      uploadedOn: 'Uploaded',
+      uploadedBy: 'Uploaded by',
+      samples: 'Samples of this order',
+      counts: '%{created} added, %{updated} updated',
+      loadFailed: 'The sample manifests could not be loaded',
+    },
     col: {
       limsId: 'LIMS ID',
       name: 'Name',
@@ -122,6 +141,21 @@ export const samplesZh = {
     empty: '未找到样本',
     notKnown: '实验室尚无此申请单的检测：检测下单后即可添加样本。',
     copiedTag: '已复制',
+    workflow: {
+      ignored: '已忽略',
+      incompatible: '此样本与所分配的工作流程不兼容。不兼容的样本不会被添加到任务中。',
+    },
+    manifests: {
+      title: '样本清单',
+      empty: '没有样本清单添加或更改过此订单的样本。',
+      file: '文件',
+      status: '状态',
+      uploadedOn: '上传时间',
+      uploadedBy: '上传者',
+      samples: '本订单的样本',
+      counts: '新增 %{created} 个，更新 %{updated} 个',
+      loadFailed: '无法加载样本清单',
+    },
     col: {
       limsId: 'LIMS 编号',
       name: '名称',

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_MSG } from '@onco/domain';
+import { SAMPLE_MSG, SAMPLE_WORKFLOW_MSG } from '@onco/domain';
 import { interpolate, lookupMessage } from '../../../../components/messages';
 import { wizardEn, wizardZh } from '../../wizard/i18n';
 import type { SampleRow, SamplesRequisition } from './api';
 import { samplesEn, samplesZh } from './i18n';
 import {
   copySelection,
+  ignoredByWorkflow,
   newSampleForm,
   pageOf,
   preferenceFilter,
@@ -120,5 +121,25 @@ describe('sampleRuleText: the sample form messages in the user language', () => 
       '样本状态为 继续 (P)：其状态不能更改。',
     );
     expect(sampleRuleText('LIMS is down', zhT)).toBe('LIMS is down');
+  });
+});
+
+describe('a sample the workflow ignores', () => {
+  it("follows the lab's verdict; no verdict (a deleted requisition) is not ignored", () => {
+    const ignored = { state: 'IGNORED', reason: 'OTHER_WORKFLOW', assigned: 'WF-NDX-TUMOR' } as const;
+    expect(ignoredByWorkflow(row('a', 'TUMOR', { workflow: ignored }))).toBe(true);
+    expect(
+      ignoredByWorkflow(row('a', 'TUMOR', { workflow: { state: 'ADDED', reason: null, assigned: 'WF-X' } })),
+    ).toBe(false);
+    expect(ignoredByWorkflow(row('a', 'TUMOR', { workflow: null }))).toBe(false);
+    expect(ignoredByWorkflow(row('a', 'TUMOR'))).toBe(false);
+  });
+  it("shows the spec's message in English and in Chinese", () => {
+    expect(lookupMessage(samplesEn, 'samples.workflow.incompatible')).toBe(SAMPLE_WORKFLOW_MSG.incompatible);
+    expect(SAMPLE_WORKFLOW_MSG.incompatible).toBe(
+      'This sample is incompatible with the assigned workflow. Incompatible samples will not be added to the job.',
+    );
+    expect(lookupMessage(samplesZh, 'samples.workflow.incompatible')).toMatch(/[\u4e00-\u9fff]/);
+    expect(lookupMessage(samplesZh, 'samples.workflow.ignored')).toBe('已忽略');
   });
 });

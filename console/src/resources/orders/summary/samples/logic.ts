@@ -33,6 +33,9 @@ export function rowsFor(data: SamplesRequisition | undefined, type: SpecimenKind
   return type ? data[LIST_OF[type]] : allSamples(data);
 }
 
+/** The lab's verdict: the requisition's workflow ignores this sample (it will not be added to the job). */
+export const ignoredByWorkflow = (row: Pick<SampleRow, 'workflow'>) => row.workflow?.state === 'IGNORED';
+
 /** One page (1-based) of rows. */
 export function pageOf<T>(rows: readonly T[], page: number, perPage: number): T[] {
   return rows.slice((page - 1) * perPage, page * perPage);

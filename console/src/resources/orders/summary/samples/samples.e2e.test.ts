@@ -1,7 +1,8 @@
 /**
  * Browser test, the Samples tab of an order: a lab user adds a tumor sample through the dialog (the domain's
  * rules shown live, the domain preference looked up), sees it in the table, opens Edit and Copy with their
- * titles; a provider of the account sees the samples without the actions. Real backend, headless chromium;
+ * titles; a provider of the account sees the samples without the actions; a sample copied into an order of
+ * another test is shown as ignored by its workflow, with the spec's message. Real backend, headless chromium;
  * screenshots in English and Chinese.
  */
 import { describe, expect, it } from 'vitest';
@@ -14,8 +15,11 @@ import {
   login,
   loginAs,
   open,
+  REQUISITIONS,
+  requisitionForm,
   setValue,
   submitRequisition,
+  TEST_PASSWORD,
   useConsole,
   waitForText,
 } from '../../../../../test/harness';
@@ -151,4 +155,110 @@ describe('order summary: the Samples tab (real backend, chromium)', () => {
     await waitForText(zh, '样本类型');
     await h.shot(zh, 'samples-tab-zh');
   }, 120_000);
+
+  it('a sample the workflow ignores: marked, styled and explained; a compatible one is not', async () => {
+    const auth = lab.authorization;
+    const OMS = '/oms/api/v1';
+    const ndx = (await h.api(auth, 'GET', `${OMS}/testOrderForms/${requisition.id}/samples`)).body;
+    const block = ndx.tumors.find((x: { specimenId: string }) => x.specimenId === 'BLK-E2E_1');
+    // added through the dialog for the NeXT Dx order: the workflow its requisition assigns
+    expect(block.workflow).toEqual({ state: 'ADDED', reason: null, assigned: 'WF-NDX-TUMOR' });
+    const patientId = ndx.requisition.patient?.id;
+    expect(patientId).toBeTruthy();
+
+    // a NeXT Personal Dx order of the same patient: its tumors go to another workflow
+    const form = {
+      ...requisitionForm({ account: ACCOUNT, physicianId: PHYSICIAN, patientId }),
+      orderInformation: { nextDx: false, nextPersonalDx: true, orderType: 'INITIAL_ORDER' },
+    };
+    const draft = await h.api(auth, 'POST', REQUISITIONS, form);
+    expect(draft.status, JSON.stringify(draft.body)).toBe(200);
+    const id = draft.body.id as string;
+    expect(
+      (await h.api(auth, 'POST', `${REQUISITIONS}/${id}/sign`, { password: TEST_PASSWORD })).status,
+    ).toBe(200);
+    const sub = await h.api(auth, 'POST', `${REQUISITIONS}/submit`, { ...form, id });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    await labKnowsRequisition(h, auth, id);
+    // the NeXT Dx block copied into it (Copy), and a block added for it
+    const copied = await h.api(auth, 'POST', `${OMS}/copySampleSource`, {
+      sourceMergeTrfId: requisition.id,
+      toTestOrderForm: { id, tumors: [{ id: block.id }], normals: [], plasmas: [] },
+    });
+    expect(copied.status, JSON.stringify(copied.body)).toBe(200);
+    const added = await h.api(auth, 'POST', `${OMS}/createSampleSource`, {
+      id,
+      tumors: [
+        {
+          status: 'ON_HOLD',
+          specimenId: 'BLK-NPDX_1',
+          specimenType: 'FFPE_BLOCK',
+          sampleSite: 'Right lung',
+          limsProjectId: 'LP-E2E',
+          name: 'Own block',
+          collectedOn: isoDaysAgo(4),
+          receivedOn: isoDaysAgo(1),
+        },
+      ],
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const tumors = added.body.tumors as Array<{ id: string; specimenId: string; workflow: unknown }>;
+    const ignored = tumors.find((x) => x.specimenId === 'BLK-E2E_1')!;
+    const own = tumors.find((x) => x.specimenId === 'BLK-NPDX_1')!;
+    expect(ignored.workflow).toEqual({
+      state: 'IGNORED',
+      reason: 'OTHER_WORKFLOW',
+      assigned: 'WF-NPDX-TUMOR',
+    });
+    expect(own.workflow).toEqual({ state: 'ADDED', reason: null, assigned: 'WF-NPDX-TUMOR' });
+
+    const MESSAGE =
+      'This sample is incompatible with the assigned workflow. Incompatible samples will not be added to the job.';
+    const rowLook = (page: Awaited<ReturnType<typeof h.newPage>>, sampleId: string) =>
+      page.$eval(`[data-testid="row-${sampleId}"]`, (tr) => {
+        const td = tr.querySelectorAll('td')[1] as HTMLElement;
+        return {
+          state: tr.getAttribute('data-state'),
+          text: (tr as HTMLElement).innerText,
+          fontStyle: getComputedStyle(td).fontStyle,
+          background: getComputedStyle(tr).backgroundColor,
+        };
+      });
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, lab.loginId);
+    await open(page, h, `/order/${id}/summary/samples`);
+    await page.waitForSelector(`[data-testid="sample-incompatible-${ignored.id}"]`);
+    await waitForText(page, 'BLK-NPDX_1');
+    const bad = await rowLook(page, ignored.id);
+    expect(bad.state).toBe('ignored');
+    expect(bad.text).toContain(MESSAGE);
+    expect(bad.text).toContain('Ignored');
+    expect(bad.fontStyle).toBe('italic');
+    expect(bad.background).not.toBe('rgba(0, 0, 0, 0)');
+    const good = await rowLook(page, own.id);
+    expect(good.state).toBeNull();
+    expect(good.text).not.toContain(MESSAGE);
+    expect(good.text).not.toContain('Ignored');
+    expect(good.fontStyle).toBe('normal');
+    expect(good.background).toBe('rgba(0, 0, 0, 0)');
+    expect(await page.$(`[data-testid="sample-incompatible-${own.id}"]`)).toBeNull();
+    // no manifest changed this order's samples
+    await waitForText(page, 'No sample manifest has added or changed samples of this order.');
+    await h.shot(page, 'samples-ignored-en');
+
+    // on the NeXT Dx order the same block is its workflow's: no message
+    await open(page, h, `/order/${requisition.id}/summary/samples`);
+    await waitForText(page, 'BLK-E2E_1');
+    expect((await rowLook(page, block.id)).state).toBeNull();
+    expect(await bodyText(page)).not.toContain(MESSAGE);
+
+    // in Chinese
+    const zh = await h.newPage({ locale: 'zh-CN', width: 1500, height: 1000 });
+    await loginAs(zh, h, lab.loginId);
+    await open(zh, h, `/order/${id}/summary/samples`);
+    await zh.waitForSelector(`[data-testid="sample-incompatible-${ignored.id}"]`);
+    await waitForText(zh, '此样本与所分配的工作流程不兼容。不兼容的样本不会被添加到任务中。');
+    await waitForText(zh, '已忽略');
+    await h.shot(zh, 'samples-ignored-zh');
+  }, 180_000);
 });
