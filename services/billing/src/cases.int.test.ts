@@ -416,6 +416,77 @@ describe('billing cases: from events, qualification and the actions API (real Ka
     expect(ev.data.previousStatus).toBe('PARTIALLY_ACCEPTED');
   });
 
+  it('BILLING_COMPLETE, ON_HOLD_EXTERNAL and RETIRED_FROM_BILLING: a reason each, kept in the history; closed stays closed', async () => {
+    // caseId is FIXED_IN_XIFIN (the test above)
+    const noReason = await call('PUT', `${BIS}/billing/status/BILLING_COMPLETE`, 'admin', [caseId]);
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().message).toBe('A reason is required to set Billing Status to BILLING_COMPLETE.');
+    expect((await caseOf(main.testOrderId))!.caseStatus).toBe('FIXED_IN_XIFIN');
+    const blank = await call('PUT', `${BIS}/billing/status/BILLING_COMPLETE`, 'admin', {
+      ids: [caseId],
+      reason: '  ',
+    });
+    expect(blank.statusCode).toBe(400);
+
+    const done = await call('PUT', `${BIS}/billing/status/BILLING_COMPLETE`, 'admin', {
+      ids: [caseId],
+      reason: 'Paid in full (EOB 2026-11-20)',
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()[0].caseHistory[0]).toMatchObject({
+      status: 'BILLING_COMPLETE',
+      reason: 'Paid in full (EOB 2026-11-20)',
+    });
+    const ev = await waitFor(
+      () => billingEvents(caseId).find((e) => e.data.caseStatus === 'BILLING_COMPLETE') ?? null,
+      { what: 'the BILLING_COMPLETE event', timeoutMs: 45_000 },
+    );
+    expect(ev.data.previousStatus).toBe('FIXED_IN_XIFIN');
+    // closed: neither retired nor held afterwards, and nothing changes
+    const closed = await call('PUT', `${BIS}/billing/status/RETIRED_FROM_BILLING`, 'admin', {
+      ids: [caseId],
+      reason: 'x',
+    });
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json().message).toBe(
+      'Billing Status cannot be set to RETIRED_FROM_BILLING from BILLING_COMPLETE.',
+    );
+
+    // another case: held while the payor decides, then retired
+    const other = (await billing.BillingCase.findOne({
+      testOrderId: { $ne: main.testOrderId },
+      deleted: false,
+    })
+      .lean<BillingCaseDoc>()
+      .exec())!;
+    await billing.BillingCase.updateOne(
+      { _id: other._id },
+      { $set: { caseStatus: 'REJECTED_BY_XIFIN' } },
+    ).exec();
+    const held = await call('PUT', `${BIS}/billing/status/ON_HOLD_EXTERNAL`, 'admin', {
+      ids: [other._id],
+      reason: 'Payor reviewing medical necessity',
+    });
+    expect(held.statusCode, held.body).toBe(200);
+    expect(held.json()[0]).toMatchObject({ caseStatus: 'ON_HOLD_EXTERNAL' });
+    const retired = await call('PUT', `${BIS}/billing/status/RETIRED_FROM_BILLING`, 'admin', {
+      ids: [other._id],
+      reason: 'Research order, not billable',
+    });
+    expect(retired.statusCode, retired.body).toBe(200);
+    const history = (await call('GET', `${BIS}/billingCases/${other._id}`, 'admin')).json().caseHistory;
+    expect(history.slice(0, 2).map((e: any) => [e.status, e.reason])).toEqual([
+      ['RETIRED_FROM_BILLING', 'Research order, not billable'],
+      ['ON_HOLD_EXTERNAL', 'Payor reviewing medical necessity'],
+    ]);
+    // the legacy body (an array of ids) still works for FIXED_IN_XIFIN, which needs no reason
+    expect((await call('PUT', `${BIS}/billing/status/FIXED_IN_XIFIN`, 'admin', [other._id])).statusCode).toBe(
+      409,
+    );
+    // (the next tests use that case as it was)
+    await billing.BillingCase.updateOne({ _id: other._id }, { $set: { caseStatus: other.caseStatus } }).exec();
+  });
+
   it('Update Timepoint: only a reported subsequent order, with a history entry', async () => {
     const other = (await billing.BillingCase.findOne({
       testOrderId: { $ne: main.testOrderId },

@@ -11,7 +11,13 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { billingStatusOptions } from '@onco/domain';
+import { usePermissions } from 'react-admin';
+import {
+  billingStatusOptions,
+  statusChangeNeedsReason,
+  STATUS_REASON_MAX,
+  type BillingCaseStatus,
+} from '@onco/domain';
 import { FormDialog, useDebounced, useSave, useToast, type FormDialogProps } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import { useBillingMethods } from './useBillingMethods';
@@ -138,17 +144,27 @@ export function AssignDialog(props: { rows: BillingCaseRow[]; onClose: () => voi
   );
 }
 
-/** Update Billing Status: the only choice is FIXED_IN_XIFIN (from PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION). */
+/**
+ * Update Billing Status: the statuses every selected case may take (billingStatusOptions, services/domain):
+ * FIXED_IN_XIFIN, and with CAN_CLOSE_BILLING_CASES BILLING_COMPLETE, RETIRED_FROM_BILLING or ON_HOLD_EXTERNAL,
+ * which need a reason.
+ */
 export function StatusDialog(props: { rows: BillingCaseRow[]; onClose: () => void; onDone: () => void }) {
   const { rows, onClose, onDone } = props;
   const t = useBillingT();
   const label = useEnumLabel();
   const billing = useBillingMethods();
-  const options: string[] = billingStatusOptions(rows.map((r) => r.caseStatus));
+  const { permissions = [] } = usePermissions<string[]>();
+  const options: string[] = billingStatusOptions(
+    rows.map((r) => r.caseStatus),
+    permissions,
+  );
   const [status, setStatus] = useState(options[0] ?? '');
+  const [reason, setReason] = useState('');
+  const needsReason = !!status && statusChangeNeedsReason(status as BillingCaseStatus);
   const { busy, save } = useSave();
   const submit = () =>
-    save(() => billing.updateBillingStatus({ status, ids: rows.map((r) => r.id) }), {
+    save(() => billing.updateBillingStatus({ status, ids: rows.map((r) => r.id), reason: reason.trim() }), {
       success: t('billing.statusOk'),
       failure: (e) => errText(e, t('billing.statusFailed')),
       onDone,
@@ -160,7 +176,8 @@ export function StatusDialog(props: { rows: BillingCaseRow[]; onClose: () => voi
       busy={busy}
       submitLabel={t('billing.update')}
       onSubmit={submit}
-      submitDisabled={!status || options.length === 0}
+      submitDisabled={!status || options.length === 0 || (needsReason && !reason.trim())}
+      submitTestId="billing-status-save"
     >
       <TextField
         select
@@ -178,6 +195,22 @@ export function StatusDialog(props: { rows: BillingCaseRow[]; onClose: () => voi
           </MenuItem>
         ))}
       </TextField>
+      {needsReason && (
+        <TextField
+          fullWidth
+          size="small"
+          multiline
+          minRows={2}
+          sx={{ mt: 2 }}
+          name="status-reason"
+          label={t('billing.reason')}
+          required
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          helperText={reason.trim() ? ' ' : t('billing.reasonRequired')}
+          slotProps={{ htmlInput: { maxLength: STATUS_REASON_MAX } }}
+        />
+      )}
     </BillingDialog>
   );
 }

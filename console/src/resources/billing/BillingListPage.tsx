@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, FormControlLabel, IconButton, Link, Switch, Tooltip } from '@mui/material';
+import { Box, Button, Chip, FormControlLabel, IconButton, Link, Switch, Tooltip } from '@mui/material';
 import HistoryIcon from '@mui/icons-material/History';
 import { usePermissions } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import { canSubmitCase, isBillingErrorStatus } from '@onco/domain';
+import { billingStatusGroup, canSubmitCase, isBillingErrorStatus } from '@onco/domain';
 import {
   ActionsMenu,
   DateText,
@@ -220,25 +220,29 @@ export function BillingListPage() {
             source: 'caseStatus',
             label: t('billing.col.caseStatus'),
             sortable: true,
-            render: (r) =>
-              isBillingErrorStatus(r.caseStatus) ? (
-                <Link
-                  component="button"
-                  variant="body2"
-                  sx={{ color: statusColour(r.caseStatus), fontWeight: 600 }}
-                  onClick={(e: React.MouseEvent) => {
-                    e.stopPropagation();
-                    setErrorOf(r);
-                  }}
-                  data-testid={`billing-error-${r.id}`}
-                >
-                  {label(r.caseStatus)}
-                </Link>
-              ) : (
-                <Box component="span" sx={{ color: statusColour(r.caseStatus) }}>
-                  {label(r.caseStatus)}
-                </Box>
-              ),
+            render: (r) => (
+              <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
+                {isBillingErrorStatus(r.caseStatus) ? (
+                  <Link
+                    component="button"
+                    variant="body2"
+                    sx={{ color: statusColour(r.caseStatus), fontWeight: 600 }}
+                    onClick={(e: React.MouseEvent) => {
+                      e.stopPropagation();
+                      setErrorOf(r);
+                    }}
+                    data-testid={`billing-error-${r.id}`}
+                  >
+                    {label(r.caseStatus)}
+                  </Link>
+                ) : (
+                  <Box component="span" sx={{ color: statusColour(r.caseStatus) }}>
+                    {label(r.caseStatus)}
+                  </Box>
+                )}
+                <StatusGroupChip status={r.caseStatus} />
+              </Box>
+            ),
           },
           {
             source: 'assignee',
@@ -326,3 +330,21 @@ export function BillingListPage() {
 }
 
 export default BillingListPage;
+
+/** The displayed value of a status's group (spec 3 section 4.3: COMPLETED, ERROR, FAILED), as a small chip. */
+function StatusGroupChip({ status }: { status: BillingCaseRow['caseStatus'] }) {
+  const t = useBillingT();
+  const group = billingStatusGroup(status);
+  if (!group) return null;
+  const colour = group === 'COMPLETED' ? 'success' : 'error';
+  return (
+    <Chip
+      size="small"
+      variant={group === 'FAILED' ? 'filled' : 'outlined'}
+      color={colour}
+      label={t(`billing.group.${group}`)}
+      data-testid="billing-status-group"
+      sx={{ height: 20, fontSize: 11 }}
+    />
+  );
+}

@@ -77,6 +77,16 @@ export function HistoryDialog({ row, onClose }: { row: BillingCaseRow; onClose: 
                     .join(' · ')}
                 </Typography>
               ) : null}
+              {h.reason ? (
+                <Typography
+                  variant="body2"
+                  component="div"
+                  sx={{ mt: 0.5 }}
+                  data-testid="billing-history-reason"
+                >
+                  {t('billing.historyReason', { reason: h.reason })}
+                </Typography>
+              ) : null}
               <Collapse in={open === h.id}>
                 <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', mt: 1 }}>
                   {h.errorDetails}

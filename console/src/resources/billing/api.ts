@@ -33,8 +33,12 @@ export function billingMethods(http: HttpClient = sessionHttpClient()) {
     assignBillingUser: (p: { specialistId: string; ids: string[] }) =>
       send<unknown>('POST', `/billing/assign/${e(p.specialistId)}`, p.ids),
     /** PUT billing/status/{status} with the case ids */
-    updateBillingStatus: (p: { status: string; ids: string[] }) =>
-      send<unknown>('PUT', `/billing/status/${e(p.status)}`, p.ids),
+    updateBillingStatus: (p: { status: string; ids: string[]; reason?: string }) =>
+      send<unknown>(
+        'PUT',
+        `/billing/status/${e(p.status)}`,
+        p.reason ? { ids: p.ids, reason: p.reason } : p.ids,
+      ),
     /** POST billing/{id}/timePoint/{timePoint} */
     updateTimePoint: (p: { id: string; timePoint: string }) =>
       send<BillingCaseRow>('POST', `/billing/${e(p.id)}/timePoint/${e(p.timePoint)}`),

@@ -234,6 +234,43 @@ describe('billing cases: assign, code, submit, history, errors (real backend, ga
     expect(gateway.claims().filter((c) => c.key === `${b.id}:2`)).toHaveLength(1);
   }, 120_000);
 
+  it('closes an accepted case as Billing Complete with a reason: the Completed chip, the history tells why', async () => {
+    const a = cases[0];
+    const page = await h.newPage({ width: 1600, height: 1000 });
+    await loginAs(page, h, admin.loginId);
+    await open(page, h, '/billing');
+    await page.waitForSelector(`[data-testid="row-${a.id}"] [data-testid="billing-status-group"]`);
+    expect(
+      await page.$eval(
+        `[data-testid="row-${a.id}"] [data-testid="billing-status-group"]`,
+        (e) => e.textContent,
+      ),
+    ).toBe('Completed');
+    await selectRow(page, a.id);
+    await action(page, 'status');
+    await page.waitForSelector('[name="status-reason"]');
+    // the reason is required: Update stays disabled until one is typed
+    expect(
+      await page.$eval('[data-testid="billing-status-save"]', (b) => (b as HTMLButtonElement).disabled),
+    ).toBe(true);
+    await page.type('[name="status-reason"]', 'Paid in full, EOB received');
+    await h.shot(page, 'billing-status-complete-en');
+    await clickWhenReady(page, '[data-testid="billing-status-save"]:not([disabled])');
+    await waitForText(page, 'Billing Status updated successfully');
+    const done = await until('the case complete', async () => {
+      const res = await h.api(auth, 'GET', `${BIS}/billingCases/${a.id}`);
+      return res.body?.caseStatus === 'BILLING_COMPLETE' ? res.body : null;
+    });
+    expect(done.caseHistory[0]).toMatchObject({
+      status: 'BILLING_COMPLETE',
+      reason: 'Paid in full, EOB received',
+    });
+    await clickWhenReady(page, `[data-testid="billing-history-${a.id}"]`);
+    await page.waitForSelector('[data-testid="billing-history-reason"]');
+    expect(await bodyText(page)).toContain('Reason: Paid in full, EOB received');
+    await h.shot(page, 'billing-history-reason-en');
+  }, 120_000);
+
   it('the billing list in Chinese', async () => {
     const page = await h.newPage({ locale: 'zh-CN', width: 1600, height: 1000 });
     await loginAs(page, h, admin.loginId);

@@ -66,7 +66,12 @@ export function billingActions(selected: readonly BillingCaseRow[], permissions:
     billingCode: can('VIEW_BILLING_ACTIONS') && can('CAN_UPDATE_BILLING_CODE') && selected.length === 1,
     assign: can('VIEW_BILLING_ACTIONS') && can('CAN_UPDATE_ASSIGNEE') && selected.length >= 1,
     timePoint: can('VIEW_BILLING_ACTIONS') && selected.length === 1 && timePointError(selected[0]) === null,
-    status: can('VIEW_BILLING_ACTIONS') && billingStatusOptions(selected.map((r) => r.caseStatus)).length > 0,
+    status:
+      can('VIEW_BILLING_ACTIONS') &&
+      billingStatusOptions(
+        selected.map((r) => r.caseStatus),
+        permissions,
+      ).length > 0,
     // bulk Submit (the needs-attention view): each case is checked on its own by the server
     submit: can('VIEW_BILLING_ACTIONS') && selected.length >= 1,
   };

@@ -54,6 +54,7 @@ const caseHistorySchema = sub({
   by: str,
   byId: str,
   changes: { type: [caseChangeSchema], default: undefined },
+  reason: str,
 });
 
 export const billingCaseSchema = auditedSchema(

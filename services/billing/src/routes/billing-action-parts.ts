@@ -39,6 +39,13 @@ export const caseReply = z.looseObject({
         )
         .optional()
         .describe('what the change set besides the status (the assignee by name)'),
+      reason: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          'why billing staff set the status by hand (BILLING_COMPLETE, RETIRED_FROM_BILLING, ON_HOLD_EXTERNAL)',
+        ),
     }),
   ),
 });

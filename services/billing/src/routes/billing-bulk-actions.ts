@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { BILLING_CASE_STATUSES, type BillingCaseStatus } from '@onco/domain';
+import { BILLING_CASE_STATUSES, STATUS_REASON_MAX, type BillingCaseStatus } from '@onco/domain';
 import { can, errorReplies, forbidden, requireUser, typed } from '@onco/platform';
 import type { BillingModels } from '../models';
 import { assignCases, updateCaseStatus } from '../use-cases';
@@ -47,15 +47,33 @@ export function registerBulkActionRoutes(
       schema: {
         tags: ['billing'],
         summary:
-          'Update Billing Status: PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION to FIXED_IN_XIFIN (all or none)',
+          'Update Billing Status (all or none): FIXED_IN_XIFIN from PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION; ' +
+          'BILLING_COMPLETE, RETIRED_FROM_BILLING or ON_HOLD_EXTERNAL with CAN_CLOSE_BILLING_CASES and a reason',
         params: z.object({ status: z.enum(BILLING_CASE_STATUSES) }),
-        body: caseIds,
+        body: z.union([
+          caseIds,
+          z.object({
+            ids: caseIds,
+            reason: z
+              .string()
+              .max(STATUS_REASON_MAX)
+              .optional()
+              .describe('Why (required for BILLING_COMPLETE, RETIRED_FROM_BILLING and ON_HOLD_EXTERNAL)'),
+          }),
+        ]),
         response: { 200: z.array(caseReply), ...errorReplies },
       },
     },
     async (req) => {
       const user = requireUser(req);
-      const done = await updateCaseStatus({ models }, user, req.body, req.params.status as BillingCaseStatus);
+      const { ids, reason } = Array.isArray(req.body) ? { ids: req.body, reason: undefined } : req.body;
+      const done = await updateCaseStatus(
+        { models },
+        user,
+        ids,
+        req.params.status as BillingCaseStatus,
+        reason,
+      );
       nudge();
       return done.map(billingCaseOut);
     },

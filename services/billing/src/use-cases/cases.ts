@@ -55,6 +55,8 @@ export interface CaseDecision {
     Record<string, unknown>;
   /** add a history entry even when the status does not change (default: only on a status change) */
   history?: boolean;
+  /** why (a status set by hand): kept on the history entry */
+  reason?: string;
   /** no event and no write: the decision found nothing to change */
   noop?: boolean;
 }
@@ -107,6 +109,7 @@ export const historyEntry = (
   at: Date,
   by: CaseActor,
   changes: CaseChange[] = [],
+  reason?: string,
 ): CaseHistoryEntry => ({
   id: randomUUID(),
   createdOn: at,
@@ -115,6 +118,7 @@ export const historyEntry = (
   by: by.name,
   byId: by.id,
   ...(changes.length ? { changes } : {}),
+  ...(reason ? { reason } : {}),
 });
 
 /** The value of a changed field as the history shows it (the assignee by name). */
@@ -159,7 +163,7 @@ export function caseWrite(
   const changes = caseChanges(doc, after);
   const entry =
     statusChanged || d.history || changes.length
-      ? historyEntry(after.caseStatus, after.errorDetails ?? null, at, by, changes)
+      ? historyEntry(after.caseStatus, after.errorDetails ?? null, at, by, changes, d.reason)
       : null;
   const event = billingCaseEvent(after, doc.caseStatus, by, at);
   const update: Record<string, unknown> = {

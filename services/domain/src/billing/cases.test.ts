@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BILLING_CASE_STATUSES } from '../enums';
+import { permissionsOf } from '../permissions';
 import {
   BILLING_ERROR_STATUSES,
+  billingStatusGroup,
+  CLOSED_CASE_STATUSES,
+  IN_FLIGHT_CASE_STATUSES,
+  statusChangeNeedsReason,
   billingStatusOptions,
   billingStatusUpdateError,
   cancelledCaseStatus,
@@ -74,14 +79,69 @@ describe('error statuses and Update Billing Status', () => {
     expect(isBillingErrorStatus(null)).toBe(false);
   });
 
-  it('changes only PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION, and only to FIXED_IN_XIFIN', () => {
-    expect(billingStatusUpdateError('PARTIALLY_ACCEPTED', 'FIXED_IN_XIFIN')).toBeNull();
-    expect(billingStatusUpdateError('DUPLICATE_ACCESSION', 'FIXED_IN_XIFIN')).toBeNull();
-    expect(billingStatusUpdateError('REJECTED_BY_XIFIN', 'FIXED_IN_XIFIN')).toMatch(/only from/);
-    expect(billingStatusUpdateError('PARTIALLY_ACCEPTED', 'ACCEPTED_BY_XIFIN')).toMatch(/only be updated to/);
-    expect(billingStatusOptions(['PARTIALLY_ACCEPTED', 'DUPLICATE_ACCESSION'])).toEqual(['FIXED_IN_XIFIN']);
-    expect(billingStatusOptions(['PARTIALLY_ACCEPTED', 'REJECTED_BY_XIFIN'])).toEqual([]);
-    expect(billingStatusOptions([])).toEqual([]);
+  it('FIXED_IN_XIFIN only from PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION, with the billing actions alone', () => {
+    const staff = ['VIEW_BILLING_ACTIONS'];
+    expect(billingStatusUpdateError('PARTIALLY_ACCEPTED', 'FIXED_IN_XIFIN', staff)).toBeNull();
+    expect(billingStatusUpdateError('DUPLICATE_ACCESSION', 'FIXED_IN_XIFIN', staff)).toBeNull();
+    expect(billingStatusUpdateError('REJECTED_BY_XIFIN', 'FIXED_IN_XIFIN', staff)).toMatch(/only from/);
+    expect(billingStatusUpdateError('PARTIALLY_ACCEPTED', 'ACCEPTED_BY_XIFIN', staff)).toMatch(
+      /only be updated to/,
+    );
+    expect(billingStatusOptions(['PARTIALLY_ACCEPTED', 'DUPLICATE_ACCESSION'], staff)).toEqual([
+      'FIXED_IN_XIFIN',
+    ]);
+    expect(billingStatusOptions(['PARTIALLY_ACCEPTED', 'REJECTED_BY_XIFIN'], staff)).toEqual([]);
+    expect(billingStatusOptions([], staff)).toEqual([]);
+  });
+
+  it('BILLING_COMPLETE, RETIRED_FROM_BILLING and ON_HOLD_EXTERNAL need CAN_CLOSE_BILLING_CASES and a reason', () => {
+    const closer = permissionsOf('ROLE_ADMINISTRATOR');
+    expect(closer).toContain('CAN_CLOSE_BILLING_CASES');
+    expect(
+      billingStatusUpdateError('ACCEPTED_BY_XIFIN', 'BILLING_COMPLETE', ['VIEW_BILLING_ACTIONS'], 'paid'),
+    ).toBe('Only users with CAN_CLOSE_BILLING_CASES may set Billing Status to BILLING_COMPLETE.');
+    expect(billingStatusUpdateError('ACCEPTED_BY_XIFIN', 'BILLING_COMPLETE', closer, ' ')).toBe(
+      'A reason is required to set Billing Status to BILLING_COMPLETE.',
+    );
+    expect(
+      billingStatusUpdateError('ACCEPTED_BY_XIFIN', 'BILLING_COMPLETE', closer, 'Paid in full'),
+    ).toBeNull();
+    expect(billingStatusUpdateError('REJECTED_BY_XIFIN', 'BILLING_COMPLETE', closer, 'x')).toBe(
+      'Billing Status cannot be set to BILLING_COMPLETE from REJECTED_BY_XIFIN.',
+    );
+    // retire: from anything but a submission in flight or a closed case
+    for (const s of BILLING_CASE_STATUSES) {
+      const allowed = !IN_FLIGHT_CASE_STATUSES.includes(s) && !CLOSED_CASE_STATUSES.includes(s);
+      expect(billingStatusUpdateError(s, 'RETIRED_FROM_BILLING', closer, 'write-off') === null, s).toBe(
+        allowed,
+      );
+    }
+    expect(billingStatusUpdateError('RETRY_FAILED', 'ON_HOLD_EXTERNAL', closer, 'payor review')).toBeNull();
+    expect(billingStatusUpdateError('SUBMITTED_TO_XIFIN', 'ON_HOLD_EXTERNAL', closer, 'x')).not.toBeNull();
+    expect(statusChangeNeedsReason('ON_HOLD_EXTERNAL')).toBe(true);
+    expect(statusChangeNeedsReason('FIXED_IN_XIFIN')).toBe(false);
+    expect(billingStatusOptions(['ACCEPTED_BY_XIFIN'], closer)).toEqual([
+      'BILLING_COMPLETE',
+      'RETIRED_FROM_BILLING',
+    ]);
+    expect(billingStatusOptions(['PARTIALLY_ACCEPTED'], closer)).toEqual([
+      'FIXED_IN_XIFIN',
+      'RETIRED_FROM_BILLING',
+      'ON_HOLD_EXTERNAL',
+    ]);
+    // a held case may be submitted again (spec 3 section 4.3 does not refuse it)
+    expect(canSubmitCase({ ...ready, caseStatus: 'ON_HOLD_EXTERNAL' })).toBe(true);
+  });
+
+  it('groups the statuses as the case list displays them: COMPLETED, ERROR, FAILED', () => {
+    expect(billingStatusGroup('BILLING_COMPLETE')).toBe('COMPLETED');
+    expect(billingStatusGroup('ACCEPTED_BY_XIFIN')).toBe('COMPLETED');
+    expect(billingStatusGroup('REJECTED_BY_XIFIN')).toBe('ERROR');
+    expect(billingStatusGroup('DOC_UPLOAD_PARTIAL')).toBe('ERROR');
+    expect(billingStatusGroup('RETRY_FAILED')).toBe('FAILED');
+    expect(billingStatusGroup('DOC_UPLOAD_FAILED')).toBe('FAILED');
+    expect(billingStatusGroup('READY_TO_SUBMIT')).toBeNull();
+    expect(billingStatusGroup(null)).toBeNull();
   });
 
   it('updates the timepoint only of a reported subsequent order', () => {

@@ -1,4 +1,11 @@
-import type { BillingCaseStatus, BillingReviewStatus, BillingType, OrderType, TestStatus } from '../enums';
+import {
+  BILLING_CASE_STATUSES,
+  type BillingCaseStatus,
+  type BillingReviewStatus,
+  type BillingType,
+  type OrderType,
+  type TestStatus,
+} from '../enums';
 
 /**
  * Billing case rules (spec 3 sections 2.9, 4.3, 5, 6 and 8). Used by the billing service, which enforces them,
@@ -37,12 +44,107 @@ export const BILLING_ERROR_STATUSES: readonly BillingCaseStatus[] = [
   'UPDATE_NOT_ALLOWED',
 ];
 
-/** Update Billing Status: the statuses it may change, and the only status it offers (spec 3 section 4.3). */
-export const BILLING_STATUS_UPDATABLE: readonly BillingCaseStatus[] = [
-  'PARTIALLY_ACCEPTED',
-  'DUPLICATE_ACCESSION',
+/**
+ * Update Billing Status (spec 3 sections 4.3 and 6, and the statuses the spec lists without a path; decision
+ * 2026-11-28, docs/billing-gateway.md "Every status and its path"): the statuses billing staff set by hand, the
+ * statuses each may be set from, the permission beyond VIEW_BILLING_ACTIONS, and whether a reason is required.
+ * - FIXED_IN_XIFIN: a partially accepted or duplicate claim was settled in the billing system (the spec's one).
+ * - BILLING_COMPLETE: the billing system took the claim and nothing is left to do for it.
+ * - RETIRED_FROM_BILLING: the case will never be billed (a research order, a write-off), from any status not in
+ *   flight and not already closed.
+ * - ON_HOLD_EXTERNAL: waiting for something outside the platform (a payor's decision, missing paperwork); Submit
+ *   takes it off hold (the spec does not refuse Submit in ON_HOLD_EXTERNAL).
+ */
+export const MANUAL_STATUS_TARGETS = [
+  'FIXED_IN_XIFIN',
+  'BILLING_COMPLETE',
+  'RETIRED_FROM_BILLING',
+  'ON_HOLD_EXTERNAL',
+] as const satisfies readonly BillingCaseStatus[];
+export type ManualStatusTarget = (typeof MANUAL_STATUS_TARGETS)[number];
+
+/** A submission on its way (the worker's statuses): nothing is set by hand while one is out. */
+export const IN_FLIGHT_CASE_STATUSES: readonly BillingCaseStatus[] = [
+  'QUEUED_FOR_SUBMISSION',
+  'SUBMITTED_TO_XIFIN',
+  'RETRY_SCHEDULED',
+  'RETRY_IN_PROGRESS',
+  'RETRY_SUCCEEDED',
 ];
-export const BILLING_STATUS_UPDATE_TARGETS: readonly BillingCaseStatus[] = ['FIXED_IN_XIFIN'];
+/** Closed for good: no status is set by hand from these. */
+export const CLOSED_CASE_STATUSES: readonly BillingCaseStatus[] = [
+  'CANCELLED',
+  'BILLING_COMPLETE',
+  'RETIRED_FROM_BILLING',
+];
+
+export const MANUAL_STATUS_CHANGES: Record<
+  ManualStatusTarget,
+  { from: readonly BillingCaseStatus[]; permission: 'CAN_CLOSE_BILLING_CASES' | null; reason: boolean }
+> = {
+  FIXED_IN_XIFIN: {
+    from: ['PARTIALLY_ACCEPTED', 'DUPLICATE_ACCESSION'],
+    permission: null,
+    reason: false,
+  },
+  BILLING_COMPLETE: {
+    from: ['ACCEPTED_BY_XIFIN', 'FIXED_IN_XIFIN', 'DOC_UPLOAD_SUCCEEDED'],
+    permission: 'CAN_CLOSE_BILLING_CASES',
+    reason: true,
+  },
+  RETIRED_FROM_BILLING: {
+    from: BILLING_CASE_STATUSES.filter(
+      (s) => !IN_FLIGHT_CASE_STATUSES.includes(s) && !CLOSED_CASE_STATUSES.includes(s),
+    ),
+    permission: 'CAN_CLOSE_BILLING_CASES',
+    reason: true,
+  },
+  ON_HOLD_EXTERNAL: {
+    from: [
+      'NOT_SUBMITTED',
+      'READY_TO_SUBMIT',
+      'REJECTED_BY_XIFIN',
+      'PAYOR_SYSTEM_DOWN',
+      'UPDATE_NOT_ALLOWED',
+      'RETRY_FAILED',
+      'PARTIALLY_ACCEPTED',
+      'DUPLICATE_ACCESSION',
+      'DOC_UPLOAD_PARTIAL',
+      'DOC_UPLOAD_FAILED',
+    ],
+    permission: 'CAN_CLOSE_BILLING_CASES',
+    reason: true,
+  },
+};
+
+/** The longest reason a status change keeps. */
+export const STATUS_REASON_MAX = 500;
+
+const isManualTarget = (s: BillingCaseStatus): s is ManualStatusTarget =>
+  (MANUAL_STATUS_TARGETS as readonly string[]).includes(s);
+
+/** Whether setting `to` by hand needs a reason (the dialog's Reason field is required). */
+export const statusChangeNeedsReason = (to: BillingCaseStatus) =>
+  isManualTarget(to) && MANUAL_STATUS_CHANGES[to].reason;
+
+/** The Billing Status colours' groups as the case list shows them (spec 3 section 4.3: COMPLETED, ERROR, FAILED). */
+export type BillingStatusGroup = 'COMPLETED' | 'ERROR' | 'FAILED';
+export function billingStatusGroup(s: BillingCaseStatus | null | undefined): BillingStatusGroup | null {
+  if (!s) return null;
+  if (
+    [
+      'ACCEPTED_BY_XIFIN',
+      'RETRY_SUCCEEDED',
+      'FIXED_IN_XIFIN',
+      'BILLING_COMPLETE',
+      'DOC_UPLOAD_SUCCEEDED',
+    ].includes(s)
+  )
+    return 'COMPLETED';
+  if (s === 'RETRY_FAILED' || s === 'DOC_UPLOAD_FAILED') return 'FAILED';
+  if (BILLING_ERROR_STATUSES.includes(s) || s === 'DOC_UPLOAD_PARTIAL') return 'ERROR';
+  return null;
+}
 
 /** What the Submit rule looks at. */
 export interface SubmitCaseInput {
@@ -76,9 +178,16 @@ export const BILLING_MESSAGES = {
   testNotReported: 'The test has no complete or amended report yet.',
   reviewNotComplete: 'The billing review is not REVIEW_COMPLETE.',
   noBillingCode: 'The billing case has no billing code.',
-  statusNotUpdatable: (s: string) =>
-    `Billing Status can be updated only from PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION (this case is ${s}).`,
-  statusNotOffered: (s: string) => `Billing Status can only be updated to FIXED_IN_XIFIN, not ${s}.`,
+  statusNotUpdatable: (to: string, s: string) =>
+    to === 'FIXED_IN_XIFIN'
+      ? `Billing Status can be updated only from PARTIALLY_ACCEPTED or DUPLICATE_ACCESSION (this case is ${s}).`
+      : `Billing Status cannot be set to ${to} from ${s}.`,
+  statusNotOffered: (s: string) =>
+    `Billing Status can only be updated to FIXED_IN_XIFIN, BILLING_COMPLETE, RETIRED_FROM_BILLING or ON_HOLD_EXTERNAL, not ${s}.`,
+  statusNeedsPermission: (to: string, permission: string) =>
+    `Only users with ${permission} may set Billing Status to ${to}.`,
+  statusNeedsReason: (to: string) => `A reason is required to set Billing Status to ${to}.`,
+  reasonRequired: 'Reason is required',
   timePointNotAllowed:
     'Timepoint can be updated only on a subsequent order whose test is REPORT_COMPLETE or REPORT_AMENDED.',
   caseClosed: (s: string) => `The billing case is ${s} and cannot be changed.`,
@@ -133,22 +242,34 @@ export function canSubmitCase(c: SubmitCaseInput): boolean {
 export const isBillingErrorStatus = (s: BillingCaseStatus | null | undefined) =>
   !!s && BILLING_ERROR_STATUSES.includes(s);
 
-/** Update Billing Status: the refusal for one case, or null (only PARTIALLY_ACCEPTED/DUPLICATE → FIXED). */
+/**
+ * Update Billing Status: the refusal for one case, or null. `granted` are the user's permissions; `reason` the
+ * reason given (required for the statuses that need one).
+ */
 export function billingStatusUpdateError(
   from: BillingCaseStatus | null | undefined,
   to: BillingCaseStatus,
+  granted: readonly string[],
+  reason?: string | null,
 ): string | null {
-  if (!BILLING_STATUS_UPDATE_TARGETS.includes(to)) return BILLING_MESSAGES.statusNotOffered(to);
-  if (!from || !BILLING_STATUS_UPDATABLE.includes(from))
-    return BILLING_MESSAGES.statusNotUpdatable(from ?? 'unknown');
+  if (!isManualTarget(to)) return BILLING_MESSAGES.statusNotOffered(to);
+  const rule = MANUAL_STATUS_CHANGES[to];
+  if (rule.permission && !granted.includes(rule.permission))
+    return BILLING_MESSAGES.statusNeedsPermission(to, rule.permission);
+  if (!from || !rule.from.includes(from)) return BILLING_MESSAGES.statusNotUpdatable(to, from ?? 'unknown');
+  if (rule.reason && !reason?.trim()) return BILLING_MESSAGES.statusNeedsReason(to);
   return null;
 }
 
-/** The options of the Update Billing Status dialog for a selection: none unless every case may change. */
-export function billingStatusOptions(selected: readonly (BillingCaseStatus | null | undefined)[]) {
-  return selected.length && selected.every((s) => !!s && BILLING_STATUS_UPDATABLE.includes(s))
-    ? [...BILLING_STATUS_UPDATE_TARGETS]
-    : [];
+/** The options of the Update Billing Status dialog for a selection: the statuses every selected case may take. */
+export function billingStatusOptions(
+  selected: readonly (BillingCaseStatus | null | undefined)[],
+  granted: readonly string[],
+): ManualStatusTarget[] {
+  if (!selected.length) return [];
+  return MANUAL_STATUS_TARGETS.filter((to) =>
+    selected.every((from) => billingStatusUpdateError(from, to, granted, 'x') === null),
+  );
 }
 
 /** Update Timepoint: only a subsequent order whose test report is complete or amended (spec 3 section 6). */

@@ -30,6 +30,8 @@ export interface CaseHistoryFields<D> {
   byId?: string | null;
   /** what else the change set (billing code, timepoint, assignee); absent or empty when only the status moved */
   changes?: CaseChange[];
+  /** why billing staff set the status by hand (BILLING_COMPLETE, RETIRED_FROM_BILLING, ON_HOLD_EXTERNAL) */
+  reason?: string | null;
 }
 
 /** What the claim is checked with and carries from the requisition (events of schemaVersion 4). */
