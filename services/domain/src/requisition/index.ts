@@ -4,6 +4,7 @@ export * from './schema';
 export * from './form-keys';
 export * from './options';
 export * from './validate';
+export * from './delivery';
 export * from './normalize';
 export * from './wizard';
 export * from './actions';

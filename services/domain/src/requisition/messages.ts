@@ -21,4 +21,6 @@ export const REQ_MSG = {
   icdSearchMinimum: 'Minimum 3 characters required to search.',
   minimumTumorContent: 'Minimum 20% tumor content required',
   subsequentOrderComment: 'Subsequent order created via the one-click order button',
+  /** ours (docs/decisions.md "Report delivery method"): FAX or BOTH without the ordering provider's fax */
+  faxDeliveryNeedsFax: "Delivery by fax needs the provider's fax number",
 } as const;

@@ -7,6 +7,7 @@ import {
   BIRTH_SEXES,
   BLOOD_COLLECTION_MODES,
   CLINICAL_REVIEW_STATUSES,
+  DELIVERY_METHODS,
   DIAGNOSES,
   DISEASE_STATUSES,
   NORMAL_SPECIMEN_TYPES,
@@ -81,6 +82,14 @@ export const ProviderFormSchema = z.object({
   phone: text,
   email: text,
   fax: text,
+});
+
+/**
+ * The ordering provider: a provider plus how the report is delivered to them (EMAIL, FAX, BOTH; optional). Only
+ * the ordering provider has it: the additional provider gets a copy the lab sends its own way.
+ */
+export const OrderingProviderFormSchema = ProviderFormSchema.extend({
+  deliveryMethod: oneOf(DELIVERY_METHODS),
 });
 
 export const LocationFormSchema = z.object({
@@ -197,7 +206,7 @@ export const RequisitionFormSchema = z.object({
   clinicalReviewStatus: oneOf(CLINICAL_REVIEW_STATUSES),
   isNYState: flag,
   patient: PatientFormSchema.nullish(),
-  physician: ProviderFormSchema.nullish(),
+  physician: OrderingProviderFormSchema.nullish(),
   account: AccountFormSchema.nullish(),
   hospitalLocation: LocationFormSchema.nullish(),
   pathologist: PathologistFormSchema.nullish(),
@@ -219,6 +228,7 @@ export const RequisitionFormSchema = z.object({
 export type RequisitionForm = z.infer<typeof RequisitionFormSchema>;
 export type PatientForm = z.infer<typeof PatientFormSchema>;
 export type ProviderForm = z.infer<typeof ProviderFormSchema>;
+export type OrderingProviderForm = z.infer<typeof OrderingProviderFormSchema>;
 export type LocationForm = z.infer<typeof LocationFormSchema>;
 export type TumorSpecimenForm = z.infer<typeof TumorSpecimenFormSchema>;
 export type NormalSpecimenForm = z.infer<typeof NormalSpecimenFormSchema>;

@@ -3,6 +3,7 @@
  * the form's Collector; requisitionIssues (validate.ts) calls them in form order.
  */
 import type { DateWindows } from './dates';
+import { deliveryMethodProblem } from './delivery';
 import type { Collector } from './issue-collector';
 import {
   FIELD_LABELS,
@@ -75,7 +76,10 @@ export function checkPatient(c: Collector, form: RequisitionForm, s: SectionCont
   c.email('patient', 'patient.email', p.email);
 }
 
-/** Ordering provider: names and email required when provider info is required; phone and fax 10 digits. */
+/**
+ * Ordering provider: names and email required when provider info is required; phone and fax 10 digits; a report
+ * delivered by fax needs the provider's fax (deliveryMethodProblem; not relaxed by IS_PROVIDER_INFO_OPTIONAL).
+ */
 export function checkProvider(c: Collector, form: RequisitionForm, s: SectionContext): void {
   const { required } = s;
   const doc = form.physician ?? {};
@@ -85,6 +89,8 @@ export function checkProvider(c: Collector, form: RequisitionForm, s: SectionCon
   c.email('provider', 'physician.email', doc.email);
   c.phone('provider', 'physician.phone', doc.phone);
   c.phone('provider', 'physician.fax', doc.fax, FIELD_LABELS.fax);
+  const delivery = deliveryMethodProblem(doc);
+  if (delivery) c.add('provider', 'physician.deliveryMethod', delivery, 'invalid');
   // Account and location: decision — both follow IS_PROVIDER_INFO_OPTIONAL (they belong to the Provider step)
   c.required('account', 'account.name', form.account?.name, required.provider);
   c.location('location', 'hospitalLocation', form.hospitalLocation, required.provider);

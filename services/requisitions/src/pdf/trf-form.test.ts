@@ -98,4 +98,23 @@ describe('the filled TRF template', () => {
     ])
       expect(html).toContain(title);
   });
+
+  it('prints the report delivery method in the Ordering Provider block: the chosen one checked', () => {
+    const checked = (html: string) =>
+      [...html.matchAll(/<span class="cb on">&#10003;<\/span>([^<]+)<\/span>/g)].map((m) => m[1]);
+    const provider = (html: string) =>
+      html.slice(html.indexOf('Ordering Provider'), html.indexOf('Account &amp;'));
+    const both = provider(
+      trfFormHtml({ ...base, physician: { ...base.physician!, deliveryMethod: 'BOTH', fax: '6175550199' } }),
+    );
+    expect(both).toContain('Deliver report by');
+    expect(checked(both)).toEqual(['Email and fax']);
+    const fax = provider(trfFormHtml({ ...base, physician: { ...base.physician!, deliveryMethod: 'FAX' } }));
+    expect(checked(fax)).toEqual(['Fax']);
+    // none chosen: the three boxes, none checked
+    const none = provider(trfFormHtml(base));
+    expect(none).toContain('Deliver report by');
+    expect(checked(none)).toEqual([]);
+    for (const m of ['Email', 'Fax', 'Email and fax']) expect(none).toContain(`</span>${m}</span>`);
+  });
 });

@@ -5,6 +5,7 @@ import {
   BILLING_CASE_STATUSES,
   BILLING_REVIEW_STATUSES,
   CLINICAL_REVIEW_STATUSES,
+  DELIVERY_METHODS,
   DISEASE_STATUSES,
   NORMAL_SPECIMEN_TYPES,
   PATIENT_STATUSES,
@@ -36,6 +37,7 @@ describe('enumeration labels', () => {
     DISEASE_STATUSES,
     RELATIONSHIPS,
     PATIENT_STATUSES,
+    DELIVERY_METHODS,
   };
   for (const [name, values] of Object.entries(shown))
     it(`${name}: every value reads in Chinese`, () => {
@@ -46,5 +48,6 @@ describe('enumeration labels', () => {
     expect(enumLabel('REJECTED_BY_XIFIN')).toBe('Rejected by XIFIN');
     expect(enumLabel('TRF')).toBe('Requisition');
     expect(enumLabel('SAMPLE_MANIFEST')).toBe('Sample Manifest');
+    expect(DELIVERY_METHODS.map(enumLabel)).toEqual(['Email', 'Fax', 'Email and fax']);
   });
 });

@@ -177,11 +177,15 @@ function providerEntries(
 
 export function ProviderTab({ r }: { r: Requisition }) {
   const t = useOrdersT();
+  const label = useEnumLabel();
   return (
     <Stack>
       <FieldGroup
         title={t('orders.summary.section.provider')}
-        entries={providerEntries(t, r.physician, r.hospitalLocation)}
+        entries={[
+          ...providerEntries(t, r.physician, r.hospitalLocation),
+          [t('orders.summary.field.deliveryMethod'), label(r.physician?.deliveryMethod)],
+        ]}
       />
       <FieldGroup
         title={t('orders.summary.section.account')}

@@ -3,6 +3,7 @@ import { DX_ROOT, dxDoneEnabled, dxSelectable, parseStoredDx } from './Diagnosis
 import { billingFromInsurance } from './steps/BillingStep';
 import { ATTACHMENT_MAX_BYTES as MAX_ATTACHMENT_BYTES } from '@onco/domain';
 import { pickPatient } from './steps/PatientStep';
+import { pickProvider, providerFromNpi, withOrderChoices } from './steps/ProviderStep';
 
 describe('primary diagnosis modal rules', () => {
   it('tissue-level nodes (children of the root, level 1) are not selectable', () => {
@@ -52,6 +53,19 @@ describe('pickers fill the blocks', () => {
         firstName: 'A',
       },
     );
+  });
+  it('picking another ordering provider keeps the report delivery method the order chose', () => {
+    const current = { id: 'd1', lastName: 'House', fax: '5551234567', deliveryMethod: 'FAX' as const };
+    const picked = pickProvider({ id: 'd2', lastName: 'Wilson', fax: null, accountIds: ['a'] });
+    expect(withOrderChoices(picked, current)).toEqual({
+      id: 'd2',
+      lastName: 'Wilson',
+      fax: null,
+      deliveryMethod: 'FAX',
+    });
+    const fromNpi = providerFromNpi({ userId: '1234567893', lastName: 'Cuddy' } as never);
+    expect(withOrderChoices(fromNpi, current)).toMatchObject({ userId: '1234567893', deliveryMethod: 'FAX' });
+    expect(withOrderChoices(picked, null).deliveryMethod).toBeNull();
   });
   it('attachments: 50MB limit', () => {
     expect(MAX_ATTACHMENT_BYTES).toBe(52_428_800);

@@ -104,6 +104,7 @@ export const wizardEn = {
       phone: 'Phone',
       fax: 'Fax',
       email: 'Email',
+      deliveryMethod: 'Deliver report by',
       street: 'Street',
       city: 'City',
       state: 'State',
@@ -209,6 +210,9 @@ export const wizardEn = {
       FINANCIAL_ASSISTANCE: 'Financial Assistance',
       INITIAL_ORDER: 'Initial Order',
       SUBSEQUENT_ORDER: 'Subsequent Order',
+      EMAIL: 'Email',
+      FAX: 'Fax',
+      BOTH: 'Email and fax',
     },
     billing: {
       insuranceFromPatient: 'Saved Patient Insurance',
@@ -238,6 +242,7 @@ export const wizardEn = {
       minimumTumorContent: 'Minimum 20% tumor content required',
       incorrectPassword: 'Incorrect password. Try again.',
       labelRequired: '%{label} is required',
+      faxDeliveryNeedsFax: "Delivery by fax needs the provider's fax number",
     },
     consentText:
       'By signing this requisition I certify that the tests ordered are medically necessary for the diagnosis and treatment of this patient, that the information given is accurate and complete to the best of my knowledge, and that the patient has been informed of the nature of the tests, their purpose, benefits and limitations, and has consented to testing and to the use of the specimen and the results as described. I confirm that I am authorized to order these tests and that the patient (or their legal representative) has been given the opportunity to ask questions. I understand that results will be reported to the ordering provider and to the providers named on this requisition. I agree that the laboratory may contact the payor named on this form and may use de-identified data and residual specimen for quality assurance and research purposes as permitted by law. I acknowledge that two of the test families are not available for samples from New York State. Please scroll to the end of this text to continue.',
@@ -337,6 +342,7 @@ export const wizardZh = {
       phone: '电话',
       fax: '传真',
       email: '电子邮件',
+      deliveryMethod: '报告发送方式',
       street: '街道',
       city: '城市',
       state: '州',
@@ -442,6 +448,9 @@ export const wizardZh = {
       FINANCIAL_ASSISTANCE: '经济援助',
       INITIAL_ORDER: '首次订单',
       SUBSEQUENT_ORDER: '后续订单',
+      EMAIL: '电子邮件',
+      FAX: '传真',
+      BOTH: '电子邮件和传真',
     },
     billing: {
       insuranceFromPatient: '患者已存保险',
@@ -466,6 +475,7 @@ export const wizardZh = {
       minimumTumorContent: '肿瘤含量至少为 20%',
       incorrectPassword: '密码错误，请重试。',
       labelRequired: '%{label}为必填项',
+      faxDeliveryNeedsFax: '通过传真发送报告需要填写医生的传真号码',
     },
     consentText:
       '签署本申请单即表示本人证明：所开具的检测对该患者的诊断和治疗具有医疗必要性；据本人所知，所提供的信息准确、完整；已告知患者检测的性质、目的、获益和局限性，患者已同意进行检测并同意按上述方式使用标本及检测结果。本人确认有权开具这些检测，且患者（或其法定代理人）已有机会提出问题。本人理解检测结果将报告给开单医生及本申请单上列明的其他医生。本人同意实验室可联系本申请单上列明的付款方，并可在法律允许的范围内将去标识化数据和剩余标本用于质量保证和研究目的。本人知悉其中两类检测不适用于来自纽约州的样本。请滚动至本文末尾以继续。',

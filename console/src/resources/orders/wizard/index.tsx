@@ -161,8 +161,11 @@ export function OrderWizardPage() {
           setServerErrors({});
           return idRef.current;
         } catch (e) {
-          const details = (e as { body?: { details?: { errors?: FieldErrors } } })?.body?.details;
-          if (details?.errors) setServerErrors(details.errors);
+          // the field messages of a refused save: `details.fields` (the requisition API's 400), or `errors`
+          const details = (e as { body?: { details?: { fields?: FieldErrors; errors?: FieldErrors } } })?.body
+            ?.details;
+          const fields = details?.fields ?? details?.errors;
+          if (fields) setServerErrors(fields);
           toast(
             'error',
             errorMessage(

@@ -28,6 +28,7 @@ describe('rule messages in the user language', () => {
     REQ_MSG.medicareWarning,
     REQ_MSG.icdSearchMinimum,
     REQ_MSG.minimumTumorContent,
+    REQ_MSG.faxDeliveryNeedsFax,
   ];
 
   it('English shows the spec words unchanged', () => {

@@ -32,6 +32,7 @@ const PATTERNS: Array<[RegExp, string, (m: RegExpExecArray) => Record<string, un
   [/^Minimum 3 characters required to search\.$/, 'icdSearchMinimum', () => ({})],
   [/^Minimum 20% tumor content required$/, 'minimumTumorContent', () => ({})],
   [/^Incorrect password\. Try again\.$/, 'incorrectPassword', () => ({})],
+  [/^Delivery by fax needs the provider's fax number$/, 'faxDeliveryNeedsFax', () => ({})],
   [/^(.+) is required$/, 'labelRequired', (m) => ({ label: m[1] })],
 ];
 

@@ -129,13 +129,23 @@ describe('order wizard (real backend, chromium)', () => {
     await continueTo(page, 'provider');
     expect(await stateOf(page, 'patient')).toBe('complete');
 
-    // Provider: physician, account and location pickers
+    // Provider: physician, account and location pickers; the report delivery method, chosen first, survives the pick
+    const delivery = (v: string) => `input[name="physician.deliveryMethod"][value="${v}"]`;
+    await page.click(delivery('BOTH'));
     await pick(page, '#physician-search', physicianLast);
     await page.waitForFunction(
       (n) => (document.querySelector('[name="physician.lastName"]') as HTMLInputElement)?.value === n,
       {},
       physicianLast,
     );
+    expect(await page.$eval(delivery('BOTH'), (e) => (e as HTMLInputElement).checked)).toBe(true);
+    // fax delivery needs the provider's fax: without it the step says so under the method
+    const fax = await page.$eval(field('physician.fax'), (e) => (e as HTMLInputElement).value);
+    await fill(page, field('physician.fax'), '');
+    await waitForText(page, "Delivery by fax needs the provider's fax number");
+    await h.shot(page, 'wizard-2-provider-delivery');
+    await fill(page, field('physician.fax'), fax || '2065550141');
+    await page.waitForFunction(() => !document.body.innerText.includes('Delivery by fax needs'));
     if (!(await page.$eval(field('physician.email'), (e) => (e as HTMLInputElement).value)))
       await fill(page, field('physician.email'), 'provider@clinic.example.org');
     await pick(page, '#account-search', 'Pacific');
@@ -291,6 +301,7 @@ describe('order wizard (real backend, chromium)', () => {
     const copy = await h.api(auth, 'GET', `/portal/api/v1/testOrderForms/${copyId}`);
     expect(copy.body).toMatchObject({ status: 'DRAFT', parentTestOrderForm: { id: orderId } });
     expect(copy.body.patient.lastName).toBe('Curie');
+    expect(copy.body.physician.deliveryMethod).toBe('BOTH');
     // the clinical fields were saved as typed, and the summary shows them
     const submitted = await h.api(auth, 'GET', `/portal/api/v1/testOrderForms/${orderId}`);
     expect(submitted.body.tumorSpecimen).toMatchObject({
@@ -299,6 +310,7 @@ describe('order wizard (real backend, chromium)', () => {
       priorTherapies: ['Doxorubicin', 'Paclitaxel'],
       planOrReceivingImmunotherapy: true,
     });
+    expect(submitted.body.physician.deliveryMethod).toBe('BOTH');
     expect(submitted.body.patient).toMatchObject({
       race: 'White',
       trialName: 'ONC-TRIAL-7',
@@ -309,6 +321,10 @@ describe('order wizard (real backend, chromium)', () => {
     await waitForText(page, 'Left breast, upper outer quadrant');
     await waitForText(page, 'SP-0042');
     await h.shot(page, 'order-summary-clinical-en');
+    await open(page, h, `/order/${orderId}/summary/provider`);
+    await waitForText(page, 'Deliver report by');
+    await waitForText(page, 'Email and fax');
+    await h.shot(page, 'order-summary-provider-en');
 
     await open(page, h, '/home');
     await waitForText(page, 'Welcome Back!');

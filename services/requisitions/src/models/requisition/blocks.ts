@@ -5,6 +5,7 @@ import {
   BIOPSY_SITES,
   BIRTH_SEXES,
   BLOOD_COLLECTION_MODES,
+  DELIVERY_METHODS,
   DIAGNOSES,
   DISEASE_STATUSES,
   NORMAL_SPECIMEN_TYPES,
@@ -49,18 +50,24 @@ export const patientSchema = sub({
   diagnosis: str,
 });
 
-export const providerSchema = () =>
-  sub({
-    id: str,
-    userId: str, // the NPI number
-    firstName: str,
-    middleName: str,
-    lastName: str,
-    name: str,
-    phone: str,
-    email: str,
-    fax: str,
-  });
+const providerFields = {
+  id: str,
+  userId: str, // the NPI number
+  firstName: str,
+  middleName: str,
+  lastName: str,
+  name: str,
+  phone: str,
+  email: str,
+  fax: str,
+};
+
+/** A provider snapshot (the additional provider). */
+export const providerSchema = () => sub(providerFields);
+
+/** The ordering provider: a provider snapshot plus how the report is delivered to them (none: not chosen). */
+export const orderingProviderSchema = () =>
+  sub({ ...providerFields, deliveryMethod: { type: String, enum: DELIVERY_METHODS, default: null } });
 
 export const locationSchema = () =>
   sub({

@@ -2,6 +2,7 @@ import type {
   BillingEntryForm,
   BillingType,
   ClinicalReviewStatus,
+  DeliveryMethod,
   IdNameRef,
   LocationAddress,
   OrderType,
@@ -49,6 +50,10 @@ export interface ProviderSnapshot extends PersonSnapshot {
   phone?: string | null;
   email?: string | null;
   fax?: string | null;
+}
+/** The ordering provider: how the report is delivered to them (docs/decisions.md "Report delivery method"). */
+export interface OrderingProviderSnapshot extends ProviderSnapshot {
+  deliveryMethod?: DeliveryMethod | null;
 }
 export interface LocationSnapshot {
   id: string | null;
@@ -146,7 +151,7 @@ export interface RequisitionDoc extends RecordFields<Date> {
   clinicalReviewStatus: ClinicalReviewStatus | null;
   isNYState: boolean | null;
   patient: PatientSnapshot | null;
-  physician: ProviderSnapshot | null;
+  physician: OrderingProviderSnapshot | null;
   account: (IdName & { accountId?: string | null }) | null;
   hospitalLocation: LocationSnapshot | null;
   pathologist: PathologistSnapshot | null;

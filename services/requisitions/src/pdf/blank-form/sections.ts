@@ -4,6 +4,7 @@ import {
   BIRTH_SEXES,
   BLOOD_COLLECTION_MODES,
   DELIVERY_METHODS,
+  DELIVERY_METHOD_LABELS,
   DIAGNOSES,
   DISEASE_STATUSES,
   NORMAL_SPECIMEN_TYPES,
@@ -60,7 +61,7 @@ export const providerSection = () =>
     ${row(line('Email'))}
     ${choice(
       'Deliver report by:',
-      boxes(DELIVERY_METHODS, (v) => (v === 'BOTH' ? 'Email and fax' : label(v))),
+      boxes(DELIVERY_METHODS, (v) => DELIVERY_METHOD_LABELS[v as keyof typeof DELIVERY_METHOD_LABELS]),
     )}`,
   );
 

@@ -1,6 +1,8 @@
+import { DELIVERY_METHODS, DELIVERY_METHOD_LABELS } from '@onco/domain';
 import type {
   LocationSnapshot,
   NormalSpecimen,
+  OrderingProviderSnapshot,
   PatientSnapshot,
   ProviderSnapshot,
   RequisitionBilling,
@@ -139,8 +141,14 @@ export function patientSection(p: PatientSnapshot | null | undefined): string {
   );
 }
 
-export const providerSection = (physician: ProviderSnapshot | null | undefined) =>
-  block(3, 'Ordering Provider', providerRows(physician));
+/** "Deliver report by:" as on the blank form, the chosen method checked (none checked when none was chosen). */
+const deliveryRow = (method: string | null | undefined) =>
+  row(
+    `<div class="f"><div class="v">${DELIVERY_METHODS.map((m) => check(m === method, DELIVERY_METHOD_LABELS[m])).join('')}</div><div class="cap">Deliver report by</div></div>`,
+  );
+
+export const providerSection = (physician: OrderingProviderSnapshot | null | undefined) =>
+  block(3, 'Ordering Provider', `${providerRows(physician)}\n    ${deliveryRow(physician?.deliveryMethod)}`);
 
 export const accountSection = (trf: TrfFormRequisition) =>
   block(

@@ -1,10 +1,16 @@
 import { Button } from '@mui/material';
 import { useState } from 'react';
-import type { LocationForm, ProviderForm } from '@onco/domain';
+import {
+  DELIVERY_METHODS,
+  deliversByFax,
+  type LocationForm,
+  type OrderingProviderForm,
+  type ProviderForm,
+} from '@onco/domain';
 import { NpiLookupDialog, type NpiResult } from '../NpiLookupDialog';
 import { useWizardT } from '../useWizardT';
 import { useWizard } from '../context';
-import { AddressFields, Section, TextF } from '../fields';
+import { AddressFields, RadioF, Section, TextF } from '../fields';
 import { getPath } from '../model';
 import { Picker } from '../Picker';
 
@@ -29,13 +35,30 @@ export const pickProvider = (row: Row) =>
   ]);
 export const pickLocation = (row: Row) =>
   pick<LocationForm>(row, ['id', 'name', 'hospitalLocationId', 'address']);
+/**
+ * The ordering provider block after a pick (directory or NPI registry): the picked person's fields, and the
+ * order's own choice kept (the report delivery method belongs to the order, not to the person picked).
+ */
+export const withOrderChoices = (
+  picked: ProviderForm,
+  current: OrderingProviderForm | null | undefined,
+): OrderingProviderForm => ({ ...picked, deliveryMethod: current?.deliveryMethod ?? null });
 const personLabel = (r: Row) =>
   [r.name ?? `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim(), r.userId ?? r.npi]
     .filter(Boolean)
     .join(' · ');
 
 /** Provider fields of a block ('physician' or 'additionalPhysician'). */
-export function ProviderFields({ prefix, required }: { prefix: string; required?: boolean }) {
+export function ProviderFields({
+  prefix,
+  required,
+  faxRequired,
+}: {
+  prefix: string;
+  required?: boolean;
+  /** the fax is needed (the report is delivered by fax) */
+  faxRequired?: boolean;
+}) {
   const { can } = useWizard();
   return (
     <>
@@ -49,7 +72,7 @@ export function ProviderFields({ prefix, required }: { prefix: string; required?
         disabled={!can('CAN_EDIT_PHYSICIAN_EMAIL')}
       />
       <TextF path={`${prefix}.phone`} label="wizard.fields.phone" />
-      <TextF path={`${prefix}.fax`} label="wizard.fields.fax" />
+      <TextF path={`${prefix}.fax`} label="wizard.fields.fax" required={faxRequired} />
     </>
   );
 }
@@ -129,7 +152,7 @@ export function ProviderStep() {
           resource="physicians"
           debounceMs={400}
           optionLabel={personLabel}
-          onPick={(row) => patch({ physician: pickProvider(row) })}
+          onPick={(row) => patch({ physician: withOrderChoices(pickProvider(row), form.physician) })}
           cols={12}
         />
         {npi && (
@@ -139,7 +162,10 @@ export function ProviderStep() {
             onPick={(r) => {
               const loc = r.locations?.[0];
               patch({
-                physician: { ...providerFromNpi(r), email: form.physician?.email ?? null },
+                physician: withOrderChoices(
+                  { ...providerFromNpi(r), email: form.physician?.email ?? null },
+                  form.physician,
+                ),
                 ...(loc && !form.hospitalLocation?.name
                   ? { hospitalLocation: { name: loc.name ?? null, address: loc.address ?? null } }
                   : {}),
@@ -148,7 +174,16 @@ export function ProviderStep() {
             }}
           />
         )}
-        <ProviderFields prefix="physician" required={required} />
+        <ProviderFields
+          prefix="physician"
+          required={required}
+          faxRequired={deliversByFax(form.physician?.deliveryMethod)}
+        />
+        <RadioF
+          path="physician.deliveryMethod"
+          label="wizard.fields.deliveryMethod"
+          options={DELIVERY_METHODS}
+        />
       </Section>
       <Section title="wizard.sections.account">
         <Picker<Row>

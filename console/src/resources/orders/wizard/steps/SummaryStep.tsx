@@ -55,6 +55,7 @@ const SECTIONS: SummarySection[] = [
       ['wizard.fields.lastName', 'physician.lastName'],
       ['wizard.fields.npi', 'physician.userId'],
       ['wizard.fields.email', 'physician.email'],
+      ['wizard.fields.deliveryMethod', 'physician.deliveryMethod', 'option'],
       ['wizard.fields.accountName', 'account.name'],
       ['wizard.fields.locationName', 'hospitalLocation.name'],
       ['wizard.fields.street', 'hospitalLocation.address.street'],
