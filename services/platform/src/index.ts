@@ -25,3 +25,4 @@ export * from './transaction';
 export * from './conditional';
 export * from './list-routes';
 export * from './crud-routes';
+export * from './bulk';

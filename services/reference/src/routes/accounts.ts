@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import { requireUser, scopeFilter, type SessionUser, typed } from '@onco/platform';
+import { scopeFilter, type SessionUser } from '@onco/platform';
 import { RULE_MSG } from '../rules';
-import { checkLocation, createHospitalLocation, LOCATION_ADDRESS, mergeAddress } from '../use-cases';
+import {
+  checkLocation,
+  insertHospitalLocations,
+  LOCATION_ADDRESS,
+  mergeAddress,
+  prepareHospitalLocation,
+} from '../use-cases';
 import { auditReply, fieldErrors, ref, str, text, type RouteDeps } from './shared';
 import { directoryResource, scopedResourceRoutes } from './scoped-resource';
 import { facetNameCaches } from '../name-cache';
@@ -153,23 +159,12 @@ export async function accountRoutes(app: FastifyInstance, deps: RouteDeps) {
       },
       after: (id) => facetNameCaches(models).location.forget(id),
     },
+    create: {
+      permission: 'CAN_CREATE_HOSPITALLOCATION',
+      summary: "Create a hospital location for one of the user's accounts",
+      body: createLocationBody,
+      prepare: (b, user) => prepareHospitalLocation(deps, user, b),
+      insert: (rows, user, session) => insertHospitalLocations(deps, user, rows, session),
+    },
   });
-
-  typed(app).post(
-    '/hospitalLocations',
-    {
-      config: { permission: 'CAN_CREATE_HOSPITALLOCATION' },
-      schema: {
-        tags: ['reference'],
-        summary: "Create a hospital location for one of the user's accounts",
-        body: createLocationBody,
-        response: { 201: hospitalLocationReply },
-      },
-    },
-    async (req, reply) => {
-      const created = await createHospitalLocation(deps, requireUser(req), req.body);
-      reply.status(201);
-      return created;
-    },
-  );
 }

@@ -1,16 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import type { Model } from 'mongoose';
-import type { z } from 'zod';
+import type { ClientSession, Model } from 'mongoose';
+import { z } from 'zod';
 import {
+  bulkRoute,
   getByIdRoute,
+  idParams,
   listRoutes,
+  requireUser,
+  runBulk,
+  typed,
   updateByIdRoute,
   type ListResource,
   type ListRoutesOptions,
   type RoutePermission,
   type SessionUser,
 } from '@onco/platform';
-import { loadScoped, updateScoped } from './shared';
+import { decideScopedEdit, loadScoped, updateScoped, writeScopedEdit } from './shared';
 
 type Filter = Record<string, unknown>;
 
@@ -43,7 +48,25 @@ export interface ScopedEdit<B extends z.ZodType<{ version?: number }>> {
   after?: (id: string) => void;
 }
 
-export interface ScopedResourceOptions<B extends z.ZodType<{ version?: number }>> {
+/**
+ * The creation of records: POST {path} (one) and POST {path}/bulk (many, all or nothing), both through `prepare`
+ * (one body's checks and rules) and `insert` (the write).
+ */
+export interface ScopedCreate<C extends z.ZodTypeAny, P> {
+  permission: RoutePermission;
+  summary: string;
+  body: C;
+  /** one body checked (throws its 400, or 403 for a record outside the user's scope); what `insert` writes */
+  prepare: (body: z.infer<C>, user: SessionUser) => Promise<P>;
+  /** writes prepared records in order, through `session` when given (a bulk create); each as the reply shows it */
+  insert: (prepared: P[], user: SessionUser, session?: ClientSession) => Promise<unknown[]>;
+}
+
+export interface ScopedResourceOptions<
+  B extends z.ZodType<{ version?: number }>,
+  C extends z.ZodTypeAny = z.ZodTypeAny,
+  P = unknown,
+> {
   /** the collection's path, e.g. '/accounts'; one record is `${path}/:id` */
   path: string;
   model: Model<any>;
@@ -58,16 +81,19 @@ export interface ScopedResourceOptions<B extends z.ZodType<{ version?: number }>
   /** GET {path}: the list (listRoutes), in the data scope unless it has a scope of its own */
   list?: Pick<ListRoutesOptions, 'resource' | 'noun' | 'summary'> & Partial<Pick<ListRoutesOptions, 'scope'>>;
   edit?: ScopedEdit<B>;
+  create?: ScopedCreate<C, P>;
 }
 
 /**
  * A reference directory's routes within the user's data scope: its list (when given), GET {path}/:id (404
- * outside the scope) and, when given, the versioned edit PUT {path}/:id.
+ * outside the scope), and when given the versioned edit PUT {path}/:id with its bulk PUT {path}/bulk and the
+ * creation POST {path} with its bulk POST {path}/bulk (docs/decisions.md "Bulk create and update").
  */
-export function scopedResourceRoutes<B extends z.ZodType<{ version?: number }>>(
-  app: FastifyInstance,
-  o: ScopedResourceOptions<B>,
-) {
+export function scopedResourceRoutes<
+  B extends z.ZodType<{ version?: number }>,
+  C extends z.ZodTypeAny = z.ZodTypeAny,
+  P = unknown,
+>(app: FastifyInstance, o: ScopedResourceOptions<B, C, P>) {
   const readers = o.readers ?? 'AUTHENTICATED';
   const present = o.present ?? ((doc: unknown) => doc);
   if (o.list)
@@ -89,12 +115,16 @@ export function scopedResourceRoutes<B extends z.ZodType<{ version?: number }>>(
     reply: o.reply,
     load: async (user, id) => present(await loadScoped(o.model, id, o.scope(user)), user),
   });
-  if (o.edit) scopedEditRoute(app, o, o.edit);
+  if (o.edit) {
+    scopedEditRoute(app, o, o.edit);
+    scopedBulkEditRoute(app, o, o.edit);
+  }
+  if (o.create) scopedCreateRoutes(app, o, o.create);
 }
 
 function scopedEditRoute<B extends z.ZodType<{ version?: number }>>(
   app: FastifyInstance,
-  o: ScopedResourceOptions<B>,
+  o: ScopedResourceOptions<B, any, any>,
   edit: ScopedEdit<B>,
 ) {
   updateByIdRoute(app, {
@@ -115,6 +145,104 @@ function scopedEditRoute<B extends z.ZodType<{ version?: number }>>(
       });
       const updated = await (edit.after ? written.finally(() => edit.after!(id)) : written);
       return o.present ? o.present(updated, user) : updated;
+    },
+  });
+}
+
+/** Each record as the reply shows it to this user. */
+const presentAll = (o: Pick<ScopedResourceOptions<any>, 'present'>, rows: unknown[], user: SessionUser) =>
+  o.present ? rows.map((r) => o.present!(r, user)) : rows;
+
+/**
+ * PUT {path}/bulk: the versioned edit of many records, all or nothing (runBulk). Each row is the edit's body with
+ * the record's `id`, decided as the single edit decides it (404 outside the scope, 409 on a stale `version`, the
+ * change's 400s) and written conditional on the version read, every row in one transaction.
+ */
+function scopedBulkEditRoute<B extends z.ZodType<{ version?: number }>>(
+  app: FastifyInstance,
+  o: ScopedResourceOptions<B, any, any>,
+  edit: ScopedEdit<B>,
+) {
+  const row = z.object({ id: idParams.shape.id }).and(edit.body);
+  bulkRoute(app, {
+    method: 'PUT',
+    path: o.path,
+    permission: edit.permission,
+    tag: 'reference',
+    summary: `${edit.summary}: many at once, each row with its id`,
+    row,
+    reply: o.reply,
+    save: async (user, body) => {
+      const scope = o.scope(user);
+      const at = (id: string) => ({ model: o.model, id, scope, userId: user.id });
+      const ids: string[] = [];
+      try {
+        const updated = await runBulk({
+          body,
+          schema: row,
+          key: (r) => r.id,
+          strict: (r) => r.version !== undefined,
+          conn: o.model.db,
+          check: async (r) => {
+            const { id, ...b } = r;
+            ids.push(id);
+            const decided = await decideScopedEdit({
+              ...at(id),
+              version: r.version,
+              change: (current) => edit.change(b as z.infer<B>, current, user),
+            });
+            return { id, decided };
+          },
+          write: async (checked, session) => {
+            const out: unknown[] = [];
+            for (const c of checked) out.push(await writeScopedEdit(at(c.id), c.decided, session));
+            return out;
+          },
+        });
+        return presentAll(o, updated, user);
+      } finally {
+        if (edit.after) for (const id of new Set(ids)) edit.after(id);
+      }
+    },
+  });
+}
+
+/** POST {path} (one record, 201) and POST {path}/bulk (many, all or nothing): prepare, then insert. */
+function scopedCreateRoutes<C extends z.ZodTypeAny, P>(
+  app: FastifyInstance,
+  o: ScopedResourceOptions<any, C, P>,
+  create: ScopedCreate<C, P>,
+) {
+  typed(app).post(
+    o.path,
+    {
+      config: { permission: create.permission },
+      schema: { tags: ['reference'], summary: create.summary, body: create.body, response: { 201: o.reply } },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const [created] = await create.insert([await create.prepare(req.body as z.infer<C>, user)], user);
+      reply.status(201);
+      return presentAll(o, [created], user)[0];
+    },
+  );
+  bulkRoute(app, {
+    method: 'POST',
+    path: o.path,
+    permission: create.permission,
+    tag: 'reference',
+    summary: `${create.summary}: many at once`,
+    row: create.body,
+    reply: o.reply,
+    save: async (user, body) => {
+      const created = await runBulk({
+        body,
+        schema: create.body as z.ZodType<z.infer<C>>,
+        conn: o.model.db,
+        check: (r) => create.prepare(r, user),
+        write: (prepared, session) => create.insert(prepared, user, session),
+      });
+      return presentAll(o, created, user);
     },
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Model } from 'mongoose';
+import type { ClientSession, Model } from 'mongoose';
 import { badRequest, conditionalWrite, conflict, notFound, toApi } from '@onco/platform';
 import type { ReferenceDeps } from '../use-cases/deps';
 
@@ -62,38 +62,71 @@ export function and(...parts: Array<Record<string, unknown>>): Record<string, un
   return { $and: nonEmpty };
 }
 
-/**
- * A versioned edit of one record within the data scope: read it (out of scope or deleted: 404), refuse a stale
- * `version` (409), then write the change computed from the record read, with the audit fields and version + 1,
- * in one update conditional on that version (and the scope). When it matches nothing the record changed in
- * between: with a `version` from the client that is a 409; without one the edit is made again on the new
- * record (each round has a winner; the bound only caps a pathological pile-up).
- */
-export async function updateScoped<T>(o: {
+/** Where a versioned edit of one record goes: the record, the user's data scope, and who makes the edit. */
+export interface ScopedEditTarget<T> {
   model: Model<T>;
   id: string;
   scope: Record<string, unknown>;
-  version?: number;
   userId: string;
-  change: (current: any) => Record<string, unknown> | Promise<Record<string, unknown>>;
-}): Promise<any> {
-  return conditionalWrite(
-    async () => {
-      const current = await loadScoped(o.model, o.id, o.scope);
-      if (o.version !== undefined && o.version !== current.version) throw conflict();
-      const set = await o.change(current);
-      const updated = await o.model
-        .findOneAndUpdate(
-          scopedById(o.id, o.scope, { version: current.version }) as any,
-          { $set: { ...set, updatedOn: new Date(), updatedBy: o.userId }, $inc: { version: 1 } } as any,
-          { returnDocument: 'after' },
-        )
-        .lean()
-        .exec();
-      return updated ? toApi(updated as Record<string, any>) : null;
-    },
-    { strict: o.version !== undefined },
-  );
+}
+
+/** An edit decided on the record read: the version it was read at and the fields to set. */
+export interface DecidedEdit {
+  version: number;
+  set: Record<string, unknown>;
+}
+
+/**
+ * Decide a versioned edit of one record within the data scope: read it (out of scope or deleted: 404), refuse a
+ * stale `version` (409), then compute the change from the record read (its rules throw their 400s).
+ */
+export async function decideScopedEdit<T>(
+  o: Omit<ScopedEditTarget<T>, 'userId'> & {
+    version?: number;
+    change: (current: any) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  },
+): Promise<DecidedEdit> {
+  const current = await loadScoped(o.model, o.id, o.scope);
+  if (o.version !== undefined && o.version !== current.version) throw conflict();
+  return { version: current.version, set: await o.change(current) };
+}
+
+/**
+ * Write a decided edit with the audit fields and version + 1, in one update conditional on the version read (and
+ * the scope), through `session` when given (a bulk update's transaction). The record as replies show it, or null
+ * when it changed since it was read.
+ */
+export async function writeScopedEdit<T>(
+  o: ScopedEditTarget<T>,
+  edit: DecidedEdit,
+  session?: ClientSession,
+): Promise<any> {
+  const updated = await o.model
+    .findOneAndUpdate(
+      scopedById(o.id, o.scope, { version: edit.version }) as any,
+      { $set: { ...edit.set, updatedOn: new Date(), updatedBy: o.userId }, $inc: { version: 1 } } as any,
+      { returnDocument: 'after', ...(session ? { session } : {}) },
+    )
+    .lean()
+    .exec();
+  return updated ? toApi(updated as Record<string, any>) : null;
+}
+
+/**
+ * A versioned edit of one record within the data scope: decided on the record read (decideScopedEdit: 404, 409 on a
+ * stale `version`, the change's 400s), then written conditional on that version (writeScopedEdit). When the write
+ * matches nothing the record changed in between: with a `version` from the client that is a 409; without one the
+ * edit is made again on the new record (each round has a winner; the bound only caps a pathological pile-up).
+ */
+export async function updateScoped<T>(
+  o: ScopedEditTarget<T> & {
+    version?: number;
+    change: (current: any) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  },
+): Promise<any> {
+  return conditionalWrite(async () => writeScopedEdit(o, await decideScopedEdit(o)), {
+    strict: o.version !== undefined,
+  });
 }
 
 /** A 400 naming every field in error (details.errors: field -> the spec's message). */

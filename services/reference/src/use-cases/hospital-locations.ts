@@ -1,3 +1,4 @@
+import type { ClientSession } from 'mongoose';
 import { badRequest, forbidden, toApi, type SessionUser } from '@onco/platform';
 import { nextSequence } from '../models';
 import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
@@ -56,15 +57,22 @@ export interface NewHospitalLocation {
   address?: Record<string, string | null | undefined> | null;
 }
 
+/** A new hospital location checked and ready to write: everything but its number. */
+export interface PreparedHospitalLocation {
+  name: string;
+  account: { id: string; name: string | null };
+  address: Record<string, string | null> | null;
+}
+
 /**
- * Create a hospital location for one of the user's accounts (403 for another account, 400 for an unknown one),
- * numbered HL-<n>. Returns it as replies show it.
+ * Check a new hospital location for one of the user's accounts (400 for a missing or unknown account and for the
+ * name and address rules, 403 for another account): what insertHospitalLocations writes.
  */
-export async function createHospitalLocation(
+export async function prepareHospitalLocation(
   { models }: ReferenceDeps,
   user: SessionUser,
   b: NewHospitalLocation,
-) {
+): Promise<PreparedHospitalLocation> {
   const accountId = b.accountId ?? (typeof b.account === 'string' ? b.account : b.account?.id);
   if (!accountId) throw badRequest('account is required', { field: 'account' });
   const address = mergeAddress(b.address ?? null, null, LOCATION_ADDRESS);
@@ -74,14 +82,35 @@ export async function createHospitalLocation(
     .lean()
     .exec();
   if (!account) throw badRequest(`Unknown account: ${accountId}`, { field: 'account' });
-  const seq = await nextSequence(models, 'hospitalLocation', 1000);
-  const created = await models.HospitalLocation.create({
-    hospitalLocationId: `HL-${seq}`,
-    name: b.name,
-    account: { id: account._id, name: account.name },
-    address,
-    createdBy: user.id,
-    updatedBy: user.id,
-  });
-  return toApi(created.toObject());
+  return { name: b.name, account: { id: account._id, name: account.name }, address };
+}
+
+/**
+ * Write checked hospital locations, numbered HL-<n> in order (one block of numbers, taken outside `session`: a
+ * write given up leaves its numbers unused), through `session` when given (a bulk create's transaction). Returns
+ * them as replies show them, in order.
+ */
+export async function insertHospitalLocations(
+  { models }: ReferenceDeps,
+  user: SessionUser,
+  rows: PreparedHospitalLocation[],
+  session?: ClientSession,
+) {
+  const last = await nextSequence(models, 'hospitalLocation', 1000, rows.length);
+  const created = await models.HospitalLocation.insertMany(
+    rows.map((r, i) => ({
+      hospitalLocationId: `HL-${last - rows.length + 1 + i}`,
+      ...r,
+      createdBy: user.id,
+      updatedBy: user.id,
+    })),
+    { ordered: true, ...(session ? { session } : {}) },
+  );
+  return created.map((d) => toApi(d.toObject()));
+}
+
+/** Create a hospital location for one of the user's accounts (prepareHospitalLocation, insertHospitalLocations). */
+export async function createHospitalLocation(deps: ReferenceDeps, user: SessionUser, b: NewHospitalLocation) {
+  const [created] = await insertHospitalLocations(deps, user, [await prepareHospitalLocation(deps, user, b)]);
+  return created;
 }
