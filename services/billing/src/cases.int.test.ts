@@ -484,7 +484,10 @@ describe('billing cases: from events, qualification and the actions API (real Ka
       409,
     );
     // (the next tests use that case as it was)
-    await billing.BillingCase.updateOne({ _id: other._id }, { $set: { caseStatus: other.caseStatus } }).exec();
+    await billing.BillingCase.updateOne(
+      { _id: other._id },
+      { $set: { caseStatus: other.caseStatus } },
+    ).exec();
   });
 
   it('Update Timepoint: only a reported subsequent order, with a history entry', async () => {

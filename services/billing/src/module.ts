@@ -6,10 +6,15 @@ import { billingActionRoutes } from './routes/billing-actions';
 import { startBillingConsumers } from './consumers/cases';
 import { defineBillingSubmitQueue, type BillingSubmitQueue } from './submission/queue';
 import { BILLING_SUBMIT_QUEUE } from './submission/submit-job';
+import { defineBillingStatusFeed, type BillingStatusFeed } from './submission/status-feed';
 import { billingSubmitRoutes } from './submission/routes';
 import type { DiagnosisCodeCatalog } from './submission/rules';
 
-export type BillingModule = DomainModule & { models: BillingModels; submission: BillingSubmitQueue };
+export type BillingModule = DomainModule & {
+  models: BillingModels;
+  submission: BillingSubmitQueue;
+  statusFeed: BillingStatusFeed;
+};
 
 /**
  * The billing service: billing cases (billing_cases carries pending events), submitted to XIFIN by workers
@@ -24,11 +29,14 @@ export function createBillingModule(ctx: PlatformContext, opts: BillingModuleOpt
   const models = billingModels(ctx.mongo);
   // the billing-submit queue; its worker runs where the registry starts workers (WORKERS=true)
   const submission = defineBillingSubmitQueue(ctx, { models });
+  // the billing system's later statuses, polled on a schedule by the worker processes (submission/status-feed.ts)
+  const statusFeed = defineBillingStatusFeed(ctx, { models });
   return {
     name: 'billing',
-    queues: [BILLING_SUBMIT_QUEUE],
+    queues: [BILLING_SUBMIT_QUEUE, statusFeed.name],
     models,
     submission,
+    statusFeed,
     outboxCollections: ['billing_cases'],
     // test-status and requisition-* events -> billing cases (consumers/cases.ts)
     // (and, before the workers start, every case being submitted gets its billing-submit job back: queue.ts requeue)
@@ -49,6 +57,10 @@ export function createBillingModule(ctx: PlatformContext, opts: BillingModuleOpt
       }, ctx.config.BILLING_REQUEUE_INTERVAL_MS);
       timer.unref();
       const consumers = await startBillingConsumers(ctx, models);
+      // not awaited: a process starting while Redis is away puts the scheduler in place when Redis is back
+      void statusFeed
+        .schedule()
+        .catch((err: Error) => ctx.logger.warn({ err: err.message }, 'billing status feed not scheduled'));
       return {
         stop: async () => {
           clearInterval(timer);

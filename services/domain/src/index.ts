@@ -11,6 +11,7 @@ export * from './lab/manifest';
 export * from './lab/manifest-read';
 export * from './lab/barcodes';
 export * from './billing/cases';
+export * from './billing/feed';
 export * from './kits/index';
 export * from './box';
 export * from './contact';

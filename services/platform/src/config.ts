@@ -18,6 +18,12 @@ export function mongoUrlWithDb(url: string, db: string): string {
   return url.replace(/\/[^/?]*(\?|$)/, `/${db}$1`);
 }
 
+/**
+ * The billing gateway token of development, demos and tests (BILLING_GATEWAY_TOKEN's default): the billing gateway
+ * stand-in takes it when it is given no other, so a local setup needs no token.
+ */
+export const DEV_BILLING_GATEWAY_TOKEN = 'dev-only-billing-gateway-token';
+
 /** The browser for PDFs and the browser tests: Debian's chromium-headless-shell (scripts/infra.sh installs it). */
 export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium-headless-shell';
 
@@ -41,6 +47,12 @@ export const configSchema = z.object({
   SERVICES: z.string().default('all'),
   /** Run the BullMQ workers, the outbox relay and the Kafka consumers in this process. */
   WORKERS: bool.default(true),
+  /**
+   * The most a shutdown (SIGTERM, SIGINT) takes: in-flight requests and jobs finish within it, a step still
+   * running at its deadline (a client retrying a dependency that is down) is given up on. Below an
+   * orchestrator's usual 30 s grace period, with room to spare.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(8_000),
   /**
    * Whose Kafka consumers and BullMQ workers run here (when WORKERS): "all" or a comma list of the domains
    * reference,requisitions,lab,billing,messages. A deployment can give a domain's workers processes of their own; a
@@ -169,6 +181,21 @@ export const configSchema = z.object({
    * with Redis's data is added again under its deterministic id; the claim's idempotency key keeps it one claim).
    */
   BILLING_REQUEUE_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * The bearer token the platform shows the billing system when it reads its status feed (`GET /feed`,
+   * docs/billing-gateway.md "The status feed"). The default is a development value the stand-in also takes by
+   * default; set the billing system's own token wherever BILLING_GATEWAY_URL is the real one.
+   */
+  BILLING_GATEWAY_TOKEN: z.string().min(16).default(DEV_BILLING_GATEWAY_TOKEN),
+  /**
+   * How often the `billing-status-feed` job polls the billing system's status feed for later statuses of claims
+   * (paid, denied, corrected, on hold, duplicate): one run across all worker processes; 0: never.
+   */
+  BILLING_FEED_POLL_MS: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 0 || n >= 100, 'must be 0 (off) or at least 100')
+    .default(60_000),
   /**
    * How often the `report-upload-sweep` job removes report uploads that expired without being submitted, with
    * their files (one run across all worker processes; 0: only after each upload). docs/decisions.md "Reports".

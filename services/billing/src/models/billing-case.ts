@@ -39,6 +39,8 @@ export interface BillingCaseDoc extends BillingCaseFields<Date> {
   _id: string;
   caseHistory: CaseHistoryEntry[];
   outbox: OutboxEntry[];
+  /** the billing system's status-feed entries applied to the case (submission/status-feed.ts); absent before one */
+  feedEntryIds?: string[];
 }
 
 const caseChangeSchema = sub({
@@ -97,6 +99,8 @@ export const billingCaseSchema = auditedSchema(
       }),
       default: null,
     },
+    // the ids of the status-feed entries applied (submission/apply-feed-entry.ts: each one once, in its write)
+    feedEntryIds: { type: [String], default: undefined },
     outbox: outboxField(),
   },
   { collection: 'billing_cases' },

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { DEV_BILLING_GATEWAY_TOKEN } from '@onco/platform';
 
 /**
  * The billing gateway stand-in: a small HTTP server that plays the external billing system for development,
@@ -19,6 +20,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
  *   `E500` a 500, `FAIL<n>-<rest>` the first n posts of a key answer 503 payor down and then `<rest>` decides;
  *   any other code is accepted.
  * - `GET /claims` lists what it holds; `GET /claims/:key` one claim with how many posts its key received.
+ * - The status feed: `POST /claims/:key/status` `{status, errors?, note?}` plays the billing system changing a
+ *   stored claim's status later (paid, denied, ...): it appends an entry (a unique id, the next sequence number) to
+ *   the feed, kept as one JSON file per entry under `dir/feed` (written before the answer, read back at start, so
+ *   the numbering goes on after a restart). `GET /feed?after=<seq>&limit=<n>` pages through it in sequence order and
+ *   requires `Authorization: Bearer <token>` (401 without it).
  */
 
 export type FinalStatus =
@@ -44,14 +50,32 @@ export interface StoredClaim {
   answer: GatewayAnswer;
 }
 
+/** One entry of the status feed: a later status of a stored claim. */
+export interface FeedEntry {
+  /** unique across the feed: what the platform applies exactly once */
+  id: string;
+  /** 1, 2, 3, ... in the order the entries were made; the poller's cursor */
+  seq: number;
+  /** the claim's Idempotency-Key, `{caseId}:{generation}` */
+  key: string;
+  claimNumber: string;
+  /** any status word; the billing system's are PAID, DENIED, CORRECTED, ON_HOLD, DUPLICATE */
+  status: string;
+  errors: GatewayError[];
+  note: string | null;
+  reportedOn: string;
+}
+
 export interface GatewayStandinOptions {
   /** 0 (default): any free port */
   port?: number;
   host?: string;
-  /** where the claims are kept, one JSON file per idempotency key (created if missing) */
+  /** where the claims are kept, one JSON file per idempotency key (created if missing); the feed in `dir/feed` */
   dir: string;
   /** how long a SLOW claim's first answer waits (default 30 s) */
   slowMs?: number;
+  /** the bearer token `GET /feed` requires (default: BILLING_GATEWAY_TOKEN's development default) */
+  token?: string;
   logger?: boolean;
 }
 
@@ -67,6 +91,8 @@ export interface GatewayStandin {
   setDown(down: boolean): void;
   /** claims being answered now, and the most at once since start (what a client's concurrency looks like) */
   inFlight(): { now: number; max: number };
+  /** the status feed, in sequence order */
+  feed(): FeedEntry[];
   close(): Promise<void>;
 }
 
@@ -140,13 +166,85 @@ async function persistClaim(dir: string, c: StoredClaim) {
   await rename(tmp, file);
 }
 
+/** The feed's entries stored in `feedDir` (before a restart), in sequence order. */
+async function loadFeed(feedDir: string): Promise<FeedEntry[]> {
+  const entries: FeedEntry[] = [];
+  for (const f of (await readdir(feedDir)).filter((n) => n.endsWith('.json'))) {
+    try {
+      const e = JSON.parse(await readFile(path.join(feedDir, f), 'utf8')) as FeedEntry;
+      if (e?.id && Number.isSafeInteger(e.seq)) entries.push(e);
+    } catch {
+      // written then renamed: never torn; ignore stray files
+    }
+  }
+  return entries.sort((a, b) => a.seq - b.seq);
+}
+
+/** Store a feed entry as its own JSON file in `feedDir`, named by its sequence number (written, then renamed). */
+async function persistFeedEntry(feedDir: string, e: FeedEntry) {
+  const file = path.join(feedDir, `${String(e.seq).padStart(12, '0')}.json`);
+  const tmp = `${file}.${randomUUID()}.tmp`;
+  await writeFile(tmp, JSON.stringify(e, null, 2));
+  await rename(tmp, file);
+}
+
+const FEED_STATUS = /^[A-Z][A-Z_]{0,39}$/;
+const FEED_PAGE_MAX = 500;
+
+/** The body of `POST /claims/:key/status`, or what is wrong with it. */
+function readStatusChange(
+  body: unknown,
+): { status: string; errors: GatewayError[]; note: string | null } | { problem: string } {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  if (typeof b.status !== 'string' || !FEED_STATUS.test(b.status))
+    return { problem: 'status is required: an upper-case word such as PAID, DENIED, CORRECTED, ON_HOLD' };
+  const errors = b.errors ?? [];
+  if (
+    !Array.isArray(errors) ||
+    errors.length > 50 ||
+    !errors.every(
+      (e: { code?: unknown; message?: unknown }) =>
+        e &&
+        typeof e.code === 'string' &&
+        e.code.length >= 1 &&
+        e.code.length <= 100 &&
+        typeof e.message === 'string' &&
+        e.message.length <= 2000,
+    )
+  )
+    return { problem: 'errors must be at most 50 of {code, message}' };
+  const note = b.note ?? null;
+  if (note !== null && (typeof note !== 'string' || note.length > 2000))
+    return { problem: 'note must be text of at most 2000 characters' };
+  return {
+    status: b.status,
+    errors: (errors as GatewayError[]).map((e) => ({ code: e.code, message: e.message })),
+    note,
+  };
+}
+
+/** Whether an Authorization header carries `Bearer <token>` (compared in constant time). */
+function bearerMatches(header: string | undefined, token: string) {
+  const m = /^Bearer (.+)$/.exec(header ?? '');
+  if (!m) return false;
+  const given = Buffer.from(m[1]);
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
+}
+
 export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<GatewayStandin> {
   const dir = path.resolve(opts.dir);
+  const feedDir = path.join(dir, 'feed');
   const slowMs = opts.slowMs ?? 30_000;
-  await mkdir(dir, { recursive: true });
+  const token = opts.token ?? DEV_BILLING_GATEWAY_TOKEN;
+  await mkdir(feedDir, { recursive: true });
 
   // what was stored before a restart
   const stored = await loadStoredClaims(dir);
+  const feed = await loadFeed(feedDir);
+  // entries are appended one at a time: an entry is numbered once the one before it is on disk and in the feed,
+  // so a reader never sees seq n+1 before n (a poller's cursor past n would miss it for good)
+  let appending: Promise<unknown> = Promise.resolve();
   const posts = new Map<string, number>();
   // keys whose first answer is being prepared: a concurrent post of the same key waits for it
   const pending = new Map<string, Promise<void>>();
@@ -170,6 +268,59 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
     const c = stored.get(req.params.key);
     if (!c) return reply.status(404).send({ status: 404, message: `No claim under ${req.params.key}` });
     return { ...c, posts: posts.get(c.key) ?? 0 };
+  });
+
+  app.post<{ Params: { key: string } }>('/claims/:key/status', async (req, reply) => {
+    const claim = stored.get(req.params.key);
+    if (!claim) return reply.status(404).send({ status: 404, message: `No claim under ${req.params.key}` });
+    const change = readStatusChange(req.body);
+    if ('problem' in change)
+      return reply
+        .status(400)
+        .send({ status: 'INVALID', errors: [{ code: 'STATUS', message: change.problem }] });
+    const add = appending.then(async () => {
+      const entry: FeedEntry = {
+        id: randomUUID(),
+        seq: (feed.at(-1)?.seq ?? 0) + 1,
+        key: claim.key,
+        claimNumber: claim.answer.claimNumber,
+        ...change,
+        reportedOn: new Date().toISOString(),
+      };
+      await persistFeedEntry(feedDir, entry);
+      feed.push(entry);
+      return entry;
+    });
+    appending = add.catch(() => undefined);
+    return reply.status(201).send(await add);
+  });
+
+  app.get<{ Querystring: { after?: string; limit?: string } }>('/feed', async (req, reply) => {
+    if (!bearerMatches(req.headers.authorization, token))
+      return reply
+        .status(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ status: 401, message: 'A valid bearer token is required' });
+    const after = Number(req.query.after ?? 0);
+    const limit = Number(req.query.limit ?? 100);
+    if (
+      !Number.isSafeInteger(after) ||
+      after < 0 ||
+      !Number.isSafeInteger(limit) ||
+      limit < 1 ||
+      limit > FEED_PAGE_MAX
+    )
+      return reply.status(400).send({
+        status: 'INVALID',
+        errors: [{ code: 'PAGE', message: `after must be a sequence number, limit 1 to ${FEED_PAGE_MAX}` }],
+      });
+    const from = feed.findIndex((e) => e.seq > after);
+    const entries = from < 0 ? [] : feed.slice(from, from + limit);
+    return {
+      entries,
+      lastSeq: entries.at(-1)?.seq ?? after,
+      hasMore: from >= 0 && from + limit < feed.length,
+    };
   });
 
   let inFlight = 0;
@@ -252,6 +403,7 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
     posts: (key) => posts.get(key) ?? 0,
     setDown: (d) => void (down = d),
     inFlight: () => ({ now: inFlight, max: maxInFlight }),
+    feed: () => [...feed],
     close: () => app.close(),
   };
 }
