@@ -112,13 +112,16 @@ export async function ensureTopics(
 async function waitForLeaders(admin: Admin, topics: string[], numPartitions: number): Promise<void> {
   let missing: string[] = topics;
   for (let attempt = 0; missing.length > 0; attempt++) {
-    const { topics: metadata } = await admin.fetchTopicMetadata({ topics: missing }).catch(() => ({ topics: [] }));
+    const { topics: metadata } = await admin
+      .fetchTopicMetadata({ topics: missing })
+      .catch(() => ({ topics: [] }));
     missing = missing.filter((name) => {
       const partitions = metadata.find((t) => t.name === name)?.partitions ?? [];
       return partitions.length < numPartitions || partitions.some((p) => p.leader < 0);
     });
     if (missing.length === 0) return;
-    if (attempt >= 50) throw new Error(`Kafka lists no leader yet for every partition of ${missing.join(', ')}`);
+    if (attempt >= 50)
+      throw new Error(`Kafka lists no leader yet for every partition of ${missing.join(', ')}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

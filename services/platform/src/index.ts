@@ -26,3 +26,4 @@ export * from './conditional';
 export * from './list-routes';
 export * from './crud-routes';
 export * from './bulk';
+export * from './shutdown';

@@ -31,7 +31,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 30_000).unref();
+    // system.close() keeps within SHUTDOWN_TIMEOUT_MS; this is the last resort should it not
+    const force = setTimeout(() => process.exit(1), config.SHUTDOWN_TIMEOUT_MS + 2_000).unref();
     await system.close();
     clearTimeout(force);
     process.exit(0);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import {
+  shutdownWithin,
   configureListCounts,
   createBaseApp,
   createLogger,
@@ -67,13 +68,25 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     async close() {
       if (closed) return;
       closed = true;
-      // stop taking requests and finish in-flight ones, then workers and consumers, then connections
-      await app.close();
-      await Promise.all(stoppers.map((s) => s.stop()));
-      await conns.queues.close();
-      if (relay) await relay.stop();
-      for (const m of modules) await m.stop?.();
-      await closeConnections(conns);
+      // stop taking requests and finish in-flight ones, then workers and consumers, then connections, all
+      // within SHUTDOWN_TIMEOUT_MS (a step hanging on a dependency that is down is given up on)
+      await shutdownWithin(
+        config.SHUTDOWN_TIMEOUT_MS,
+        [
+          { what: 'http (in-flight requests)', run: () => app.close() },
+          { what: 'consumers and workers', run: () => Promise.all(stoppers.map((s) => s.stop())) },
+          { what: 'queues', run: () => conns.queues.close() },
+          { what: 'outbox relay', run: async () => relay?.stop() },
+          {
+            what: 'modules',
+            run: async () => {
+              for (const m of modules) await m.stop?.();
+            },
+          },
+          { what: 'connections', run: () => closeConnections(conns), reserveMs: 1_000 },
+        ],
+        logger,
+      );
     },
   };
 }
