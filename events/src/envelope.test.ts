@@ -294,7 +294,7 @@ describe('parsing envelopes', () => {
     const bad = { ...rs, data: { ...rs.data, billing: { ...rs.data.billing, billingType: 'BARTER' } } };
     expect(safeParseEvent(bad).ok).toBe(false);
     const rc = JSON.parse(JSON.stringify(example('requisition-changed')));
-    expect(rc.schemaVersion).toBe(6);
+    expect(rc.schemaVersion).toBe(7);
     const changed = parseEvent({ ...rc, data: { ...rc.data, changes: ['billing-changed'] } });
     expect(changed.data).toMatchObject({ changes: ['billing-changed'], icd10Codes: ['C34.90', 'C78.01'] });
     const asV3 = parseEvent({ ...rc, schemaVersion: 3 }).data;
@@ -326,6 +326,21 @@ describe('parsing envelopes', () => {
     });
     expect('changedFields' in parseEvent({ ...edited, schemaVersion: 6 }).data).toBe(true);
     expect('changedFields' in parseEvent({ ...edited, schemaVersion: 5 }).data).toBe(false);
+  });
+
+  it('requisition-changed v7 adds financial-assistance-changed with the outcome; v6 readers drop it', () => {
+    const rc = JSON.parse(JSON.stringify(example('requisition-changed')));
+    const fa = {
+      ...rc,
+      data: { ...rc.data, changes: ['financial-assistance-changed'], financialAssistanceOutcome: 'DENIED' },
+    };
+    expect(parseEvent(fa).data).toMatchObject({
+      changes: ['financial-assistance-changed'],
+      financialAssistanceOutcome: 'DENIED',
+    });
+    expect('financialAssistanceOutcome' in parseEvent({ ...fa, schemaVersion: 6 }).data).toBe(false);
+    const bad = { ...fa, data: { ...fa.data, financialAssistanceOutcome: 'MAYBE' } };
+    expect(safeParseEvent(bad).ok).toBe(false);
   });
 
   it('patient and patient-requisitions events parse and are keyed by the target patient and the merge', () => {

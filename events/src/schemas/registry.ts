@@ -11,6 +11,7 @@ import {
   RequisitionChangedDataV4,
   RequisitionChangedDataV5,
   RequisitionChangedDataV6,
+  RequisitionChangedDataV7,
   type RequisitionChangedData,
 } from './requisition-changed';
 import {
@@ -70,6 +71,7 @@ export const DATA_SCHEMAS = {
     4: RequisitionChangedDataV4,
     5: RequisitionChangedDataV5,
     6: RequisitionChangedDataV6,
+    7: RequisitionChangedDataV7,
   },
   'test-status': { 1: TestStatusDataV1, 2: TestStatusDataV2 },
   sample: { 1: SampleDataV1 },
@@ -82,7 +84,7 @@ export const DATA_SCHEMAS = {
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
   'requisition-submitted': 4,
-  'requisition-changed': 6,
+  'requisition-changed': 7,
   'test-status': 2,
   sample: 1,
   'billing-case': 1,

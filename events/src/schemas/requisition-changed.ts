@@ -1,4 +1,4 @@
-/** The `requisition-changed` family: a submitted requisition changed (schemaVersions 1 to 6). */
+/** The `requisition-changed` family: a submitted requisition changed (schemaVersions 1 to 7). */
 import { z } from 'zod';
 import { Actor, BillingReviewStatus, ClinicalReviewStatus, Icd10Code, RequisitionStatus } from './common';
 import { id, instant } from './fields';
@@ -18,6 +18,8 @@ import { RequisitionBilling } from './requisition-submitted';
  *   `patientMerge`)
  * - `form-edited`: an edit changed what the form says (its signed content); `changedFields` names each field
  *   (schemaVersion 6). A new TRF PDF version is made from it.
+ * - `financial-assistance-changed`: billing staff recorded (or cleared) the financial assistance outcome
+ *   (schemaVersion 7, `financialAssistanceOutcome`)
  */
 export const REQUISITION_CHANGES = [
   'deleted',
@@ -28,6 +30,7 @@ export const REQUISITION_CHANGES = [
   'billing-changed',
   'patient-changed',
   'form-edited',
+  'financial-assistance-changed',
 ] as const;
 export const RequisitionChange = z.enum(REQUISITION_CHANGES);
 export type RequisitionChange = z.infer<typeof RequisitionChange>;
@@ -182,4 +185,33 @@ export const RequisitionChangedDataV6 = RequisitionChangedDataV5.extend({
 }).describe(
   'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing), edited (its form, parties or billing), or was moved to another patient by a patient merge',
 );
-export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV6>;
+
+/** The financial assistance outcomes (spec 3; @onco/domain FINANCIAL_ASSISTANCE_OUTCOMES). */
+export const FinancialAssistanceOutcome = z.enum([
+  'APPROVED_UP_TO_100',
+  'APPROVED_UP_TO_200',
+  'APPROVED_UP_TO_250',
+  'APPROVED_UP_TO_295',
+  'FULL_COVERAGE',
+  'DENIED',
+  'MISSING_HOUSEHOLD_MEMBERS',
+  'MISSING_INCOME',
+  'MISSING_BOTH',
+  'PATIENT_REFUSED',
+  'PAPER_COPY_NOT_PROCESSED',
+]);
+
+/**
+ * schemaVersion 7 (additive): the change `financial-assistance-changed` and `financialAssistanceOutcome`, the
+ * outcome after the change, which every event of schemaVersion 7 carries (null when none is recorded).
+ */
+export const RequisitionChangedDataV7 = RequisitionChangedDataV6.extend({
+  financialAssistanceOutcome: FinancialAssistanceOutcome.nullable()
+    .optional()
+    .describe(
+      'Financial assistance outcome after the change (schemaVersion 7; absent before, null when none)',
+    ),
+}).describe(
+  'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing), edited (its form, parties or billing), had its financial assistance outcome recorded, or was moved to another patient by a patient merge',
+);
+export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV7>;

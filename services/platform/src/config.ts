@@ -112,6 +112,11 @@ export const configSchema = z.object({
    * to PROCEED (spec 2 section 4, "one specific account"); empty: no account has that rule.
    */
   SAMPLE_REVIEW_ACCOUNT: z.string().default(''),
+  /**
+   * The account id whose orders have financial assistance: its attachment kind and the outcome billing staff
+   * record (spec 1 section 5, "one specific account"); empty: no account has it.
+   */
+  FINANCIAL_ASSISTANCE_ACCOUNT: z.string().default(''),
   /** Base URL of the NPI registry (version 2.1 query contract); "local" uses the built-in stand-in. */
   NPI_REGISTRY_URL: z.string().default('local'),
   /**

@@ -58,6 +58,14 @@ export function billingMethods(http: HttpClient = sessionHttpClient()) {
       });
       return { data: json as { id: string; billingReview?: { status: BillingReviewStatus | null } | null } };
     },
+    /** PUT /portal/api/v1/testOrderForms/{id}/financialAssistance: the outcome of a financial assistance order */
+    setFinancialAssistance: async (p: { requisitionId: string; outcome: string | null }) => {
+      const { json } = await http(`${API.portal}/testOrderForms/${e(p.requisitionId)}/financialAssistance`, {
+        method: 'PUT',
+        body: JSON.stringify({ outcome: p.outcome }),
+      });
+      return { data: json as { id: string } };
+    },
     /** POST billing/submit/{id} (empty body): 'Submitted successfully' */
     submitBillingCase: (p: { id: string }) => send<{ message: string }>('POST', `/billing/submit/${e(p.id)}`),
     /** POST billing/submit with a list of ids: each case submitted on its own, a result per id */

@@ -88,6 +88,11 @@ export const billingEn = {
     testIdTrf: 'Test ID %{test} · TRF ID %{trf}',
     reviewOk: 'The billing review status has been updated',
     reviewFailed: 'Error updating the billing review status',
+    financialAssistance: 'Financial Assistance',
+    financialAssistanceNone: 'No outcome yet',
+    financialAssistanceOk: 'The financial assistance outcome has been recorded',
+    financialAssistanceFailed: 'Error recording the financial assistance outcome',
+    financialAssistanceBy: 'Recorded by %{name},',
     reviewBlocked: 'Review Complete is not available yet:',
     blocker: {
       medicare: 'Drug Name, Stage and ICD10 codes are mandatory for Medicare Payment Type',
@@ -185,6 +190,11 @@ export const billingZh = {
     testIdTrf: '检测编号 %{test} · TRF 编号 %{trf}',
     reviewOk: '计费审核状态已更新',
     reviewFailed: '更新计费审核状态时出错',
+    financialAssistance: '经济援助',
+    financialAssistanceNone: '尚无结果',
+    financialAssistanceOk: '经济援助结果已记录',
+    financialAssistanceFailed: '记录经济援助结果时出错',
+    financialAssistanceBy: '由 %{name} 记录，',
     reviewBlocked: '暂不能设为审核完成：',
     blocker: {
       medicare: 'Medicare 付款类型必须填写药物名称、分期和 ICD10 编码',

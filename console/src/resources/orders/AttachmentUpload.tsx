@@ -74,7 +74,7 @@ export function AttachmentUpload(props: {
           onChange={(e) => setKind(e.target.value)}
         >
           {props.kinds.map((k) => (
-            <MenuItem key={k} value={k}>
+            <MenuItem key={k} value={k} data-value={k}>
               {t(`wizard.options.${k}`)}
             </MenuItem>
           ))}

@@ -1,5 +1,6 @@
 import type { OrderType, RequisitionStatus, TestStatus, TestType } from '../enums';
 import type { RuleContext } from './validate';
+import { financialAssistanceApplies } from './financial-assistance';
 import { isDulPatientNumber } from '../patients/index';
 
 /** Test statuses that count as complete for the Edit action (decision: every report-complete status). */
@@ -41,6 +42,10 @@ export interface RequisitionActions {
   edit: boolean;
   delete: boolean;
   subsequentOrder: boolean;
+  /** the order is of the financial assistance account: its attachment kind and outcome row show */
+  financialAssistance: boolean;
+  /** the financial assistance outcome may be recorded: such an order, submitted, by CAN_EDIT_BILLING */
+  recordFinancialAssistance: boolean;
 }
 
 /**
@@ -81,6 +86,7 @@ export function requisitionActions(
   const draft = state.status === 'DRAFT';
   const tests = state.testStatuses;
   const cfg = ctx.subsequentOrder;
+  const fa = financialAssistanceApplies(state.accountId, ctx.financialAssistanceAccountId);
   return {
     print: !draft && state.hasTrfAttachment,
     copy: !draft && !state.deleted && !state.editing,
@@ -102,6 +108,8 @@ export function requisitionActions(
       !state.deleted &&
       !isDulPatientNumber(state.patientNumber) &&
       !(cfg.excludedAccountId != null && state.accountId === cfg.excludedAccountId),
+    financialAssistance: fa,
+    recordFinancialAssistance: fa && can('CAN_EDIT_BILLING') && !draft && !state.deleted,
   };
 }
 

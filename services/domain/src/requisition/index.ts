@@ -13,3 +13,4 @@ export * from './lifecycle';
 export * from './billing-summary';
 export * from './billing-review';
 export * from './clinical-fields';
+export * from './financial-assistance';

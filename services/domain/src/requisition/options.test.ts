@@ -168,20 +168,12 @@ describe('attachmentKindOptions', () => {
       expect.arrayContaining(['INSURANCE', 'ABN']),
     );
   });
-  it('given the financial assistance account, then FINANCIAL_ASSISTANCE is offered; for any other account not', () => {
-    expect(attachmentKindOptions({ accountId: 'fa', financialAssistanceAccountId: 'fa' })).toContain(
-      'FINANCIAL_ASSISTANCE',
-    );
-    expect(attachmentKindOptions({ accountId: 'x', financialAssistanceAccountId: 'fa' })).not.toContain(
-      'FINANCIAL_ASSISTANCE',
-    );
-    expect(attachmentKindOptions({ accountId: null, financialAssistanceAccountId: null })).not.toContain(
-      'FINANCIAL_ASSISTANCE',
-    );
+  it('given an order with financial assistance (the server says so), then FINANCIAL_ASSISTANCE is offered; otherwise not', () => {
+    expect(attachmentKindOptions({ financialAssistance: true })).toContain('FINANCIAL_ASSISTANCE');
+    expect(attachmentKindOptions({ financialAssistance: false })).not.toContain('FINANCIAL_ASSISTANCE');
+    expect(attachmentKindOptions({})).not.toContain('FINANCIAL_ASSISTANCE');
   });
   it('never offers system-made kinds (TRF, reports)', () => {
-    expect(attachmentKindOptions({ accountId: 'fa', financialAssistanceAccountId: 'fa' })).not.toContain(
-      'TRF',
-    );
+    expect(attachmentKindOptions({ financialAssistance: true })).not.toContain('TRF');
   });
 });

@@ -123,16 +123,16 @@ export const insuranceFieldsVisible = hasInsuranceFields;
  * report kinds are created by the system, not offered for upload.
  */
 export function attachmentKindOptions(input: {
-  accountId?: string | null;
   primaryBillingType?: string | null;
-  financialAssistanceAccountId?: string | null;
+  /** the order has financial assistance: its account is the configured one (the server's `financialAssistance` action) */
+  financialAssistance?: boolean;
 }): string[] {
   const out: string[] = REQUISITION_UPLOAD_TYPES.filter(
     (k) =>
       k !== 'FINANCIAL_ASSISTANCE' &&
       !(input.primaryBillingType === 'INSURANCE' && (k === 'INSURANCE' || k === 'ABN')),
   );
-  if (input.financialAssistanceAccountId && input.accountId === input.financialAssistanceAccountId) {
+  if (input.financialAssistance) {
     out.push('FINANCIAL_ASSISTANCE');
   }
   return out;

@@ -1,5 +1,10 @@
 /** What a user may reach: the requisition and attachment they can see, and where their upload may go. */
-import { BOX_UPLOAD_TYPES, REQUISITION_UPLOAD_TYPES } from '@onco/domain';
+import {
+  BOX_UPLOAD_TYPES,
+  FINANCIAL_ASSISTANCE_MSG,
+  financialAssistanceApplies,
+  REQUISITION_UPLOAD_TYPES,
+} from '@onco/domain';
 import { badRequest, can, forbidden, notFound, type PlatformContext, type SessionUser } from '@onco/platform';
 import type { AttachmentDoc } from '../models/attachment';
 import type { RequisitionDoc } from '../models/requisition';
@@ -63,11 +68,24 @@ function checkFields(user: SessionUser, fields: UploadFields) {
   }
 }
 
-/** where the attachment goes: a requisition the user can see, or an account of theirs */
-export async function resolveTarget(models: RequisitionModels, user: SessionUser, fields: UploadFields) {
+/**
+ * where the attachment goes: a requisition the user can see, or an account of theirs. A financial assistance
+ * attachment goes only on an order of the financial assistance account (`financialAssistanceAccountId`).
+ */
+export async function resolveTarget(
+  models: RequisitionModels,
+  user: SessionUser,
+  fields: UploadFields,
+  financialAssistanceAccountId: string | null = null,
+) {
   checkFields(user, fields);
   if (fields.testOrderFormId) {
     const trf = await visibleRequisition(models, user, fields.testOrderFormId);
+    if (
+      fields.type === 'FINANCIAL_ASSISTANCE' &&
+      !financialAssistanceApplies(trf.account?.id, financialAssistanceAccountId)
+    )
+      throw badRequest(FINANCIAL_ASSISTANCE_MSG.notApplicable, { field: 'type' });
     if (fields.accountId && trf.account?.id && fields.accountId !== trf.account.id)
       throw badRequest("The account does not match the requisition's account", { field: 'accountId' });
     return {

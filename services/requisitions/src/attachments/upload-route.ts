@@ -51,6 +51,7 @@ async function receiveUpload(
   let fileName = '';
   let contentType = 'application/octet-stream';
   let target: UploadTarget;
+  const faAccount = ctx.config.FINANCIAL_ASSISTANCE_ACCOUNT || null;
   try {
     for await (const part of req.parts() as AsyncIterableIterator<Multipart>) {
       if (part.type === 'field') {
@@ -69,7 +70,7 @@ async function receiveUpload(
       contentType = part.mimetype || contentType;
       // fields sent before the file are checked before a byte of it is stored (fail fast); the check is
       // repeated once every part has arrived
-      if (fields.type && fields.testOrderFormId) await resolveTarget(models, user, fields);
+      if (fields.type && fields.testOrderFormId) await resolveTarget(models, user, fields, faAccount);
       try {
         stored = await ctx.blobs.put(part.file as unknown as Readable, {
           maxBytes: ATTACHMENT_MAX_BYTES,
@@ -84,7 +85,7 @@ async function receiveUpload(
     if (!stored) throw badRequest('A file is required', { field: 'file' });
     if (!fileName) throw badRequest('The file has no name', { field: 'file' });
     if (stored.size === 0) throw badRequest('The file is empty', { field: 'file' });
-    target = await resolveTarget(models, user, fields);
+    target = await resolveTarget(models, user, fields, faAccount);
     if (!target.requisition) {
       const lower = fileName.toLowerCase();
       if (!BOX_EXTENSIONS.some((e) => lower.endsWith(e))) throw badRequest(MSG_BOX_FILE_TYPE);

@@ -2,6 +2,7 @@ import type { Connection, Model } from 'mongoose';
 import { auditedSchema, declareOrderedIndex } from '@onco/platform';
 import {
   BILLING_REVIEW_STATUSES,
+  FINANCIAL_ASSISTANCE_OUTCOMES,
   CLINICAL_REVIEW_STATUSES,
   ORDER_TYPES,
   REQUISITION_STATUSES,
@@ -86,6 +87,15 @@ export const requisitionSchema = auditedSchema(
     consent: bool,
     billingReview: {
       type: sub({ status: { type: String, enum: BILLING_REVIEW_STATUSES, default: null } }),
+      default: null,
+    },
+    /** the financial assistance outcome billing staff recorded (the financial assistance account's orders only) */
+    financialAssistance: {
+      type: sub({
+        outcome: { type: String, enum: FINANCIAL_ASSISTANCE_OUTCOMES, default: null },
+        decidedOn: { type: Date, default: null },
+        decidedBy: { type: sub({ id: str, name: str }), default: null },
+      }),
       default: null,
     },
     reports: { type: [reportRefSchema], default: [] },

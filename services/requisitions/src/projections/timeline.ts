@@ -76,6 +76,8 @@ export function timelineEntry(event: AnyEvent): TimelineEntryDoc | null {
         previousClinicalReviewStatus: d.previousClinicalReviewStatus,
         // schemaVersion 6: the fields a form edit changed
         changedFields: d.changedFields ?? null,
+        // schemaVersion 7: the financial assistance outcome after the change
+        financialAssistanceOutcome: d.financialAssistanceOutcome ?? null,
       },
     };
   }

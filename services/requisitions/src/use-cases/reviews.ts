@@ -1,7 +1,13 @@
-/** The two review statuses of a submitted requisition: billing review and clinical review. */
-import { can, conflict, forbidden, type SessionUser } from '@onco/platform';
+/**
+ * What staff record on a submitted requisition besides its form: the billing review, the clinical review and the
+ * financial assistance outcome.
+ */
+import { actorOf, can, conflict, forbidden, type SessionUser } from '@onco/platform';
 import {
   BILLING_REVIEW_MSG,
+  FINANCIAL_ASSISTANCE_MSG,
+  financialAssistanceApplies,
+  type FinancialAssistanceOutcome,
   billingReviewBlockers,
   billingReviewBlockerText,
   type BillingReviewBlocker,
@@ -34,13 +40,20 @@ async function setReview(
     set: Record<string, unknown>;
     /** why this change is refused on this requisition (empty: it is not) */
     refuse?: (doc: RequisitionDoc) => BillingReviewBlocker[];
+    /** a refusal (409) whatever the value: the change does not apply to this requisition */
+    applies?: (doc: RequisitionDoc) => string | null;
+    /** the message without the permission (default: the review's) */
+    forbidden?: string;
   },
 ): Promise<RequisitionDoc> {
-  if (!can(user, review.permission)) throw forbidden(msgReviewPermission(review.permission, review.what));
+  if (!can(user, review.permission))
+    throw forbidden(review.forbidden ?? msgReviewPermission(review.permission, review.what));
   return conditional(false, async () => {
     const doc = await getRequisition(deps, user, id);
     if (doc.status === 'DRAFT' || doc.deleted)
       throw conflict(`Only a submitted requisition has a ${review.what}.`);
+    const notApplicable = review.applies?.(doc);
+    if (notApplicable) throw conflict(notApplicable);
     const after = { ...doc, ...review.set } as RequisitionDoc;
     if (review.current(doc) === review.current(after)) return doc;
     const blockers = review.refuse?.(doc) ?? [];
@@ -93,5 +106,34 @@ export function setClinicalReview(
     what: 'clinical review',
     current: (doc) => doc.clinicalReviewStatus ?? null,
     set: { clinicalReviewStatus: status },
+  });
+}
+
+/**
+ * Record the financial assistance outcome of a submitted order of the financial assistance account
+ * (FINANCIAL_ASSISTANCE_ACCOUNT; CAN_EDIT_BILLING; spec 3 "Financial assistance outcomes"), with who and when. Its
+ * requisition-changed event (`financial-assistance-changed`, schemaVersion 7) is a timeline entry. An order of
+ * another account is a 409; null clears the outcome.
+ */
+export function setFinancialAssistance(
+  deps: RequisitionDeps,
+  user: SessionUser,
+  id: string,
+  outcome: FinancialAssistanceOutcome | null,
+): Promise<RequisitionDoc> {
+  return setReview(deps, user, id, {
+    permission: 'CAN_EDIT_BILLING',
+    what: 'financial assistance outcome',
+    forbidden: FINANCIAL_ASSISTANCE_MSG.permission,
+    current: (doc) => doc.financialAssistance?.outcome ?? null,
+    set: {
+      financialAssistance: outcome
+        ? { outcome, decidedOn: new Date(), decidedBy: { id: user.id, name: actorOf(user).name } }
+        : null,
+    },
+    applies: (doc) =>
+      financialAssistanceApplies(doc.account?.id, deps.ctx.config.FINANCIAL_ASSISTANCE_ACCOUNT)
+        ? null
+        : FINANCIAL_ASSISTANCE_MSG.notApplicable,
   });
 }

@@ -24,7 +24,7 @@ import {
   refusedClinicalFields,
   msgClinicalFieldPermission,
 } from '@onco/domain';
-import { createEvent, withOutbox, type RequisitionChange } from '@onco/events';
+import { createEvent, withOutbox, type RequisitionChange, type RequisitionChangedData } from '@onco/events';
 import type { RequisitionDoc } from '../models';
 import { requisitionByIdFilter } from '../resource';
 import {
@@ -144,6 +144,7 @@ export function requisitionActionsFor(
     } as any,
     {
       ...ruleContext(user),
+      financialAssistanceAccountId: deps.ctx.config.FINANCIAL_ASSISTANCE_ACCOUNT || null,
       subsequentOrder: {
         testType: deps.ctx.config.SUBSEQUENT_ORDER_TEST_TYPE,
         orderType: deps.ctx.config.SUBSEQUENT_ORDER_ORDER_TYPE,
@@ -200,6 +201,9 @@ export function requisitionChangedEvent(
       // schemaVersion 4: the billing summary and ICD-10 codes the billing service checks a claim with
       billing: requisitionBillingSummary(after as never),
       icd10Codes: icd10Codes(after),
+      // schemaVersion 7: the financial assistance outcome
+      financialAssistanceOutcome: (after.financialAssistance?.outcome ??
+        null) as RequisitionChangedData['financialAssistanceOutcome'],
       // schemaVersion 6: which fields an edit of the form changed
       ...(changes.includes('form-edited')
         ? { changedFields: signedFieldsChanged(before as never, after as never) }
@@ -217,6 +221,8 @@ export function editChanges(before: RequisitionDoc, after: RequisitionDoc): Requ
   if ((before.billingReview?.status ?? null) !== (after.billingReview?.status ?? null))
     changes.push('billing-review-changed');
   if (!sameBilling(before, after)) changes.push('billing-changed');
+  if ((before.financialAssistance?.outcome ?? null) !== (after.financialAssistance?.outcome ?? null))
+    changes.push('financial-assistance-changed');
   // what the form says: a new TRF version is made from this change (schemaVersion 6, with changedFields)
   if (signedBlocksChanged(before as never, after as never).length) changes.push('form-edited');
   return changes;

@@ -300,8 +300,8 @@ export function AttachmentsTab({ r, onChanged }: { r: Requisition; onChanged: ()
   const canAdd = !r.deleted && canAttachToRequisition(permissions);
   const billings = (r.billings ?? []) as BillingForm[];
   const kinds = attachmentKindOptions({
-    accountId: r.account?.id,
     primaryBillingType: billings[primaryBillingIndex(billings)]?.billingType,
+    financialAssistance: !!r.actions?.financialAssistance,
   });
   return (
     <>

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { todayIso } from '../list/logic';
 import { useOrdersT } from '../list/useOrdersT';
 import { BillingReviewControl } from '../../billing/BillingReviewControl';
+import { FinancialAssistanceControl } from '../../billing/FinancialAssistanceControl';
 import { OrderTestsTab } from '../../test-orders/OrderTestsTab';
 import { OrderTimeline } from '../timeline/OrderTimeline';
 import type { Requisition } from './requisition';
@@ -61,6 +62,15 @@ export function SummaryTabPanel(props: { r: Requisition; tab: SummaryTab; onChan
             onChanged={props.onChanged}
             blockers={billingReviewBlockers(r as RequisitionForm, todayIso())}
           />
+          {r.actions?.financialAssistance && r.status !== 'DRAFT' ? (
+            <FinancialAssistanceControl
+              key={`${r.id}-fa-${r.financialAssistance?.outcome ?? ''}`}
+              requisitionId={r.id}
+              value={r.financialAssistance ?? null}
+              editable={!!r.actions.recordFinancialAssistance}
+              onChanged={props.onChanged}
+            />
+          ) : null}
           <BillingTab r={r} />
         </>
       ) : null}

@@ -2,7 +2,20 @@ import type { RequisitionRow } from '../list/logic';
 
 /** The requisition as GET /testOrderForms/{id} returns it (the fields the summary shows). */
 export type Requisition = RequisitionRow & {
-  actions?: { print: boolean; copy: boolean; edit: boolean; delete: boolean; subsequentOrder: boolean };
+  actions?: {
+    print: boolean;
+    copy: boolean;
+    edit: boolean;
+    delete: boolean;
+    subsequentOrder: boolean;
+    financialAssistance?: boolean;
+    recordFinancialAssistance?: boolean;
+  };
+  financialAssistance?: {
+    outcome: string | null;
+    decidedOn?: string | null;
+    decidedBy?: { id?: string | null; name?: string | null } | null;
+  } | null;
   patient?: RequisitionRow['patient'] & Record<string, any>;
   physician?: (RequisitionRow['physician'] & Record<string, any>) | null;
   hospitalLocation?: (RequisitionRow['hospitalLocation'] & Record<string, any>) | null;

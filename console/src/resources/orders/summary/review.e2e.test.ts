@@ -43,6 +43,8 @@ describe('clinical review and the billing review gate on the order summary (real
     },
     signIn: ['pm', 'npi'],
     timeout: 240_000,
+    // the order's account is the financial assistance account: its outcome row shows on the Billing tab
+    config: { FINANCIAL_ASSISTANCE_ACCOUNT: ACCOUNT.id },
     seed: async (h, { pm, npi }) => {
       order = await submitRequisition(h, npi.authorization, {
         account: ACCOUNT,
@@ -168,6 +170,44 @@ describe('clinical review and the billing review gate on the order summary (real
     });
     expect(patient.status).toBe(200);
     expect(patient.body.patient.mrn).toBe(saved.body.patient.mrn);
+  }, 120_000);
+
+  it('records the financial assistance outcome on the Billing tab; the timeline tells it; a provider reads it', async () => {
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, pm.loginId);
+    await open(page, h, `/order/${order.id}/summary/billing`);
+    await page.waitForSelector('[data-testid="financial-assistance-select"]');
+    await chooseOption(page, 'financial-assistance-select', 'APPROVED_UP_TO_295');
+    await waitForText(page, 'The financial assistance outcome has been recorded');
+    const saved = await until('the outcome on the server', async () => {
+      const r = await h.api(pm.authorization, 'GET', `${REQUISITIONS}/${order.id}`);
+      return r.body.financialAssistance?.outcome === 'APPROVED_UP_TO_295' ? r.body : null;
+    });
+    expect(saved.financialAssistance.decidedBy.name).toBeTruthy();
+    await page.waitForSelector('[data-testid="financial-assistance-decided"]');
+    await h.shot(page, 'financial-assistance-en');
+    // the financial assistance attachment kind is offered on this order's Attachments tab
+    await open(page, h, `/order/${order.id}/summary/attachments`);
+    await page.waitForSelector('[data-testid="attachments-add"]');
+    await page.click('#attachment-kind');
+    await page.waitForSelector('li[data-value="FINANCIAL_ASSISTANCE"]');
+    await page.keyboard.press('Escape');
+    // the timeline
+    await open(page, h, `/order/${order.id}/summary/timeline`);
+    await waitForText(page, 'Financial assistance: Approved up to $295', 45_000);
+    // a provider sees the outcome, not the choice
+    const zh = await h.newPage({ locale: 'zh-CN', width: 1400, height: 900 });
+    await loginAs(zh, h, npi.loginId);
+    await open(zh, h, `/order/${order.id}/summary/billing`);
+    await zh.waitForSelector('[data-testid="financial-assistance-select"]');
+    expect(
+      await zh.$eval(
+        '[data-testid="financial-assistance-select"]',
+        (el) => (el as HTMLInputElement).disabled,
+      ),
+    ).toBe(true);
+    await waitForText(zh, '已批准，最高 295 美元');
+    await h.shot(zh, 'financial-assistance-provider-zh');
   }, 120_000);
 
   it('a provider sees the clinical review as text, in Chinese too', async () => {

@@ -146,6 +146,7 @@ export function OrderTimeline({
                   from: label(d.previousClinicalReviewStatus),
                   to: label(d.clinicalReviewStatus),
                   fields: (d.changedFields ?? []).join(', '),
+                  outcome: d.financialAssistanceOutcome ? label(d.financialAssistanceOutcome) : '—',
                 }),
               )
               .join('; '),

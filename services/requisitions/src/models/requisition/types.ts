@@ -178,6 +178,11 @@ export interface RequisitionDoc extends RecordFields<Date> {
   samplesVersion?: number;
   consent: boolean | null;
   billingReview: { status: string | null } | null;
+  financialAssistance?: {
+    outcome: string | null;
+    decidedOn: Date | null;
+    decidedBy: { id: string | null; name: string | null } | null;
+  } | null;
   reports: ReportRef[];
   comment: string | null;
   /** the primary requisition this one was merged into (a TRF merge; status INVALID), null otherwise */

@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { errorReplies, idParams, requireUser, typed } from '@onco/platform';
-import { BILLING_REVIEW_STATUSES, CLINICAL_REVIEW_STATUSES } from '@onco/domain';
+import {
+  BILLING_REVIEW_STATUSES,
+  CLINICAL_REVIEW_STATUSES,
+  FINANCIAL_ASSISTANCE_OUTCOMES,
+} from '@onco/domain';
 import {
   copyRequisition,
   mergeRequisitions,
   setBillingReview,
   setClinicalReview,
+  setFinancialAssistance,
   signRequisition,
   submitRequisition,
   subsequentOrder,
@@ -105,6 +110,32 @@ export function registerSubmitRoutes(app: FastifyInstance, { deps }: TestOrderFo
     async (req) => {
       const user = requireUser(req);
       const doc = await setClinicalReview(deps, user, req.params.id, req.body.status);
+      return present(deps, user, doc);
+    },
+  );
+
+  r.put(
+    '/testOrderForms/:id/financialAssistance',
+    {
+      config: { permission: 'CAN_EDIT_BILLING' },
+      schema: {
+        tags,
+        summary:
+          "Record a submitted order's financial assistance outcome (CAN_EDIT_BILLING; the financial assistance account's orders)",
+        description:
+          "The outcome of the patient's financial assistance application (spec 3: approved up to $100, $200, $250 " +
+          'or $295, full coverage, denied, missing household members, missing income, missing both, patient ' +
+          'refused, paper copy not yet processed), with who and when; null clears it. Only an order of the ' +
+          'account FINANCIAL_ASSISTANCE_ACCOUNT names has one (another is a 409), submitted and not deleted. ' +
+          'Publishes requisition-changed (schemaVersion 7, change financial-assistance-changed) in the same write.',
+        params: idParams,
+        body: z.object({ outcome: z.enum(FINANCIAL_ASSISTANCE_OUTCOMES).nullable() }),
+        response: replies,
+      },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const doc = await setFinancialAssistance(deps, user, req.params.id, req.body.outcome);
       return present(deps, user, doc);
     },
   );

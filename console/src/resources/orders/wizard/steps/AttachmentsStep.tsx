@@ -9,15 +9,16 @@ import { useWizardT } from '../useWizardT';
 import { AttachmentUpload } from '../../AttachmentUpload';
 
 export function AttachmentsStep() {
-  const { form, set, ensureSaved, rules } = useWizard();
+  const { form, set, ensureSaved } = useWizard();
   const api = useWizardApi();
   const t = useWizardT();
   const billings = form.billings ?? [];
   const primary = billings[primaryBillingIndex(billings)];
   const kinds = attachmentKindOptions({
-    accountId: form.account?.id,
     primaryBillingType: primary?.billingType,
-    financialAssistanceAccountId: rules.financialAssistanceAccountId,
+    // the server's verdict on the saved draft's account (FINANCIAL_ASSISTANCE_ACCOUNT)
+    financialAssistance: !!(form as { actions?: { financialAssistance?: boolean } }).actions
+      ?.financialAssistance,
   });
   const attachments = form.attachments ?? [];
 
