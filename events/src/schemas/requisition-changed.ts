@@ -1,5 +1,6 @@
 /** The `requisition-changed` family: a submitted requisition changed (schemaVersions 1 to 7). */
 import { z } from 'zod';
+import { FINANCIAL_ASSISTANCE_OUTCOMES } from '@onco/domain';
 import { Actor, BillingReviewStatus, ClinicalReviewStatus, Icd10Code, RequisitionStatus } from './common';
 import { id, instant } from './fields';
 import { RequisitionBilling } from './requisition-submitted';
@@ -186,20 +187,8 @@ export const RequisitionChangedDataV6 = RequisitionChangedDataV5.extend({
   'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing), edited (its form, parties or billing), or was moved to another patient by a patient merge',
 );
 
-/** The financial assistance outcomes (spec 3; @onco/domain FINANCIAL_ASSISTANCE_OUTCOMES). */
-export const FinancialAssistanceOutcome = z.enum([
-  'APPROVED_UP_TO_100',
-  'APPROVED_UP_TO_200',
-  'APPROVED_UP_TO_250',
-  'APPROVED_UP_TO_295',
-  'FULL_COVERAGE',
-  'DENIED',
-  'MISSING_HOUSEHOLD_MEMBERS',
-  'MISSING_INCOME',
-  'MISSING_BOTH',
-  'PATIENT_REFUSED',
-  'PAPER_COPY_NOT_PROCESSED',
-]);
+/** The financial assistance outcomes (spec 3), @onco/domain's. */
+export const FinancialAssistanceOutcome = z.enum(FINANCIAL_ASSISTANCE_OUTCOMES);
 
 /**
  * schemaVersion 7 (additive): the change `financial-assistance-changed` and `financialAssistanceOutcome`, the

@@ -1,3 +1,4 @@
+import { FINANCIAL_ASSISTANCE_OUTCOME_LABELS } from '@onco/domain';
 import { wizardZh } from '../wizard/i18n';
 
 /** The named option labels of the wizard (one text per value for every screen that shows it). */
@@ -206,19 +207,8 @@ export const ordersEn = {
       loadFailed: 'The comments could not be loaded.',
     },
     enum: {
-      // the financial assistance outcomes in the spec's words (services/domain FINANCIAL_ASSISTANCE_OUTCOME_LABELS;
-      // a unit test holds them equal)
-      APPROVED_UP_TO_100: 'Approved up to $100',
-      APPROVED_UP_TO_200: 'Approved up to $200',
-      APPROVED_UP_TO_250: 'Approved up to $250',
-      APPROVED_UP_TO_295: 'Approved up to $295',
-      FULL_COVERAGE: 'Full coverage',
-      DENIED: 'Denied',
-      MISSING_HOUSEHOLD_MEMBERS: 'Missing household members',
-      MISSING_INCOME: 'Missing income',
-      MISSING_BOTH: 'Missing both',
-      PATIENT_REFUSED: 'Patient refused',
-      PAPER_COPY_NOT_PROCESSED: 'Paper copy not yet processed',
+      // the financial assistance outcomes in the spec's words
+      ...FINANCIAL_ASSISTANCE_OUTCOME_LABELS,
       NEXT_DX: 'NeXT Dx',
       NEXT_PERSONAL_DX: 'NeXT Personal Dx',
       INITIAL_ORDER: 'Initial Order',
