@@ -9,6 +9,7 @@ import { safeParseEventJson, type AnyEvent } from './envelope';
 import type { EventFamily } from './schemas';
 import { ensureTopics, familyOfTopic, topicFor } from './topics';
 import { restartCrashes } from './crash-restart';
+import { KAFKA_RECOVERY_SETTLE_MS, kafkaReachable, outageLog } from './outage-log';
 import { nativeDb, silentLogger, type DbLike, type EventsLogger } from './util';
 import { isDuplicateKey } from './processed';
 import { DEAD_LETTERS_COLLECTION, type DeadLetter, deadLetterSource } from './dead-letters';
@@ -205,17 +206,25 @@ export async function startConsumer(
       ...run,
     });
   };
+  // a crash starts the group's outage (one WARN), its next join ends it (one INFO): docs/decisions.md "One log
+  // line per outage"
+  const outage = outageLog(logger, `kafka consumer ${groupId}`, { settleMs: KAFKA_RECOVERY_SETTLE_MS });
   const crashes = restartCrashes(consumer, {
     groupId,
     logger,
+    outage,
     resubscribe: subscribeAndRun,
     onRestarted: () => void metrics.restarts++,
   });
   consumer.on(consumer.events.GROUP_JOIN, (e) => {
-    logger.info(
-      { groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment },
-      'consumer joined group',
-    );
+    const joined = { groupId, memberId: e.payload.memberId, assignment: e.payload.memberAssignment };
+    if (outage.isDown) {
+      logger.debug(joined, 'consumer joined group');
+      outage.up({ groupId, memberId: e.payload.memberId });
+    } else {
+      logger.info(joined, 'consumer joined group');
+    }
+    kafkaReachable(kafka);
     resolveReady();
   });
 

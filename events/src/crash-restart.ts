@@ -1,25 +1,29 @@
 import type { Consumer } from 'kafkajs';
-import { backoffDelay, errorMessage, type EventsLogger } from './util';
+import type { OutageLog } from './outage-log';
+import { backoffDelay, type EventsLogger } from './util';
 
 /**
  * kafkajs restarts a crashed consumer only when it deems the error retriable: a crash it gives up on (e.g. "Failed
  * to find group coordinator" while a broker restarts) would leave the consumer dead until the process restarts, its
  * events unread. This restarts such a crash itself (connect, then `resubscribe`), with a growing pause (1 s
  * doubling to 30 s, reset when the consumer joins its group), until `stop()`. docs/decisions.md "Consumer session,
- * and crashes kafkajs gives up on".
+ * and crashes kafkajs gives up on". Crashes and failed restarts are failures of the group's `outage` (one WARN
+ * when it starts; its join ends it: docs/decisions.md "One log line per outage").
  */
 export function restartCrashes(
   consumer: Consumer,
   opts: {
     groupId: string;
     logger: EventsLogger;
+    /** the consumer group's outage log (consumer-base.ts) */
+    outage: OutageLog;
     /** subscribe and run again, as at the start */
     resubscribe: () => Promise<void>;
     /** counted in the consumer's metrics */
     onRestarted: () => void;
   },
 ): { stop(): Promise<void> } {
-  const { groupId, logger } = opts;
+  const { groupId, logger, outage } = opts;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let attempt = 0;
@@ -34,9 +38,10 @@ export function restartCrashes(
           await consumer.connect();
           await opts.resubscribe();
           opts.onRestarted();
-          logger.warn({ groupId, attempt }, 'consumer restarted after a crash kafkajs gave up on');
+          // not the outage's end yet: that is the group's join (consumer-base.ts)
+          logger.debug({ groupId, attempt }, 'consumer restarted after a crash kafkajs gave up on');
         } catch (err) {
-          logger.error({ groupId, err: errorMessage(err), attempt }, 'consumer restart failed');
+          outage.down(err, { groupId, attempt, what: 'consumer restart failed' });
           await consumer.disconnect().catch(() => undefined);
           restart();
         }
@@ -47,10 +52,7 @@ export function restartCrashes(
     attempt = 0;
   });
   consumer.on(consumer.events.CRASH, (e) => {
-    logger.error(
-      { groupId, err: errorMessage(e.payload.error), restart: e.payload.restart },
-      'consumer crashed',
-    );
+    outage.down(e.payload.error, { groupId, restart: e.payload.restart, what: 'consumer crashed' });
     // kafkajs has disconnected it by now; it restarts by itself only when `restart` is true
     if (!e.payload.restart) restart();
   });

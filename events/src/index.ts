@@ -7,6 +7,7 @@ export * from './consumer';
 export * from './processed';
 export * from './dead-letters';
 export * from './asyncapi';
+export * from './outage-log';
 export { EXAMPLE_DATA } from './examples';
 export {
   backoffDelay,

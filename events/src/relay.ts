@@ -5,6 +5,7 @@
 import { Partitioners, type Kafka, type Producer, type RetryOptions } from 'kafkajs';
 import type { Collection, Db } from 'mongodb';
 import { ensureTopics } from './topics';
+import { KAFKA_RECOVERY_SETTLE_MS, kafkaReachable, outageLog, type OutageLog } from './outage-log';
 import {
   Sleeper,
   backoffDelay,
@@ -105,6 +106,8 @@ export class OutboxRelay {
   private nudged = false;
   private readonly idleSleeper = new Sleeper();
   private readonly backoffSleeper = new Sleeper();
+  /** failed passes: one WARN when they start, one INFO once a pass succeeds (decisions.md "One log line per outage") */
+  private readonly outage: OutageLog;
 
   constructor(options: OutboxRelayOptions) {
     this.kafka = options.kafka;
@@ -118,6 +121,7 @@ export class OutboxRelay {
     this.backoff = { initialMs: 500, maxMs: 30_000, jitter: 0.2, ...options.backoff };
     this.producerRetry = options.producerRetry ?? DEFAULT_PRODUCER_RETRY;
     this.shouldEnsureTopics = options.ensureTopics ?? true;
+    this.outage = outageLog(this.logger, 'outbox relay', { settleMs: KAFKA_RECOVERY_SETTLE_MS });
   }
 
   /** Entries published since start. */
@@ -224,10 +228,10 @@ export class OutboxRelay {
       this.metrics.failures++;
       this.metrics.consecutiveFailures++;
       this.metrics.lastError = errorMessage(err);
-      this.logger.warn(
-        { err: this.metrics.lastError, consecutiveFailures: this.metrics.consecutiveFailures },
-        'outbox relay pass failed; entries stay pending',
-      );
+      this.outage.down(err, {
+        consecutiveFailures: this.metrics.consecutiveFailures,
+        what: 'outbox relay pass failed; entries stay pending',
+      });
       throw err;
     }
     if (result.failedDocuments > 0 && result.published === 0) {
@@ -235,6 +239,7 @@ export class OutboxRelay {
       this.metrics.consecutiveFailures++;
     } else {
       this.metrics.consecutiveFailures = 0;
+      this.outage.up({ published: result.published });
     }
     return result;
   }
@@ -315,6 +320,7 @@ export class OutboxRelay {
 
   /** Remove exactly the published entries (relay-documents.ts `pullEntries`) and count them. */
   private async removePublished(coll: Collection, docs: OutboxDoc[]): Promise<number> {
+    kafkaReachable(this.kafka); // Kafka took the batch
     const count = await pullEntries(coll, docs);
     this.metrics.published += count;
     this.metrics.lastPublishedOn = new Date();

@@ -52,6 +52,19 @@ function closeQueueBoard() {
   void fetch(`${API.portal}/operations/queueBoard`, { method: 'DELETE' }).catch(() => undefined);
 }
 
+/**
+ * Sign out on the server too: the token is refused from then on by every server process, not only forgotten here
+ * (docs/decisions.md "Token revocation in every process"). Best effort: a token the server no longer takes (a 401
+ * that ends the session) is refused anyway, and one not revoked expires with the sign-in.
+ */
+function revokeToken() {
+  const token = readSession()?.token;
+  if (!token) return;
+  void fetch(`${API.uam}/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(
+    () => undefined,
+  );
+}
+
 export const authProvider: AuthProvider = {
   async login({ username, password }: { username: string; password: string }) {
     let session: Session;
@@ -77,6 +90,7 @@ export const authProvider: AuthProvider = {
     return { redirectTo: takeRedirect() };
   },
   async logout() {
+    revokeToken();
     clearSession();
     closeQueueBoard();
     return '/login';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PHYSICIAN_ROLES, permissionsOf, type Role } from '@onco/domain';
 import type { SessionUser } from '@onco/platform';
 import type { IdentityModels, UserDoc } from './models/user';
@@ -32,17 +33,48 @@ export async function buildSession(models: IdentityModels, user: UserDoc): Promi
   };
 }
 
-/** The resolver the route guard calls for every request; a short cache keeps it off the hot path. */
+/** What a revoked token is known by: its SHA-256 (the token itself is never stored). */
+export const revokedTokenId = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/**
+ * The resolver the route guard calls for every request. Each call reads the user's revocation state from the store
+ * (one read by id: version, tokenVersion, status, the revoked tokens), so a sign-out, a password change, a lockout
+ * or a deactivation through any process counts on the next request in every process; the rest of the session
+ * (permissions, data scope) is kept for `ttlMs` while the user's version is unchanged (docs/decisions.md "Token
+ * revocation in every process").
+ */
 export function sessionResolver(models: IdentityModels, ttlMs = 2000) {
-  const cache = new Map<string, { at: number; session: SessionUser | null }>();
-  const resolve = async (userId: string) => {
+  const cache = new Map<string, { at: number; version: number; session: SessionUser }>();
+  const resolve = async (userId: string, token?: string) => {
+    const state = await models.User.findOne(
+      { _id: userId, deleted: { $ne: true } },
+      { version: 1, tokenVersion: 1, status: 1, revokedTokens: 1 },
+    )
+      .lean<Pick<UserDoc, 'version' | 'tokenVersion' | 'status' | 'revokedTokens'>>()
+      .exec();
+    if (!state) {
+      cache.delete(userId);
+      return null;
+    }
+    if (token && state.revokedTokens?.length) {
+      const id = revokedTokenId(token);
+      if (state.revokedTokens.some((r) => r.id === id)) return null;
+    }
     const hit = cache.get(userId);
-    if (hit && Date.now() - hit.at < ttlMs) return hit.session;
+    if (
+      hit &&
+      Date.now() - hit.at < ttlMs &&
+      hit.version === state.version &&
+      hit.session.tokenVersion === (state.tokenVersion ?? 0) &&
+      hit.session.status === state.status
+    )
+      return hit.session;
     const user = await models.User.findOne({ _id: userId, deleted: { $ne: true } })
       .lean()
       .exec();
-    const session = user ? await buildSession(models, user as UserDoc) : null;
-    cache.set(userId, { at: Date.now(), session });
+    if (!user) return null;
+    const session = await buildSession(models, user as UserDoc);
+    cache.set(userId, { at: Date.now(), version: (user as UserDoc).version, session });
     if (cache.size > 10000) cache.clear();
     return session;
   };

@@ -21,7 +21,11 @@ export interface SessionUser {
   tokenVersion: number;
 }
 
-export type SessionResolver = (userId: string) => Promise<SessionUser | null>;
+/**
+ * The session of a token's user, or null when the user is gone or the token was revoked (signed out): called on
+ * every request, with the token, so a revocation through any process counts on the next request in all of them.
+ */
+export type SessionResolver = (userId: string, token: string) => Promise<SessionUser | null>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -133,7 +137,7 @@ export const authPlugin = fp(
       // a board token opens the board only, and a bearer token is not a board cookie
       if (!payload || (payload.aud ?? null) !== (board ? QUEUE_BOARD_AUDIENCE : null))
         throw unauthorized(board ? MSG_OPEN_BOARD_FROM_CONSOLE : undefined);
-      const user = await opts.resolveSession(payload.sub);
+      const user = await opts.resolveSession(payload.sub, token);
       if (
         !user ||
         user.tokenVersion !== payload.tv ||

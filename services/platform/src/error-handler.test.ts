@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import mongoose from 'mongoose';
+import pino from 'pino';
+import { Writable } from 'node:stream';
 import { installErrorHandler } from './error-handler';
+import { loggerOptions } from './logger';
 import {
   MULTIPART_BAD_BOUNDARY,
   MULTIPART_MALFORMED,
@@ -122,3 +125,41 @@ describe('bad input a library refuses is a 400, not a 500', () => {
     );
   });
 });
+
+/** What the handler logs of a refused document: the fields, never the values (a patient's name or birth date). */
+describe('a refused document in the log', () => {
+  it('names the refused fields, never their values', async () => {
+    const logs = new LogCapture();
+    const app = Fastify({ loggerInstance: pino(loggerOptions('debug'), logs) }) as unknown as FastifyInstance;
+    installErrorHandler(app);
+    const Patient = mongoose.model(
+      'ErrorHandlerTestPatient',
+      new mongoose.Schema({ dateOfBirth: Date, lastName: { type: String, enum: ['Nobody'] } }),
+    );
+    app.post('/patient', async (req) => {
+      await new Patient(req.body as object).validate();
+      return { ok: true };
+    });
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/patient',
+        payload: { dateOfBirth: 'Zorabelle-30', lastName: 'Quennevillex' },
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      const refused = logs.lines.find((l) => l.includes('the model refused a document'));
+      expect(JSON.parse(refused!)).toMatchObject({ level: 40, fields: ['dateOfBirth', 'lastName'] });
+      expect(logs.lines.join('')).not.toMatch(/Zorabelle|Quennevillex/);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+class LogCapture extends Writable {
+  lines: string[] = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void) {
+    this.lines.push(chunk.toString());
+    cb();
+  }
+}

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { MSG } from '@onco/domain';
 import { AppError, type ErrorBody } from './errors';
-import { unreadableMultipart } from './multipart';
+import { closeAfterAnswer, unreadableMultipart } from './multipart';
 
 function describeZod(issues: Array<{ instancePath?: string; message?: string; params?: any }>): string {
   return issues
@@ -77,7 +77,12 @@ export function installErrorHandler(app: FastifyInstance) {
       body = { status: 400, code: 'BAD_REQUEST', message: `Invalid request: ${err.message}` };
     } else if (refused) {
       body = refused;
-      req.log.warn({ err }, 'the model refused a document');
+      // the fields only: the error's message and values are what was sent (a patient's name, a birth date)
+      const fields = Object.keys(refused.details?.fields ?? {});
+      req.log.warn(
+        { fields: fields.length ? fields : [(err as { path?: string }).path], error: (err as Error).name },
+        'the model refused a document',
+      );
     } else if (isResponseSerializationError(err)) {
       req.log.error({ err }, 'reply did not match its schema');
       body = { status: 500, code: 'INTERNAL', message: MSG.generic };
@@ -91,6 +96,9 @@ export function installErrorHandler(app: FastifyInstance) {
     body.requestId = String(req.id);
     if (body.status >= 500 && !(err instanceof AppError))
       req.log.error({ code: body.code }, 'request failed');
+    // a body not read to its end (an upload refused while it streams, or before its first byte): read no more of
+    // it than a short linger, then close the connection
+    if (req.raw.complete === false) closeAfterAnswer(req.raw, reply.raw);
     reply.status(body.status).send(body);
   });
   app.setNotFoundHandler((req, reply) => {

@@ -38,9 +38,56 @@ export const REDACT_PATHS = [
   '*.body',
 ];
 
+/** Query parameters whose values are logged: paging, sorting and flags, never what a user typed or picked. */
+const LOGGED_QUERY_VALUES = new Set([
+  'page',
+  'perPage',
+  'size',
+  'sort',
+  'sortValue',
+  'sortOrder',
+  'range',
+  'format',
+  'version',
+  'submit',
+  'createPdf',
+]);
+
+/**
+ * A URL as logged: its path, and of its query the parameter names, with the values of LOGGED_QUERY_VALUES only. A
+ * search's text (`q`, `text`, a `filter` naming a patient) is PHI and stays out of the log.
+ */
+export function loggedUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const params = new URLSearchParams(url.slice(at + 1));
+  const kept = [...params.keys()].map((k) =>
+    LOGGED_QUERY_VALUES.has(k) ? `${k}=${encodeURIComponent(params.get(k) ?? '')}` : `${k}=[REDACTED]`,
+  );
+  return `${url.slice(0, at)}?${[...new Set(kept)].join('&')}`;
+}
+
+/** What Fastify logs of a request ("incoming request"): its own serializer's fields, the URL as loggedUrl. */
+function requestSerializer(req: {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) {
+  return {
+    method: req.method,
+    url: loggedUrl(req.url ?? ''),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
+    serializers: { req: requestSerializer },
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     base: { service: 'oncotrf' },
     timestamp: pino.stdTimeFunctions.isoTime,

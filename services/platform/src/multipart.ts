@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { MSG } from '@onco/domain';
 import { badRequest, tooLarge, type AppError } from './errors';
@@ -85,4 +87,58 @@ export function requireMultipartUpload(req: FastifyRequest, maxFileBytes?: numbe
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > maxFileBytes + FRAMING_ALLOWANCE)
     throw tooLarge(MSG.attachmentTooLarge);
+}
+
+/**
+ * A multipart file stream that fails with the spec's 413 the moment its part passes the route's limit (the parser's
+ * `limit` event), where it would otherwise end only with its part: the parser reads and drops the rest of an
+ * over-limit part, so a route waiting for the end read the whole body before it refused it. Its destruction unpipes
+ * the request from the parser (@fastify/multipart), so no more of the body is read, and the error reply closes the
+ * connection (error-handler.ts). docs/decisions.md "Uploads over their limit".
+ */
+export function failAtLimit<S extends Readable>(file: S): S {
+  file.once('limit', () => file.destroy(tooLarge(MSG.attachmentTooLarge)));
+  return file;
+}
+
+/** What the server reads of a refused body after its answer, at most: a short linger (closeAfterAnswer). */
+export const REFUSED_BODY_LINGER = { bytes: 8 * 1024 * 1024, ms: 2_000 };
+
+/**
+ * Before an error answer to a request whose body was not read to its end (an upload refused at its limit, or before
+ * its first byte): the answer says `Connection: close`; once it is sent the connection is closed (FIN), what the
+ * client still sends is read and dropped for at most REFUSED_BODY_LINGER, then the socket goes. Node would otherwise
+ * read the whole rest of the body to keep the connection alive (or, with the parser unpiped, leave the client
+ * stalled until the keep-alive timeout). The linger is the lingering close of HTTP servers: a connection closed on
+ * unread data is reset, and a client that is still sending when its write fails may drop the answer it has not read
+ * yet; after the FIN its writes still go through while it reads the answer. docs/decisions.md "Uploads over their
+ * limit".
+ */
+export function closeAfterAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  linger = REFUSED_BODY_LINGER,
+): void {
+  const socket = req.socket;
+  res.setHeader('connection', 'close');
+  // Node ends a `Connection: close` answer's socket with destroySoon(), a reset on unread data: a FIN instead (what
+  // Node itself does for a socket without destroySoon), and the socket destroyed after the linger below
+  if (socket) socket.destroySoon = () => void socket.end();
+  res.once('finish', () => {
+    if (req.complete) return void socket?.end();
+    let read = 0;
+    const close = () => {
+      clearTimeout(timer);
+      socket?.destroy();
+    };
+    const timer = setTimeout(close, linger.ms);
+    timer.unref();
+    req.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > linger.bytes) close();
+    });
+    req.once('end', close);
+    req.resume();
+    socket?.end();
+  });
 }

@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job, type JobsOptions, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { OutageLog } from '@onco/events';
 
 /**
  * The queue registry. Each queue module (e.g. services/requisitions/src/workers/trf-pdf.ts) defines its name,
@@ -42,6 +43,8 @@ export class QueueRegistry {
     private readonly logger: Logger,
     /** QUEUE_LOCK_MS: a worker's lock on a job (renewed every half) and the stalled-job check's interval */
     private readonly lockMs = 30_000,
+    /** the Redis connections' outage (createRedis): a worker's error while Redis is down is part of it (debug) */
+    private readonly redisOutage?: OutageLog,
   ) {}
 
   define<T>(def: QueueDefinition<T>): QueueHandle<T> {
@@ -58,6 +61,9 @@ export class QueueRegistry {
           removeOnFail: false,
         },
       });
+      // without a listener BullMQ prints each connection error to stderr; while Redis is down they are part of
+      // its outage (one WARN, createRedis)
+      q.on('error', (err) => this.workerError(def.name, err));
       this.queues.set(def.name, q);
     }
     const queue = q;
@@ -95,9 +101,15 @@ export class QueueRegistry {
           'job failed',
         ),
       );
-      w.on('error', (err) => this.logger.error({ queue: def.name, err: err.message }, 'worker error'));
+      w.on('error', (err) => this.workerError(def.name, err));
       this.workers.push(w);
     }
+  }
+
+  /** A queue's or a worker's error: while Redis is down each poll fails, and the outage's one WARN says so already. */
+  private workerError(queue: string, err: Error) {
+    if (this.redisOutage?.isDown) this.logger.debug({ queue, err: err.message }, 'worker error');
+    else this.logger.error({ queue, err: err.message }, 'worker error');
   }
 
   /** Operators' view: counts per queue and the most recent failed jobs with their reasons. */

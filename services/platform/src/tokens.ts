@@ -10,6 +10,8 @@ export interface TokenPayload {
   exp: number; // seconds
   /** what the token opens when not the API: `queue-board` (auth.ts); bearer tokens carry none */
   aud?: string;
+  /** random: two sign-ins of one user in the same second get different tokens (one can be signed out alone) */
+  jti?: string;
 }
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');

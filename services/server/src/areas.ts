@@ -27,12 +27,13 @@ export function selectedAreas(config: Config): AreaName[] {
 export async function mountOperatorRoutes(
   app: BaseApp,
   config: Config,
-  { mongo, redis, kafkaAdmin, queues }: Connections,
+  { mongo, redis, kafka, kafkaAdmin, queues }: Connections,
   relay: () => OutboxRelay | null,
 ): Promise<void> {
   await healthRoutes(app as unknown as FastifyInstance, {
     mongo,
     redis,
+    kafka,
     kafkaAdmin,
     queues,
     relay,

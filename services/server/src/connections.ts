@@ -9,6 +9,7 @@ import {
   createKafka,
   createMailer,
   createRedis,
+  redisOutage,
   type Config,
   type PlatformContext,
 } from '@onco/platform';
@@ -26,7 +27,9 @@ export interface Connections {
 /** Connect MongoDB, Redis and Kafka (its admin may connect later) and set up the queue registry. */
 export async function openConnections(config: Config, logger: Logger): Promise<Connections> {
   const mongo = await connectMongo(config.MONGO_URL);
-  const redis = createRedis(config.REDIS_URL, { logger });
+  // one outage log for every Redis client of the process: one WARN and one INFO an outage, not one per client
+  const redisDown = redisOutage(logger);
+  const redis = createRedis(config.REDIS_URL, { logger, outage: redisDown });
   const kafka = createKafka(config, logger);
   const kafkaAdmin = kafka.admin();
   await kafkaAdmin
@@ -36,13 +39,14 @@ export async function openConnections(config: Config, logger: Logger): Promise<C
   const queues = new QueueRegistry(
     redis,
     () => {
-      const c = createRedis(config.REDIS_URL, { forWorker: true, logger });
+      const c = createRedis(config.REDIS_URL, { forWorker: true, logger, outage: redisDown });
       workerConnections.push(c);
       return c;
     },
     config.QUEUE_PREFIX,
     logger,
     config.QUEUE_LOCK_MS,
+    redisDown,
   );
   return { mongo, redis, kafka, kafkaAdmin, queues, workerConnections };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Admin } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
@@ -26,6 +26,8 @@ export async function healthRoutes(
     mongo: Connection;
     redis: Redis;
     kafkaAdmin: Admin;
+    /** the admin's client (its outage in the log ends when the cluster answers) */
+    kafka?: Kafka;
     queues: QueueRegistry;
     /** the relay once the workers have started (null in a process without workers) */
     relay: () => OutboxRelay | null;

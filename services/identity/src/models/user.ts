@@ -25,6 +25,8 @@ export interface UserDoc {
   passwordHistory: string[];
   failedLogins: number;
   tokenVersion: number;
+  /** tokens signed out before they expire (their SHA-256, session.ts `revokedTokenId`); expired ones are dropped */
+  revokedTokens?: { id: string; exp: Date }[];
   lastLogin?: Date | null;
   createdOn: Date;
   updatedOn: Date;
@@ -55,6 +57,7 @@ const userSchema = auditedSchema(
     passwordHistory: { type: [String], default: [] },
     failedLogins: { type: Number, default: 0 },
     tokenVersion: { type: Number, default: 0 },
+    revokedTokens: { type: [{ id: String, exp: Date, _id: false }], default: undefined },
     lastLogin: { type: Date, default: null },
   },
   { collection: 'users' },

@@ -18,6 +18,7 @@ import {
   forgotPassword,
   identityDeps,
   signIn,
+  signOut,
   type IdentityDeps,
   type IdentityRouteDeps,
 } from '../use-cases';
@@ -111,6 +112,25 @@ function registerSessionRoutes(app: FastifyInstance, deps: IdentityDeps, { perCl
         username: decode('username', req.body.username),
         password: decode('password', req.body.password),
       }),
+  );
+
+  r.post(
+    '/logout',
+    {
+      config: { permission: 'AUTHENTICATED' },
+      schema: {
+        tags: ['uam'],
+        summary: 'Sign out: the token of this call is refused from now on, by every server process',
+        description:
+          'Only this token: other sign-ins of the user go on (a password change or a deactivation ends them all).',
+        response: { 200: messageReply, ...errorReplies },
+      },
+    },
+    async (req) => {
+      const token = (req.headers.authorization ?? '').replace(/^Bearer\s+/, '').trim();
+      await signOut(deps, requireUser(req), token, req.tokenExpiresAt ?? Math.floor(Date.now() / 1000));
+      return { message: 'Signed out' };
+    },
   );
 
   r.get(

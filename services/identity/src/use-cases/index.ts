@@ -2,6 +2,7 @@
 export * from './deps';
 export * from './own-password';
 export * from './sign-in';
+export * from './sign-out';
 export * from './password-rules';
 export * from './change-password';
 export * from './password-link';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { MSG } from '@onco/domain';
 import { AppError, signToken, unauthorized } from '@onco/platform';
 import type { UserDoc } from '../models/user';
@@ -42,7 +43,14 @@ export async function signIn(
   const session = await buildSession(models, user);
   const iat = Math.floor(Date.now() / 1000);
   const token = signToken(
-    { sub: user._id, role: user.role, tv: user.tokenVersion ?? 0, iat, exp: iat + config.TOKEN_TTL_SECONDS },
+    {
+      sub: user._id,
+      role: user.role,
+      tv: user.tokenVersion ?? 0,
+      iat,
+      exp: iat + config.TOKEN_TTL_SECONDS,
+      jti: randomBytes(12).toString('base64url'),
+    },
     config.TOKEN_SECRET,
   );
   return {

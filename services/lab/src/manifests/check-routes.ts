@@ -13,6 +13,7 @@ import {
   tooLarge,
   typed,
   requireMultipartUpload,
+  failAtLimit,
 } from '@onco/platform';
 import type { LabModels } from '../models';
 import { CONTENT_TYPES, templateFile } from './files';
@@ -92,7 +93,7 @@ export function registerManifestCheckRoutes(
     async (req) => {
       const user = requireUser(req);
       if (!can(user, 'VIEW_SAMPLE_ACTIONS')) throw forbidden();
-      requireMultipartUpload(req);
+      requireMultipartUpload(req, MANIFEST_MAX_BYTES);
       prewarmParseThread(); // starts while the file arrives
       let file: MultipartFile | undefined;
       let buf: Buffer | null = null;
@@ -100,7 +101,7 @@ export function registerManifestCheckRoutes(
         file = await req.file();
         if (!file || file.fieldname !== 'file')
           throw badRequest('Send the manifest in the part named "file"', { field: 'file' });
-        buf = await readBlob(file.file as never, MANIFEST_MAX_BYTES);
+        buf = await readBlob(failAtLimit(file.file) as never, MANIFEST_MAX_BYTES);
         if (file.file.truncated) throw tooLarge(MSG.attachmentTooLarge);
       } catch (err) {
         const e = err as { code?: string; statusCode?: number };

@@ -15,6 +15,7 @@ import {
   type PlatformContext,
   type StoredBlob,
   requireMultipartUpload,
+  failAtLimit,
 } from '@onco/platform';
 import type { LabModels } from '../models';
 import {
@@ -77,7 +78,7 @@ async function receiveReport(ctx: PlatformContext, req: FastifyRequest) {
       // store is still creating its directory) stays on the stream (`errored`) and fails that pipeline; this
       // listener only keeps it from being an uncaught exception meanwhile.
       checked.on('error', () => undefined);
-      part.file.pipe(checked);
+      failAtLimit(part.file).pipe(checked);
       try {
         stored = await ctx.blobs.put(checked as Readable, { maxBytes: REPORT_MAX_BYTES });
       } catch (err) {

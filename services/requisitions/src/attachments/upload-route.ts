@@ -18,6 +18,7 @@ import {
   type SessionUser,
   newRecordAudit,
   requireMultipartUpload,
+  failAtLimit,
 } from '@onco/platform';
 import { outboxForInsert } from '@onco/events';
 import { linkAttachment, type AttachmentDoc } from '../models/attachment';
@@ -72,7 +73,7 @@ async function receiveUpload(
       // repeated once every part has arrived
       if (fields.type && fields.testOrderFormId) await resolveTarget(models, user, fields, faAccount);
       try {
-        stored = await ctx.blobs.put(part.file as unknown as Readable, {
+        stored = await ctx.blobs.put(failAtLimit(part.file) as unknown as Readable, {
           maxBytes: ATTACHMENT_MAX_BYTES,
         });
       } catch (err) {
