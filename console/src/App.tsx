@@ -48,6 +48,7 @@ const MessagesPage = screen(() => import('./resources/messages/MessagesPage'));
 const BoxPage = screen(() => import('./resources/box/BoxPage'));
 const PatientsListPage = screen(() => import('./resources/patients/PatientsListPage'));
 const PatientDetailPage = screen(() => import('./resources/patients/PatientDetailPage'));
+const AuditPage = screen(() => import('./resources/audit/AuditPage'));
 
 /** Toasts top right, closing after 18 s (components/Toast.tsx), below the header so the profile menu stays usable. */
 const Toasts = () => <ToastNotification sx={{ top: { xs: 112, sm: 112 } }} />;
@@ -87,6 +88,7 @@ const ROUTES: Array<{ path: string; permission: string; element: React.ReactNode
   { path: '/patient/:id', permission: 'VIEW_PATIENT_PAGE', element: <PatientDetailPage /> },
   { path: '/messages', permission: 'VIEW_MESSAGES_PAGE', element: <MessagesPage /> },
   { path: '/patients', permission: 'VIEW_PATIENTS_PAGE', element: <PatientsListPage /> },
+  { path: '/audit', permission: 'VIEW_AUDIT_TRAIL', element: <AuditPage /> },
 ];
 
 /** The console: providers, shell, public pages and the routes by permission. Screens live in pages/ and resources/. */

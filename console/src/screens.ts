@@ -12,6 +12,7 @@ import { patientsEn, patientsZh } from './resources/patients/i18n';
 import { boxEn, boxZh } from './resources/box/i18n';
 import { kitsEn, kitsZh } from './resources/kits/i18n';
 import { messagesEn, messagesZh } from './resources/messages/i18n';
+import { auditEn, auditZh } from './resources/audit/i18n';
 
 /**
  * What the screens hand to the console's lower layers: their texts (merged by i18n/index.ts in this order). The
@@ -31,4 +32,5 @@ export const SCREEN_MESSAGES: readonly MessageBundle[] = [
   { en: boxEn, zh: boxZh },
   { en: kitsEn, zh: kitsZh },
   { en: messagesEn, zh: messagesZh },
+  { en: auditEn, zh: auditZh },
 ];

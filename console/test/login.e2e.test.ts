@@ -85,6 +85,7 @@ describe('console sign-in (browser)', () => {
       'messages',
       'box',
       'users',
+      'audit',
     ]);
     await h.shot(a, 'home-admin-en');
     await a.click('[data-menu="users"]');

@@ -25,6 +25,7 @@ export const MESSAGE_NAMES = {
   'sample-manifest': 'SampleManifestProcessed',
   patient: 'PatientChanged',
   'patient-requisitions': 'PatientRequisitionsMoved',
+  audit: 'AuditRecorded',
 } as const satisfies Record<EventFamily, string>;
 
 const CHANNEL_IDS = {
@@ -37,6 +38,7 @@ const CHANNEL_IDS = {
   'sample-manifest': 'sampleManifest',
   patient: 'patient',
   'patient-requisitions': 'patientRequisitions',
+  audit: 'audit',
 } as const satisfies Record<EventFamily, string>;
 
 const SUMMARIES: Record<EventFamily, string> = {
@@ -57,6 +59,8 @@ const SUMMARIES: Record<EventFamily, string> = {
     "Duplicate patients were merged into a primary patient (change 'merged'), or that merge was undone ('merge-undone'). Keyed by the primary patient. The requisitions service moves the duplicates' requisitions (each with its requisition-changed, change patient-changed).",
   'patient-requisitions':
     'The requisitions service has moved every requisition of a patient merge (or of its undo): the merge is complete. Keyed by the merge id.',
+  audit:
+    'One audit trail entry, once appended to the hash chain: who read, changed, exported or downloaded which record (and patient), from where, allowed or refused. Keyed by the entry id; order and check the chain by data.seq, prevHash and hash (docs/audit.md). Carries ids, never patient demographics.',
 };
 
 type Json = any;

@@ -62,6 +62,7 @@ describe('createEvent', () => {
       'sample-manifest': EXAMPLE_DATA['sample-manifest'].attachmentId,
       patient: EXAMPLE_DATA.patient.patientId,
       'patient-requisitions': EXAMPLE_DATA['patient-requisitions'].mergeId,
+      audit: EXAMPLE_DATA.audit.entryId,
     };
     expect(event.subject).toBe(subjectByFamily[family]);
     // round trip through JSON (what the outbox stores and Kafka carries)

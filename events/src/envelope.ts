@@ -24,6 +24,7 @@ export const EVENT_TYPES = {
   'sample-manifest': 'sample-manifest.processed',
   patient: 'patient.changed',
   'patient-requisitions': 'patient-requisitions.moved',
+  audit: 'audit.recorded',
 } as const satisfies Record<EventFamily, string>;
 export type EventType = (typeof EVENT_TYPES)[EventFamily];
 
@@ -38,6 +39,7 @@ export const EVENT_SOURCES = {
   'sample-manifest': '/lab/sample-manifests',
   patient: '/portal/patients',
   'patient-requisitions': '/portal/requisitions',
+  audit: '/audit',
 } as const satisfies Record<EventFamily, string>;
 
 const FAMILY_BY_TYPE: Record<string, EventFamily> = Object.fromEntries(

@@ -40,6 +40,7 @@ describe('topics', () => {
       'oncotrf.sample-manifest.v1',
       'oncotrf.patient.v1',
       'oncotrf.patient-requisitions.v1',
+      'oncotrf.audit.v1',
     ]);
     expect(familyOfTopic('p.oncotrf.sample.v1', 'p')).toBe('sample');
     expect(familyOfTopic('oncotrf.sample.v1', 'p')).toBeUndefined();

@@ -23,4 +23,5 @@ export * from './schemas/attachment';
 export * from './schemas/sample-manifest';
 export * from './schemas/patient';
 export * from './schemas/patient-requisitions';
+export * from './schemas/audit';
 export * from './schemas/registry';

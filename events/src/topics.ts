@@ -16,6 +16,7 @@ export const TOPICS = {
   'sample-manifest': 'oncotrf.sample-manifest.v1',
   patient: 'oncotrf.patient.v1',
   'patient-requisitions': 'oncotrf.patient-requisitions.v1',
+  audit: 'oncotrf.audit.v1',
 } as const satisfies Record<EventFamily, string>;
 
 export const DEFAULT_PARTITIONS = 3;

@@ -15,6 +15,7 @@ export const appEn = {
       messages: 'Messages',
       box: 'Document Uploads',
       users: 'Users',
+      audit: 'Audit',
     },
     header: {
       tagline: 'CANCER IS PERSONAL',
@@ -178,6 +179,7 @@ export const appEn = {
         messages: 'Talk with the lab about an order',
         box: 'Upload sample manifests and documents',
         users: 'Manage portal users and their access',
+        audit: 'See who read or changed which patient data',
       },
       comingSoon: 'This screen is on its way.',
       comingSoonText: 'The %{name} screen arrives with a coming release of the Clinical Portal.',

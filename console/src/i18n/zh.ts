@@ -15,6 +15,7 @@ export const appZh: AppMessages = {
       messages: '消息',
       box: '文件上传',
       users: '用户',
+      audit: '审计',
     },
     header: {
       tagline: 'CANCER IS PERSONAL',
@@ -172,6 +173,7 @@ export const appZh: AppMessages = {
         messages: '就订单与实验室沟通',
         box: '上传样本清单和文件',
         users: '管理门户用户及其权限',
+        audit: '查看谁读取或修改了哪位患者的数据',
       },
       comingSoon: '此页面即将推出。',
       comingSoonText: '“%{name}”页面将在临床门户的后续版本中提供。',

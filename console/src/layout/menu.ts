@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '../providers/storage';
 
-/** The top menu (spec 3 section 2.2), each entry shown only with its VIEW_{NAME}_PAGE permission. */
+/** The top menu (spec 3 section 2.2), each entry shown only with its VIEW_{NAME}_PAGE permission (Audit: VIEW_AUDIT_TRAIL). */
 export const MENU = [
   { key: 'home', path: '/home', permission: 'VIEW_HOME_PAGE', also: ['/'] },
   { key: 'orders', path: '/orders', permission: 'VIEW_ORDERS_PAGE', also: ['/order/'] },
@@ -11,6 +11,7 @@ export const MENU = [
   { key: 'messages', path: '/messages', permission: 'VIEW_MESSAGES_PAGE', also: [] },
   { key: 'box', path: '/box', permission: 'VIEW_BOX_PAGE', also: [] },
   { key: 'users', path: '/users', permission: 'VIEW_USERS_PAGE', also: [] },
+  { key: 'audit', path: '/audit', permission: 'VIEW_AUDIT_TRAIL', also: [] },
 ] as const;
 export type MenuKey = (typeof MENU)[number]['key'];
 

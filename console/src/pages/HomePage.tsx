@@ -7,6 +7,7 @@ import ReceiptLongOutlinedIcon from '@mui/icons-material/ReceiptLongOutlined';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import CloudUploadOutlinedIcon from '@mui/icons-material/CloudUploadOutlined';
 import ManageAccountsOutlinedIcon from '@mui/icons-material/ManageAccountsOutlined';
+import PolicyOutlinedIcon from '@mui/icons-material/PolicyOutlined';
 import { useNavigate } from 'react-router-dom';
 import { usePermissions, useTranslate } from 'react-admin';
 import { MENU, rememberActiveMenu, type MenuKey } from '../layout/menu';
@@ -21,6 +22,7 @@ const ICONS: Partial<Record<MenuKey, typeof AssignmentOutlinedIcon>> = {
   messages: ForumOutlinedIcon,
   box: CloudUploadOutlinedIcon,
   users: ManageAccountsOutlinedIcon,
+  audit: PolicyOutlinedIcon,
 };
 
 /** The home dashboard: a greeting and the screens the user may open. */

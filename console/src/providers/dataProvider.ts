@@ -114,9 +114,14 @@ const path = (p: string) =>
 
 /**
  * Resources served outside the portal area: the lab's test orders are in the orders area (/oms/api/v1, spec 2
- * section 7). Every other resource is under /portal/api/v1.
+ * section 7), billing cases in /bis, the audit trail in /uam. Every other resource is under /portal/api/v1.
  */
-export const RESOURCE_AREAS: Record<string, string> = { testOrders: API.oms, billingCases: API.bis };
+export const RESOURCE_AREAS: Record<string, string> = {
+  testOrders: API.oms,
+  billingCases: API.bis,
+  // the audit trail is read in the users area (docs/audit.md)
+  audit: API.uam,
+};
 
 const portalRest = simpleRestProvider(API.portal, httpClient);
 const areaRest = Object.fromEntries(

@@ -1,6 +1,7 @@
 /** The registry of event families: their data schemas by schemaVersion, current versions and subject fields. */
 import { z } from 'zod';
 import { AttachmentDataV1, type AttachmentData } from './attachment';
+import { AuditDataV1, type AuditData } from './audit';
 import { BillingCaseDataV1, type BillingCaseData } from './billing-case';
 import { PatientDataV1, type PatientData } from './patient';
 import { PatientRequisitionsDataV1, type PatientRequisitionsData } from './patient-requisitions';
@@ -35,6 +36,7 @@ export const EVENT_FAMILIES = [
   'sample-manifest',
   'patient',
   'patient-requisitions',
+  'audit',
 ] as const;
 export type EventFamily = (typeof EVENT_FAMILIES)[number];
 
@@ -49,6 +51,7 @@ export interface EventDataMap {
   'sample-manifest': SampleManifestData;
   patient: PatientData;
   'patient-requisitions': PatientRequisitionsData;
+  audit: AuditData;
 }
 export type EventData<F extends EventFamily> = EventDataMap[F];
 
@@ -80,6 +83,7 @@ export const DATA_SCHEMAS = {
   'sample-manifest': { 1: SampleManifestDataV1 },
   patient: { 1: PatientDataV1 },
   'patient-requisitions': { 1: PatientRequisitionsDataV1 },
+  audit: { 1: AuditDataV1 },
 } as const satisfies Record<EventFamily, Record<number, z.ZodType>>;
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
@@ -92,6 +96,7 @@ export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
   'sample-manifest': 1,
   patient: 1,
   'patient-requisitions': 1,
+  audit: 1,
 };
 
 /** The data schema to use for a family at a given schemaVersion (see DATA_SCHEMAS). */
@@ -119,4 +124,5 @@ export const SUBJECT_FIELD = {
   'sample-manifest': 'attachmentId',
   patient: 'patientId',
   'patient-requisitions': 'mergeId',
+  audit: 'entryId',
 } as const satisfies { [F in EventFamily]: keyof EventDataMap[F] };

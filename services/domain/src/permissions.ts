@@ -121,6 +121,7 @@ export const PERMISSIONS = [
   'CAN_MANAGE_REFERENCE_DATA', // accounts, payors, ICD-10, diagnosis types, release notes
   'VIEW_ALL_ACCOUNTS', // data scope: sees every account (lab and billing staff)
   'VIEW_OPERATIONS', // queue and outbox health for operators
+  'VIEW_AUDIT_TRAIL', // the audit trail: who read, changed, exported or downloaded which PHI (docs/audit.md)
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

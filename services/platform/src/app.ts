@@ -13,6 +13,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { authPlugin, type SessionResolver } from './auth';
+import { auditPlugin } from './audit/plugin';
+import { auditTrailOf } from './audit/trail';
 import { installErrorHandler } from './error-handler';
 import { refuseUnsplittableMultipart } from './multipart';
 import type { PlatformContext } from './context';
@@ -90,5 +92,7 @@ export async function createBaseApp(
   // cookies are read by the queue dashboard's guard only (auth.ts); the API itself takes bearer tokens
   await app.register(cookie);
   await app.register(authPlugin, { secret: ctx.config.TOKEN_SECRET, resolveSession });
+  // PHI routes (config.audit) record each read before replying; use cases record changes (docs/audit.md)
+  await app.register(auditPlugin, { trail: auditTrailOf(ctx) });
   return app as unknown as FastifyInstance;
 }

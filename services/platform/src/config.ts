@@ -222,6 +222,14 @@ export const configSchema = z.object({
    * restarted or added process then answers a list in use without counting it again.
    */
   LIST_COUNTS_SHARED: bool.default(true),
+  /**
+   * How long audit entries stay in the database (days; 0: for ever). Older ones are moved, oldest first, to an
+   * archive file in the file store by the audit chainer's archive pass (docs/audit.md "Retention"). Default six
+   * years (HIPAA's documentation retention).
+   */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).default(2190),
+  /** How often the archive pass runs in a process with the audit chainer (ms; 0: never). */
+  AUDIT_ARCHIVE_EVERY_MS: z.coerce.number().int().min(0).default(3_600_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Permission } from '@onco/domain';
 import { requireUser, type SessionUser } from './auth';
 import { errorReplies, idParams, typed } from './routes';
+import type { AuditRouteConfig } from './audit/plugin';
 
 /** What a route needs: one permission, any of several, or any signed-in user. */
 export type RoutePermission = Permission | Permission[] | 'AUTHENTICATED';
@@ -15,6 +16,8 @@ interface ByIdRouteOptions {
   summary?: string;
   /** the 200 reply of the record */
   reply: z.ZodTypeAny;
+  /** the record is PHI: each read leaves an audit entry before the reply (docs/audit.md) */
+  audit?: AuditRouteConfig;
 }
 
 export interface GetByIdRouteOptions extends ByIdRouteOptions {
@@ -27,7 +30,7 @@ export interface GetByIdRouteOptions extends ByIdRouteOptions {
 /** The options of a route on one record: its permission, its tag and summary, the id param, then `schema`. */
 function byIdOptions<S extends object>(o: ByIdRouteOptions, schema: S) {
   return {
-    config: { permission: o.permission },
+    config: { permission: o.permission, ...(o.audit ? { audit: o.audit } : {}) },
     schema: {
       tags: [o.tag],
       ...(o.summary !== undefined ? { summary: o.summary } : {}),

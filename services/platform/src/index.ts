@@ -27,3 +27,4 @@ export * from './list-routes';
 export * from './crud-routes';
 export * from './bulk';
 export * from './shutdown';
+export * from './audit/index';

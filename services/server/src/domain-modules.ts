@@ -1,6 +1,12 @@
 /** The platform's domain modules, wired to each other through their public calls, and their indexes. */
 import type { Logger } from 'pino';
-import { ensureOrderedIndexes, type Config, type DomainModule, type PlatformContext } from '@onco/platform';
+import {
+  createAuditModule,
+  ensureOrderedIndexes,
+  type Config,
+  type DomainModule,
+  type PlatformContext,
+} from '@onco/platform';
 import { createIdentity } from '@onco/identity';
 import { createReferenceModule } from '@onco/reference';
 import { createPdfRenderer, createRequisitionsModule } from '@onco/requisitions';
@@ -36,6 +42,8 @@ export function createDomainModules(ctx: PlatformContext, mongo: Connections['mo
     // the pre-submit checks look ICD-10 codes up in the reference data's catalog (an interface, not its models)
     createBillingModule(ctx, { diagnosisCodes: reference.icd10Catalog }),
     createMessagesModule(ctx, { accounts: reference.directories.accounts, patients: reference.patients }),
+    // the audit trail: its routes, its outbox and its chainer (docs/audit.md)
+    createAuditModule(ctx),
   ];
   return { identity, reference, modules };
 }

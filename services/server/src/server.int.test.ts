@@ -265,7 +265,7 @@ describe("which domains' workers a process runs (WORKER_MODULES)", () => {
 
   it('refuses an unknown domain at start-up', async () => {
     await expect(createTestSystem({ WORKERS: 'true', WORKER_MODULES: 'lab,lims' })).rejects.toThrow(
-      /WORKER_MODULES: unknown domain "lims" \(use all or reference,requisitions,lab,billing,messages\)/,
+      /WORKER_MODULES: unknown domain "lims" \(use all or reference,requisitions,lab,billing,messages,audit\)/,
     );
   });
 });

@@ -4,7 +4,7 @@ import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, usePermissions } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
-import { Banner, formatPhone } from '../../components';
+import { Banner, formatPhone, useMessagesT } from '../../components';
 import { useEnumLabel } from '../orders/list/useOrdersT';
 import type { PatientRow } from './api';
 import { BillingTab } from './BillingTab';
@@ -12,6 +12,8 @@ import { addressText, displayDay, patientLabel } from './logic';
 import { MergedPatientsPanel } from './MergedPatientsPanel';
 import { EditPatientDialog } from './PatientDialogs';
 import { TestHistoryTab } from './TestHistoryTab';
+import { AccessHistoryTab } from '../audit/AccessHistoryTab';
+import { auditEn } from '../audit/i18n';
 import { errorMessage, usePatientsT } from './usePatients';
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -66,7 +68,8 @@ export function PatientDetailPage() {
   const dp = useDataProvider();
   const { permissions = [] } = usePermissions<string[]>();
   const queryClient = useQueryClient();
-  const [tab, setTab] = useState<'tests' | 'billing'>('tests');
+  const [tab, setTab] = useState<'tests' | 'billing' | 'access'>('tests');
+  const auditT = useMessagesT(auditEn);
   const [editing, setEditing] = useState(false);
   const q = useQuery({
     queryKey: ['patients', 'one', id],
@@ -153,12 +156,22 @@ export function PatientDetailPage() {
         />
       ) : null}
       <Paper variant="outlined" sx={{ borderRadius: 2, mb: 2 }}>
-        <Tabs value={tab} onChange={(_, v: 'tests' | 'billing') => setTab(v)}>
+        <Tabs value={tab} onChange={(_, v: 'tests' | 'billing' | 'access') => setTab(v)}>
           <Tab value="tests" label={t('patients.tab.tests')} data-testid="patient-tab-tests" />
           <Tab value="billing" label={t('patients.tab.billing')} data-testid="patient-tab-billing" />
+          {/* who read or changed this patient's data (docs/audit.md), for those who may read the audit trail */}
+          {permissions.includes('VIEW_AUDIT_TRAIL') ? (
+            <Tab value="access" label={auditT('audit.accessHistory')} data-testid="patient-tab-access" />
+          ) : null}
         </Tabs>
       </Paper>
-      {tab === 'tests' ? <TestHistoryTab patientId={p.id} /> : <BillingTab patientId={p.id} />}
+      {tab === 'tests' ? (
+        <TestHistoryTab patientId={p.id} />
+      ) : tab === 'billing' ? (
+        <BillingTab patientId={p.id} />
+      ) : (
+        <AccessHistoryTab patientId={p.id} />
+      )}
       {editing ? (
         <EditPatientDialog
           patient={p}

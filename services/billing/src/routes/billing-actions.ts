@@ -25,7 +25,21 @@ export async function billingActionRoutes(app: FastifyInstance, opts: { models: 
   r.get(
     '/billingCases/:id',
     {
-      config: { permission: 'VIEW_BILLING_PAGE' },
+      config: {
+        permission: 'VIEW_BILLING_PAGE',
+        audit: {
+          record: 'billing-case',
+          subject: (c: {
+            id: string;
+            patient?: { id?: string | null } | null;
+            account?: { id?: string | null } | null;
+          }) => ({
+            id: c.id,
+            patientId: c.patient?.id,
+            accountIds: [c.account?.id],
+          }),
+        },
+      },
       schema: {
         tags: ['billing'],
         summary: 'One billing case with its history, newest first (404 outside the data scope)',

@@ -4,3 +4,4 @@ export * from './lab';
 export * from './samples';
 export * from './barcodes';
 export * from './manifests';
+export * from './audit';

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
+  auditSubject,
   errorReplies,
   idParams,
   notFound,
@@ -46,7 +47,10 @@ export function registerReportDownloadRoutes(app: FastifyInstance, opts: { model
   r.get(
     '/testOrders/:id/reports/download',
     {
-      config: { permission: ['VIEW_TEST_PAGE', 'VIEW_ORDER_PAGE'] },
+      config: {
+        permission: ['VIEW_TEST_PAGE', 'VIEW_ORDER_PAGE'],
+        audit: { record: 'report', action: 'download' },
+      },
       schema: {
         tags: ['tests'],
         summary: 'Download a test report (the PDF; the latest version unless `version` is given)',
@@ -60,7 +64,10 @@ export function registerReportDownloadRoutes(app: FastifyInstance, opts: { model
     },
     async (req, reply) => {
       const user = requireUser(req);
-      const v: ReportVersion = await findReportVersion({ models }, user, req.params.id, req.query.version);
+      const found = await findReportVersion({ models }, user, req.params.id, req.query.version);
+      const f = found.testOrderForm;
+      auditSubject(req, { patientId: f?.patient?.id, accountIds: [f?.account?.id] });
+      const v: ReportVersion = found;
       return sendPdf(reply, v.fileId, v.fileName, v.size, `${v.fileId}`);
     },
   );

@@ -38,7 +38,20 @@ export async function sampleRoutes(app: FastifyInstance, opts: { models: LabMode
   r.get(
     '/testOrderForms/:id/samples',
     {
-      config: { permission: [...READ] },
+      config: {
+        permission: [...READ],
+        audit: {
+          record: 'sample',
+          subject: (r: {
+            id: string;
+            requisition?: { accountId?: string | null; patient?: { id?: string | null } | null };
+          }) => ({
+            id: r.id,
+            patientId: r.requisition?.patient?.id,
+            accountIds: [r.requisition?.accountId],
+          }),
+        },
+      },
       schema: {
         tags: ['samples'],
         summary: "A requisition's samples: {tumors, normals, plasmas} (the console pages them, 7 a page)",

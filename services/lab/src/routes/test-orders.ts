@@ -13,7 +13,7 @@ import {
   toApi,
   typed,
 } from '@onco/platform';
-import type { LabModels } from '../models';
+import type { LabModels, TestOrderDoc } from '../models';
 import {
   findTestOrder,
   testOrderOut,
@@ -112,6 +112,14 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
     summary: 'One test order with its history and report versions (404 when outside the data scope)',
     reply: testOrderReply,
     errorReplies: true,
+    audit: {
+      record: 'test',
+      subject: (t: { id: string; testOrderForm?: TestOrderDoc['testOrderForm'] }) => ({
+        id: t.id,
+        patientId: t.testOrderForm?.patient?.id,
+        accountIds: [t.testOrderForm?.account?.id],
+      }),
+    },
     load: async (user, id) => testOrderOut(await findTestOrder({ models }, user, id), user),
   });
 

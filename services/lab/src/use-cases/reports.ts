@@ -189,14 +189,17 @@ export async function findReportVersion(
   user: SessionUser,
   testOrderId: string,
   version?: number,
-): Promise<ReportVersion> {
+): Promise<ReportVersion & { testOrderForm: TestOrderDoc['testOrderForm'] }> {
   const doc = await findTestOrder(deps, user, testOrderId);
   const reports = doc.reports ?? [];
   if (!reports.length) throw notFound(REPORT_MESSAGES.noReport);
-  if (version === undefined) return reports.reduce((a, b) => (b.version > a.version ? b : a));
-  const found = reports.find((r) => r.version === version);
-  if (!found) throw notFound(REPORT_MESSAGES.versionNotFound(version));
-  return found;
+  const found =
+    version === undefined
+      ? reports.reduce((a, b) => (b.version > a.version ? b : a))
+      : reports.find((r) => r.version === version);
+  if (!found) throw notFound(REPORT_MESSAGES.versionNotFound(version!));
+  // the test order's requisition (patient, account): the download's audit entry names them
+  return { ...found, testOrderForm: doc.testOrderForm };
 }
 
 /**

@@ -37,6 +37,14 @@ export async function patientRoutes(app: FastifyInstance, deps: RouteDeps) {
     reply: patientReply,
     readers: PATIENT_READERS,
     present: presentPatient,
+    audit: {
+      record: 'patient',
+      subject: (p: { id: string; accountIds?: string[] }) => ({
+        id: p.id,
+        patientId: p.id,
+        accountIds: p.accountIds,
+      }),
+    },
     edit: {
       permission: PATIENT_EDITORS,
       summary:

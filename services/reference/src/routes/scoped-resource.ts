@@ -10,6 +10,7 @@ import {
   runBulk,
   typed,
   updateByIdRoute,
+  type AuditRouteConfig,
   type ListResource,
   type ListRoutesOptions,
   type RoutePermission,
@@ -78,6 +79,8 @@ export interface ScopedResourceOptions<
   readers?: RoutePermission;
   /** how a record by id reads in the reply (default: as stored) */
   present?: (doc: any, user: SessionUser) => unknown;
+  /** the record by id is PHI: each read leaves an audit entry (docs/audit.md) */
+  audit?: AuditRouteConfig;
   /** GET {path}: the list (listRoutes), in the data scope unless it has a scope of its own */
   list?: Pick<ListRoutesOptions, 'resource' | 'noun' | 'summary'> & Partial<Pick<ListRoutesOptions, 'scope'>>;
   edit?: ScopedEdit<B>;
@@ -113,6 +116,7 @@ export function scopedResourceRoutes<
     permission: readers,
     tag: 'reference',
     reply: o.reply,
+    audit: o.audit,
     load: async (user, id) => present(await loadScoped(o.model, id, o.scope(user)), user),
   });
   if (o.edit) {

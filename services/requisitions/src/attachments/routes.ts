@@ -16,6 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorReplies, idParams, listRoutes, requireUser, typed, type PlatformContext } from '@onco/platform';
 import type { AttachmentDoc } from '../models/attachment';
 import type { RequisitionModels } from '../models';
+import { auditRequisition, requisitionOf } from '../routes/audit';
 import { visibleAttachment, type AttachmentRouteDeps } from './access';
 import { registerDeleteRoute } from './delete-route';
 import {
@@ -58,7 +59,7 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
   r.get(
     '/attachments/:id/download',
     {
-      config: { permission: 'AUTHENTICATED' },
+      config: { permission: 'AUTHENTICATED', audit: { record: 'attachment', action: 'download' } },
       schema: {
         tags: ['attachments'],
         summary: 'Download an attachment (the file, under its name)',
@@ -69,6 +70,13 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
     async (req, reply) => {
       const user = requireUser(req);
       const doc = await visibleAttachment(opts.models, user, req.params.id);
+      // the entry names the requisition's patient when the file is attached to one
+      const requisition = await requisitionOf(opts.models, doc.testOrderForm?.id);
+      auditRequisition(
+        req,
+        { patient: requisition?.patient, account: requisition?.account ?? doc.account },
+        doc._id,
+      );
       return sendBlob(ctx, reply, doc);
     },
   );

@@ -105,6 +105,19 @@ describe('requisition API: drafts, signature, submit, rules, scope (real store, 
     expect(after!.outbox ?? []).toHaveLength(0);
   });
 
+  it('a submit without an id is refused before anything is stored (fuzzing: it left a stray draft per 422)', async () => {
+    const forms = sys.ctx.mongo.collection('test_order_forms');
+    const before = await forms.countDocuments({});
+    const res = await call('POST', `${API}/submit`, 'npi', completeForm(A));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details.blocks.signature).toEqual({ approvals: 'This field is required' });
+    // an incomplete one names every block's problems, as a submit of a saved draft does
+    const bare = await call('POST', `${API}/submit`, 'npi', { ...completeForm(A), billings: [] });
+    expect(bare.statusCode).toBe(422);
+    expect(Object.keys(bare.json().details.blocks)).toEqual(expect.arrayContaining(['signature', 'billing']));
+    expect(await forms.countDocuments({})).toBe(before);
+  });
+
   it('a wrong signature password gives the spec message; the right one records an approval', async () => {
     const d = await draft('npi');
     const bad = await call('POST', `${API}/${d.id}/sign`, 'npi', { password: 'Wrong-pass1' });

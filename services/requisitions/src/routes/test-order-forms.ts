@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { idParams, listRoutes, requireUser, typed } from '@onco/platform';
 import { requisitionListScope, requisitionsResource } from '../resource';
 import { getRequisition, type RequisitionDeps } from '../use-cases';
+import { REQUISITION_READ } from './audit';
 import { registerSignAndCopyRoutes, registerSubmitRoutes } from './test-order-forms/actions';
 import { registerCrudRoutes } from './test-order-forms/crud';
 import { registerExportRoutes } from './test-order-forms/export';
@@ -42,7 +43,10 @@ export async function omsTestOrderFormRoutes(app: FastifyInstance, opts: { deps:
   r.get(
     '/testOrderForms/:id',
     {
-      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_TEST_PAGE', 'VIEW_SAMPLE_ACTIONS'] },
+      config: {
+        permission: ['VIEW_ORDER_PAGE', 'VIEW_TEST_PAGE', 'VIEW_SAMPLE_ACTIONS'],
+        audit: REQUISITION_READ,
+      },
       schema: {
         tags: ['requisitions'],
         summary: 'Load a requisition for its samples',

@@ -6,6 +6,7 @@ import type { RequisitionDoc } from '../models/requisition';
 import type { RequisitionModels } from '../models';
 import type { TrfQueue } from '../workers/trf-queue';
 import { sendBlob } from '../attachments';
+import { AUDIT_PROJECTION, auditRequisition } from './audit';
 
 /** The PDF viewer's empty text (spec 1 section 2, spec 2 section 2.4). */
 export const MSG_NO_PDF = 'No PDF File Available.';
@@ -24,7 +25,10 @@ export async function trfPrintRoutes(
   r.get(
     '/testOrderForms/:id/trf',
     {
-      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_ORDERS_PAGE'] },
+      config: {
+        permission: ['VIEW_ORDER_PAGE', 'VIEW_ORDERS_PAGE'],
+        audit: { record: 'trf', action: 'download' },
+      },
       schema: {
         tags: ['requisitions'],
         summary: "The requisition's latest TRF PDF (Print)",
@@ -37,12 +41,14 @@ export async function trfPrintRoutes(
       // the data scope (and, without CAN_DELETE_TRF, the soft delete) in the query
       const trf = await Requisition.findOne(
         requisitionByIdFilter(user, req.params.id, { includeDeleted: can(user, 'CAN_DELETE_TRF') }),
-        { _id: 1 },
+        { _id: 1, ...AUDIT_PROJECTION },
       )
-        .lean<Pick<RequisitionDoc, '_id'>>()
+        .lean<Pick<RequisitionDoc, '_id' | 'patient' | 'account'>>()
         .exec();
       if (!trf) throw notFound('Requisition not found');
       const doc = await opts.trf.latest(trf._id);
+      // the entry names the PDF and the requisition's patient
+      auditRequisition(req, trf, doc?._id ?? trf._id);
       if (!doc) throw notFound(MSG_NO_PDF);
       return sendBlob(app.platform, reply, doc, 'inline');
     },

@@ -1,5 +1,5 @@
 /** Create, save (a draft save, or an Edit of a submitted requisition) and delete (the reviews: reviews.ts). */
-import { can, conflict, forbidden, type SessionUser } from '@onco/platform';
+import { auditTrailOf, can, conflict, forbidden, type SessionUser } from '@onco/platform';
 import { canDeleteDraft, normalizeForSave, reviewerEditsSpecimens, type RequisitionForm } from '@onco/domain';
 import type { RequisitionDoc } from '../models';
 import {
@@ -25,6 +25,7 @@ import {
   approvalsAfter,
   writeRequisition,
 } from './shared';
+import { REQUISITION_CHANGE } from './audit';
 
 export async function createRequisition(
   deps: RequisitionDeps,
@@ -36,17 +37,21 @@ export async function createRequisition(
   const set = editable(normalizeForSave(input), null, user, now);
   const merged = { ...set } as RequisitionForm;
   checkFormat(merged, user);
-  const doc = await deps.models.Requisition.create({
-    ...set,
-    status: 'DRAFT',
-    testOrders: draftTestOrders((set.orderInformation as any) ?? null),
-    parentTestOrderForm: (input as any).parentTestOrderForm ?? null,
-    createdBy: user.id,
-    updatedBy: user.id,
-    createdOn: now,
-    updatedOn: now,
-  });
-  return doc.toObject() as RequisitionDoc;
+  // the draft and its audit entry (`create`, the fields set) in one transaction (docs/audit.md)
+  return auditTrailOf(deps.ctx).create(
+    deps.models.Requisition,
+    {
+      ...set,
+      status: 'DRAFT',
+      testOrders: draftTestOrders((set.orderInformation as any) ?? null),
+      parentTestOrderForm: (input as any).parentTestOrderForm ?? null,
+      createdBy: user.id,
+      updatedBy: user.id,
+      createdOn: now,
+      updatedOn: now,
+    },
+    REQUISITION_CHANGE,
+  );
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import {
   actorOf,
+  auditTrailOf,
   can,
   conditionalWrite,
   forbidden,
@@ -27,6 +28,7 @@ import {
 import { createEvent, withOutbox, type RequisitionChange, type RequisitionChangedData } from '@onco/events';
 import type { RequisitionDoc } from '../models';
 import { requisitionByIdFilter } from '../resource';
+import { REQUISITION_CHANGE } from './audit';
 import {
   MSG_NOT_FOUND,
   MSG_STALE,
@@ -249,7 +251,8 @@ export function approvalsAfter(
 
 /**
  * One conditional write of a requisition with its requisition-changed event when it has one (in the same update:
- * the outbox), the relay nudged so the event leaves at once. Null when the filter matched nothing (it changed).
+ * the outbox) and its audit entry (in the same transaction: docs/audit.md), the relay nudged so the event leaves
+ * at once. Null when the filter matched nothing (it changed).
  */
 export async function writeRequisition(
   deps: RequisitionDeps,
@@ -257,15 +260,12 @@ export async function writeRequisition(
   update: Record<string, unknown>,
   event: ReturnType<typeof requisitionChangedEvent>,
 ): Promise<RequisitionDoc | null> {
-  const res = await deps.models.Requisition.findOneAndUpdate(
+  const res = await auditTrailOf(deps.ctx).update(
+    deps.models.Requisition,
     filter,
     event ? withOutbox(update, event) : update,
-    {
-      returnDocument: 'after',
-    },
-  )
-    .lean<RequisitionDoc>()
-    .exec();
+    REQUISITION_CHANGE,
+  );
   if (res && event) deps.ctx.nudgeOutbox();
   return res;
 }

@@ -1,7 +1,8 @@
-import { conflict, badRequest, type SessionUser } from '@onco/platform';
+import { auditTrailOf, conflict, badRequest, type SessionUser } from '@onco/platform';
 import type { RequisitionDoc } from '../models';
 import { MSG_INCORRECT_PASSWORD, MSG_ALREADY_SUBMITTED, type RequisitionDeps } from './context';
 import { getRequisition, conditional } from './shared';
+import { REQUISITION_CHANGE } from './audit';
 
 /** Sign: the signer's own login password, then an approval (one per signer; a new signature replaces theirs). */
 export async function signRequisition(
@@ -26,12 +27,12 @@ export async function signRequisition(
       },
     ];
     // the approvals list read, replaced: conditional on the version it was read at
-    return deps.models.Requisition.findOneAndUpdate(
+    // with its audit entry (`update`, approvals) in one transaction (docs/audit.md)
+    return auditTrailOf(deps.ctx).update(
+      deps.models.Requisition,
       { _id: id, version: current.version, status: 'DRAFT', deleted: { $ne: true } },
       { $set: { approvals, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
-      { returnDocument: 'after' },
-    )
-      .lean<RequisitionDoc>()
-      .exec();
+      REQUISITION_CHANGE,
+    );
   });
 }

@@ -1,4 +1,4 @@
-import { actorOf, can, conflict, newId, unprocessable, type SessionUser } from '@onco/platform';
+import { actorOf, auditTrailOf, can, conflict, newId, unprocessable, type SessionUser } from '@onco/platform';
 import {
   normalizeForSave,
   plannedTestOrders,
@@ -23,6 +23,7 @@ import {
 } from './context';
 import { getRequisition, conditional, checkOwnership, editable, checkFormat, approvalsAfter } from './shared';
 import { createRequisition } from './edit';
+import { REQUISITION_CHANGE } from './audit';
 
 export function submissionProblems(form: RequisitionForm, user: SessionUser) {
   const problems = { ...submitProblems(form, ruleContext(user)) } as Partial<Record<BlockName, FieldErrors>>;
@@ -40,6 +41,19 @@ export function submissionProblems(form: RequisitionForm, user: SessionUser) {
       'tumorSpecimen.icd10Codes': `Invalid ICD-10 code ${bad[0]}`,
     };
   return problems;
+}
+
+/** A 422 naming each block's problems when the requisition cannot be submitted as it is. */
+function refuseWithProblems(form: RequisitionForm, user: SessionUser): void {
+  const problems = submissionProblems(form, user);
+  if (Object.keys(problems).length) {
+    throw unprocessable(
+      `The requisition cannot be submitted yet: complete ${Object.keys(problems).join(', ')}.`,
+      {
+        blocks: problems,
+      },
+    );
+  }
 }
 
 /** The ordered tests with their numbers; `taken`: numbers allocated by an earlier attempt, used first. */
@@ -109,6 +123,15 @@ export async function submitRequisition(
   input: RequisitionForm & { id?: string; version?: number },
   createPdfAsked: boolean,
 ): Promise<RequisitionDoc> {
+  // without an id the requisition is created first: it is checked before anything is stored, so a refused submit
+  // leaves no draft behind (a new requisition has no signature yet; fuzzing found the stray drafts)
+  if (!input.id) {
+    checkOwnership(user, input);
+    const draft = { ...editable(normalizeForSave(input), null, user, new Date()) } as RequisitionForm;
+    draft.approvals = [];
+    checkFormat(draft, user);
+    refuseWithProblems(draft, user);
+  }
   const id = input.id ?? (await createRequisition(deps, user, input))._id;
   const numbers: { requisition: number | null; tests: number[] } = { requisition: null, tests: [] };
   return conditional(typeof input.version === 'number', async () => {
@@ -122,13 +145,7 @@ export async function submitRequisition(
     // the signature covers what is submitted: a body that changes signed content needs a new signature
     merged.approvals = approvalsAfter(deps, doc, merged) as RequisitionForm['approvals'];
     checkFormat(merged, user);
-    const problems = submissionProblems(merged, user);
-    if (Object.keys(problems).length) {
-      throw unprocessable(
-        `The requisition cannot be submitted yet: complete ${Object.keys(problems).join(', ')}.`,
-        { blocks: problems },
-      );
-    }
+    refuseWithProblems(merged, user);
     if (merged.patient && !merged.patient.id) {
       if (!deps.registerPatient) {
         throw unprocessable('The requisition cannot be submitted yet: choose the patient.', {
@@ -164,7 +181,9 @@ export async function submitRequisition(
     } as RequisitionDoc;
     const createPdf = createPdfAsked && can(user, 'CAN_CREATE_TRF_PDF');
     const event = submittedEvent(next, user, now, createPdf);
-    const res = await deps.models.Requisition.findOneAndUpdate(
+    // the submission, its event (the outbox) and its audit entry (the same transaction: docs/audit.md)
+    const res = await auditTrailOf(deps.ctx).update(
+      deps.models.Requisition,
       { _id: id, version: doc.version, status: 'DRAFT', deleted: { $ne: true } },
       withOutbox(
         {
@@ -181,10 +200,8 @@ export async function submitRequisition(
         },
         event,
       ),
-      { returnDocument: 'after' },
-    )
-      .lean<RequisitionDoc>()
-      .exec();
+      REQUISITION_CHANGE,
+    );
     // nothing matched: read it again (already submitted by another request: the 409 above)
     if (res) deps.ctx.nudgeOutbox();
     return res;

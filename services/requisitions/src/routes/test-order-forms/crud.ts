@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { idParams, requireUser, typed } from '@onco/platform';
 import { createRequisition, getRequisition, removeRequisition, saveRequisition } from '../../use-cases';
+import { REQUISITION_READ } from '../audit';
 import { present, replies, saveBody, tags, type TestOrderFormRouteOptions } from './shapes';
 
 /** GET, POST, PUT and DELETE of one requisition: load, create a draft, save (or delete), soft-delete. */
@@ -9,7 +10,7 @@ export function registerCrudRoutes(app: FastifyInstance, { deps }: TestOrderForm
   r.get(
     '/testOrderForms/:id',
     {
-      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_ORDERS_PAGE'] },
+      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_ORDERS_PAGE'], audit: REQUISITION_READ },
       schema: {
         tags,
         summary: 'Load a requisition (with the summary actions this user may take)',

@@ -7,6 +7,7 @@ import {
   parseListQuery,
   requireUser,
   typed,
+  auditSubject,
 } from '@onco/platform';
 import { EXPORT_MAPPING, requisitionListScope, requisitionsResource } from '../../resource';
 import { seenBy, tags, type TestOrderFormRouteOptions } from './shapes';
@@ -61,7 +62,7 @@ export function registerExportRoutes(app: FastifyInstance, { models }: TestOrder
   r.get(
     '/testOrderForms/export',
     {
-      config: { permission: 'CAN_DOWNLOAD_CSV' },
+      config: { permission: 'CAN_DOWNLOAD_CSV', audit: { record: 'requisition', action: 'export' } },
       schema: {
         tags,
         summary:
@@ -89,6 +90,8 @@ export function registerExportRoutes(app: FastifyInstance, { models }: TestOrder
         const row = seenBy(user, doc);
         lines.push(mapping.map(([field]) => csvCell(pick(row, field))).join(','));
       }
+      // the audit entry counts the rows (an export of many records names none)
+      auditSubject(req, { id: null, count: lines.length - 1 });
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="orders_${exportStamp()}.csv"`);

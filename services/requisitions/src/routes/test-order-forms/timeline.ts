@@ -5,6 +5,7 @@ import { can, errorReplies, idParams, notFound, requireUser, toApi, typed } from
 import type { RequisitionDoc } from '../../models';
 import { timelineOrder } from '../../projections/timeline';
 import { requisitionByIdFilter } from '../../resource';
+import { AUDIT_PROJECTION, auditRequisition } from '../audit';
 import { tags, type TestOrderFormRouteOptions } from './shapes';
 
 /** GET /testOrderForms/{id}/timeline: one order's history, from the timeline entries and its TRF PDFs. */
@@ -13,7 +14,7 @@ export function registerTimelineRoute(app: FastifyInstance, { models }: TestOrde
   r.get(
     '/testOrderForms/:id/timeline',
     {
-      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_TEST_PAGE'] },
+      config: { permission: ['VIEW_ORDER_PAGE', 'VIEW_TEST_PAGE'], audit: { record: 'timeline' } },
       schema: {
         tags,
         summary:
@@ -46,11 +47,13 @@ export function registerTimelineRoute(app: FastifyInstance, { models }: TestOrde
         {
           attachments: 1,
           testRequisitionId: 1,
+          ...AUDIT_PROJECTION,
         },
       )
-        .lean<Pick<RequisitionDoc, '_id' | 'attachments' | 'testRequisitionId'>>()
+        .lean<Pick<RequisitionDoc, '_id' | 'attachments' | 'testRequisitionId' | 'patient' | 'account'>>()
         .exec();
       if (!doc) throw notFound('Requisition not found');
+      auditRequisition(req, doc);
       // billing cases (statuses, the billing system's errors) are billing staff's: without VIEW_BILLING_PAGE
       // (providers, lab staff) the timeline has none (docs/decisions.md "One timeline per order")
       const entries = await models.TimelineEntry.find({

@@ -1,0 +1,3 @@
+export { AuditPage } from './AuditPage';
+export { AccessHistoryTab } from './AccessHistoryTab';
+export { auditEn, auditZh } from './i18n';

@@ -1,0 +1,682 @@
+/**
+ * `npm run fuzz`: schemathesis (pinned, installed into .data/tools/fuzz-venv once) fuzzes every operation of the
+ * OpenAPI document (/docs/json) against a server this script starts (its own database, topic and queue prefixes,
+ * workers on, DEMO_MODE=false, a billing gateway stand-in of its own), once per role, as that role's own fuzz user.
+ *
+ *   npm run fuzz                      # the full run (every role, the report written to docs/fuzz.md)
+ *   npm run fuzz -- --short           # about 2 minutes (.ci/run): fewer examples, the report under .data/fuzz
+ *   npm run fuzz -- --roles npi,observer --max-examples 5 --seed 7
+ *
+ * Before each role's run it seeds that role's own records (scripts/fuzz-seed.ts; the short run seeds one set for
+ * all roles) and hands their ids to the fuzzer (a generated schemathesis.toml: path and query parameters per operation), so operations reach their
+ * logic. Checks: no 5xx (not_a_server_error), responses match the document (response_schema_conformance), and a
+ * refused write changes nothing (scripts/fuzz-refusals.ts, per request, plus the seeded records' versions before
+ * and after each role's run). The session is kept alive: a signature's password is always the fuzz user's own
+ * (a wrong one counts toward the lockout), and what ends the caller's session (the own-password change, the
+ * sign-out) is fuzzed apart, each by a throwaway user.
+ * Exits 1 on any failure. Needs `npm run infra:up` and python3 (with venv and pip).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { Kafka, logLevel } from 'kafkajs';
+import { Redis } from 'ioredis';
+import { ROLES, type Role } from '@onco/domain';
+import { LOCAL_MONGO_URL, loadConfig, mongoUrlWithDb } from '@onco/platform';
+import { startGatewayStandin } from '@onco/billing';
+import { buildSystem, type System } from '@onco/server';
+import { createUser, login, settle, TEST_PASSWORD } from '@onco/testing';
+import { seedBase, seedBundle, type FuzzBase, type FuzzBundle } from './fuzz-seed';
+import { watchRefusals, type RefusalFinding } from './fuzz-refusals';
+
+const SCHEMATHESIS_VERSION = '4.32.5';
+const TOOLS = path.resolve('.data/tools');
+const VENV = path.join(TOOLS, 'fuzz-venv');
+const ST = path.join(VENV, 'bin', 'st');
+const REQUIREMENTS = path.resolve('scripts/fuzz-requirements.txt');
+const OUT = path.resolve('.data/fuzz');
+const REPORT_DATE = '2026-11-28';
+/** docs/fuzz.md's hand-written part (what the runs found and how it was fixed), kept when the report is rewritten */
+const FINDINGS = '## Findings and their fixes';
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const opt = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const SHORT = flag('short');
+const MAX_EXAMPLES = Number(opt('max-examples') ?? (SHORT ? 1 : 12));
+const SEED = Number(opt('seed') ?? (SHORT ? 1 : Math.floor(Math.random() * 1e9)));
+const ROLES_RUN = opt('roles')
+  ? opt('roles')!
+      .split(',')
+      .map((r) => `ROLE_${r.trim().toUpperCase().replace(/\./g, '_')}` as Role)
+  : [...ROLES];
+const CHECKS = ['not_a_server_error', 'response_schema_conformance'];
+/**
+ * The coverage phase (every parameter's boundaries and wrong types, missing parameters, methods a path lacks;
+ * ~80 cases an operation whatever --max-examples says): in the full run, for the roles that reach the most
+ * operations (`--coverage-roles`, default the portal admin and the administrator); every role gets the fuzzing
+ * phase.
+ */
+const COVERAGE_ROLES = SHORT
+  ? []
+  : (opt('coverage-roles') ?? 'portal_admin,administrator')
+      .split(',')
+      .filter(Boolean)
+      .map((r) => `ROLE_${r.trim().toUpperCase().replace(/\./g, '_')}`);
+const HOOKS = path.resolve('scripts/fuzz_hooks.py');
+const WORKERS = Number(opt('workers') ?? 4);
+
+const log = (s: string) => console.log(`[fuzz] ${s}`);
+
+// SIGINT or SIGTERM: the schemathesis run in progress is stopped, and main's cleanup (the server, its database,
+// topics and queue keys, the gateway stand-in) runs before the exit
+let current: ReturnType<typeof spawn> | null = null;
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    log(`${signal}: stopping`);
+    interrupted = true;
+    current?.kill('SIGTERM');
+  });
+
+/** schemathesis at the pinned version in its own venv (made once, reused); its dependencies pinned too. */
+function ensureSchemathesis(): void {
+  const have = existsSync(ST)
+    ? execFileSync(ST, ['--version'], { encoding: 'utf8' }).trim().split(/\s+/).pop()
+    : null;
+  if (have === SCHEMATHESIS_VERSION) return;
+  const t = Date.now();
+  log(`installing schemathesis ${SCHEMATHESIS_VERSION} into ${path.relative(process.cwd(), VENV)}...`);
+  mkdirSync(TOOLS, { recursive: true });
+  rmSync(VENV, { recursive: true, force: true });
+  execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'inherit' });
+  execFileSync(
+    path.join(VENV, 'bin', 'pip'),
+    ['install', '--quiet', '--disable-pip-version-check', '-r', REQUIREMENTS],
+    { stdio: 'inherit' },
+  );
+  log(`schemathesis installed in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+}
+
+// ---- the schemathesis configuration of one role's run ----
+
+type Params = Record<string, string | number | boolean>;
+
+/** TOML of the per-operation fixed parameters (only strings, numbers and booleans). */
+const tomlValue = (v: string | number | boolean) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+const tomlTable = (o: Params) =>
+  `{ ${Object.entries(o)
+    .map(([k, v]) => `${JSON.stringify(k)} = ${tomlValue(v)}`)
+    .join(', ')} }`;
+
+/**
+ * The real ids of each operation: `[operation name, parameters]` (`path.`, `query.` and `body.` keys). What a
+ * write may destroy has a record of its own (a draft to DELETE, a throwaway user and association, the second
+ * account's records for the reference writes).
+ */
+function operationParameters(base: FuzzBase, b: FuzzBundle): Array<[string, Params]> {
+  const P = '/portal/api/v1';
+  const U = '/uam/api/v1';
+  const O = '/oms/api/v1';
+  const B = '/bis/api/v1';
+  const C = '/cns/api/v1';
+  const [patient, patient2, patient3] = base.patients;
+  const ops: Array<[string, Params]> = [
+    [`POST ${U}/password/reset/{email}`, { 'path.email': b.targetUser.email }],
+    ...['GET', 'PUT'].flatMap((m): Array<[string, Params]> => [
+      [`${m} ${U}/users/{id}`, { 'path.id': b.targetUser.id }],
+      [`${m} ${P}/users/{id}`, { 'path.id': b.targetUser.id }],
+    ]),
+    [`PUT ${U}/users/{id}/{action}`, { 'path.id': b.targetUser.id }],
+    [`PUT ${P}/users/{id}/{action}`, { 'path.id': b.targetUser.id }],
+    [`DELETE ${P}/associations/{id}`, { 'path.id': b.association }],
+    [`GET ${P}/accounts/{id}`, { 'path.id': base.accounts[0] }],
+    [`PUT ${P}/accounts/{id}`, { 'path.id': base.accounts[1] }],
+    [`GET ${P}/hospitalLocations/{id}`, { 'path.id': base.locations.first }],
+    [`PUT ${P}/hospitalLocations/{id}`, { 'path.id': base.locations.second }],
+    [`GET ${P}/physicians/{id}`, { 'path.id': base.physicians[0] }],
+    [`PUT ${P}/physicians/{id}`, { 'path.id': base.otherPhysician }],
+    [`GET ${P}/pathologists/{id}`, { 'path.id': base.pathologist }],
+    [`PUT ${P}/pathologists/{id}`, { 'path.id': base.pathologist }],
+    [`POST ${P}/patients/mergePatients/preview`, { 'query.sourceId': patient3 ?? patient2 }],
+    [`GET ${P}/patients/{id}/merges`, { 'path.id': patient }],
+    [`GET ${P}/patients/{id}`, { 'path.id': patient }],
+    [`PUT ${P}/patients/{id}`, { 'path.id': patient2 }],
+    [`GET ${P}/patients/{id}/billings`, { 'path.id': patient }],
+    [`POST ${P}/patients/{id}/billings`, { 'path.id': patient2 }],
+    [`PUT ${P}/patients/{id}/billings`, { 'path.id': patient2 }],
+    [`DELETE ${P}/maintenance/{id}`, { 'path.id': b.maintenance }],
+    [`GET ${P}/attachments/{id}/download`, { 'path.id': b.attachment }],
+    [`PUT ${P}/attachments/{id}`, { 'path.id': b.attachment }],
+    [`GET ${P}/testOrderForms/{id}/trf`, { 'path.id': b.submitted }],
+    [`GET ${P}/testOrderForms/{id}/timeline`, { 'path.id': b.submitted }],
+    [`PUT ${P}/testOrderForms/{id}/billingReview`, { 'path.id': b.submitted }],
+    [`PUT ${P}/testOrderForms/{id}/clinicalReview`, { 'path.id': b.submitted }],
+    [`PUT ${P}/testOrderForms/{id}/financialAssistance`, { 'path.id': b.submitted }],
+    [`GET ${P}/testOrderForms/{id}`, { 'path.id': b.submitted }],
+    [`PUT ${P}/testOrderForms/{id}`, { 'path.id': b.draft }],
+    [`DELETE ${P}/testOrderForms/{id}`, { 'path.id': b.doomedDraft }],
+    // the signature is checked against the fuzz user's own password: never a wrong one (lockout)
+    [`POST ${P}/testOrderForms/{id}/sign`, { 'path.id': b.draft, 'body.password': TEST_PASSWORD }],
+    [`POST ${P}/testOrderForms/{id}/copy`, { 'path.id': b.submitted }],
+    [`POST ${P}/testOrderForms/{id}/subsequentOrder`, { 'path.id': b.submitted }],
+    [`POST ${P}/testOrderForms/merge`, { 'query.sourceTrfId': b.draft, 'query.targetTrfId': b.submitted }],
+    [`GET ${O}/testOrderForms/{id}`, { 'path.id': b.submitted }],
+    [`GET ${O}/testOrders/{id}`, { 'path.id': b.testOrder }],
+    [`GET ${O}/testOrderForms/{id}/samples`, { 'path.id': b.submitted }],
+    [`POST ${O}/testOrders/{id}/reports/upload`, { 'path.id': b.testOrder }],
+    [`POST ${O}/testOrders/{id}/reports/submit`, { 'path.id': b.testOrder }],
+    [`GET ${O}/testOrders/{id}/reports/download`, { 'path.id': b.testOrder }],
+    [`GET ${B}/billingCases/{id}`, { 'path.id': b.billingCase }],
+    [`POST ${B}/billing/{id}/billingCode/{code}`, { 'path.id': b.billingCase }],
+    [`POST ${B}/billing/{id}/timePoint/{timePoint}`, { 'path.id': b.billingCase }],
+    [`POST ${B}/billing/submit/{id}`, { 'path.id': b.billingCase }],
+    [
+      `POST ${B}/billing/assign/{billingSpecialistId}`,
+      { 'path.billingSpecialistId': base.billingSpecialist },
+    ],
+    ...['GET', 'PATCH', 'PUT'].map((m): [string, Params] => [
+      `${m} ${C}/messages/{id}`,
+      { 'path.id': b.message },
+    ]),
+    [`PUT ${C}/messages/{id}/addReader`, { 'path.id': b.message }],
+    [`GET /dxs/api/v1/diagnosisTypes/code/{code}`, { 'path.code': base.diagnosisCode }],
+  ];
+  if (b.patientMerge) {
+    ops.push([`GET ${P}/patients/merges/{mergeId}`, { 'path.mergeId': b.patientMerge }]);
+    ops.push([`POST ${P}/patients/merges/{mergeId}/undo`, { 'path.mergeId': b.patientMerge }]);
+  }
+  return ops;
+}
+
+/**
+ * The operations that end the caller's own session when they succeed: left out of the per-role runs and fuzzed
+ * apart, each by a throwaway user of its own ([operation, what it is]).
+ */
+const APART: Array<[string, string]> = [
+  ['PUT /uam/api/v1/users/{id}/credentials', 'own password'],
+  ['POST /uam/api/v1/logout', 'sign-out'],
+];
+
+function schemathesisConfig(o: {
+  baseUrl: string;
+  token: string;
+  maxExamples: number;
+  seed: number;
+  operations: Array<[string, Params]>;
+  exclude?: string[];
+  include?: string[];
+  coverage: boolean;
+}): string {
+  const lines = [
+    `base-url = ${JSON.stringify(o.baseUrl)}`,
+    `hooks = ${JSON.stringify(HOOKS)}`,
+    `seed = ${o.seed}`,
+    `headers = ${tomlTable({ Authorization: `Bearer ${o.token}` })}`,
+    `workers = ${WORKERS}`,
+    `request-timeout = 30`,
+    `suppress-health-check = ["all"]`,
+    '',
+    '[generation]',
+    `max-examples = ${o.maxExamples}`,
+    `database = "none"`,
+    '',
+    // the document has no examples: the phase would only skip every operation
+    '[phases.examples]',
+    'enabled = false',
+    '[phases.coverage]',
+    `enabled = ${o.coverage}`,
+    '[phases.fuzzing]',
+    'enabled = true',
+    '[phases.stateful]',
+    'enabled = false',
+    '',
+    '[checks]',
+    'enabled = false',
+    ...CHECKS.flatMap((c) => [`${c}.enabled = true`]),
+    '',
+  ];
+  for (const [name, params] of o.operations)
+    lines.push(
+      '[[operations]]',
+      `include-name = ${JSON.stringify(name)}`,
+      `parameters = ${tomlTable(params)}`,
+      '',
+    );
+  for (const name of o.exclude ?? [])
+    lines.push('[[operations]]', `include-name = ${JSON.stringify(name)}`, 'enabled = false', '');
+  if (o.include)
+    lines.push('[[operations]]', `exclude-name = ${JSON.stringify(o.include)}`, 'enabled = false', '');
+  return lines.join('\n');
+}
+
+// ---- one schemathesis run ----
+
+interface Failure {
+  check: string;
+  operation: string;
+  title: string;
+  count: number;
+  example: string;
+}
+
+interface RunResult {
+  name: string;
+  operations: number;
+  cases: number;
+  failures: Failure[];
+  /** 2xx answers to writes (the refusal check's context) */
+  acceptedWrites: number;
+  /** 401 answers to requests that carried the fuzz user's token: the session died */
+  sessionLost: number;
+  /** operations that never answered anything but 404 with the token (no real id reached them) */
+  only404: string[];
+  /** operations whose every answer with the token was 403 (the role may not) */
+  only403: number;
+  seconds: number;
+  exitCode: number;
+}
+
+function runSchemathesis(
+  name: string,
+  schemaFile: string,
+  configText: string,
+  password: string,
+): Promise<RunResult> {
+  const dir = path.join(OUT, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const configFile = path.join(dir, 'schemathesis.toml');
+  writeFileSync(configFile, configText);
+  const t = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      ST,
+      [
+        '--config-file',
+        configFile,
+        'run',
+        schemaFile,
+        '--report',
+        'ndjson',
+        '--report-ndjson-path',
+        path.join(dir, 'events.ndjson'),
+        '--no-color',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FUZZ_PASSWORD: password } },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    current = child;
+    child.on('error', reject);
+    child.on('close', (code) => {
+      current = null;
+      if (interrupted) return reject(new Error('interrupted'));
+      writeFileSync(path.join(dir, 'output.txt'), out);
+      parseRun(path.join(dir, 'events.ndjson'))
+        .then((r) => resolve({ ...r, name, seconds: (Date.now() - t) / 1000, exitCode: code ?? 1 }))
+        .catch((err) =>
+          reject(
+            new Error(
+              `${name}: schemathesis exited ${code}, its events unreadable (${String(err)}):\n${out.slice(-3000)}`,
+            ),
+          ),
+        );
+    });
+  });
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** One request and its answer, as a line a person can replay. */
+function describeInteraction(c: any, it: any): string {
+  const req = it.request ?? {};
+  const body = c?.body === undefined ? '' : ` body ${clip(JSON.stringify(c.body), 300)}`;
+  const res = it.response;
+  const text = res?.content?.$base64 ? Buffer.from(res.content.$base64, 'base64').toString('utf8') : '';
+  return `${req.method} ${clip(String(req.uri ?? '').replace(/^https?:\/\/[^/]+/, ''), 300)}${body} → ${res?.status_code ?? 'no answer'} ${clip(text, 300)}`;
+}
+
+/** Operations, cases and failures of a run, from its NDJSON events (every case, its request, answer and checks). */
+async function parseRun(file: string): Promise<Omit<RunResult, 'name' | 'seconds' | 'exitCode'>> {
+  const { createInterface } = await import('node:readline');
+  const { createReadStream } = await import('node:fs');
+  const operations = new Set<string>();
+  const statuses = new Map<string, Map<number, number>>();
+  const failures = new Map<string, Failure>();
+  let cases = 0;
+  let acceptedWrites = 0;
+  let sessionLost = 0;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    if (!line.startsWith('{"ScenarioFinished"')) continue;
+    const rec = JSON.parse(line).ScenarioFinished.recorder;
+    if (!rec?.label) continue;
+    operations.add(rec.label);
+    for (const [id, it] of Object.entries<any>(rec.interactions ?? {})) {
+      const c = rec.cases?.[id]?.value;
+      const res = it.response;
+      cases++;
+      if (!res) continue;
+      // the coverage phase records what it really sent (raw_containers: some cases drop or empty the header);
+      // the fuzzing phase always sends the configured header
+      const raw = c?.meta?.raw_containers?.header;
+      const withToken = raw
+        ? String(raw.Authorization ?? '').length > 'Bearer '.length
+        : c?.headers?.Authorization !== undefined;
+      const sameMethod = it.request?.method === rec.label.split(' ')[0];
+      if (withToken && sameMethod) {
+        const m = statuses.get(rec.label) ?? new Map<number, number>();
+        m.set(res.status_code, (m.get(res.status_code) ?? 0) + 1);
+        statuses.set(rec.label, m);
+        if (res.status_code === 401 && !rec.label.includes('/authenticate')) sessionLost++;
+      }
+      if (res.status_code < 300 && !['GET', 'HEAD', 'OPTIONS'].includes(it.request?.method)) acceptedWrites++;
+    }
+    for (const [id, checks] of Object.entries<any[]>(rec.checks ?? {}))
+      for (const check of checks) {
+        if (check.status !== 'failure') continue;
+        const f = check.failure_info?.failure ?? {};
+        const key = `${check.name} ${rec.label} ${f.title ?? ''}`;
+        const seen = failures.get(key);
+        if (seen) {
+          seen.count++;
+          continue;
+        }
+        failures.set(key, {
+          check: check.name,
+          operation: rec.label,
+          title: `${f.code ? `${f.code} ` : ''}${f.title ?? ''}${f.message ? `: ${clip(String(f.message).replace(/\s+/g, ' '), 400)}` : ''}`,
+          count: 1,
+          example: describeInteraction(rec.cases?.[id]?.value, rec.interactions?.[id] ?? {}),
+        });
+      }
+  }
+  const only = (code: number) =>
+    [...statuses].filter(([, m]) => m.size === 1 && m.has(code)).map(([op]) => op);
+  return {
+    operations: operations.size,
+    cases,
+    failures: [...failures.values()],
+    acceptedWrites,
+    sessionLost,
+    only404: only(404),
+    only403: only(403).length,
+  };
+}
+
+// ---- the seeded records' versions, before and after a role's run ----
+
+type Versions = Map<string, string>;
+
+async function versionsOf(sys: System, b: FuzzBundle, base: FuzzBase): Promise<Versions> {
+  const db = sys.ctx.mongo.db!;
+  const want: Array<[string, string | null]> = [
+    ['requisitions', b.draft],
+    ['requisitions', b.submitted],
+    ['testorders', b.testOrder],
+    ['samples', b.sample],
+    ['billingcases', b.billingCase],
+    ['messages', b.message],
+    ['attachments', b.attachment],
+    ['users', b.targetUser.id],
+    ['patients', base.patients[0]],
+    ['accounts', base.accounts[0]],
+  ];
+  const out: Versions = new Map();
+  for (const [coll, id] of want) {
+    if (!id) continue;
+    const d = await db.collection(coll).findOne({ _id: id as never }, { projection: { outbox: 0 } });
+    out.set(`${coll}/${id}`, d ? String(d.version ?? d.__v ?? d.updatedOn ?? 'present') : 'missing');
+  }
+  return out;
+}
+
+// ---- the run ----
+
+async function removeLeftovers(prefix: string, kafkaBrokers: string[], redisUrl: string) {
+  const admin = new Kafka({
+    clientId: `${prefix}-cleanup`,
+    brokers: kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    const groups = (await admin.listGroups()).groups
+      .map((g) => g.groupId)
+      .filter((g) => g.startsWith(prefix));
+    if (groups.length) await admin.deleteGroups(groups).catch(() => undefined);
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+    if (topics.length) await admin.deleteTopics({ topics, timeout: 30_000 }).catch(() => undefined);
+  } finally {
+    await admin.disconnect();
+  }
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  ensureSchemathesis();
+  mkdirSync(OUT, { recursive: true });
+  const run = `fuzz_${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'oncotrf-fuzz-'));
+  const gateway = await startGatewayStandin({ dir: path.join(tmp, 'gateway') });
+  const mongoUrl = mongoUrlWithDb(process.env.MONGO_URL ?? LOCAL_MONGO_URL, `oncotrf_${run}`);
+  const config = loadConfig({
+    ...process.env,
+    MONGO_URL: `${mongoUrl}${mongoUrl.includes('?') ? '&' : '?'}monitorCommands=true`,
+    QUEUE_PREFIX: run,
+    TOPIC_PREFIX: `${run}.`,
+    KAFKA_CLIENT_ID: `oncotrf-${run}`,
+    MAILBOX_DIR: path.join(tmp, 'mailbox'),
+    FILE_STORE_DIR: path.join(tmp, 'files'),
+    WORKERS: 'true',
+    SERVE_CONSOLE: 'false',
+    DEMO_MODE: 'false',
+    LOG_LEVEL: 'warn',
+    BILLING_GATEWAY_URL: gateway.url,
+    // the fuzzer signs in and asks for resets far more often than a person: the limits would answer 429 only
+    AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    PASSWORD_RESET_PER_EMAIL_PER_HOUR: '0',
+    PORT: '0',
+  });
+  const serverLog = path.join(OUT, 'server.log');
+  const logger = pino({ level: 'warn' }, pino.destination({ dest: serverLog, sync: true, append: false }));
+  log(
+    `server: database oncotrf_${run}, prefixes ${run}, workers on, log ${path.relative(process.cwd(), serverLog)}`,
+  );
+  const system = await buildSystem(config, { logger });
+  const refusals = watchRefusals(system.app, system.ctx.mongo);
+  await system.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = system.app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  // the document, read once (schemathesis loads it from the file each run, with base-url for the calls)
+  const schemaFile = path.join(OUT, 'openapi.json');
+  writeFileSync(schemaFile, await (await fetch(`${baseUrl}/docs/json`)).text());
+  const results: RoleResult[] = [];
+  try {
+    const base = await seedBase(system);
+    log(
+      `seeded: ${ROLES_RUN.length} fuzz users, 2 accounts, ${base.patients.length} patients (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    );
+    // the short run shares one bundle (what a role's writes used up answers 404 to the next roles)
+    let shared: FuzzBundle | undefined;
+    for (const role of ROLES_RUN) {
+      if (interrupted) throw new Error('interrupted');
+      const name = role.replace(/^ROLE_/, '').toLowerCase();
+      const bundle = (SHORT && shared) || (await seedBundle(system, base, name));
+      if (SHORT) shared = bundle;
+      await settle({ ...system, config }, { timeoutMs: 20_000 });
+      const token = (await login(system, base.users[role].loginId)).body.token as string;
+      const before = await versionsOf(system, bundle, base);
+      const seen = refusals.findings.length;
+      const r = await runSchemathesis(
+        name,
+        schemaFile,
+        schemathesisConfig({
+          baseUrl,
+          token,
+          maxExamples: MAX_EXAMPLES,
+          seed: SEED,
+          operations: operationParameters(base, bundle),
+          exclude: APART.map(([op]) => op),
+          coverage: COVERAGE_ROLES.includes(role),
+        }),
+        TEST_PASSWORD,
+      );
+      await settle({ ...system, config }, { timeoutMs: 20_000 });
+      const after = await versionsOf(system, bundle, base);
+      const changed = [...before]
+        .filter(([k, v]) => after.get(k) !== v)
+        .map(([k, v]) => `${k} ${v} → ${after.get(k)}`);
+      const result = { ...r, role, versionsChanged: changed, refusals: refusals.findings.slice(seen) };
+      results.push(result);
+      log(summaryLine(result));
+    }
+    // what ends its own session (a changed password, a sign-out), apart: each by a throwaway user of its own
+    for (const [i, [operation, what]] of APART.entries()) {
+      const throwaway = await createUser(system, 'ROLE_NPI', { loginId: `fuzz.throwaway.${i}` });
+      const seen = refusals.findings.length;
+      const r = await runSchemathesis(
+        `throwaway-${i}`,
+        schemaFile,
+        schemathesisConfig({
+          baseUrl,
+          token: (await login(system, throwaway.loginId)).body.token as string,
+          maxExamples: MAX_EXAMPLES,
+          seed: SEED,
+          operations: operation.includes('{id}') ? [[operation, { 'path.id': throwaway._id }]] : [],
+          include: [operation],
+          coverage: !SHORT,
+        }),
+        TEST_PASSWORD,
+      );
+      // its session may end with the first accepted call: not a failure here
+      const result = {
+        ...r,
+        role: `throwaway (${what})`,
+        versionsChanged: [],
+        refusals: refusals.findings.slice(seen),
+      };
+      result.sessionLost = 0;
+      results.push(result);
+      log(summaryLine(result));
+    }
+  } finally {
+    await system.ctx.mongo.dropDatabase().catch(() => undefined);
+    await system.close();
+    await gateway.close();
+    await removeLeftovers(run, config.KAFKA_BROKERS, config.REDIS_URL).catch((err) =>
+      log(`leftovers not removed: ${String(err)}`),
+    );
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const report = renderReport(results, seconds, refusals.writesChecked);
+  console.log(report);
+  const file =
+    SHORT || opt('roles') || opt('max-examples') ? path.join(OUT, 'report.md') : path.resolve('docs/fuzz.md');
+  // the hand-written findings of docs/fuzz.md (from its heading on) are kept under each new report
+  const kept = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const at = kept.indexOf(FINDINGS);
+  writeFileSync(file, at >= 0 ? `${report}\n${kept.slice(at)}` : report);
+  const failures = results.reduce((n, r) => n + failuresOf(r), 0);
+  log(
+    `${failures ? `${failures} FAILURES` : 'no failures'}; report written to ${path.relative(process.cwd(), file)}; ${seconds.toFixed(0)} s`,
+  );
+  process.exit(failures ? 1 : 0);
+}
+
+type RoleResult = RunResult & { role: string; versionsChanged: string[]; refusals: RefusalFinding[] };
+
+/** What fails a role's run: a check's failures, a refused write that wrote, a lost session, records changed
+ * though no write was accepted. */
+const failuresOf = (r: RoleResult) =>
+  r.failures.reduce((n, f) => n + f.count, 0) +
+  r.refusals.length +
+  (r.sessionLost ? 1 : 0) +
+  (r.versionsChanged.length && !r.acceptedWrites ? 1 : 0);
+
+const summaryLine = (r: RoleResult) =>
+  `${r.role}: ${r.operations} operations, ${r.cases} cases, ${failuresOf(r)} failures (${r.failures.length} distinct check failures, ${r.refusals.length} refused writes that wrote, ${r.sessionLost} answers 401 to the token), ${r.seconds.toFixed(0)} s`;
+
+function renderReport(results: RoleResult[], seconds: number, writesChecked: number): string {
+  const total = (f: (r: RoleResult) => number) => results.reduce((n, r) => n + f(r), 0);
+  const byCheck = (r: RoleResult, check: string) =>
+    r.failures.filter((f) => f.check === check).reduce((n, f) => n + f.count, 0);
+  const lines = [
+    '# API fuzzing report',
+    '',
+    `${REPORT_DATE}. \`npm run fuzz${SHORT ? ' -- --short' : ''}\` (scripts/fuzz.ts): schemathesis ${SCHEMATHESIS_VERSION}, seed ${SEED}, ` +
+      `${SHORT ? 'short run' : 'full run'}: the fuzzing phase with at most ${MAX_EXAMPLES} examples per operation for every role` +
+      `${COVERAGE_ROLES.length ? `, the coverage phase too for ${COVERAGE_ROLES.join(', ')} and the throwaway user` : ''}, positive and negative data; every operation of \`/docs/json\` once per ` +
+      `role, as that role's own fuzz user, with that role's own seeded records' ids. ${seconds.toFixed(0)} s on this 2-core machine.`,
+    '',
+    `**${total((r) => r.cases).toLocaleString('en-US')} cases, ${total(failuresOf)} failures** ` +
+      `(${total((r) => byCheck(r, 'not_a_server_error'))} server errors, ${total((r) => byCheck(r, 'response_schema_conformance'))} schema mismatches, ` +
+      `${total((r) => r.refusals.length)} refused writes that changed something, ${total((r) => r.sessionLost)} answers 401 to a live token); ` +
+      `${writesChecked.toLocaleString('en-US')} write requests watched for the refusal check.`,
+    '',
+    '| role | operations | cases | 5xx | schema | refused writes that wrote | 401 to the token | accepted writes | only 403 | only 404 | seconds |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.role} | ${r.operations} | ${r.cases.toLocaleString('en-US')} | ${byCheck(r, 'not_a_server_error')} | ${byCheck(r, 'response_schema_conformance')} | ${r.refusals.length} | ${r.sessionLost} | ${r.acceptedWrites} | ${r.only403} | ${r.only404.length} | ${r.seconds.toFixed(0)} |`,
+    ),
+    '',
+  ];
+  const failing = results.filter((r) => failuresOf(r));
+  if (failing.length) {
+    lines.push('## Failures (the first example of each)', '');
+    for (const r of failing) {
+      lines.push(`### ${r.role}`, '');
+      for (const f of r.failures)
+        lines.push(`- **${f.check}** ${f.operation} (${f.count}×): ${f.title}`, `  - \`${f.example}\``);
+      for (const x of r.refusals)
+        lines.push(
+          `- **refused write changed something**: ${x.method} ${clip(x.url, 200)} → ${x.status}: ${x.writes.join('; ')}`,
+        );
+      if (r.sessionLost)
+        lines.push(`- **session lost**: ${r.sessionLost} answers 401 to requests with the fuzz user's token`);
+      if (r.versionsChanged.length && !r.acceptedWrites)
+        lines.push(`- **seeded records changed with no accepted write**: ${r.versionsChanged.join('; ')}`);
+      lines.push('');
+    }
+  }
+  const only404 = [...new Set(results.flatMap((r) => r.only404))].sort();
+  lines.push(
+    '## How to read it',
+    '',
+    "- **cases**: requests sent (schemathesis' interactions), including the coverage phase's requests without the token and with methods a path does not have.",
+    "- **5xx**: `not_a_server_error`. **schema**: `response_schema_conformance` (the answer matches the status code's documented schema).",
+    "- **refused writes that wrote**: a POST, PUT, PATCH or DELETE answered 4xx whose handling changed a document in the store (scripts/fuzz-refusals.ts: each store command attributed to its request, changes read from the command's reply; a wrong password counted toward the lockout and the audit trail are allowed). Besides, the seeded records' versions are compared before and after each role's run: a change with no accepted write fails.",
+    "- **401 to the token**: answers 401 to requests carrying the fuzz user's live token: the session died (a lockout). Passwords: a signature's password and the own-password change's old password are always the user's real one (scripts/fuzz_hooks.py, every phase); what ends the caller's own session (`PUT /uam/api/v1/users/{id}/credentials`, the own-password change; `POST /uam/api/v1/logout`, the sign-out) is left out of the role runs and fuzzed apart, each by a throwaway user of its own, whose session the first accepted call ends.",
+    '- **only 403**: operations the role may not call (every answer 403). **only 404**: operations whose every answer was 404.',
+    '',
+    `Operations whose every answer was 404 in some role (no seeded record reaches them): ${only404.length ? only404.join(', ') : 'none'}.`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,280 @@
+/**
+ * Recording audit entries (docs/audit.md): an entry is inserted into the inbox, awaited, before the reply is sent
+ * (a read) or in the same transaction as the change it describes (a change); the chainer (chain.ts) then appends
+ * it to the hash chain. Who and from where come from the request being served (its AsyncLocalStorage context,
+ * set by the audit plugin), or `system` outside a request (a consumer, a worker).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { ClientSession, Connection, Model } from 'mongoose';
+import type {
+  AuditAction,
+  AuditFrom,
+  AuditOutcome,
+  AuditRecordType,
+  AuditWho,
+  AuditWhat,
+} from '@onco/domain';
+import { AppError } from '../errors';
+import { inTransaction, isWriteConflict } from '../transaction';
+import { BOOKKEEPING_FIELDS, changedPaths } from './changes';
+import { auditModels, type AuditModels, type InboxDoc } from './models';
+
+export const MSG_AUDIT_UNAVAILABLE =
+  'This request cannot be served right now: the audit trail cannot record it. Try again in a moment.';
+
+/** 503 when an access cannot be recorded: it is not served unrecorded. */
+export const auditUnavailable = () => new AppError(503, 'AUDIT_UNAVAILABLE', MSG_AUDIT_UNAVAILABLE);
+
+/** Who acts and from where, for an entry. */
+export interface AuditActor {
+  who: AuditWho;
+  from: AuditFrom;
+  /** the user's accounts (an entry's onBehalfOf when the record's account is unknown) */
+  accountIds: string[];
+  route: string | null;
+}
+
+export const SYSTEM_ACTOR: AuditActor = {
+  who: { userId: 'system', role: 'SYSTEM', name: '' },
+  from: { ip: null, userAgent: null, requestId: null },
+  accountIds: [],
+  route: null,
+};
+
+const requests = new AsyncLocalStorage<FastifyRequest>();
+
+/** Run `fn` (the rest of a request's hooks and its handler) with `req` as the request being served. */
+export function runInRequest(req: FastifyRequest, fn: () => void): void {
+  requests.run(req, fn);
+}
+
+/** The actor of a request: its signed-in user, address, user agent, request id and route. */
+export function actorOfRequest(req: FastifyRequest): AuditActor {
+  const user = req.user;
+  const agent = req.headers['user-agent'];
+  return {
+    who: user
+      ? {
+          userId: user.id,
+          role: user.role,
+          name: `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim(),
+        }
+      : { userId: 'anonymous', role: 'NONE', name: '' },
+    from: {
+      ip: req.ip ?? null,
+      userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
+      requestId: String(req.id),
+    },
+    accountIds: user?.allAccounts ? [] : (user?.accountIds ?? []),
+    route: req.routeOptions?.url ? `${req.method} ${req.routeOptions.url}` : null,
+  };
+}
+
+/** The actor of the request being served, or `system` outside a request. */
+export function currentActor(): AuditActor {
+  const req = requests.getStore();
+  return req ? actorOfRequest(req) : SYSTEM_ACTOR;
+}
+
+/** What an entry says beyond its actor. */
+export interface AuditInput {
+  what: { type: AuditRecordType; id: string | null; patientId?: string | null };
+  action: AuditAction;
+  outcome?: AuditOutcome;
+  /** the record's accounts (default: the actor's) */
+  accountIds?: Array<string | null | undefined>;
+  changes?: string[] | null;
+  status?: number | null;
+  count?: number | null;
+}
+
+/** How a change describes its record, from the document after it (and before it, null for a create). */
+export interface ChangeDescription<D> {
+  type: AuditRecordType;
+  /** the record's id, its patient and its accounts */
+  subject: (doc: D) => { id: string; patientId: string | null; accountIds: Array<string | null | undefined> };
+  /** the action (default: `update`, or `create` when there was no document before) */
+  action?: (before: D | null, after: D) => AuditAction;
+  /** fields that are bookkeeping beyond the usual (version, updatedOn, updatedBy, outbox) */
+  ignore?: string[];
+}
+
+export class AuditTrail {
+  readonly models: AuditModels;
+  private readonly listeners = new Set<() => void>();
+  /** entries waiting for the insert in flight to end (group commit, `insertBatched`) */
+  private queued: Array<{ doc: InboxDoc; done: (err?: unknown) => void }> = [];
+  private inserting = false;
+
+  constructor(readonly conn: Connection) {
+    this.models = auditModels(conn);
+  }
+
+  /** Called after each recorded entry (the chainer of this process takes it at once). */
+  onRecorded(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The inbox document of an entry. */
+  entryDoc(input: AuditInput, actor: AuditActor, when = new Date()): InboxDoc {
+    const accounts = (input.accountIds ?? actor.accountIds).filter((a): a is string => !!a).map(String);
+    const what: AuditWhat = {
+      type: input.what.type,
+      id: input.what.id == null ? null : String(input.what.id),
+      patientId: input.what.patientId == null ? null : String(input.what.patientId),
+    };
+    return {
+      _id: randomUUID(),
+      when,
+      who: actor.who,
+      onBehalfOf: [...new Set(accounts)].slice(0, 50),
+      what,
+      action: input.action,
+      outcome: input.outcome ?? 'allowed',
+      from: actor.from,
+      changes: input.changes ?? null,
+      route: actor.route,
+      status: input.status ?? null,
+      count: input.count ?? null,
+    };
+  }
+
+  /**
+   * Record one entry, durably: resolves once the inbox holds it (with `session`, once that transaction commits).
+   * The actor is the request being served unless given.
+   */
+  async record(
+    input: AuditInput,
+    opts: { actor?: AuditActor; session?: ClientSession } = {},
+  ): Promise<string> {
+    const doc = this.entryDoc(input, opts.actor ?? currentActor());
+    if (opts.session) await this.models.Inbox.collection.insertOne(doc as never, { session: opts.session });
+    else {
+      await this.insertBatched(doc);
+      this.recorded();
+    }
+    return doc._id;
+  }
+
+  /**
+   * Group commit for reads: an entry is inserted at once when no insert is in flight; those that come while one is
+   * wait for it and go together in the next insertMany (one round trip and one commit for many requests under
+   * load, no wait when idle). A failed insert fails every request of its batch (some of its entries may be stored:
+   * a read recorded that was then refused a reply errs on the side of the record).
+   */
+  private insertBatched(doc: InboxDoc): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queued.push({ doc, done: (err) => (err ? reject(err) : resolve()) });
+      if (!this.inserting) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.inserting = true;
+    try {
+      while (this.queued.length) {
+        const batch = this.queued.splice(0, 500);
+        try {
+          await this.models.Inbox.collection.insertMany(
+            batch.map((b) => b.doc as never),
+            { ordered: false },
+          );
+          for (const b of batch) b.done();
+        } catch (err) {
+          for (const b of batch) b.done(err);
+        }
+      }
+    } finally {
+      this.inserting = false;
+    }
+  }
+
+  /** Tell this process's chainer that entries are waiting (after a change's transaction has committed). */
+  recorded(): void {
+    for (const l of this.listeners) l();
+  }
+
+  /**
+   * One conditional update of one document and its audit entry, in one transaction: the document before and after
+   * the update are read in it, so the entry names exactly the fields that changed. Null (nothing written, nothing
+   * recorded) when the filter matched nothing. `update` is any update `findOneAndUpdate` takes (outbox events too).
+   */
+  async update<D extends Record<string, unknown>>(
+    model: Model<any>,
+    filter: Record<string, unknown>,
+    update: Record<string, unknown>,
+    describe: ChangeDescription<D>,
+  ): Promise<D | null> {
+    const actor = currentActor();
+    const res = await inTransaction(this.conn, async (session) => {
+      const before = await model.findOne(filter, null, { session }).lean<D>().exec();
+      if (!before) return null;
+      const after = await model
+        .findOneAndUpdate({ ...filter, _id: before._id }, update, { returnDocument: 'after', session })
+        .lean<D>()
+        .exec();
+      if (!after) return null;
+      await this.recordChange(this.changeInput(describe, before, after), actor, session);
+      return after;
+    });
+    if (res) this.recorded();
+    return res;
+  }
+
+  /** A new document and its audit entry (`create`, the fields it set), in one transaction. */
+  async create<D extends Record<string, unknown>>(
+    model: Model<any>,
+    doc: Record<string, unknown>,
+    describe: ChangeDescription<D>,
+  ): Promise<D> {
+    const actor = currentActor();
+    const res = await inTransaction(this.conn, async (session) => {
+      const [created] = await model.create([doc], { session });
+      const after = created.toObject() as D;
+      await this.recordChange(this.changeInput(describe, null, after), actor, session);
+      return after;
+    });
+    this.recorded();
+    return res;
+  }
+
+  /** A change's entry, in its transaction: when it cannot be written the change is rolled back (a 503). */
+  private async recordChange(input: AuditInput, actor: AuditActor, session: ClientSession): Promise<void> {
+    try {
+      await this.record(input, { actor, session });
+    } catch (err) {
+      // a write conflict runs the whole transaction again (inTransaction); anything else refuses the change
+      if (isWriteConflict(err)) throw err;
+      throw Object.assign(auditUnavailable(), { cause: err });
+    }
+  }
+
+  private changeInput<D extends Record<string, unknown>>(
+    describe: ChangeDescription<D>,
+    before: D | null,
+    after: D,
+  ): AuditInput {
+    const subject = describe.subject(after);
+    return {
+      what: { type: describe.type, id: subject.id, patientId: subject.patientId },
+      action: describe.action?.(before, after) ?? (before ? 'update' : 'create'),
+      accountIds: subject.accountIds,
+      changes: changedPaths(before, after, { ignore: [...BOOKKEEPING_FIELDS, ...(describe.ignore ?? [])] }),
+    };
+  }
+}
+
+const trails = new WeakMap<Connection, AuditTrail>();
+
+/** The audit trail of a process's connection (one a connection). */
+export function auditTrailOf(ctx: { mongo: Connection }): AuditTrail {
+  let trail = trails.get(ctx.mongo);
+  if (!trail) {
+    trail = new AuditTrail(ctx.mongo);
+    trails.set(ctx.mongo, trail);
+  }
+  return trail;
+}
