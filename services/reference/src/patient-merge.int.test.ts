@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyEvent } from '@onco/events';
+import { CURRENT_SCHEMA_VERSION, type AnyEvent } from '@onco/events';
 import type { SessionUser } from '@onco/platform';
 import { eventsIn, provider, useTestSystem, waitFor } from '@onco/testing';
 import { completeForm, TEST_ORDER_FORMS as RQ } from '@onco/requisitions/testing';
@@ -345,7 +345,13 @@ describe('Merge Patients: preview, merge, progress, undo (real Kafka)', () => {
     expect(
       moved.every((e: any) => e.data.changes.includes('patient-changed') && e.data.patientId === T.id),
     ).toBe(true);
-    expect(moved.every((e: any) => e.data.patientNumber === T.userId && e.schemaVersion === 6)).toBe(true);
+    expect(
+      moved.every(
+        (e: any) =>
+          e.data.patientNumber === T.userId &&
+          e.schemaVersion === CURRENT_SCHEMA_VERSION['requisition-changed'],
+      ),
+    ).toBe(true);
     expect(events('patient.changed').filter((e: any) => e.data.mergeId === mergeId)).toHaveLength(1);
     expect(events('patient-requisitions.moved').filter((e: any) => e.data.mergeId === mergeId)).toHaveLength(
       1,
