@@ -511,6 +511,20 @@ async function main() {
   const schemaFile = path.join(OUT, 'openapi.json');
   writeFileSync(schemaFile, await (await fetch(`${baseUrl}/docs/json`)).text());
   const results: RoleResult[] = [];
+  // the shared services going down under the run (another process stopping them) makes its 5xx and 401s
+  // meaningless: /ready is watched throughout, and an outage is reported as such and fails the run
+  const outages: string[] = [];
+  let running = 'seeding';
+  let notReady = 0; // polls in a row: one slow answer of a busy broker is not an outage
+  const watch = setInterval(() => {
+    fetch(`${baseUrl}/ready`)
+      .then(async (res) => {
+        notReady = res.status === 200 ? 0 : notReady + 1;
+        if (notReady >= 2 && outages.length < 20)
+          outages.push(`${new Date().toISOString()} during ${running}: ${await res.text()}`);
+      })
+      .catch(() => undefined);
+  }, 2_000);
   try {
     const base = await seedBase(system);
     log(
@@ -521,6 +535,7 @@ async function main() {
     for (const role of ROLES_RUN) {
       if (interrupted) throw new Error('interrupted');
       const name = role.replace(/^ROLE_/, '').toLowerCase();
+      running = role;
       const bundle = (SHORT && shared) || (await seedBundle(system, base, name));
       if (SHORT) shared = bundle;
       await settle({ ...system, config }, { timeoutMs: 20_000 });
@@ -580,6 +595,7 @@ async function main() {
       log(summaryLine(result));
     }
   } finally {
+    clearInterval(watch);
     await system.ctx.mongo.dropDatabase().catch(() => undefined);
     await system.close();
     await gateway.close();
@@ -589,7 +605,11 @@ async function main() {
     rmSync(tmp, { recursive: true, force: true });
   }
   const seconds = (Date.now() - started) / 1000;
-  const report = renderReport(results, seconds, refusals.writesChecked);
+  const report =
+    renderReport(results, seconds, refusals.writesChecked) +
+    (outages.length
+      ? `\n**The shared services were down during the run** (its failures are not the fuzzer's findings; run it again):\n\n${outages.map((o) => `- ${o}`).join('\n')}\n`
+      : '');
   console.log(report);
   const file =
     SHORT || opt('roles') || opt('max-examples') ? path.join(OUT, 'report.md') : path.resolve('docs/fuzz.md');
@@ -597,7 +617,11 @@ async function main() {
   const kept = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const at = kept.indexOf(FINDINGS);
   writeFileSync(file, at >= 0 ? `${report}\n${kept.slice(at)}` : report);
-  const failures = results.reduce((n, r) => n + failuresOf(r), 0);
+  if (outages.length) {
+    log(`the shared services were down during the run (not findings of the fuzzer; run it again):`);
+    for (const o of outages) log(`  ${o}`);
+  }
+  const failures = results.reduce((n, r) => n + failuresOf(r), 0) + outages.length;
   log(
     `${failures ? `${failures} FAILURES` : 'no failures'}; report written to ${path.relative(process.cwd(), file)}; ${seconds.toFixed(0)} s`,
   );
@@ -670,7 +694,7 @@ function renderReport(results: RoleResult[], seconds: number, writesChecked: num
     "- **401 to the token**: answers 401 to requests carrying the fuzz user's live token: the session died (a lockout). Passwords: a signature's password and the own-password change's old password are always the user's real one (scripts/fuzz_hooks.py, every phase); what ends the caller's own session (`PUT /uam/api/v1/users/{id}/credentials`, the own-password change; `POST /uam/api/v1/logout`, the sign-out) is left out of the role runs and fuzzed apart, each by a throwaway user of its own, whose session the first accepted call ends.",
     '- **only 403**: operations the role may not call (every answer 403). **only 404**: operations whose every answer was 404.',
     '',
-    `Operations whose every answer was 404 in some role (no seeded record reaches them): ${only404.length ? only404.join(', ') : 'none'}.`,
+    `Operations whose every answer with the token was 404 in some role (a DELETE of a record an earlier case of the same run removed shows here too; no seeded record reaches the others): ${only404.length ? only404.join(', ') : 'none'}.`,
     '',
   );
   return lines.join('\n');
