@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { AssignerProtocol, type Kafka, type Producer } from 'kafkajs';
+import { AssignerProtocol, Partitioners, type Kafka, type Producer } from 'kafkajs';
 import pino from 'pino';
 import type { Role } from '@onco/domain';
 import { ensureTopics, topicFor, type EventFamily } from '@onco/events';
@@ -149,7 +149,13 @@ export async function kafkaTestSystem(
       return collector;
     },
     async producer() {
-      const producer = booted.ctx.kafka.producer();
+      // idempotent, like the relay's: a send kafkajs retries under load (its first try did land) writes its
+      // messages once, so a test counting what it sent (a poison message's dead letters) sees each once
+      const producer = booted.ctx.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
       await producer.connect();
       stops.push(() => producer.disconnect());
       return producer;
