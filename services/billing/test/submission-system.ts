@@ -1,7 +1,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { waitFor, createTestSystem, createUser, login } from '@onco/testing';
+import {
+  waitFor,
+  createTestSystem,
+  createUser,
+  login,
+  useTestSystem,
+  type KafkaOption,
+  type TestSystemSetup,
+  type UserSpec,
+} from '@onco/testing';
+import type { Config } from '@onco/platform';
+import {
+  startGatewayStandin,
+  type GatewayStandin,
+  type GatewayStandinOptions,
+} from '../src/submission/gateway-standin';
 import { billingModels, type BillingCaseDoc, type BillingModels } from '../src/models';
 import { importIcd10Fixture } from './fixtures';
 
@@ -65,4 +80,51 @@ export async function startSubmissionSystem(
       ),
     close: () => sys.close(),
   };
+}
+
+/**
+ * useTestSystem with a billing gateway stand-in of the file's own: started before the system (in `dir`, a fresh
+ * directory removed after), `config(gatewayUrl)` the system's configuration, the ICD-10 fixture loaded before the
+ * file's own `prepare`. `gateway` stands for the running stand-in (read it in hooks and tests); `restartGateway()`
+ * restarts it.
+ */
+export function useGatewaySystem<U extends Record<string, UserSpec>, Kf extends KafkaOption>(
+  setup: Omit<TestSystemSetup<U, Kf>, 'config' | 'teardown'> & {
+    tag: string;
+    standin?: Omit<GatewayStandinOptions, 'dir'>;
+    config: (gatewayUrl: string) => Partial<Record<keyof Config, string>>;
+  },
+) {
+  let running: GatewayStandin | undefined;
+  let dir = '';
+  const gateway = new Proxy({} as GatewayStandin, {
+    get: (_t, p) => {
+      if (!running) throw new Error('the gateway stand-in is not started yet');
+      const v = (running as unknown as Record<string | symbol, unknown>)[p];
+      return typeof v === 'function' ? v.bind(running) : v;
+    },
+  });
+  const t = useTestSystem<U, Kf>({
+    ...setup,
+    config: async () => {
+      dir = gatewayDir(setup.tag);
+      running = await startGatewayStandin({ ...setup.standin, dir });
+      return setup.config(running.url);
+    },
+    prepare: async (ctx) => {
+      await importIcd10Fixture(ctx.sys.ctx.mongo);
+      await setup.prepare?.(ctx);
+    },
+    teardown: async () => {
+      await running?.close();
+      removeGatewayDir(dir);
+    },
+  });
+  /** stop the stand-in and start it again on its port and directory (what it stored stays) */
+  const restartGateway = async () => {
+    const port = running!.port;
+    await running!.close();
+    running = await startGatewayStandin({ ...setup.standin, dir, port });
+  };
+  return { ...t, gateway, restartGateway };
 }

@@ -12,6 +12,7 @@ export * from './lab/manifest-read';
 export * from './lab/barcodes';
 export * from './billing/cases';
 export * from './billing/feed';
+export * from './billing/documents';
 export * from './kits/index';
 export * from './box';
 export * from './contact';

@@ -27,6 +27,8 @@ export type LabModule = DomainModule & {
   models: LabModels;
   manifests: SampleManifestQueue;
   reportSweep: ReportUploadSweep;
+  /** a test's current report file (the last version), or null: what the billing module sends with its claim */
+  currentReport(testOrderId: string): Promise<{ fileId: string; fileName: string } | null>;
 };
 
 /**
@@ -47,6 +49,13 @@ export function createLabModule(ctx: PlatformContext, opts: LabModuleOptions = {
     models,
     manifests,
     reportSweep,
+    currentReport: async (testOrderId) => {
+      const t = await models.TestOrder.findById(testOrderId, { reports: { $slice: -1 } })
+        .lean<{ reports?: Array<{ fileId: string; fileName: string }> }>()
+        .exec();
+      const last = t?.reports?.at(-1);
+      return last ? { fileId: last.fileId, fileName: last.fileName } : null;
+    },
     outboxCollections: ['test_orders', 'samples', 'sample_manifests'],
     startConsumers: async () => {
       const running = [

@@ -193,6 +193,12 @@ export const configSchema = z.object({
    */
   BILLING_GATEWAY_TOKEN: z.string().min(16).default(DEV_BILLING_GATEWAY_TOKEN),
   /**
+   * Whether the `billing-documents` worker uploads the documents behind each claim the billing system took (the
+   * test's current report and the requisition's current TRF) and records DOC_UPLOAD_SUCCEEDED, _PARTIAL or _FAILED
+   * (docs/billing-gateway.md "The claim's documents"). Off where the billing system gets them another way.
+   */
+  BILLING_DOCUMENTS: bool.default(true),
+  /**
    * How often the `billing-status-feed` job polls the billing system's status feed for later statuses of claims
    * (paid, denied, corrected, on hold, duplicate): one run across all worker processes; 0: never.
    */

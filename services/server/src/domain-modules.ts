@@ -35,12 +35,28 @@ export function createDomainModules(ctx: PlatformContext, mongo: Connections['mo
     registerPatient: reference.patients.registerFromRequisition,
     renderer,
   });
+  const lab = createLabModule(ctx, { pdf: renderer });
   const modules: DomainModule[] = [
     reference,
     requisitions,
-    createLabModule(ctx, { pdf: renderer }),
-    // the pre-submit checks look ICD-10 codes up in the reference data's catalog (an interface, not its models)
-    createBillingModule(ctx, { diagnosisCodes: reference.icd10Catalog }),
+    lab,
+    // the pre-submit checks look ICD-10 codes up in the reference data's catalog (an interface, not its models);
+    // a claim's documents are the lab's current report and the requisitions' current TRF (their public calls)
+    createBillingModule(ctx, {
+      diagnosisCodes: reference.icd10Catalog,
+      claimDocuments: {
+        filesOf: async (c) => {
+          const [report, trf] = await Promise.all([
+            lab.currentReport(c.testOrderId),
+            c.testOrderFormId ? requisitions.trf.latest(c.testOrderFormId) : null,
+          ]);
+          return [
+            ...(report ? [{ kind: 'REPORT' as const, ...report }] : []),
+            ...(trf?.blobId ? [{ kind: 'TRF' as const, fileId: trf.blobId, fileName: trf.name }] : []),
+          ];
+        },
+      },
+    }),
     createMessagesModule(ctx, { accounts: reference.directories.accounts, patients: reference.patients }),
     // the audit trail: its routes, its outbox and its chainer (docs/audit.md)
     createAuditModule(ctx),

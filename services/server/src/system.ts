@@ -11,6 +11,7 @@ import {
   createBaseApp,
   createLogger,
   type Config,
+  type DomainModule,
   type PlatformContext,
 } from '@onco/platform';
 import type { OutboxRelay } from '@onco/events';
@@ -24,6 +25,8 @@ export interface System {
   app: FastifyInstance;
   ctx: PlatformContext;
   relay: OutboxRelay | null;
+  /** the domain modules (their public calls: a test drives a module's queue or sweep by hand) */
+  modules: DomainModule[];
   close(): Promise<void>;
 }
 
@@ -65,6 +68,7 @@ export async function buildSystem(config: Config, opts: { logger?: Logger } = {}
     app,
     ctx,
     relay,
+    modules,
     async close() {
       if (closed) return;
       closed = true;

@@ -38,6 +38,7 @@ export function testProcesses(config: Config) {
         FILE_STORE_DIR: config.FILE_STORE_DIR,
         MAILBOX_DIR: config.MAILBOX_DIR,
         CHROMIUM_PATH: config.CHROMIUM_PATH,
+        BILLING_DOCUMENTS: String(config.BILLING_DOCUMENTS),
         LOG_LEVEL: 'warn',
         ...env,
       },

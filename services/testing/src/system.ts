@@ -50,6 +50,8 @@ export async function createTestSystem(
     SERVE_CONSOLE: 'false',
     LOG_LEVEL: 'info',
     DEMO_MODE: 'false',
+    // a claim the billing system took stays ACCEPTED_BY_XIFIN unless a test asks for its documents' upload
+    BILLING_DOCUMENTS: 'false',
     // the suites sign in far more often than a person; rate-limits.int.test.ts turns the limits on
     AUTH_RATE_LIMIT_PER_MINUTE: '0',
     PASSWORD_RESET_PER_EMAIL_PER_HOUR: '0',

@@ -1,9 +1,15 @@
 import { useMemo, useState } from 'react';
 import { Box, Button, Chip, FormControlLabel, IconButton, Link, Switch, Tooltip } from '@mui/material';
 import HistoryIcon from '@mui/icons-material/History';
+import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { usePermissions } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import { billingStatusGroup, canSubmitCase, isBillingErrorStatus } from '@onco/domain';
+import {
+  billingStatusGroup,
+  canSubmitCase,
+  DOC_UPLOAD_AGAIN_STATUSES,
+  isBillingErrorStatus,
+} from '@onco/domain';
 import {
   ActionsMenu,
   DateText,
@@ -161,6 +167,19 @@ export function BillingListPage() {
             setSubmitting(null);
           }
         };
+        const uploadAgain = async (row: BillingCaseRow) => {
+          setSubmitting(row.id);
+          try {
+            await billing.uploadDocumentsAgain({ id: row.id });
+            toast('success', t('billing.uploadAgainDone'));
+            ctx.refresh();
+          } catch (e) {
+            const body = (e as { body?: { message?: string } })?.body;
+            toast('error', body?.message || (e as Error)?.message || t('billing.submitFailed'));
+          } finally {
+            setSubmitting(null);
+          }
+        };
         const columns: Column<BillingCaseRow>[] = [
           {
             source: 'testId',
@@ -241,6 +260,25 @@ export function BillingListPage() {
                   </Box>
                 )}
                 <StatusGroupChip status={r.caseStatus} />
+                {canAct && r.caseStatus && DOC_UPLOAD_AGAIN_STATUSES.includes(r.caseStatus) ? (
+                  // what was not taken is in the tooltip (and in the History dialog)
+                  <Tooltip title={[t('billing.uploadAgain'), r.errorDetails].filter(Boolean).join(': ')}>
+                    <span>
+                      <IconButton
+                        size="small"
+                        aria-label={t('billing.uploadAgain')}
+                        disabled={submitting === r.id}
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          void uploadAgain(r);
+                        }}
+                        data-testid={`billing-docs-again-${r.id}`}
+                      >
+                        <CloudUploadIcon fontSize="small" />
+                      </IconButton>
+                    </span>
+                  </Tooltip>
+                ) : null}
               </Box>
             ),
           },

@@ -66,6 +66,9 @@ export function billingMethods(http: HttpClient = sessionHttpClient()) {
       });
       return { data: json as { id: string } };
     },
+    /** POST billing/{id}/documents: Upload documents again (after a partial or failed document upload) */
+    uploadDocumentsAgain: (p: { id: string }) =>
+      send<BillingCaseRow>('POST', `/billing/${e(p.id)}/documents`),
     /** POST billing/submit/{id} (empty body): 'Submitted successfully' */
     submitBillingCase: (p: { id: string }) => send<{ message: string }>('POST', `/billing/submit/${e(p.id)}`),
     /** POST billing/submit with a list of ids: each case submitted on its own, a result per id */

@@ -271,6 +271,42 @@ describe('billing cases: assign, code, submit, history, errors (real backend, ga
     await h.shot(page, 'billing-history-reason-en');
   }, 120_000);
 
+  it('a partial document upload offers Upload documents again; the server answers (here: uploads turned off)', async () => {
+    const b = cases[1];
+    // the rejected case as a partial document upload leaves it (documents.int.test.ts drives the real round)
+    await billingModels(h.sys.ctx.mongo).BillingCase.updateOne(
+      { _id: b.id },
+      {
+        $set: {
+          caseStatus: 'DOC_UPLOAD_PARTIAL',
+          errorDetails: 'TRF: DOC-601: The TRF could not be indexed for this claim',
+        },
+      },
+    );
+    const page = await h.newPage({ width: 1600, height: 1000 });
+    await loginAs(page, h, admin.loginId);
+    await open(page, h, '/billing');
+    const button = `[data-testid="billing-docs-again-${b.id}"]`;
+    await page.waitForSelector(button);
+    // only where it applies
+    expect(await page.$(`[data-testid="billing-docs-again-${cases[0].id}"]`)).toBeNull();
+    expect(
+      await page.$eval(
+        `[data-testid="row-${b.id}"] [data-testid="billing-status-group"]`,
+        (e) => e.textContent,
+      ),
+    ).toBe('Error');
+    await page.hover(button);
+    await waitForText(
+      page,
+      'Upload documents again: TRF: DOC-601: The TRF could not be indexed for this claim',
+    );
+    await h.shot(page, 'billing-docs-again-en');
+    await clickWhenReady(page, `${button}:not([disabled])`);
+    // the test backend runs with BILLING_DOCUMENTS off: the server's refusal is what the user reads
+    await waitForText(page, 'Document uploads to the billing system are turned off (BILLING_DOCUMENTS)');
+  }, 120_000);
+
   it('the billing list in Chinese', async () => {
     const page = await h.newPage({ locale: 'zh-CN', width: 1600, height: 1000 });
     await loginAs(page, h, admin.loginId);

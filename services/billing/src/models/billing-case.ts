@@ -7,7 +7,9 @@ import {
   ORDER_TYPES,
   TEST_STATUSES,
   TEST_TYPES,
+  CLAIM_DOCUMENT_KINDS,
   type BillingCaseFields,
+  type ClaimDocumentKind,
   type BillingSubmissionFields,
   type CaseHistoryFields,
 } from '@onco/domain';
@@ -34,6 +36,23 @@ export type CaseHistoryEntry = CaseHistoryFields<Date>;
 /** The current submission of a case to the billing system (@onco/domain's BillingSubmissionFields). */
 export type BillingSubmission = BillingSubmissionFields<Date>;
 
+/** One document the billing system took for the case's claim (its Idempotency-Key and the system's id). */
+export interface ClaimDocumentUpload {
+  kind: ClaimDocumentKind;
+  fileId: string;
+  fileName: string;
+  key: string;
+  documentId: string | null;
+  uploadedOn: Date;
+}
+
+/** The documents of the case's current claim: its generation, the round (one more each Upload again), the uploads. */
+export interface ClaimDocumentsState {
+  generation: number;
+  round: number;
+  uploads: ClaimDocumentUpload[];
+}
+
 /** A stored billing case: the wire shape (@onco/domain's BillingCaseFields) with Date, `_id` and the outbox. */
 export interface BillingCaseDoc extends BillingCaseFields<Date> {
   _id: string;
@@ -41,6 +60,8 @@ export interface BillingCaseDoc extends BillingCaseFields<Date> {
   outbox: OutboxEntry[];
   /** the billing system's status-feed entries applied to the case (submission/status-feed.ts); absent before one */
   feedEntryIds?: string[];
+  /** the claim's documents uploaded to the billing system (submission/documents-job.ts); absent before any round */
+  documents?: ClaimDocumentsState | null;
 }
 
 const caseChangeSchema = sub({
@@ -101,6 +122,26 @@ export const billingCaseSchema = auditedSchema(
     },
     // the ids of the status-feed entries applied (submission/apply-feed-entry.ts: each one once, in its write)
     feedEntryIds: { type: [String], default: undefined },
+    documents: {
+      type: sub({
+        generation: { type: Number, required: true },
+        round: { type: Number, default: 0 },
+        uploads: {
+          type: [
+            sub({
+              kind: { type: String, enum: CLAIM_DOCUMENT_KINDS, required: true },
+              fileId: { type: String, required: true },
+              fileName: str,
+              key: { type: String, required: true },
+              documentId: str,
+              uploadedOn: { type: Date, required: true },
+            }),
+          ],
+          default: [],
+        },
+      }),
+      default: undefined,
+    },
     outbox: outboxField(),
   },
   { collection: 'billing_cases' },

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { can, errorReplies, forbidden, idParams, requireUser, typed } from '@onco/platform';
+import { can, conflict, errorReplies, forbidden, idParams, requireUser, typed } from '@onco/platform';
 import type { BillingModels } from '../models';
-import { findCase, updateBillingCode, updateTimePoint } from '../use-cases';
+import { findCase, updateBillingCode, updateTimePoint, uploadDocumentsAgain } from '../use-cases';
+import type { BillingDocumentsQueue } from '../submission/documents-queue';
+import { roundOf } from '../submission/documents-job';
 import { billingCaseOut, caseReply } from './billing-action-parts';
 import { registerBulkActionRoutes } from './billing-bulk-actions';
 import { registerSpecialistSearchRoute } from './billing-specialists';
@@ -17,9 +19,12 @@ import { registerSpecialistSearchRoute } from './billing-specialists';
  * concurrent change between the check and the writes can still refuse a case (409; the others stay changed).
  */
 
-export async function billingActionRoutes(app: FastifyInstance, opts: { models: BillingModels }) {
+export async function billingActionRoutes(
+  app: FastifyInstance,
+  opts: { models: BillingModels; documents: BillingDocumentsQueue },
+) {
   const r = typed(app);
-  const { models } = opts;
+  const { models, documents } = opts;
   const nudge = () => app.platform.nudgeOutbox();
 
   r.get(
@@ -78,7 +83,36 @@ export async function billingActionRoutes(app: FastifyInstance, opts: { models: 
     },
   );
 
-  registerBulkActionRoutes(app, { models, nudge });
+  registerBulkActionRoutes(app, { models, nudge, documents });
+
+  r.post(
+    '/billing/:id/documents',
+    {
+      config: { permission: 'VIEW_BILLING_ACTIONS' },
+      schema: {
+        tags: ['billing'],
+        summary: "Upload documents again: the next round of the claim's report and TRF upload (ours)",
+        description:
+          'Only after DOC_UPLOAD_PARTIAL or DOC_UPLOAD_FAILED (409 otherwise). The documents the billing system ' +
+          'already took are not sent again; the round ends in DOC_UPLOAD_SUCCEEDED, _PARTIAL or _FAILED. 409 ' +
+          'too when document uploads are turned off (BILLING_DOCUMENTS).',
+        params: idParams,
+        response: { 200: caseReply, ...errorReplies },
+      },
+    },
+    async (req) => {
+      if (!documents.enabled)
+        throw conflict('Document uploads to the billing system are turned off (BILLING_DOCUMENTS)');
+      const done = await uploadDocumentsAgain({ models }, requireUser(req), req.params.id);
+      nudge();
+      await documents.add({
+        caseId: done._id,
+        generation: done.submission?.generation ?? 0,
+        round: roundOf(done),
+      });
+      return billingCaseOut(done);
+    },
+  );
 
   r.post(
     '/billing/:id/timePoint/:timePoint',

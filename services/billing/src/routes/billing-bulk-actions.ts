@@ -5,6 +5,7 @@ import { can, errorReplies, forbidden, requireUser, typed } from '@onco/platform
 import type { BillingModels } from '../models';
 import { assignCases, updateCaseStatus } from '../use-cases';
 import { billingCaseOut, caseReply } from './billing-action-parts';
+import type { BillingDocumentsQueue } from '../submission/documents-queue';
 
 const caseIds = z
   .array(z.string().min(1).max(64))
@@ -14,10 +15,10 @@ const caseIds = z
 
 export function registerBulkActionRoutes(
   app: FastifyInstance,
-  opts: { models: BillingModels; nudge: () => void },
+  opts: { models: BillingModels; nudge: () => void; documents: Pick<BillingDocumentsQueue, 'start'> },
 ) {
   const r = typed(app);
-  const { models, nudge } = opts;
+  const { models, nudge, documents } = opts;
 
   r.post(
     '/billing/assign/:billingSpecialistId',
@@ -75,6 +76,8 @@ export function registerBulkActionRoutes(
         reason,
       );
       nudge();
+      // a claim fixed in the billing system: its documents' round starts
+      await documents.start(done);
       return done.map(billingCaseOut);
     },
   );

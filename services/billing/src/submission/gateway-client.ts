@@ -26,7 +26,7 @@ export interface GatewayReply {
 }
 
 export interface GatewayClient {
-  post(path: string, body: string, headers: Record<string, string>): Promise<GatewayReply>;
+  post(path: string, body: string | Buffer, headers: Record<string, string>): Promise<GatewayReply>;
   /** close the idle connections */
   close(): void;
 }
@@ -43,7 +43,7 @@ export function createGatewayClient(
   const transport = base.protocol === 'https:' ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: opts.sockets });
 
-  const once = (path: string, body: string, headers: Record<string, string>) =>
+  const once = (path: string, body: string | Buffer, headers: Record<string, string>) =>
     new Promise<GatewayReply>((resolve, reject) => {
       const req = transport.request(
         new URL(`${base.pathname.replace(/\/$/, '')}${path}`, base),

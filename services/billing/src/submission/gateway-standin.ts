@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { DEV_BILLING_GATEWAY_TOKEN } from '@onco/platform';
+import { registerStandinDocuments, type StoredDocument } from './gateway-standin-documents';
 
 /**
  * The billing gateway stand-in: a small HTTP server that plays the external billing system for development,
@@ -25,6 +26,7 @@ import { DEV_BILLING_GATEWAY_TOKEN } from '@onco/platform';
  *   the feed, kept as one JSON file per entry under `dir/feed` (written before the answer, read back at start, so
  *   the numbering goes on after a restart). `GET /feed?after=<seq>&limit=<n>` pages through it in sequence order and
  *   requires `Authorization: Bearer <token>` (401 without it).
+ * - The claims' documents: `POST /claims/:key/documents` (gateway-standin-documents.ts).
  */
 
 export type FinalStatus =
@@ -93,6 +95,11 @@ export interface GatewayStandin {
   inFlight(): { now: number; max: number };
   /** the status feed, in sequence order */
   feed(): FeedEntry[];
+  /** the claims' documents taken, and how many POSTs a document key received */
+  documents(): StoredDocument[];
+  documentPosts(key: string): number;
+  /** the next `n` document POSTs answer 503 */
+  failDocuments(n: number): void;
   close(): Promise<void>;
 }
 
@@ -258,6 +265,14 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
   });
 
   app.get('/health', async () => ({ status: 'UP' }));
+  const documents = await registerStandinDocuments(app, {
+    dir,
+    billingCodeOf: (key) => {
+      const c = stored.get(key);
+      return c ? String(c.claim.billingCode ?? '') : null;
+    },
+    isDown: () => down,
+  });
 
   app.get('/claims', async () => {
     const content = [...stored.values()].map((c) => ({ ...c, posts: posts.get(c.key) ?? 0 }));
@@ -404,6 +419,9 @@ export async function startGatewayStandin(opts: GatewayStandinOptions): Promise<
     setDown: (d) => void (down = d),
     inFlight: () => ({ now: inFlight, max: maxInFlight }),
     feed: () => [...feed],
+    documents: () => documents.documents(),
+    documentPosts: (key) => documents.posts(key),
+    failDocuments: (n) => documents.failNext(n),
     close: () => app.close(),
   };
 }

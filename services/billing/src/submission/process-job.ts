@@ -12,6 +12,7 @@ import {
   type BillingSubmitResult,
 } from './submit-job';
 import { markSubmitted, type UncastWrites } from './writes';
+import type { BillingDocumentsQueue } from './documents-queue';
 
 /** What the billing-submit job's processor needs (wired by defineBillingSubmitQueue). */
 export interface SubmitJobDeps extends SendDeps, UncastWrites {
@@ -19,6 +20,8 @@ export interface SubmitJobDeps extends SendDeps, UncastWrites {
   models: BillingModels;
   /** BILLING_SUBMIT_ATTEMPTS: a job's attempts when its options do not say */
   attempts: number;
+  /** the claim's documents: their round starts once the billing system took the claim */
+  documents?: Pick<BillingDocumentsQueue, 'start'>;
 }
 
 export type SubmitJob = Pick<Job<BillingSubmitJobData>, 'data' | 'attemptsMade' | 'opts'>;
@@ -143,6 +146,7 @@ export async function execSubmitJob(deps: SubmitJobDeps, job: SubmitJob): Promis
     if (stale()) return skip('not-sending');
     log.info({ status: after.caseStatus }, 'billing submission answered');
     ctx.nudgeOutbox();
+    await deps.documents?.start([after]);
     return { outcome: 'answered', status: after.caseStatus };
   }
 

@@ -12,6 +12,7 @@ import {
   type BillingSubmitResult,
 } from './submit-job';
 import { uncastWrites } from './writes';
+import type { BillingDocumentsQueue } from './documents-queue';
 
 export interface BillingSubmitQueue {
   name: typeof BILLING_SUBMIT_QUEUE;
@@ -38,7 +39,7 @@ export interface BillingSubmitQueue {
  */
 export function defineBillingSubmitQueue(
   ctx: PlatformContext,
-  opts: { models: BillingModels },
+  opts: { models: BillingModels; documents?: Pick<BillingDocumentsQueue, 'start'> },
 ): BillingSubmitQueue {
   const { models } = opts;
   const {
@@ -60,6 +61,7 @@ export function defineBillingSubmitQueue(
     gateway,
     timeoutMs: BILLING_GATEWAY_TIMEOUT_MS,
     attempts: BILLING_SUBMIT_ATTEMPTS,
+    documents: opts.documents,
     ...uncastWrites(models),
   };
   const exec = (job: SubmitJob): Promise<BillingSubmitResult> => execSubmitJob(deps, job);

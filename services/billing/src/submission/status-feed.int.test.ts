@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { PlatformContext } from '@onco/platform';
-import { eventsIn, settled, useTestSystem, waitFor } from '@onco/testing';
+import { eventsIn, settled, waitFor } from '@onco/testing';
 import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from '../index';
-import { importIcd10Fixture, qualifiedCase } from '../../test/fixtures';
-import { gatewayDir, removeGatewayDir } from '../../test/submission-system';
+import { qualifiedCase } from '../../test/fixtures';
+import { useGatewaySystem } from '../../test/submission-system';
 import { FEED_ACTOR, type StatusFeedEntry } from './apply-feed-entry';
-import { startGatewayStandin, type FeedEntry, type GatewayStandin } from './gateway-standin';
+import type { FeedEntry } from './gateway-standin';
 import { BILLING_FEED_CURSOR_ID, BILLING_FEED_QUEUE, defineBillingStatusFeed } from './status-feed';
 
 /**
@@ -20,34 +20,25 @@ import { BILLING_FEED_CURSOR_ID, BILLING_FEED_QUEUE, defineBillingStatusFeed } f
 describe('billing status feed: later statuses polled from the billing system, applied exactly once', () => {
   const TOKEN = `feed-token-${randomBytes(12).toString('hex')}`;
   let billing: BillingModule;
-  let gateway: GatewayStandin;
-  let dir = '';
   let n = 0;
-  const { sys, h, collector } = useTestSystem({
+  const { sys, h, collector, gateway, restartGateway } = useGatewaySystem({
+    tag: 'feed',
+    standin: { token: TOKEN },
     // every topic exists before the collector subscribes (only billing's consumers start here)
     kafka: { ensureTopics: true },
-    config: async () => {
-      dir = gatewayDir('feed');
-      gateway = await startGatewayStandin({ dir, token: TOKEN });
-      return {
-        WORKERS: 'true',
-        WORKER_MODULES: 'billing',
-        BILLING_GATEWAY_URL: gateway.url,
-        BILLING_GATEWAY_TOKEN: TOKEN,
-        BILLING_FEED_POLL_MS: '300',
-      };
-    },
+    config: (url) => ({
+      WORKERS: 'true',
+      WORKER_MODULES: 'billing',
+      BILLING_GATEWAY_URL: url,
+      BILLING_GATEWAY_TOKEN: TOKEN,
+      BILLING_FEED_POLL_MS: '300',
+    }),
     prepare: async () => {
-      await importIcd10Fixture(sys.ctx.mongo);
       billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     },
     collect: ['billing-case'],
     users: { admin: 'ROLE_ADMINISTRATOR' },
     timeout: 120_000,
-    teardown: async () => {
-      await gateway?.close();
-      removeGatewayDir(dir);
-    },
   });
 
   const get = (id: string) =>
@@ -330,9 +321,7 @@ describe('billing status feed: later statuses polled from the billing system, ap
     expect(before.length).toBeGreaterThan(0);
     await cursorAt(before.at(-1)!.seq);
 
-    const port = gateway.port;
-    await gateway.close();
-    gateway = await startGatewayStandin({ dir, token: TOKEN, port });
+    await restartGateway();
     expect(gateway.feed()).toEqual(before);
     expect(gateway.claims().map((c) => c.key)).toContain(`${id}:1`);
     const res = await feedGet('?after=0&limit=500', `Bearer ${TOKEN}`);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { PlatformContext } from '@onco/platform';
-import type { BillingModels } from '../models';
+import { DOC_UPLOAD_START_STATUSES } from '@onco/domain';
+import type { BillingCaseDoc, BillingModels } from '../models';
+import type { BillingDocumentsQueue } from './documents-queue';
 import {
   applyFeedEntry,
   recordFeedSkip,
@@ -75,7 +77,7 @@ class FeedUnreachable extends Error {}
 
 export function defineBillingStatusFeed(
   ctx: PlatformContext,
-  opts: { models: BillingModels },
+  opts: { models: BillingModels; documents?: Pick<BillingDocumentsQueue, 'start'> },
 ): BillingStatusFeed {
   const { models } = opts;
   const { BILLING_GATEWAY_URL, BILLING_GATEWAY_TOKEN, BILLING_GATEWAY_TIMEOUT_MS, BILLING_FEED_POLL_MS } =
@@ -168,6 +170,13 @@ export function defineBillingStatusFeed(
           const r = await applyRaw(raw);
           result.entries += 1;
           result[r.outcome] += 1;
+          // a claim corrected in the billing system: its documents' round starts (DOC_UPLOAD_START_STATUSES)
+          if (r.outcome === 'applied' && opts.documents && DOC_UPLOAD_START_STATUSES.includes(r.caseStatus))
+            await opts.documents.start(
+              await models.BillingCase.find({ _id: r.caseId }, { caseStatus: 1, submission: 1, documents: 1 })
+                .lean<BillingCaseDoc[]>()
+                .exec(),
+            );
         }
         if (entries.length) {
           const last = entries.at(-1)!.seq;

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '@onco/platform';
-import { eventsIn, REPO_ROOT, user, useTestSystem, waitFor } from '@onco/testing';
+import { eventsIn, REPO_ROOT, user, waitFor } from '@onco/testing';
 import { createReferenceModule } from '@onco/reference';
 import { createBillingModule, type BillingCaseDoc, type BillingModule } from '../index';
-import { CLAIM_INFO, importIcd10Fixture, qualifiedCase } from '../../test/fixtures';
-import { gatewayDir, removeGatewayDir } from '../../test/submission-system';
-import { startGatewayStandin, type GatewayStandin } from './gateway-standin';
+import { CLAIM_INFO, qualifiedCase } from '../../test/fixtures';
+import { useGatewaySystem } from '../../test/submission-system';
 import { billingSubmitJobId } from './submit-job';
 import { submitCases } from './routes';
 
@@ -17,24 +16,19 @@ import { submitCases } from './routes';
  */
 describe('billing submission: submit, worker, gateway stand-in (real Redis, the store, Kafka)', () => {
   let billing: BillingModule;
-  let gateway: GatewayStandin;
-  let dir = '';
   let n = 0;
-  const { sys, h, collector } = useTestSystem({
+  const { sys, h, collector, gateway } = useGatewaySystem({
+    tag: 'sub',
+    standin: { slowMs: 2500 },
     kafka: true,
-    config: async () => {
-      dir = gatewayDir('sub');
-      gateway = await startGatewayStandin({ dir, slowMs: 2500 });
-      return {
-        WORKERS: 'true',
-        BILLING_GATEWAY_URL: gateway.url,
-        BILLING_SUBMIT_BACKOFF_MS: '200',
-        BILLING_SUBMIT_ATTEMPTS: '3',
-        BILLING_GATEWAY_TIMEOUT_MS: '1000',
-      };
-    },
+    config: (url) => ({
+      WORKERS: 'true',
+      BILLING_GATEWAY_URL: url,
+      BILLING_SUBMIT_BACKOFF_MS: '200',
+      BILLING_SUBMIT_ATTEMPTS: '3',
+      BILLING_GATEWAY_TIMEOUT_MS: '1000',
+    }),
     prepare: async () => {
-      await importIcd10Fixture(sys.ctx.mongo);
       billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     },
     collect: ['billing-case'],
@@ -43,10 +37,6 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
       npi: user('ROLE_NPI', { account: { id: 'acc-A', name: 'Alpha Oncology' } }),
     },
     timeout: 120_000,
-    teardown: async () => {
-      await gateway?.close();
-      removeGatewayDir(dir);
-    },
   });
 
   const newCase = async (billingCode: string | null, over: Record<string, unknown> = {}) => {
@@ -499,27 +489,18 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
  */
 describe('billing submission: the worker process killed between send and record', () => {
   let billing: BillingModule;
-  let gateway: GatewayStandin;
-  let dir = '';
   let child: ChildProcess | null = null;
-  const { sys, h } = useTestSystem({
+  const { sys, h, gateway } = useGatewaySystem({
+    tag: 'kill',
+    standin: { slowMs: 20_000 },
     kafka: true,
-    config: async () => {
-      dir = gatewayDir('kill');
-      gateway = await startGatewayStandin({ dir, slowMs: 20_000 });
-      // this process serves the API only; the worker is the child
-      return { WORKERS: 'false', BILLING_GATEWAY_URL: gateway.url };
-    },
+    // this process serves the API only; the worker is the child
+    config: (url) => ({ WORKERS: 'false', BILLING_GATEWAY_URL: url }),
     prepare: async () => {
-      await importIcd10Fixture(sys.ctx.mongo);
       billing = createBillingModule(sys.ctx, { diagnosisCodes: createReferenceModule(sys.ctx).icd10Catalog });
     },
     users: { admin: 'ROLE_ADMINISTRATOR' },
     timeout: 120_000,
-    teardown: async () => {
-      await gateway?.close();
-      removeGatewayDir(dir);
-    },
   });
 
   const startWorker = () => {
@@ -545,6 +526,8 @@ describe('billing submission: the worker process killed between send and record'
         BILLING_GATEWAY_TIMEOUT_MS: '90000',
         BILLING_SUBMIT_ATTEMPTS: '3',
         BILLING_SUBMIT_BACKOFF_MS: '200',
+        // as the test system's: the taken claim stays ACCEPTED_BY_XIFIN (documents.int.test.ts uploads documents)
+        BILLING_DOCUMENTS: String(sys.config.BILLING_DOCUMENTS),
         // the killed worker's job is taken by the next one within ~10 s instead of ~60 s
         QUEUE_LOCK_MS: '5000',
       },

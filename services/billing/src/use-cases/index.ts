@@ -6,3 +6,4 @@ export * from './assign-cases';
 export * from './update-case-status';
 export * from './update-billing-code';
 export * from './update-time-point';
+export * from './upload-documents-again';
