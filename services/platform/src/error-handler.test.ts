@@ -48,6 +48,18 @@ describe('bad input a library refuses is a 400, not a 500', () => {
       return { ok: true };
     });
     app.get('/plain', async () => ({ ok: true }));
+    // what the store's and Redis's clients throw while they are away, and a fault of our own
+    app.get('/store-away', async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:27017'), {
+        name: 'MongoServerSelectionError',
+      });
+    });
+    app.get('/redis-away', async () => {
+      throw new Error('Connection is closed.');
+    });
+    app.get('/bug', async () => {
+      throw new TypeError('x is not a function');
+    });
   });
   afterAll(() => app.close());
 
@@ -107,6 +119,24 @@ describe('bad input a library refuses is a 400, not a 500', () => {
   it('the hook leaves requests without a multipart body alone', async () => {
     const res = await app.inject({ url: '/plain', headers: { 'content-type': 'multipart/form-data' } });
     expect(res.statusCode).toBe(200);
+  });
+
+  it('a dependency away is a 503 naming it; our own fault stays a 500 that says nothing', async () => {
+    const store = await app.inject({ method: 'GET', url: '/store-away' });
+    expect(store.statusCode).toBe(503);
+    expect(store.json()).toMatchObject({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: 'The database is unavailable right now. Try again in a moment.',
+      details: { dependency: 'store' },
+    });
+    expect((await app.inject({ method: 'GET', url: '/redis-away' })).json()).toMatchObject({
+      status: 503,
+      details: { dependency: 'redis' },
+    });
+    const bug = await app.inject({ method: 'GET', url: '/bug' });
+    expect(bug.statusCode).toBe(500);
+    expect(bug.json().code).toBe('INTERNAL');
+    expect(bug.body).not.toContain('not a function');
   });
 
   it('a date the model cannot hold is a 400 naming the field, not a 500', async () => {

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { MSG } from '@onco/domain';
 import { AppError, type ErrorBody } from './errors';
 import { closeAfterAnswer, unreadableMultipart } from './multipart';
+import { dependencyMessage, dependencyOf } from './dependency-errors';
 
 function describeZod(issues: Array<{ instancePath?: string; message?: string; params?: any }>): string {
   return issues
@@ -89,12 +90,22 @@ export function installErrorHandler(app: FastifyInstance) {
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       // fastify's own client errors: bad JSON, body too large, unsupported media type, ...
       body = { status: err.statusCode, code: err.code ?? 'BAD_REQUEST', message: err.message };
+    } else if (dependencyOf(err)) {
+      // a service the platform runs on is away: its outage is logged where its client notices (one WARN)
+      const dependency = dependencyOf(err)!;
+      req.log.warn({ dependency, error: (err as Error).name }, 'request failed: a dependency is unavailable');
+      body = {
+        status: 503,
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: dependencyMessage(dependency),
+        details: { dependency },
+      };
     } else {
       req.log.error({ err }, 'unhandled error');
       body = { status: 500, code: 'INTERNAL', message: MSG.generic };
     }
     body.requestId = String(req.id);
-    if (body.status >= 500 && !(err instanceof AppError))
+    if (body.status >= 500 && !(err instanceof AppError) && body.code !== 'DEPENDENCY_UNAVAILABLE')
       req.log.error({ code: body.code }, 'request failed');
     // a body not read to its end (an upload refused while it streams, or before its first byte): read no more of
     // it than a short linger, then close the connection

@@ -56,6 +56,8 @@ export const errorReplies = {
   403: errorBody,
   404: errorBody,
   409: errorBody,
+  // a service the platform runs on is away (details.dependency: store, redis or kafka): try again shortly
+  503: errorBody,
 } as const;
 
 export function listReply<T extends z.ZodTypeAny>(row: T) {
