@@ -27,6 +27,8 @@ let consumer: RunningConsumer;
 const effects: { eventId: string; attempt: number }[] = [];
 const attemptsByEvent = new Map<string, number>();
 const ALWAYS_FAILS = 'to-always-fails';
+/** a handler that finds Redis away for its first 5 tries (more than maxAttempts), as while Redis restarts */
+const REDIS_AWAY = 'to-redis-away';
 
 const statusEvent = (testOrderId: string) =>
   createEvent('test-status', { data: { ...EXAMPLE_DATA['test-status'], testOrderId } });
@@ -56,6 +58,10 @@ beforeAll(async () => {
     handler: async (event, ctx) => {
       attemptsByEvent.set(event.id, ctx.attempt);
       if (event.subject === ALWAYS_FAILS) throw new Error(`lab system rejected ${event.subject}`);
+      if (event.subject === REDIS_AWAY && ctx.attempt <= 5)
+        throw Object.assign(new Error('Reached the max retries per request limit (which is 2).'), {
+          name: 'MaxRetriesPerRequestError',
+        });
       effects.push({ eventId: event.id, attempt: ctx.attempt });
     },
   });
@@ -126,6 +132,17 @@ describe('runConsumer', () => {
     expect(byValue.get(JSON.stringify(wrongFamily))?.error).toMatch(/does not belong/);
     expect(byValue.get(JSON.stringify(invalid))?.error).toMatch(/invalid data/);
   }, 90_000);
+
+  it('a dependency away is retried past maxAttempts until it is back, never dead-lettered', async () => {
+    const e = statusEvent(REDIS_AWAY);
+    await send(e);
+    await waitFor(() => effects.some((x) => x.eventId === e.id), {
+      timeoutMs: 60_000,
+      what: 'the event handled once Redis is back',
+    });
+    expect(effects.filter((x) => x.eventId === e.id)).toEqual([{ eventId: e.id, attempt: 6 }]);
+    expect((await deadLetters()).filter((d) => d.eventId === e.id)).toEqual([]);
+  });
 
   it('dead-letters an event whose handler always throws, after maxAttempts', async () => {
     const bad = statusEvent(ALWAYS_FAILS);

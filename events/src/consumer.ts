@@ -28,6 +28,7 @@ import type { EventFamily } from './schemas';
 import { Sleeper, backoffDelay, errorMessage, type BackoffOptions } from './util';
 import { PROCESSED_EVENTS_COLLECTION, createIdempotentHandler, mongoProcessedStore } from './processed';
 import { headersToStrings } from './dead-letters';
+import { dependencyOf } from './dependency-errors';
 import {
   consumerDeps,
   deadLetterFailed,
@@ -109,6 +110,9 @@ class HandlerFailedError extends Error {
   }
 }
 
+/** The longest pause between two tries of an event whose handler found a dependency away: the catch-up once it is back. */
+export const DEPENDENCY_RETRY_MAX_MS = 2_000;
+
 /** What the handler of `runConsumer` gets: the message's context, and the heartbeat of its batch. */
 type MessageContext = HandlerContext & { heartbeat: () => Promise<void> };
 type IdempotentHandler = ReturnType<typeof createIdempotentHandler<MessageContext>>;
@@ -161,19 +165,29 @@ async function handleWithRetries(
       return;
     } catch (err) {
       metrics.failedAttempts++;
-      if (attempt >= maxAttempts) throw new HandlerFailedError(err, attempt);
-      const delay = backoffDelay(attempt, retryBackoff);
-      logger.warn(
+      // a service the handler needs is away (Redis for a job, the store): not the event's fault, so it is tried
+      // again, as long as the outage lasts, and never dead-lettered (docs/decisions.md "A dependency away is a
+      // 503"); the partition waits, in order. The fault drill found a TRF lost to a Redis outage this way.
+      const away = dependencyOf(err);
+      if (attempt >= maxAttempts && !away) throw new HandlerFailedError(err, attempt);
+      const delay = away
+        ? backoffDelay(Math.min(attempt, 6), { ...retryBackoff, maxMs: DEPENDENCY_RETRY_MAX_MS })
+        : backoffDelay(attempt, retryBackoff);
+      // an outage: one WARN when it starts (the client that noticed it logs the outage), then quiet
+      logger[away && attempt > 1 ? 'debug' : 'warn'](
         {
           groupId,
           eventId: event.id,
           type: event.type,
           attempt,
           maxAttempts,
+          ...(away ? { dependency: away } : {}),
           delayMs: delay,
           err: errorMessage(err),
         },
-        'event handler failed; retrying',
+        away
+          ? 'event handler found a dependency away; retrying until it is back'
+          : 'event handler failed; retrying',
       );
       await ctx.heartbeat().catch(() => undefined);
       await pauses.sleep(delay);

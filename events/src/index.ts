@@ -17,3 +17,4 @@ export {
   type DbLike,
   type EventsLogger,
 } from './util';
+export * from './dependency-errors';

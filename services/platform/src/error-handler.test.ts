@@ -57,6 +57,12 @@ describe('bad input a library refuses is a 400, not a 500', () => {
     app.get('/redis-away', async () => {
       throw new Error('Connection is closed.');
     });
+    app.get('/busy', async () => {
+      throw Object.assign(new Error('canceling statement due to lock timeout'), {
+        name: 'MongoServerError',
+        code: 112,
+      });
+    });
     app.get('/bug', async () => {
       throw new TypeError('x is not a function');
     });
@@ -132,6 +138,12 @@ describe('bad input a library refuses is a 400, not a 500', () => {
     expect((await app.inject({ method: 'GET', url: '/redis-away' })).json()).toMatchObject({
       status: 503,
       details: { dependency: 'redis' },
+    });
+    // a write conflict that outlasted inTransaction's retries: the client's to retry
+    expect((await app.inject({ method: 'GET', url: '/busy' })).json()).toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+      message: 'This record is being changed by another request. Try again in a moment.',
     });
     const bug = await app.inject({ method: 'GET', url: '/bug' });
     expect(bug.statusCode).toBe(500);

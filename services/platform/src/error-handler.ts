@@ -3,7 +3,11 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { MSG } from '@onco/domain';
 import { AppError, type ErrorBody } from './errors';
 import { closeAfterAnswer, unreadableMultipart } from './multipart';
-import { dependencyMessage, dependencyOf } from './dependency-errors';
+import { dependencyMessage, dependencyOf } from '@onco/events';
+import { isWriteConflict } from './transaction';
+
+/** A write conflict no retry could settle (another request held the record longer than the retries waited). */
+export const MSG_BUSY_RECORD = 'This record is being changed by another request. Try again in a moment.';
 
 function describeZod(issues: Array<{ instancePath?: string; message?: string; params?: any }>): string {
   return issues
@@ -90,6 +94,11 @@ export function installErrorHandler(app: FastifyInstance) {
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       // fastify's own client errors: bad JSON, body too large, unsupported media type, ...
       body = { status: err.statusCode, code: err.code ?? 'BAD_REQUEST', message: err.message };
+    } else if (isWriteConflict(err)) {
+      // the store's own conflict, passed on once inTransaction's retries gave up (a transaction of a process that
+      // died holds the record until the store aborts it): the client's to retry, not a fault of ours
+      req.log.warn({ error: (err as Error).name }, 'request failed: a write conflict outlasted its retries');
+      body = { status: 409, code: 'CONFLICT', message: MSG_BUSY_RECORD };
     } else if (dependencyOf(err)) {
       // a service the platform runs on is away: its outage is logged where its client notices (one WARN)
       const dependency = dependencyOf(err)!;

@@ -12,7 +12,6 @@ export * from './tokens';
 export * from './auth';
 export * from './connections';
 export * from './error-handler';
-export * from './dependency-errors';
 export * from './mail';
 export * from './context';
 export * from './queues';

@@ -16,6 +16,13 @@ const STORE_ERRORS = new Set([
   'MongoServerClosedError',
 ]);
 
+/**
+ * What the local store's gateway (DocumentDB) answers while PostgreSQL behind it stops, starts or is away: a
+ * MongoServerError carrying PostgreSQL's words. MongoDB itself answers these cases with the network errors above.
+ */
+const STORE_AWAY =
+  /database system is (shutting down|starting up|in recovery mode|not yet accepting connections)|terminating connection|connection refused|could not connect|error connecting|server closed the connection|no connection to the server/i;
+
 /** What the dependency is called in the message a person reads. */
 export const DEPENDENCY_NAMES: Record<Dependency, string> = {
   store: 'The database',
@@ -33,6 +40,7 @@ export function dependencyOf(err: unknown, depth = 0): Dependency | null {
   const name = String(e.name ?? '');
   const message = String(e.message ?? '');
   if (STORE_ERRORS.has(name)) return 'store';
+  if (name === 'MongoServerError' && STORE_AWAY.test(message)) return 'store';
   if (name === 'MaxRetriesPerRequestError') return 'redis';
   if (
     /^(Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false)/.test(message)

@@ -11,6 +11,8 @@ describe('a dependency away, told apart from a fault of our own', () => {
     expect(dependencyOf(named('MaxRetriesPerRequestError'))).toBe('redis');
     expect(dependencyOf(new Error('Connection is closed.'))).toBe('redis');
     expect(dependencyOf(named('KafkaJSConnectionError'))).toBe('kafka');
+    // the local store's gateway, PostgreSQL behind it stopping (seen in the fault drill)
+    expect(dependencyOf(named('MongoServerError', 'the database system is shutting down'))).toBe('store');
   });
 
   it('looks through causes; anything else is not a dependency', () => {
