@@ -68,6 +68,7 @@ function streamUpload(
     let sentAtAnswer = -1;
     let closed = false;
     let giveUp: NodeJS.Timeout | undefined;
+    let response: http.IncomingMessage | null = null;
     const finish = (closedByServer: boolean) => {
       clearTimeout(giveUp);
       if (answer) resolve({ ...answer, sentAtAnswer, sent, closedByServer });
@@ -84,6 +85,7 @@ function streamUpload(
         headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
       },
       (res) => {
+        response = res;
         sentAtAnswer = sent;
         let text = '';
         res.setEncoding('utf8');
@@ -104,8 +106,9 @@ function streamUpload(
     req.on('close', () => {
       closed = true;
       if (answer) finish(sent < size);
-      // an answer still being read: `end` finishes
-      else setTimeout(() => !answer && finish(false), 1_000);
+      // an answer still being read: its `end` finishes (or its `close`, cut short); none at all: no answer
+      else if (response && !response.destroyed) response.once('close', () => !answer && finish(false));
+      else finish(false);
     });
     const body = new Readable({
       read() {

@@ -1,9 +1,10 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { DEV_BILLING_GATEWAY_TOKEN } from '@onco/platform';
 import { registerStandinDocuments, type StoredDocument } from './gateway-standin-documents';
+import { loadFeed, loadStoredClaims, persistClaim, persistFeedEntry } from './gateway-standin-store';
 
 /**
  * The billing gateway stand-in: a small HTTP server that plays the external billing system for development,
@@ -103,8 +104,6 @@ export interface GatewayStandin {
   close(): Promise<void>;
 }
 
-const fileOf = (dir: string, key: string) => path.join(dir, `${encodeURIComponent(key)}.json`);
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Rule =
@@ -149,50 +148,6 @@ function ruleFor(billingCode: string, post: number): Rule {
       errors: err('UNA-401', 'The accession is closed; updates are not allowed'),
     };
   return { kind: 'final', status: 'ACCEPTED', errors: [] };
-}
-
-/** The claims stored in `dir` (before a restart), by key. */
-async function loadStoredClaims(dir: string): Promise<Map<string, StoredClaim>> {
-  const stored = new Map<string, StoredClaim>();
-  for (const f of (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()) {
-    try {
-      const c = JSON.parse(await readFile(path.join(dir, f), 'utf8')) as StoredClaim;
-      if (c?.key) stored.set(c.key, c);
-    } catch {
-      // a torn file of a crash before its rename never exists (write then rename); ignore stray files
-    }
-  }
-  return stored;
-}
-
-/** Store a claim as its key's JSON file in `dir` (written, then renamed into place). */
-async function persistClaim(dir: string, c: StoredClaim) {
-  const file = fileOf(dir, c.key);
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  await writeFile(tmp, JSON.stringify(c, null, 2));
-  await rename(tmp, file);
-}
-
-/** The feed's entries stored in `feedDir` (before a restart), in sequence order. */
-async function loadFeed(feedDir: string): Promise<FeedEntry[]> {
-  const entries: FeedEntry[] = [];
-  for (const f of (await readdir(feedDir)).filter((n) => n.endsWith('.json'))) {
-    try {
-      const e = JSON.parse(await readFile(path.join(feedDir, f), 'utf8')) as FeedEntry;
-      if (e?.id && Number.isSafeInteger(e.seq)) entries.push(e);
-    } catch {
-      // written then renamed: never torn; ignore stray files
-    }
-  }
-  return entries.sort((a, b) => a.seq - b.seq);
-}
-
-/** Store a feed entry as its own JSON file in `feedDir`, named by its sequence number (written, then renamed). */
-async function persistFeedEntry(feedDir: string, e: FeedEntry) {
-  const file = path.join(feedDir, `${String(e.seq).padStart(12, '0')}.json`);
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  await writeFile(tmp, JSON.stringify(e, null, 2));
-  await rename(tmp, file);
 }
 
 const FEED_STATUS = /^[A-Z][A-Z_]{0,39}$/;
