@@ -120,7 +120,7 @@ export async function seedBase(sys: System): Promise<FuzzBase> {
 }
 
 /** A complete NEXT_DX requisition of the first account's provider for the base's first patient. */
-async function requisitionForm(sys: System, base: FuzzBase) {
+export async function requisitionForm(sys: System, base: FuzzBase) {
   const m = referenceModels(sys.ctx.mongo);
   const p = (await m.Patient.findById(base.patients[0]).lean().exec())!;
   const physician = (await m.Physician.findById(base.physicians[0]).lean().exec())!;
