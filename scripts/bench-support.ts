@@ -1,6 +1,4 @@
 import pino from 'pino';
-import { Kafka, logLevel } from 'kafkajs';
-import { Redis } from 'ioredis';
 import type { Collection } from 'mongodb';
 import type { Connection } from 'mongoose';
 import {
@@ -263,37 +261,5 @@ export async function benchList(o: {
     });
   } finally {
     await system.close();
-  }
-}
-
-/** Remove a run's consumer groups, topics and queue keys (everything named with its prefix). */
-export async function removeLeftovers(prefix: string, kafkaBrokers: string[], redisUrl: string) {
-  const admin = new Kafka({
-    clientId: `${prefix}-cleanup`,
-    brokers: kafkaBrokers,
-    logLevel: logLevel.NOTHING,
-  }).admin();
-  await admin.connect();
-  try {
-    const groups = (await admin.listGroups()).groups
-      .map((g) => g.groupId)
-      .filter((g) => g.startsWith(prefix));
-    if (groups.length) await admin.deleteGroups(groups).catch(() => undefined);
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
-    if (topics.length) await admin.deleteTopics({ topics, timeout: 30_000 }).catch(() => undefined);
-  } finally {
-    await admin.disconnect();
-  }
-  const redis = new Redis(redisUrl, { lazyConnect: true });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
   }
 }

@@ -30,7 +30,8 @@ import { createUser, login, REPO_ROOT } from '@onco/testing';
 import { seedBase, requisitionForm } from './fuzz-seed';
 import { createRecorder, runLoad } from './drill-load';
 import { checkDrill, renderDrillReport, type FaultRecord } from './drill-check';
-import { arg, removeLeftovers } from './bench-support';
+import { arg } from './bench-support';
+import { removePrefixed } from './prefix-cleanup';
 
 const REQUISITIONS = Number(arg('requisitions', '1000'));
 const PROVIDERS = Number(arg('providers', '50'));
@@ -201,13 +202,11 @@ async function main() {
         watch
           .db!.collection('processed_events')
           .countDocuments({ groupId: consumedGroup, subject: { $in: ids } }),
-        watch
-          .db!.collection('attachments')
-          .distinct('testOrderForm.id', {
-            type: 'TRF',
-            deleted: { $ne: true },
-            'testOrderForm.id': { $in: ids },
-          }),
+        watch.db!.collection('attachments').distinct('testOrderForm.id', {
+          type: 'TRF',
+          deleted: { $ne: true },
+          'testOrderForm.id': { $in: ids },
+        }),
       ]).catch(() => null);
       if (done && done[0] >= ids.length && done[1].length >= ids.length) break;
       await sleep(250);
@@ -281,7 +280,7 @@ async function main() {
 
   for (const p of procs) await stopProc(p, 'SIGTERM');
   await gateway.close();
-  await removeLeftovers(run, config.KAFKA_BROKERS, config.REDIS_URL).catch(() => undefined);
+  await removePrefixed(run, config.KAFKA_BROKERS, config.REDIS_URL).catch(() => undefined);
   // the run's database too, unless asked to keep it (to look into a failed proof)
   if (!process.argv.includes('--keep')) {
     const conn = await createConnection(config.MONGO_URL).asPromise();

@@ -28,7 +28,7 @@ import { startGatewayStandin } from '@onco/billing';
 import { buildSystem, type System } from '@onco/server';
 import { createUser, login, settle, TEST_PASSWORD } from '@onco/testing';
 import { seedBase, seedBundle, type FuzzBase, type FuzzBundle } from './fuzz-seed';
-import { removeLeftovers } from './bench-support';
+import { removePrefixed } from './prefix-cleanup';
 import { watchRefusals, type RefusalFinding } from './fuzz-refusals';
 import { clip, parseRun, type RunResult } from './fuzz-run';
 
@@ -465,7 +465,7 @@ async function main() {
     await system.ctx.mongo.dropDatabase().catch(() => undefined);
     await system.close();
     await gateway.close();
-    await removeLeftovers(run, config.KAFKA_BROKERS, config.REDIS_URL).catch((err) =>
+    await removePrefixed(run, config.KAFKA_BROKERS, config.REDIS_URL).catch((err) =>
       log(`leftovers not removed: ${String(err)}`),
     );
     rmSync(tmp, { recursive: true, force: true });

@@ -93,39 +93,13 @@ async function removeRunLeftovers() {
   } finally {
     await conn.close();
   }
-  const { Kafka, logLevel } = await import('kafkajs');
-  const admin = new Kafka({
-    clientId: `oncotrf-test-teardown-${RUN}`,
-    brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','),
-    logLevel: logLevel.NOTHING,
-  }).admin();
-  await admin.connect();
-  try {
-    const groups = (await admin.listGroups()).groups
-      .map((g) => g.groupId)
-      .filter((g) => g.startsWith(`test_${RUN}`));
-    if (groups.length) await admin.deleteGroups(groups).catch(() => undefined);
-    removed.groups = groups.length;
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(`test_${RUN}`));
-    for (let i = 0; i < topics.length; i += 100)
-      await admin.deleteTopics({ topics: topics.slice(i, i + 100), timeout: 30_000 });
-    removed.topics = topics.length;
-  } finally {
-    await admin.disconnect();
-  }
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `test_${RUN}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) removed.keys += await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  const { removePrefixed } = await import('../prefix-cleanup');
+  const gone = await removePrefixed(
+    `test_${RUN}`,
+    (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','),
+    process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  );
+  Object.assign(removed, gone);
   console.log(
     `[test] removed this run's ${removed.databases} databases, ${removed.topics} topics, ${removed.groups} consumer groups and ${removed.keys} queue keys in ${Date.now() - started} ms`,
   );
