@@ -226,7 +226,7 @@ export async function execDocumentsJob(
     { write: deps.writeUncast },
   );
   if (stale) {
-    log.info({ status: after.caseStatus }, 'claim documents not recorded: the case moved on');
+    log.info({ status: after?.caseStatus ?? null }, 'claim documents not recorded: the case moved on');
     return { outcome: 'skipped', reason: 'stale' };
   }
   ctx.nudgeOutbox();
