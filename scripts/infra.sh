@@ -171,6 +171,9 @@ our_pid() {
   pid="$(tr -dc '0-9' <"$pidf" 2>/dev/null || true)"
   if [[ -n "$pid" ]] && alive "$pid"; then
     args="$(ps -o args= -p "$pid" 2>/dev/null || true)"
+    # a process in the middle of its exec (launch's bash becoming the service) may show no arguments for a
+    # moment: look again before calling its pid stale (a gateway once ran on while start-up said it had exited)
+    [[ -n "$args" ]] || { sleep 0.2; args="$(ps -o args= -p "$pid" 2>/dev/null || true)"; }
     if [[ "$args" == *"$(pid_signature "$svc")"* ]]; then
       echo "$pid"
       return 0
