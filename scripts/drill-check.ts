@@ -4,6 +4,7 @@
  */
 import { createConnection } from 'mongoose';
 import { Kafka, logLevel } from 'kafkajs';
+import { IN_FLIGHT_CASE_STATUSES } from '@onco/domain';
 import { topicFor, withPrefix } from '@onco/events';
 import type { Config } from '@onco/platform';
 import type { GatewayStandin } from '@onco/billing';
@@ -82,13 +83,8 @@ function windowOf(submits: Submitted[], from: number, to: number): Window {
   };
 }
 
-const SENDING = [
-  'QUEUED_FOR_SUBMISSION',
-  'SUBMITTED_TO_XIFIN',
-  'RETRY_SCHEDULED',
-  'RETRY_IN_PROGRESS',
-  'RETRY_SUCCEEDED',
-];
+/** a billing case whose submission is still on its way (the domain's rule) */
+const SENDING: readonly string[] = IN_FLIGHT_CASE_STATUSES;
 /** a store outage's 5xx are allowed from its start until shortly after it is back (connections re-made) */
 const STORE_GRACE_MS = 10_000;
 

@@ -4,7 +4,7 @@
  * process answers, as a client behind a load balancer would. Every request's outcome is recorded: what the server
  * accepted is what the drill's proofs check, every 5xx is kept with its body.
  */
-import { TEST_PASSWORD } from '@onco/testing';
+import { multipart, TEST_PASSWORD } from '@onco/testing';
 
 export interface Answer {
   status: number;
@@ -129,18 +129,6 @@ const BIS = '/bis/api/v1';
 /** A report file: the server checks a PDF by its signature (`%PDF-`) and its size. */
 const reportPdf = () => Buffer.from('%PDF-1.4\n% fault drill report\n%%EOF\n');
 
-function multipartBody(file: Buffer): { body: Buffer; type: string } {
-  const boundary = `----drill${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="report.pdf"\r\n` +
-      'Content-Type: application/pdf\r\n\r\n',
-  );
-  return {
-    body: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    type: `multipart/form-data; boundary=${boundary}`,
-  };
-}
-
 /**
  * Run the load until `target` requisitions are accepted and `keepGoing()` says stop: `providers.length`
  * provider loops (draft, sign, submit, a pause), one lab loop per 10 providers (In Progress, then a report with
@@ -217,7 +205,9 @@ export async function runLoad(rec: Recorder, o: LoadOptions): Promise<void> {
         }, 400);
         if (progress.status !== 200) continue;
         changed(testOrderId, 'IN_PROGRESS');
-        const { body, type } = multipartBody(pdf);
+        const { payload: body, contentType: type } = multipart([
+          { name: 'file', filename: 'report.pdf', contentType: 'application/pdf', data: pdf },
+        ]);
         const report = await persist(() =>
           call(o.staff, 'POST', `${OMS}/testOrders/${testOrderId}/reports/upload?submit=true`, body, {
             'content-type': type,

@@ -14,6 +14,7 @@ import { changeCase, SYSTEM_ACTOR } from '../use-cases';
 import type { BillingCaseDoc, BillingModels, ClaimDocumentUpload } from '../models';
 import { claimKey } from './claim';
 import type { GatewayClient, GatewayReply } from './gateway-client';
+import { errorText, unreachable } from './send';
 import type { UncastWrites } from './writes';
 
 /**
@@ -87,17 +88,15 @@ export const roundOf = (d: Pick<BillingCaseDoc, 'documents' | 'submission'>) =>
 const uploadsOf = (d: BillingCaseDoc, generation: number) =>
   d.documents?.generation === generation ? d.documents.uploads : [];
 
-const MAX_DETAILS = 2_000;
-
+/** The billing system's refusal as the case shows it: its errors, else its HTTP status. */
 function problem(reply: GatewayReply): string {
+  let errors: unknown;
   try {
-    const body = JSON.parse(reply.text) as { errors?: Array<{ code?: string; message?: string }> };
-    const text = (body.errors ?? []).map((e) => `${e.code ?? 'ERROR'}: ${e.message ?? ''}`).join('; ');
-    if (text) return text.slice(0, MAX_DETAILS);
+    errors = (JSON.parse(reply.text) as { errors?: unknown }).errors;
   } catch {
     // not JSON: the HTTP status says it
   }
-  return `The billing system answered HTTP ${reply.status}`;
+  return errorText(errors) ?? `The billing system answered HTTP ${reply.status}`;
 }
 
 /** Send one file; classify the answer. Never throws. */
@@ -123,15 +122,7 @@ async function sendDocument(
       'x-file-name': encodeURIComponent(file.fileName),
     });
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const timeout = e.name === 'TimeoutError' || e.name === 'AbortError';
-    return {
-      kind,
-      outcome: 'retry',
-      error: timeout
-        ? `The billing system did not answer within ${deps.timeoutMs} ms`
-        : `The billing system could not be reached: ${e.code ?? e.message}`,
-    };
+    return { kind, outcome: 'retry', error: unreachable(err, deps.timeoutMs) };
   }
   if (reply.status >= 200 && reply.status < 300) {
     let documentId: string | null = null;

@@ -19,7 +19,8 @@ export type SendResult =
   | { kind: 'final'; status: BillingCaseStatus; errorDetails: string | null }
   | { kind: 'transient'; error: string };
 
-function errorText(errors: unknown): string | null {
+/** A billing system's `errors` ([{code, message}]) as `CODE: message` lines, or null when there are none. */
+export function errorText(errors: unknown): string | null {
   if (!Array.isArray(errors) || errors.length === 0) return null;
   return clip(
     errors
@@ -28,6 +29,14 @@ function errorText(errors: unknown): string | null {
       )
       .join('\n'),
   );
+}
+
+/** Why a request to the billing system got no answer (a timeout, a network error), as the case shows it. */
+export function unreachable(err: unknown, timeoutMs: number): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return `The billing system did not answer within ${timeoutMs} ms`;
+  return `The billing system could not be reached: ${e.code ?? e.message}`;
 }
 
 /** What sending a claim needs: the gateway client, and its timeout (BILLING_GATEWAY_TIMEOUT_MS) for the error text. */
@@ -50,13 +59,7 @@ export async function sendClaim(
       'idempotency-key': claimKey(doc._id, generation),
     });
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.name === 'TimeoutError' || e.name === 'AbortError')
-      return {
-        kind: 'transient',
-        error: `The billing system did not answer within ${deps.timeoutMs} ms`,
-      };
-    return { kind: 'transient', error: `The billing system could not be reached: ${e.code ?? e.message}` };
+    return { kind: 'transient', error: unreachable(err, deps.timeoutMs) };
   }
   const text = res.text;
   let body: { status?: unknown; errors?: unknown } = {};

@@ -1,4 +1,4 @@
-import type { BillingCaseStatus } from '@onco/domain';
+import { IN_FLIGHT_CASE_STATUSES, type BillingCaseStatus } from '@onco/domain';
 import type { BillingCaseDoc } from '../models';
 
 /**
@@ -74,13 +74,7 @@ export const billingSubmitJobId = (caseId: string, generation: number) =>
   `billing-submit-${caseId}-${generation}`;
 
 /** The statuses a submission of the case's current generation may be found in by its job. */
-export const SENDING: readonly BillingCaseStatus[] = [
-  'QUEUED_FOR_SUBMISSION',
-  'SUBMITTED_TO_XIFIN',
-  'RETRY_SCHEDULED',
-  'RETRY_IN_PROGRESS',
-  'RETRY_SUCCEEDED',
-];
+export const SENDING: readonly BillingCaseStatus[] = IN_FLIGHT_CASE_STATUSES;
 export const RETRYING: readonly BillingCaseStatus[] = [
   'RETRY_SCHEDULED',
   'RETRY_IN_PROGRESS',
