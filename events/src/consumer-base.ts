@@ -9,6 +9,7 @@ import { safeParseEventJson, type AnyEvent } from './envelope';
 import type { EventFamily } from './schemas';
 import { ensureTopics, familyOfTopic, topicFor } from './topics';
 import { restartCrashes } from './crash-restart';
+import { keepMemberIdAcrossRestarts } from './member-id';
 import { KAFKA_RECOVERY_SETTLE_MS, kafkaReachable, outageLog } from './outage-log';
 import { nativeDb, silentLogger, type DbLike, type EventsLogger } from './util';
 import { isDuplicateKey } from './processed';
@@ -22,9 +23,10 @@ import { DEAD_LETTERS_COLLECTION, type DeadLetter, deadLetterSource } from './de
 export const FETCH_MAX_WAIT_MS = 1_000;
 /**
  * How long the group coordinator waits for a silent member before it hands the member's partitions to the others
- * (kafkajs: 30 s), and how often a member says it is alive. After a broker restart, or when a process dies, the
- * group rejoins only once the old member's session has run out, so this bounds how late events flow again. A
- * handler that runs longer calls `heartbeat()` (docs/decisions.md "Consumer session").
+ * (kafkajs: 30 s), and how often a member says it is alive. When a process dies, the group rebalances only once
+ * its member's session has run out, so this bounds how late its partitions flow again (after a broker restart a
+ * consumer rejoins as the member it was, member-id.ts, and need not wait). A handler that runs longer calls
+ * `heartbeat()` (docs/decisions.md "Consumer session").
  */
 export const SESSION_TIMEOUT_MS = 10_000;
 export const HEARTBEAT_INTERVAL_MS = 3_000;
@@ -189,6 +191,8 @@ export async function startConsumer(
   onStop: () => void = () => {},
 ): Promise<RunningConsumer> {
   const { options, kafka, groupId, topicPrefix, topics, fromBeginning, logger, metrics } = deps;
+  // a restart after a crash rejoins as the member it was, so the group need not wait out its old session
+  keepMemberIdAcrossRestarts();
   const consumer = kafka.consumer({
     maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
     sessionTimeout: SESSION_TIMEOUT_MS,

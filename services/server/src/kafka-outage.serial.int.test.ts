@@ -125,6 +125,17 @@ async function expectOneLinePerOutage(sys: Sys, expect: ExpectStatic): Promise<v
   expect(components).toContain('kafka client');
   expect(components).toContain('outbox relay');
   expect(components.filter((c) => c.startsWith('kafka consumer ')).length).toBeGreaterThan(0);
+  // each consumer rejoined as the member it was before the outage (events/src/member-id.ts): the group did not
+  // wait out an old member's session
+  const joined = lines.filter((l) => l.msg === 'consumer joined group') as (LogLine & {
+    groupId: string;
+    memberId: string;
+  })[];
+  for (const end of ends.filter((l) => l.component!.startsWith('kafka consumer '))) {
+    const { groupId, memberId } = end as LogLine & { groupId: string; memberId: string };
+    const before = joined.filter((l) => l.groupId === groupId && l.time < end.time).at(-1);
+    expect(memberId, `${groupId}'s member after the outage`).toBe(before?.memberId);
+  }
   // no WARN for kafkajs's own lines or a retry but the outage's start (the billing status feed's stand-in, not
   // running here, is the other WARN)
   expect(byLevel(WARN).filter((l) => l.msg !== 'outage started' && ('kafka' in l || l.component))).toEqual(
