@@ -10,6 +10,7 @@ import {
 import type { PlatformContext } from '@onco/platform';
 import type { LabModels, TestOrderDoc } from '../models';
 import { applyRequisitionState } from './requisition-changed';
+import { labAuditTrail, TEST_ORDER_CHANGE } from '../use-cases/audit';
 
 /** The lab's consumer group for requisition-submitted (prefixed like the topics: one group per environment). */
 export const LAB_REQUISITION_GROUP = 'lab.requisition-submitted';
@@ -22,7 +23,8 @@ const isDuplicateKey = (err: unknown) => (err as { code?: unknown })?.code === 1
  * Each test order is ONE insert whose `_id` is the event's test order id, carrying its `test-status` event in
  * the same document's outbox: the order and its event commit together, and a redelivered event (or a retry
  * after a crash before the consumer's marker) hits the existing `_id` (a duplicate key) and
- * creates nothing and emits nothing. Returns the ids it created.
+ * creates nothing and emits nothing. Each insert commits with its audit entry (the system creating the test) in
+ * one transaction. Returns the ids it created.
  */
 export async function createTestOrdersFromSubmission(
   models: LabModels,
@@ -96,7 +98,8 @@ export async function createTestOrdersFromSubmission(
       outbox: outboxForInsert(statusEvent),
     };
     try {
-      await models.TestOrder.create(doc);
+      // with its audit entry (the system, on the requisition's account) in one transaction
+      await labAuditTrail(models).create(models.TestOrder, doc, TEST_ORDER_CHANGE);
       created.push(t.id);
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;

@@ -149,12 +149,12 @@ export function registerReportUploadRoutes(app: FastifyInstance, opts: { models:
       const submitNow = flagValue(req.query.submit) ?? false;
       requireMultipartUpload(req, REPORT_MAX_BYTES);
       // fail fast: out of scope (404) or a status that takes no report (409) stores nothing
-      await uploadableTestOrder({ models }, user, id);
+      const testOrder = await uploadableTestOrder({ models }, user, id);
 
       const got = await receiveReport(ctx, req);
       let pending;
       try {
-        pending = await createPendingReport({ models }, user, id, got.stored, got);
+        pending = await createPendingReport({ models }, user, testOrder, got.stored, got);
       } catch (err) {
         await ctx.blobs.remove(got.stored.id).catch(() => undefined);
         throw err;

@@ -9,6 +9,7 @@ import {
 import { outboxForInsert } from '@onco/events';
 import { actorOf, badRequest, conflict, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc } from '../models';
+import { labAuditTrail, SAMPLE_CHANGE } from '../use-cases/audit';
 import { type SampleServiceOptions, labRequisition } from './requisition';
 import { isDuplicateKey, entriesOf, sampleEvent, syncSampleGroup } from './rules';
 import { findSample } from './update';
@@ -103,7 +104,12 @@ export async function copySamples(
       version: 0,
     } as SampleDoc;
     try {
-      await models.Sample.create({ ...doc, outbox: outboxForInsert(sampleEvent(doc, 'copied', by, at)) });
+      // the copy with its event, and its audit entry, in one transaction (docs/audit.md "Changes")
+      await labAuditTrail(models).create(
+        models.Sample,
+        { ...doc, outbox: outboxForInsert(sampleEvent(doc, 'copied', by, at)) },
+        SAMPLE_CHANGE,
+      );
     } catch (e) {
       if (!isDuplicateKey(e)) throw e;
       continue; // copied before (a retried request)

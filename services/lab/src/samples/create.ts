@@ -2,6 +2,7 @@ import { SAMPLE_MSG, samplesMayBeAdded } from '@onco/domain';
 import { outboxForInsert } from '@onco/events';
 import { actorOf, badRequest, conflict, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc } from '../models';
+import { labAuditTrail, SAMPLE_CHANGE } from '../use-cases/audit';
 import { type SampleServiceOptions, labRequisition } from './requisition';
 import { knownDomains } from './preferences';
 import {
@@ -39,7 +40,12 @@ export async function createSamples(
   const out: SampleDoc[] = [];
   for (const { type, input, pref } of decided) {
     const doc = newSampleDoc(type, input, req, pref, by, at);
-    await models.Sample.create({ ...doc, outbox: outboxForInsert(sampleEvent(doc, 'created', by, at)) });
+    // the sample with its event, and its audit entry, in one transaction (docs/audit.md "Changes")
+    await labAuditTrail(models).create(
+      models.Sample,
+      { ...doc, outbox: outboxForInsert(sampleEvent(doc, 'created', by, at)) },
+      SAMPLE_CHANGE,
+    );
     await syncSampleGroup(models, doc, null, user.id);
     out.push(doc);
   }

@@ -3,7 +3,8 @@
  * (`@onco/domain` lab/samples.ts); this module reads the state they need, refuses what they refuse (400 for a
  * form problem, 409 for a state that forbids the change; nothing is written then), and writes each sample with
  * its `sample` event in ONE document write (the outbox): an insert carries it in `outbox`, an update pushes it
- * in the same conditional update (on `version`, so two edits of one sample never lose a write).
+ * in the same conditional update (on `version`, so two edits of one sample never lose a write); each write commits
+ * in one transaction with its audit entry (use-cases/audit.ts, docs/audit.md "Changes").
  *
  * The lab knows a requisition only through its test orders (their `testOrderForm` snapshot): a requisition
  * without test orders in the user's scope is unknown here (404), and the data scope of a sample is the scope

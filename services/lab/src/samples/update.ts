@@ -2,6 +2,7 @@ import { SAMPLE_MSG, type SpecimenKind } from '@onco/domain';
 import { withOutbox } from '@onco/events';
 import { actorOf, badRequest, conditionalWrite, conflict, notFound, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc } from '../models';
+import { labAuditTrail, SAMPLE_CHANGE } from '../use-cases/audit';
 import { type SampleServiceOptions, labRequisition } from './requisition';
 import { knownDomains } from './preferences';
 import {
@@ -69,11 +70,14 @@ export async function updateSamples(
         const { current, pref } = await check(type, input);
         const at = now();
         const { set, after } = sampleChange(current, input, req, pref, user.id, at);
-        const res = await models.Sample.updateOne(
+        // the change with its event, and its audit entry, in one transaction (docs/audit.md "Changes")
+        const res = await labAuditTrail(models).update(
+          models.Sample,
           { _id: current._id, version: current.version, deleted: false },
           withOutbox({ $set: set, $inc: { version: 1 } }, sampleEvent(after, 'updated', by, at)),
-        ).exec();
-        if (res.modifiedCount !== 1) return null;
+          SAMPLE_CHANGE,
+        );
+        if (!res) return null;
         await syncSampleGroup(models, after, current.sampleGroupId, user.id);
         return after;
       },

@@ -1,5 +1,6 @@
 /** The lab's use cases: each takes the module's deps first (LabDeps), then the user and its input. */
 export * from './deps';
+export * from './audit';
 export * from './test-orders';
 export * from './change-test-status';
 export * from './change-due-date';

@@ -10,6 +10,7 @@ import {
   type StoredBlob,
 } from '@onco/platform';
 import type { PendingReportDoc, ReportVersion, TestOrderDoc } from '../models';
+import { labAuditTrail, pendingReportChange } from './audit';
 import type { LabDeps } from './deps';
 import { changeTestOrder, findTestOrder } from './test-orders';
 
@@ -82,31 +83,37 @@ export async function uploadableTestOrder(
   return doc;
 }
 
-/** Record a stored upload as pending for its uploader and test. */
+/**
+ * Record a stored upload as pending for its uploader and test (`uploadableTestOrder`'s), with its audit entry
+ * (a report created, naming the test's patient and account) in the same transaction.
+ */
 export async function createPendingReport(
   deps: LabDeps,
   user: SessionUser,
-  testOrderId: string,
+  testOrder: Pick<TestOrderDoc, '_id' | 'testOrderForm'>,
   blob: StoredBlob,
   file: { fileName: string; amended: boolean; tnp: boolean },
   now: Date = new Date(),
 ): Promise<PendingReportDoc> {
-  const doc = await deps.models.PendingReport.create({
-    testOrderId,
-    blobId: blob.id,
-    fileName: file.fileName,
-    contentType: 'application/pdf',
-    size: blob.size,
-    sha256: blob.sha256,
-    amended: file.amended,
-    tnp: file.tnp,
-    uploadedBy: actorOf(user),
-    createdOn: now,
-    expiresOn: new Date(+now + PENDING_REPORT_TTL_MS),
-    submittedOn: null,
-    version: null,
-  });
-  return doc.toObject() as PendingReportDoc;
+  return labAuditTrail(deps.models).create<PendingReportDoc & Record<string, unknown>>(
+    deps.models.PendingReport,
+    {
+      testOrderId: testOrder._id,
+      blobId: blob.id,
+      fileName: file.fileName,
+      contentType: 'application/pdf',
+      size: blob.size,
+      sha256: blob.sha256,
+      amended: file.amended,
+      tnp: file.tnp,
+      uploadedBy: actorOf(user),
+      createdOn: now,
+      expiresOn: new Date(+now + PENDING_REPORT_TTL_MS),
+      submittedOn: null,
+      version: null,
+    },
+    pendingReportChange(testOrder),
+  );
 }
 
 /** A pending upload of this user for this test, or 404 (someone else's, another test's and unknown look alike). */

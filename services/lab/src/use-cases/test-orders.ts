@@ -3,13 +3,14 @@ import { createEvent, withOutbox, type TestChange } from '@onco/events';
 import { actorOf, conditionalWrite, notFound, scopeFilter, toApi, type SessionUser } from '@onco/platform';
 import type { ReportVersion, TestHistory, TestOrderDoc } from '../models';
 
+import { labAuditTrail, TEST_ORDER_CHANGE } from './audit';
 import type { LabDeps } from './deps';
 
 /**
  * The lab's writes to a test order (spec 2 sections 4, 5, 7 "Test orders"). Every change is ONE conditional
  * update of the test order document: the new state, a test history entry and the `test-status` event in its
  * outbox commit together (the relay publishes it when Kafka is up; nothing is sent for a change that did not
- * commit). The update matches the version read: two lab users changing the same test at once never lose a
+ * commit), in one transaction with its audit entry (use-cases/audit.ts). The update matches the version read: two lab users changing the same test at once never lose a
  * write; the loser re-reads and re-decides (and is refused with a clear message if the rule now refuses).
  */
 
@@ -125,11 +126,14 @@ export async function writeDecision(
   const $push: Record<string, unknown> = { testHistories: entry };
   if (d.report) $push.reports = d.report;
   const event = testStatusEvent(after, doc.status, d.change, by, at);
-  const res = await deps.models.TestOrder.updateOne(
+  // the change and its audit entry (who, the test, the fields it changed) commit together (docs/audit.md)
+  const res = await labAuditTrail(deps.models).update(
+    deps.models.TestOrder,
     { _id: doc._id, version: doc.version, deleted: false },
     withOutbox({ $set, $push, $inc: { version: 1 } }, event),
-  ).exec();
-  return res.modifiedCount === 1 ? { ...after, testHistories: [...doc.testHistories, entry] } : null;
+    TEST_ORDER_CHANGE,
+  );
+  return res ? { ...after, testHistories: [...doc.testHistories, entry] } : null;
 }
 
 const ATTEMPTS = 5;

@@ -1,0 +1,389 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  auditModels,
+  auditTrailOf,
+  MSG_AUDIT_UNAVAILABLE,
+  type AuditModels,
+  type InboxDoc,
+} from '@onco/platform';
+import { multipart, provider, useTestSystem } from '@onco/testing';
+import { isoDaysAgo } from '@onco/requisitions/testing';
+import { oneTestSubmission } from '../test/events';
+import {
+  createLabModule,
+  createTestOrdersFromSubmission,
+  seedDomainPreferences,
+  type LabModule,
+  type TestOrderDoc,
+} from './index';
+import { writeDecision } from './use-cases';
+
+/**
+ * A lab user's changes to a test order, a report or a sample commit with their audit entry (docs/audit.md
+ * "Changes"), on the real store: one entry a change, naming who (and from which route), the record, its patient
+ * and account, and the NAMES of the fields it changed, never their values; a change refused or lost records
+ * nothing. The entries stay in the inbox (this system runs no chainer).
+ */
+const OMS = '/oms/api/v1';
+const API = `${OMS}/testOrders`;
+const run = randomBytes(3).toString('hex');
+const ACCOUNT = 'acc-A';
+/** values that must never appear in an entry (the patient's name is "Ada Lovelace" in the submission) */
+const SECRET = { name: 'Lovelace', lims: `LP-SECRET-${run}`, file: `Lovelace-report-${run}.pdf` };
+
+let lab: LabModule;
+let models: AuditModels;
+const { sys, h, users, call } = useTestSystem({
+  prepare: async () => {
+    lab = createLabModule(sys.ctx);
+    await seedDomainPreferences(lab.models);
+    models = auditModels(sys.ctx.mongo);
+  },
+  users: {
+    // a portal administrator holds every permission (the lab's actions, samples and reports)
+    admin: 'ROLE_PORTAL_ADMIN',
+    npi: provider({ id: ACCOUNT, name: 'Alpha' }, 'phy-A'),
+    other: provider({ id: 'acc-B', name: 'Beta' }, 'phy-B'),
+  },
+});
+
+/** A requisition the lab knows through one NEXT_DX test order (made as its consumer makes it): its ids. */
+async function labRequisition(n: number, patientId = `pat-${run}`) {
+  const requisitionId = `req-audit-${run}-${n}`;
+  await createTestOrdersFromSubmission(
+    lab.models,
+    oneTestSubmission(requisitionId, {
+      accountId: ACCOUNT,
+      accountName: 'Alpha Oncology',
+      physicianId: 'phy-A',
+      patientId,
+      testType: 'NEXT_DX',
+      orderType: 'INITIAL_ORDER',
+      review: null,
+      diagnosis: 'LUNG',
+    }),
+  );
+  return { requisitionId, testId: `${requisitionId}-t1`, patientId };
+}
+
+/** the changes recorded since `since` (reads left out), oldest first */
+const changesSince = async (since: Date) =>
+  models.Inbox.find({ when: { $gte: since }, action: { $ne: 'read' } })
+    .sort({ when: 1, _id: 1 })
+    .lean<InboxDoc[]>();
+
+/** exactly one change recorded since `since`, and it is about `id` */
+async function oneChange(since: Date, id: string): Promise<InboxDoc> {
+  const entries = await changesSince(since);
+  expect(entries.map((e) => [e.what.type, e.what.id, e.action])).toHaveLength(1);
+  expect(entries[0].what.id).toBe(id);
+  return entries[0];
+}
+
+const noValues = (entries: InboxDoc[]) => {
+  const text = JSON.stringify(entries);
+  for (const v of Object.values(SECRET)) expect(text).not.toContain(v);
+};
+
+const pdf = () =>
+  Buffer.concat([Buffer.from('%PDF-1.7\n', 'latin1'), randomBytes(2_000), Buffer.from('\n%%EOF\n')]);
+const upload = (testId: string, query = '') => {
+  const { payload, contentType } = multipart(
+    [{ name: 'file', filename: SECRET.file, data: pdf() }],
+    'application/pdf',
+  );
+  return sys.app.inject({
+    method: 'POST',
+    url: `${API}/${testId}/reports/upload${query}`,
+    headers: { ...h.admin, 'content-type': contentType },
+    payload,
+  });
+};
+
+describe('audit: changes of the lab commit with their entry', () => {
+  it('a test order made from a submission is recorded as created by the system', async () => {
+    const since = new Date();
+    const { testId, patientId } = await labRequisition(1);
+    const entry = await oneChange(since, testId);
+    expect(entry).toMatchObject({
+      who: { userId: 'system', role: 'SYSTEM' },
+      what: { type: 'test', id: testId, patientId },
+      action: 'create',
+      outcome: 'allowed',
+      onBehalfOf: [ACCOUNT],
+      route: null,
+    });
+    expect(entry.changes).toEqual(expect.arrayContaining(['status', 'testType', 'testHistories']));
+    for (const f of ['version', 'outbox', 'createdOn', 'updatedOn']) expect(entry.changes).not.toContain(f);
+    noValues([entry]);
+  });
+
+  it('status, due date and LIMS project changes each leave one entry naming the fields changed', async () => {
+    const { testId, patientId } = await labRequisition(2);
+    const who = { userId: users.admin._id, role: 'ROLE_PORTAL_ADMIN' };
+    const subject = { type: 'test', id: testId, patientId };
+
+    let since = new Date();
+    const status = await call('POST', `${API}/updateTestsStatus`, 'admin', {
+      uuids: [testId],
+      status: 'IN_PROGRESS',
+    });
+    expect(status.statusCode, status.body).toBe(200);
+    const statusEntry = await oneChange(since, testId);
+    expect(statusEntry).toMatchObject({
+      who,
+      what: subject,
+      action: 'update',
+      outcome: 'allowed',
+      onBehalfOf: [ACCOUNT],
+      route: `POST ${API}/updateTestsStatus`,
+      from: { requestId: status.headers['x-request-id'] },
+    });
+    expect(statusEntry.changes).toEqual(['status', 'testHistories']);
+
+    since = new Date();
+    const dueOn = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const due = await call('POST', `${API}/updateDueDate`, 'admin', { uuid: testId, dueOn });
+    expect(due.statusCode, due.body).toBe(200);
+    const dueEntry = await oneChange(since, testId);
+    expect(dueEntry).toMatchObject({
+      who,
+      what: subject,
+      onBehalfOf: [ACCOUNT],
+      route: `POST ${API}/updateDueDate`,
+    });
+    expect(dueEntry.changes).toEqual(['dueOn', 'testHistories']);
+
+    since = new Date();
+    const lims = await call('POST', `${API}/updateLimsProjectId`, 'admin', {
+      uuid: testId,
+      limsProjectId: SECRET.lims,
+    });
+    expect(lims.statusCode, lims.body).toBe(200);
+    const limsEntry = await oneChange(since, testId);
+    expect(limsEntry).toMatchObject({ who, what: subject, route: `POST ${API}/updateLimsProjectId` });
+    expect(limsEntry.changes).toEqual(['limsProjectId', 'testHistories']);
+
+    const all = [statusEntry, dueEntry, limsEntry];
+    noValues(all);
+    expect(JSON.stringify(all)).not.toContain(dueOn);
+  });
+
+  it('a report upload records the report created; its submit records the test changed', async () => {
+    const { testId, patientId } = await labRequisition(3);
+    expect(
+      (await call('POST', `${API}/updateTestsStatus`, 'admin', { uuids: [testId], status: 'IN_PROGRESS' }))
+        .statusCode,
+    ).toBe(200);
+    const who = { userId: users.admin._id, role: 'ROLE_PORTAL_ADMIN' };
+
+    // step 1: the file, pending: the report itself is created (the test order does not change)
+    let since = new Date();
+    const up = await upload(testId);
+    expect(up.statusCode, up.body).toBe(200);
+    const uploaded = await oneChange(since, testId);
+    expect(uploaded).toMatchObject({
+      who,
+      what: { type: 'report', id: testId, patientId },
+      action: 'create',
+      onBehalfOf: [ACCOUNT],
+      route: `POST ${API}/:id/reports/upload`,
+    });
+    expect(uploaded.changes).toEqual(expect.arrayContaining(['fileName', 'blobId', 'testOrderId', 'size']));
+    expect(uploaded.changes).not.toContain('createdOn');
+
+    // step 2: submitted, the test order changes: its status, report versions and history
+    since = new Date();
+    const filePath = up.json().filePath as string;
+    const sub = await call('POST', `${API}/${testId}/reports/submit?filePath=${filePath}`, 'admin');
+    expect(sub.statusCode, sub.body).toBe(200);
+    const submitted = await oneChange(since, testId);
+    expect(submitted).toMatchObject({
+      who,
+      what: { type: 'test', id: testId, patientId },
+      action: 'update',
+      onBehalfOf: [ACCOUNT],
+      route: `POST ${API}/:id/reports/submit`,
+    });
+    expect(submitted.changes).toEqual([
+      'report.path',
+      'reports',
+      'status',
+      'testDuration',
+      'testHistories',
+      'testResult.contentType',
+      'testResult.id',
+      'testResult.path',
+    ]);
+
+    // the one-call upload (?submit=true) is both: the report created, then the test changed
+    since = new Date();
+    const both = await upload(testId, '?submit=true');
+    expect(both.statusCode, both.body).toBe(200);
+    const two = await changesSince(since);
+    expect(two.map((e) => [e.what.type, e.what.id, e.action])).toEqual([
+      ['report', testId, 'create'],
+      ['test', testId, 'update'],
+    ]);
+    // a second version of the same name and flags: the status, file name and duration stay as they were
+    expect(two[1].changes).toEqual(['reports', 'testHistories', 'testResult.id']);
+    noValues([uploaded, submitted, ...two]);
+  });
+
+  it('a sample created, changed and copied each leave one entry naming the fields changed', async () => {
+    const { requisitionId, patientId } = await labRequisition(4);
+    const target = await labRequisition(5, patientId);
+    const who = { userId: users.admin._id, role: 'ROLE_PORTAL_ADMIN' };
+    const tumor = {
+      status: 'ON_HOLD',
+      specimenId: 'BLK-2026_01',
+      specimenType: 'FFPE_BLOCK',
+      sampleSite: 'Right upper lobe',
+      limsProjectId: 'LP-100',
+      collectedOn: isoDaysAgo(10),
+      receivedOn: isoDaysAgo(5),
+    };
+
+    let since = new Date();
+    const created = await call('POST', `${OMS}/createSampleSource`, 'admin', {
+      id: requisitionId,
+      tumors: [tumor],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const sample = created.json().tumors[0] as { id: string; version: number };
+    const create = await oneChange(since, sample.id);
+    expect(create).toMatchObject({
+      who,
+      what: { type: 'sample', id: sample.id, patientId },
+      action: 'create',
+      onBehalfOf: [ACCOUNT],
+      route: `POST ${OMS}/createSampleSource`,
+    });
+    expect(create.changes).toEqual(
+      expect.arrayContaining(['patient.firstName', 'patient.lastName', 'sampleSite', 'status', 'type']),
+    );
+    for (const f of ['version', 'outbox', 'createdOn', 'createdBy']) expect(create.changes).not.toContain(f);
+
+    since = new Date();
+    const changed = await call('PUT', `${OMS}/updateSampleSource`, 'admin', {
+      id: requisitionId,
+      tumors: [{ ...tumor, id: sample.id, version: sample.version, sampleSite: 'Left lower lobe' }],
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const update = await oneChange(since, sample.id);
+    expect(update).toMatchObject({
+      who,
+      what: { type: 'sample', id: sample.id, patientId },
+      action: 'update',
+      onBehalfOf: [ACCOUNT],
+      route: `PUT ${OMS}/updateSampleSource`,
+    });
+    expect(update.changes).toEqual(['sampleSite']);
+
+    since = new Date();
+    const copied = await call('POST', `${OMS}/copySampleSource`, 'admin', {
+      sourceMergeTrfId: requisitionId,
+      toTestOrderForm: { id: target.requisitionId, tumors: [{ id: sample.id }] },
+    });
+    expect(copied.statusCode, copied.body).toBe(200);
+    const copyId = copied.json().tumors[0].id as string;
+    const copy = await oneChange(since, copyId);
+    expect(copy).toMatchObject({
+      who,
+      what: { type: 'sample', id: copyId, patientId },
+      action: 'create',
+      route: `POST ${OMS}/copySampleSource`,
+    });
+    expect(copy.changes).toEqual(expect.arrayContaining(['copiedFrom.sampleId', 'testOrderForm.id']));
+    // a retried copy adds nothing, and records nothing
+    since = new Date();
+    const again = await call('POST', `${OMS}/copySampleSource`, 'admin', {
+      sourceMergeTrfId: requisitionId,
+      toTestOrderForm: { id: target.requisitionId, tumors: [{ id: sample.id }] },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await changesSince(since)).toEqual([]);
+    noValues([create, update, copy]);
+    expect(JSON.stringify([create, update, copy])).not.toContain('lobe');
+  });
+
+  it('a change refused or lost records nothing', async () => {
+    const { requisitionId, testId } = await labRequisition(6);
+    const created = await call('POST', `${OMS}/createSampleSource`, 'admin', {
+      id: requisitionId,
+      tumors: [
+        {
+          status: 'ON_HOLD',
+          specimenId: 'BLK-2026_02',
+          specimenType: 'FFPE_BLOCK',
+          sampleSite: 'Right upper lobe',
+          limsProjectId: 'LP-100',
+          collectedOn: isoDaysAgo(10),
+          receivedOn: isoDaysAgo(5),
+        },
+      ],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const sample = created.json().tumors[0] as { id: string; version: number };
+    const since = new Date();
+
+    // refused: no permission (403), outside the scope (404), a rule (409 a transition, 400 a due date)
+    const status = (who: 'admin' | 'npi' | 'other', to: string) =>
+      call('POST', `${API}/updateTestsStatus`, who, { uuids: [testId], status: to });
+    expect((await status('npi', 'IN_PROGRESS')).statusCode).toBe(403);
+    expect((await status('other', 'IN_PROGRESS')).statusCode).toBe(403);
+    expect((await status('admin', 'TEST_SELECTED')).statusCode).toBe(409);
+    const farOff = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    expect(
+      (await call('POST', `${API}/updateDueDate`, 'admin', { uuid: testId, dueOn: farOff })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call('POST', `${API}/updateDueDate`, 'admin', { uuid: 'no-such-test', dueOn: null })).statusCode,
+    ).toBe(404);
+    // a report on a test not started yet is refused before a byte is stored
+    expect((await upload(testId)).statusCode).toBe(409);
+    // a stale sample change (the version read is behind)
+    const stale = await call('PUT', `${OMS}/updateSampleSource`, 'admin', {
+      id: requisitionId,
+      tumors: [{ id: sample.id, version: sample.version + 1, status: 'ON_HOLD', specimenType: 'FFPE_BLOCK' }],
+    });
+    expect(stale.statusCode, stale.body).toBe(409);
+
+    // lost: the test order changed after it was read (another user's write won): nothing written or recorded
+    const read = (await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec())!;
+    await lab.models.TestOrder.updateOne({ _id: testId }, { $inc: { version: 1 } }).exec();
+    const lost = await writeDecision(
+      { models: lab.models },
+      read,
+      { change: 'status', status: 'IN_PROGRESS' },
+      { id: users.admin._id, name: 'Admin' },
+      new Date(),
+    );
+    expect(lost).toBeNull();
+    expect((await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec())!.status).toBe(
+      'TEST_ORDERED',
+    );
+
+    expect(await changesSince(since)).toEqual([]);
+  });
+  it('when the entry cannot be written the change is rolled back: a 503, the test order as it was', async () => {
+    const { testId } = await labRequisition(7);
+    const before = await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec();
+    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
+    const insertOne = inbox.insertOne.bind(inbox);
+    inbox.insertOne = (() => Promise.reject(new Error('store unavailable'))) as typeof inbox.insertOne;
+    try {
+      const res = await call('POST', `${API}/updateTestsStatus`, 'admin', {
+        uuids: [testId],
+        status: 'IN_PROGRESS',
+      });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'AUDIT_UNAVAILABLE', message: MSG_AUDIT_UNAVAILABLE });
+    } finally {
+      inbox.insertOne = insertOne;
+    }
+    // status, history and the test-status event in its outbox: none of them written
+    expect(await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec()).toEqual(before);
+  });
+});
