@@ -46,6 +46,7 @@ export const auditEn = {
       attachment: 'Attachment',
       timeline: 'Timeline',
       'audit-trail': 'Audit trail',
+      user: 'User account',
     },
     entry: {
       title: 'Audit entry %{seq}',
@@ -114,6 +115,7 @@ export const auditZh: typeof auditEn = {
       attachment: '附件',
       timeline: '时间线',
       'audit-trail': '审计记录',
+      user: '用户账户',
     },
     entry: {
       title: '审计记录 %{seq}',

@@ -26,6 +26,7 @@ export const AUDIT_RECORD_TYPES = [
   'attachment',
   'timeline',
   'audit-trail',
+  'user',
 ] as const;
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number];
 
