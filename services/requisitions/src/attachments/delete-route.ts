@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { withOutbox } from '@onco/events';
 import {
   AppError,
+  auditTrailOf,
   badRequest,
   can,
   errorReplies,
@@ -14,7 +15,9 @@ import {
   typed,
 } from '@onco/platform';
 import { unlinkAttachment, type AttachmentDoc } from '../models/attachment';
+import { requisitionOf } from '../routes/audit';
 import { visibleAttachment, type AttachmentRouteDeps } from './access';
+import { attachmentChange } from './audit';
 import { REQUISITION_WRITE, attachmentOut, attachmentToApi, attachmentEvent } from './shape';
 
 export function registerDeleteRoute(app: FastifyInstance, { ctx, models }: AttachmentRouteDeps) {
@@ -47,17 +50,19 @@ export function registerDeleteRoute(app: FastifyInstance, { ctx, models }: Attac
           throw new AppError(409, 'CONFLICT', 'Only an attachment with status UPLOADED can be deleted');
       }
       const now = new Date();
-      // conditional on what was checked: not deleted yet, and (Attachment Box) still UPLOADED
-      const updated = await Attachment.findOneAndUpdate(
+      // the entry names the patient of the requisition the file is attached to
+      const patientId = (await requisitionOf(models, requisitionId))?.patient?.id ?? null;
+      // conditional on what was checked: not deleted yet, and (Attachment Box) still UPLOADED; committed with
+      // its audit entry (`delete`)
+      const updated: AttachmentDoc | null = await auditTrailOf(ctx).update(
+        Attachment,
         { _id: doc._id, deleted: false, ...(requisitionId ? {} : { status: 'UPLOADED' }) },
         withOutbox(
           { $set: { deleted: true, updatedOn: now, updatedBy: user.id }, $inc: { version: 1 } },
           attachmentEvent(doc, 'deleted', user, now),
         ),
-        { returnDocument: 'after' },
-      )
-        .lean<AttachmentDoc>()
-        .exec();
+        attachmentChange(patientId),
+      );
       if (!updated) {
         if (!requisitionId && (await Attachment.exists({ _id: doc._id, deleted: false })))
           throw new AppError(409, 'CONFLICT', 'Only an attachment with status UPLOADED can be deleted');

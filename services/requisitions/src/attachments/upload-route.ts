@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BOX_EXTENSIONS, MSG, MSG_BOX_FILE_TYPE, type AttachmentType } from '@onco/domain';
 import {
+  auditTrailOf,
   badRequest,
   errorBody,
   errorReplies,
@@ -23,6 +24,7 @@ import {
 import { outboxForInsert } from '@onco/events';
 import { linkAttachment, type AttachmentDoc } from '../models/attachment';
 import { resolveTarget, type AttachmentRouteDeps, type UploadTarget } from './access';
+import { attachmentChange } from './audit';
 import {
   ATTACHMENT_MAX_BYTES,
   REQUISITION_WRITE,
@@ -99,7 +101,10 @@ async function receiveUpload(
   return { fields, stored, fileName, contentType, target };
 }
 
-/** The upload and its attachment.changed event in one insert, linked to its requisition (or its blob removed). */
+/**
+ * The upload and its attachment.changed event in one insert with its audit entry, linked to its requisition (or
+ * its blob removed).
+ */
 async function insertAttachment(
   { ctx, models }: AttachmentRouteDeps,
   user: SessionUser,
@@ -128,11 +133,13 @@ async function insertAttachment(
     ...newRecordAudit(user.id, now),
   };
   try {
-    // the upload and its attachment.changed event in one insert (a SAMPLE_MANIFEST's job follows from it)
-    await Attachment.create({
-      ...doc,
-      outbox: outboxForInsert(attachmentEvent(doc, 'uploaded', user, now)),
-    });
+    // the upload and its attachment.changed event in one insert (a SAMPLE_MANIFEST's job follows from it),
+    // committed with its audit entry (`create`, naming the requisition's patient)
+    await auditTrailOf(ctx).create(
+      Attachment,
+      { ...doc, outbox: outboxForInsert(attachmentEvent(doc, 'uploaded', user, now)) },
+      attachmentChange(target.requisition?.patient?.id),
+    );
     if (target.requisition) {
       const linked = await linkAttachment(Requisition, target.requisition._id, doc, user.id);
       if (!linked) {

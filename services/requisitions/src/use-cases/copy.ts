@@ -1,10 +1,11 @@
-import { can, conflict, newId, badRequest, type SessionUser } from '@onco/platform';
+import { auditTrailOf, can, conflict, newId, badRequest, type SessionUser } from '@onco/platform';
 import { copyForm, dateWindows, formatDisplayDate, parseIsoDate, REQ_MSG } from '@onco/domain';
 import { outboxForInsert } from '@onco/events';
 import { nextSequence, type RequisitionDoc } from '../models';
 import { todayOf, formOf, formatRequisitionNumber, storedBillings, type RequisitionDeps } from './context';
 import { getRequisition, requisitionActionsFor } from './shared';
 import { createRequisition } from './edit';
+import { REQUISITION_CHANGE } from './audit';
 import { allocateTestOrders, submittedEvent } from './submit';
 
 /** Copy: a new draft of the same blocks, without identifiers, approvals, tests and attachments. */
@@ -89,7 +90,12 @@ export async function subsequentOrder(
     updatedOn: now,
   } as RequisitionDoc;
   const event = submittedEvent(doc, user, now, can(user, 'CAN_CREATE_TRF_PDF'));
-  const created = await deps.models.Requisition.create({ ...doc, outbox: outboxForInsert(event) });
+  // the order, its submitted event and its audit entry (`create`, the fields set) in one transaction
+  const created = await auditTrailOf(deps.ctx).create(
+    deps.models.Requisition,
+    { ...doc, outbox: outboxForInsert(event) },
+    REQUISITION_CHANGE,
+  );
   deps.ctx.nudgeOutbox();
-  return created.toObject() as RequisitionDoc;
+  return created as RequisitionDoc;
 }

@@ -1,6 +1,8 @@
 import { createEvent, withOutbox, type EventEnvelope } from '@onco/events';
+import { auditTrailOf } from '@onco/platform';
 import type { RequisitionDoc } from '../../models';
 import { requisitionChangedEvent } from '../../use-cases';
+import { REQUISITION_CHANGE } from '../../use-cases/audit';
 import {
   snapshotFor,
   type MergeRunProgress,
@@ -14,8 +16,8 @@ export const MOVE_CONCURRENCY = 8;
 
 /**
  * Move one requisition of the run: ONE conditional write (on its version and its current patient id) of its
- * patient snapshot with its requisition-changed event (`patient-changed`, `patientMerge`); read again while
- * another writer changes it.
+ * patient snapshot with its requisition-changed event (`patient-changed`, `patientMerge`), committed with its
+ * audit entry (docs/audit.md "Changes"); read again while another writer changes it.
  */
 async function moveOne(m: MergeRunProgress, entry: PatientMergeRunEntry, total: number) {
   const { models, hooks, direction, event } = m;
@@ -53,11 +55,14 @@ async function moveOne(m: MergeRunProgress, entry: PatientMergeRunEntry, total: 
       $set: { patient, updatedOn: now, updatedBy: d.changedBy.id },
       $inc: { version: 1 },
     };
-    const res = await models.Requisition.updateOne(
+    // committed with its audit entry (actor `system`: a consumer; the requisition's new patient)
+    const res = await auditTrailOf({ mongo: models.Requisition.db }).update(
+      models.Requisition,
       { _id: doc._id, version: doc.version, 'patient.id': from },
       changed ? withOutbox(update, changed) : update,
-    ).exec();
-    if (res.modifiedCount === 1) {
+      REQUISITION_CHANGE,
+    );
+    if (res) {
       m.moved += 1;
       if (m.moved % 25 === 0) {
         m.ctx.nudgeOutbox();
