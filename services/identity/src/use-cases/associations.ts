@@ -7,6 +7,7 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import type { IdentityDeps } from './deps';
+import { changeOfUser } from './audit';
 
 export const associationsResource: ListResource = {
   name: 'associations',
@@ -33,13 +34,14 @@ async function ownerVisible(
   user: SessionUser,
   ownerId: string,
   write: boolean,
-) {
-  if (ownerId === user.id && !write) return;
+): Promise<{ account?: { id?: string | null } | null } | null> {
+  if (ownerId === user.id && !write) return null;
   if (!user.grantedAuthorities.includes('CAN_MANAGE_USERS')) throw notFound();
   const owner = await models.User.findById(ownerId, { account: 1 }).lean().exec();
   if (!owner) throw notFound();
   if (!user.allAccounts && !(owner.account?.id && user.accountIds.includes(owner.account.id)))
     throw notFound();
+  return owner;
 }
 
 /** The associations of one user (the query's ownerId, else the user's own). */
@@ -63,7 +65,7 @@ export async function createAssociation(
   user: SessionUser,
   input: CreateAssociationInput,
 ) {
-  await ownerVisible(deps, user, input.ownerId, true);
+  const owner = await ownerVisible(deps, user, input.ownerId, true);
   let account = null;
   let physician = null;
   if (input.type === 'ACCOUNT') {
@@ -78,15 +80,21 @@ export async function createAssociation(
     physician = await deps.physicians.get(input.physicianId);
     if (!physician) throw badRequest(`Unknown physician: ${input.physicianId}`, { field: 'physicianId' });
   }
-  const doc = await deps.models.Association.create({
-    ownerId: input.ownerId,
-    type: input.type,
-    account,
-    physician,
-    createdBy: user.id,
-  });
+  // the association and its audit entry (an `update` of the user: its accounts or physicians) in one transaction
+  const doc = await changeOfUser(
+    deps.models,
+    { id: input.ownerId, accountIds: [owner?.account?.id, account?.id] },
+    [input.type === 'ACCOUNT' ? 'associations.account' : 'associations.physician'],
+    async (session) => {
+      const [created] = await deps.models.Association.create(
+        [{ ownerId: input.ownerId, type: input.type, account, physician, createdBy: user.id }],
+        { session },
+      );
+      return created;
+    },
+  );
   deps.resolver.invalidate(input.ownerId);
-  return doc.toObject();
+  return doc!.toObject();
 }
 
 /** Remove an association (soft delete); the owner's session is rebuilt. */
@@ -95,11 +103,19 @@ export async function deleteAssociation(deps: IdentityDeps, user: SessionUser, i
     .lean()
     .exec();
   if (!a) throw notFound();
-  await ownerVisible(deps, user, a.ownerId, true);
-  await deps.models.Association.updateOne(
-    { _id: a._id },
-    { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id } },
-  ).exec();
+  const owner = await ownerVisible(deps, user, a.ownerId, true);
+  // the soft delete and its audit entry (an `update` of the user) in one transaction
+  await changeOfUser(
+    deps.models,
+    { id: a.ownerId, accountIds: [owner?.account?.id, a.account?.id] },
+    [a.type === 'ACCOUNT' ? 'associations.account' : 'associations.physician'],
+    async (session) =>
+      deps.models.Association.updateOne(
+        { _id: a._id },
+        { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id } },
+        { session },
+      ).exec(),
+  );
   deps.resolver.invalidate(a.ownerId);
   return a;
 }

@@ -10,6 +10,7 @@ import type { UserDoc } from '../models/user';
 import type { IdentityDeps } from './deps';
 import { sendPasswordLink } from './password-link';
 import { resolveAccount } from './users';
+import { USER_CHANGE, userTrail, type UserAuditDoc } from './audit';
 
 export interface CreateUserInput {
   loginId: string;
@@ -48,29 +49,33 @@ export async function createUser(
   const exists = await models.User.exists({ loginId: input.loginId });
   if (exists) throw taken(input.loginId);
   const now = new Date();
-  let created;
+  let doc: UserDoc;
   try {
-    created = await models.User.create({
-      loginId: input.loginId,
-      email: input.email.toLowerCase(),
-      firstName: input.firstName,
-      lastName: input.lastName,
-      role: input.role,
-      authenticationProvider: input.authenticationProvider,
-      account: account ?? null,
-      title: input.title ?? null,
-      physicianId: input.physicianId ?? null,
-      status: 'PROVISIONED',
-      createdBy: user.id,
-      updatedBy: user.id,
-      createdOn: now,
-      updatedOn: now,
-    });
+    // the user and its audit entry (`create`, the fields set) in one transaction
+    doc = await userTrail(models).create<UserAuditDoc>(
+      models.User,
+      {
+        loginId: input.loginId,
+        email: input.email.toLowerCase(),
+        firstName: input.firstName,
+        lastName: input.lastName,
+        role: input.role,
+        authenticationProvider: input.authenticationProvider,
+        account: account ?? null,
+        title: input.title ?? null,
+        physicianId: input.physicianId ?? null,
+        status: 'PROVISIONED',
+        createdBy: user.id,
+        updatedBy: user.id,
+        createdOn: now,
+        updatedOn: now,
+      },
+      USER_CHANGE,
+    );
   } catch (err: any) {
     if (err?.code === 11000) throw taken(input.loginId);
     throw err;
   }
-  const doc = created.toObject() as UserDoc;
   await sendPasswordLink(deps, doc, 'activation');
   return doc;
 }

@@ -11,3 +11,4 @@ export * from './create-user';
 export * from './update-user';
 export * from './user-action';
 export * from './associations';
+export * from './audit';

@@ -1,6 +1,7 @@
 import type { UserDoc } from '../models/user';
 import { verifyPassword } from '../password-hash';
 import type { CredentialDeps } from './deps';
+import { USER_CHANGE, userTrail } from './audit';
 
 /**
  * Check a user's own password. A wrong password counts toward the lockout (sign-in and signature alike);
@@ -26,14 +27,17 @@ export async function checkOwnPassword(
   const now = new Date();
   for (let attempt = 0; attempt < 10; attempt++) {
     // this failure locks the account: it is the one that reaches the threshold, and the account is not locked yet
-    const locked = await models.User.updateOne(
+    // (the lockout committed with its audit entry: `failedLogins`, `status`, `tokenVersion`)
+    const locked = await userTrail(models).update(
+      models.User,
       { _id: user._id, status: { $ne: 'LOCKED_OUT' }, failedLogins: { $gte: lockAt } },
       {
         $inc: { failedLogins: 1, tokenVersion: 1, version: 1 },
         $set: { status: 'LOCKED_OUT', updatedOn: now },
       },
-    ).exec();
-    if (locked.matchedCount) return false;
+      USER_CHANGE,
+    );
+    if (locked) return false;
     // otherwise just count it (the complement of the filter above)
     const counted = await models.User.updateOne(
       {

@@ -3,6 +3,7 @@ import { AppError, badRequest } from '@onco/platform';
 import type { UserDoc } from '../models/user';
 import { hashPassword, verifyPassword } from '../password-hash';
 import type { IdentityDeps } from './deps';
+import { USER_CHANGE, userTrail } from './audit';
 
 /** The new-password rules, then not one of the previous four. Returns the recent hashes to keep. */
 export async function checkNewPassword(user: UserDoc, newPassword: string): Promise<string[]> {
@@ -30,8 +31,10 @@ export async function writePassword(
   extra: Record<string, unknown>,
 ) {
   const hash = await hashPassword(newPassword);
-  // conditional on the version the history was checked against: a concurrent change is a 409
-  const res = await models.User.updateOne(
+  // conditional on the version the history was checked against: a concurrent change is a 409; committed with
+  // its audit entry (`passwordHash`, `passwordHistory`, ... by name, never a hash)
+  const res = await userTrail(models).update(
+    models.User,
     { _id: user._id, version: user.version },
     {
       $set: {
@@ -43,8 +46,9 @@ export async function writePassword(
       },
       $inc: { tokenVersion: 1, version: 1 },
     },
-  ).exec();
-  if (res.matchedCount === 0) throw new AppError(409, 'CONFLICT', MSG.conflict);
+    USER_CHANGE,
+  );
+  if (!res) throw new AppError(409, 'CONFLICT', MSG.conflict);
 }
 
 /** Check the new password against the rules and the history, then write it. */

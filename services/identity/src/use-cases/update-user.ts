@@ -1,7 +1,8 @@
 import { badRequest, conflict, type SessionUser } from '@onco/platform';
 import type { UserDoc } from '../models/user';
 import type { IdentityDeps } from './deps';
-import { getUser, resolveAccount, userProjection } from './users';
+import { getUser, resolveAccount } from './users';
+import { USER_CHANGE, userTrail, withoutSecrets, type UserAuditDoc } from './audit';
 
 export interface UpdateUserInput {
   email?: string;
@@ -32,15 +33,15 @@ export async function updateUser(
   const account = await resolveAccount(deps.accounts, user, input.account);
   if (account !== undefined) set.account = account;
   const version = input.version ?? current.version;
-  // one conditional update: the version the client (or this request) read, the user not deleted
-  const updated = await deps.models.User.findOneAndUpdate(
+  // one conditional update: the version the client (or this request) read, the user not deleted; committed
+  // with its audit entry (the fields changed)
+  const updated = await userTrail(deps.models).update<UserAuditDoc>(
+    deps.models.User,
     { _id: current._id, version, deleted: { $ne: true } },
     { $set: set, $inc: { version: 1 } },
-    { returnDocument: 'after', projection: userProjection },
-  )
-    .lean()
-    .exec();
+    USER_CHANGE,
+  );
   if (!updated) throw conflict();
   deps.resolver.invalidate(current._id);
-  return updated as unknown as UserDoc;
+  return withoutSecrets(updated);
 }

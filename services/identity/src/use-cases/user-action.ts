@@ -6,6 +6,7 @@ import { hashPassword } from '../password-hash';
 import type { IdentityDeps } from './deps';
 import { sendPasswordLink } from './password-link';
 import { getUser } from './users';
+import { USER_CHANGE, userTrail } from './audit';
 
 /**
  * A user action: activate, deactivate, unlock, resetpassword, reactivate, sendTemporaryPassword (each allowed
@@ -43,12 +44,15 @@ export async function applyUserAction(
     set.passwordHash = await hashPassword(temporary);
     set.failedLogins = 0;
   }
-  // conditional on the version and status the action was allowed for: a concurrent change is a 409
-  const res = await models.User.updateOne(
+  // conditional on the version and status the action was allowed for: a concurrent change is a 409; committed
+  // with its audit entry (the fields changed: `status`, `passwordHash` by name only, ...)
+  const res = await userTrail(models).update(
+    models.User,
     { _id: current._id, version: current.version, status: current.status },
     { $set: set, $inc: { version: 1, tokenVersion: 1 } },
-  ).exec();
-  if (res.matchedCount === 0) throw conflict();
+    USER_CHANGE,
+  );
+  if (!res) throw conflict();
   deps.resolver.invalidate(current._id);
   const fresh = (await models.User.findById(current._id).lean().exec()) as UserDoc;
   if (action === 'resetpassword') await sendPasswordLink(deps, fresh, 'reset');
