@@ -252,3 +252,195 @@ describe('audit: changes of a requisition commit with their entry', () => {
     expect(after).toEqual(before);
   });
 });
+
+// (imports of the describe below, appended to this file)
+import { createEvent } from '@onco/events';
+import { requisitionModels } from '@onco/requisitions';
+import { multipart } from '@onco/testing';
+import { applyPatientMergeEvent } from '../../requisitions/src/consumers/patient-merges';
+
+describe('audit: subsequent orders, attachments and patient merges commit with their entry', () => {
+  const ATTACHMENTS = '/portal/api/v1/attachments';
+  const changesOnly = async (since: Date) => (await entriesSince(since)).filter((e) => e.action !== 'read');
+  const upload = (who: 'npi' | 'other', fields: Record<string, string>, filename = 'Lovelace-path.pdf') => {
+    const { payload, headers } = multipart([
+      ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+      { name: 'file', filename, contentType: 'application/pdf', data: Buffer.from('%PDF-1.4 a report') },
+    ]);
+    return sys.app.inject({
+      method: 'POST',
+      url: `${ATTACHMENTS}/upload`,
+      headers: { ...h[who], ...headers },
+      payload,
+    });
+  };
+
+  it('a copy and a subsequent order each leave one create entry of the new requisition', async () => {
+    const form = completeForm({
+      accountId: A.id,
+      physicianId: seed.physicians[0].id,
+      patientId: patientOfA().id,
+    });
+    form.orderInformation = { nextDx: false, nextPersonalDx: true, orderType: 'INITIAL_ORDER' };
+    form.tumorSpecimen.specimenType = 'FFPE_SLIDES';
+    const source = await submitThroughApi(sys, h.npi, form);
+    const since = new Date();
+    const copy = await call('POST', `${API}/${source.id}/copy`, 'npi');
+    expect(copy.statusCode, copy.body).toBe(200);
+    const next = await call('POST', `${API}/${source.id}/subsequentOrder`, 'npi', {});
+    expect(next.statusCode, next.body).toBe(200);
+    const entries = await changesOnly(since);
+    expect(entries.map((e) => [e.what.type, e.what.id, e.action])).toEqual([
+      ['requisition', copy.json().id, 'create'],
+      ['requisition', next.json().id, 'create'],
+    ]);
+    const [copied, subsequent] = entries;
+    for (const e of entries)
+      expect(e).toMatchObject({
+        who: { userId: users.npi._id, role: 'ROLE_NPI' },
+        what: { patientId: patientOfA().id },
+        onBehalfOf: [A.id],
+        outcome: 'allowed',
+      });
+    expect(copied.route).toBe('POST /portal/api/v1/testOrderForms/:id/copy');
+    expect(copied.changes).toEqual(expect.arrayContaining(['parentTestOrderForm.id', 'patient.lastName']));
+    expect(subsequent.route).toBe('POST /portal/api/v1/testOrderForms/:id/subsequentOrder');
+    expect(subsequent.from.requestId).toBe(next.headers['x-request-id']);
+    expect(subsequent.changes).toEqual(
+      expect.arrayContaining([
+        'comment',
+        'parentTestOrderForm.id',
+        'status',
+        'testOrders',
+        'testRequisitionId',
+      ]),
+    );
+    // bookkeeping and the outbox are not changes; never a value
+    for (const e of entries) {
+      expect(e.changes).not.toContain('outbox');
+      expect(e.changes).not.toContain('createdOn');
+    }
+    expect(JSON.stringify(entries)).not.toContain('Lovelace');
+    expect(JSON.stringify(entries)).not.toContain(source.testRequisitionId);
+  });
+
+  it("an attachment's upload and delete each leave one entry naming the requisition's patient", async () => {
+    const form = completeForm({
+      accountId: A.id,
+      physicianId: seed.physicians[0].id,
+      patientId: patientOfA().id,
+    });
+    const requisition = (await call('POST', API, 'npi', form)).json().id as string;
+    const since = new Date();
+    const up = await upload('npi', { type: 'RECENT_PATHOLOGY_REPORT', testOrderFormId: requisition });
+    expect(up.statusCode, up.body).toBe(201);
+    const attachmentId = up.json().id as string;
+    const box = await upload('npi', { type: 'SAMPLE_MANIFEST', accountId: A.id }, 'manifest.csv');
+    expect(box.statusCode, box.body).toBe(201);
+    const del = await call('PUT', `${ATTACHMENTS}/${attachmentId}`, 'npi', { deleted: true });
+    expect(del.statusCode, del.body).toBe(200);
+
+    const entries = await changesOnly(since);
+    expect(entries.map((e) => [e.what.type, e.what.id, e.what.patientId, e.action])).toEqual([
+      ['attachment', attachmentId, patientOfA().id, 'create'],
+      ['attachment', box.json().id, null, 'create'],
+      ['attachment', attachmentId, patientOfA().id, 'delete'],
+    ]);
+    const [created, boxed, deleted] = entries;
+    expect(created).toMatchObject({
+      who: { userId: users.npi._id, role: 'ROLE_NPI' },
+      onBehalfOf: [A.id],
+      outcome: 'allowed',
+      route: 'POST /portal/api/v1/attachments/upload',
+      from: { requestId: up.headers['x-request-id'] },
+    });
+    expect(created.changes).toEqual(
+      expect.arrayContaining(['blobId', 'name', 'sha256', 'size', 'testOrderForm.id', 'type']),
+    );
+    expect(created.changes).not.toContain('outbox');
+    expect(boxed.onBehalfOf).toEqual([A.id]);
+    expect(deleted).toMatchObject({
+      who: { userId: users.npi._id },
+      onBehalfOf: [A.id],
+      route: 'PUT /portal/api/v1/attachments/:id',
+      changes: ['deleted'],
+    });
+    // never a value: not the file's name (it may name the patient), its checksum or the patient's name
+    const text = JSON.stringify(entries);
+    expect(text).not.toContain('Lovelace');
+    expect(text).not.toContain(up.json().sha256);
+  });
+
+  it('an upload or a delete refused records nothing', async () => {
+    const form = completeForm({
+      accountId: A.id,
+      physicianId: seed.physicians[0].id,
+      patientId: patientOfA().id,
+    });
+    const requisition = (await call('POST', API, 'npi', form)).json().id as string;
+    const up = await upload('npi', { type: 'RECENT_PATHOLOGY_REPORT', testOrderFormId: requisition });
+    expect(up.statusCode, up.body).toBe(201);
+    const since = new Date();
+    // outside the data scope (404), a type that cannot be uploaded (400), a delete by someone who cannot see it
+    expect(
+      (await upload('other', { type: 'RECENT_PATHOLOGY_REPORT', testOrderFormId: requisition })).statusCode,
+    ).toBe(404);
+    expect((await upload('npi', { type: 'TRF', testOrderFormId: requisition })).statusCode).toBe(400);
+    expect((await call('PUT', `${ATTACHMENTS}/${up.json().id}`, 'other', { deleted: true })).statusCode).toBe(
+      404,
+    );
+    expect((await changesOnly(since)).filter((e) => e.what.type === 'attachment')).toEqual([]);
+  });
+
+  it("a patient merge's moves each leave one update entry by system, naming the new patient", async () => {
+    const duplicate = seed.patients.filter((p) => p.accountIds.includes(A.id))[1] ?? patientOfA();
+    const form = completeForm({
+      accountId: A.id,
+      physicianId: seed.physicians[0].id,
+      patientId: duplicate.id,
+    });
+    const moved = await submitThroughApi(sys, h.npi, form);
+    const models = requisitionModels(sys.ctx.mongo);
+    const onDuplicate = await models.Requisition.find({ 'patient.id': duplicate.id }, { _id: 1 }).lean();
+    const primaryId = `pat-primary-${Date.now()}`;
+    const since = new Date();
+    const event = createEvent('patient', {
+      data: {
+        patientId: primaryId,
+        change: 'merged',
+        mergeId: `merge-${Date.now()}`,
+        sourceIds: [duplicate.id],
+        patientNumber: 'PAT-PRIMARY-1',
+        patientName: 'Grace Hopperstone',
+        firstName: 'Grace',
+        middleName: null,
+        lastName: 'Hopperstone',
+        changedBy: { id: users.npi._id, name: 'Test NPI' },
+        changedOn: new Date().toISOString(),
+      },
+    });
+    const res = await applyPatientMergeEvent(sys.ctx, models, { ctx: sys.ctx, models }, event);
+    expect(res?.moved).toBeGreaterThan(0);
+    const entries = (await changesOnly(since)).filter((e) => e.what.type === 'requisition');
+    expect(entries.map((e) => e.what.id).sort()).toEqual(onDuplicate.map((r) => r._id).sort());
+    expect(entries.map((e) => e.what.id)).toContain(moved.id);
+    for (const e of entries) {
+      expect(e).toMatchObject({
+        who: { userId: 'system', role: 'SYSTEM' },
+        what: { type: 'requisition', patientId: primaryId },
+        action: 'update',
+        onBehalfOf: [A.id],
+        route: null,
+      });
+      expect(e.changes).toEqual(expect.arrayContaining(['patient.id', 'patient.lastName']));
+    }
+    const text = JSON.stringify(entries);
+    expect(text).not.toContain('Hopperstone');
+    expect(text).not.toContain('PAT-PRIMARY-1');
+    expect(text).not.toContain(duplicate.name.split(' ').pop()!);
+    // a redelivery moves nothing and records nothing
+    const again = new Date();
+    await applyPatientMergeEvent(sys.ctx, models, { ctx: sys.ctx, models }, event);
+    expect((await changesOnly(again)).filter((e) => e.what.type === 'requisition')).toEqual([]);
+  });
+});
