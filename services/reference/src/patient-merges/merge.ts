@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientSession } from 'mongoose';
 import { createEvent, outboxForInsert } from '@onco/events';
-import { actorOf, conflict, inTransaction, type SessionUser } from '@onco/platform';
+import { actorOf, conflict, currentActor, inTransaction, type SessionUser } from '@onco/platform';
 import type { PatientDoc, PatientMergeDoc, ReferenceModels } from '../models';
+import { patientChangeInput, patientTrail, recordInTransaction, updateReadingBoth } from '../use-cases/audit';
 import { requisitionCount } from './preview';
 import { MSG_MERGE_CHANGED } from './rules';
 
 type Actor = ReturnType<typeof actorOf>;
 type Parties = Record<'accountIds' | 'physicianIds' | 'hospitalLocationIds', string[]>;
 type MovingBilling = { _id: string; patientId: string; isDefault: boolean };
+/** A patient document as it was before a write of the merge and after it (its audit entry's). */
+export type PatientWrite = { before: Record<string, unknown>; after: Record<string, unknown> };
 
 /** The `patient` event of a merge or of its undo, naming the primary patient as it is. */
 export function patientMergeEvent(
@@ -49,7 +52,8 @@ function addedPartiesOf(target: PatientDoc, sources: PatientDoc[]): Parties {
 
 /**
  * The primary gets the added parties and the duplicates are marked merged, each conditional on the version read
- * (a 409 when one changed); answers the primary's new versions.
+ * (a 409 when one changed); answers the primary's new versions and each patient before and after (the primary
+ * first), for their audit entries.
  */
 async function markMerged(
   { Patient }: ReferenceModels,
@@ -63,7 +67,9 @@ async function markMerged(
     now: Date;
   },
 ) {
-  const t = await Patient.findOneAndUpdate(
+  const target = await updateReadingBoth(
+    session,
+    Patient,
     { _id: m.target._id, version: m.target.version, mergedInto: null, deleted: { $ne: true } },
     {
       $addToSet: {
@@ -74,23 +80,47 @@ async function markMerged(
       $set: { updatedOn: m.now, updatedBy: m.userId },
       $inc: { version: 1, billingsVersion: 1 },
     },
-    { session, returnDocument: 'after', projection: { version: 1, billingsVersion: 1 } },
-  )
-    .lean()
-    .exec();
-  if (!t) throw conflict(MSG_MERGE_CHANGED);
+  );
+  if (!target) throw conflict(MSG_MERGE_CHANGED);
+  const written: PatientWrite[] = [target];
   for (const s of m.sources) {
-    const res = await Patient.updateOne(
+    const res = await updateReadingBoth(
+      session,
+      Patient,
       { _id: s._id, version: s.version, mergedInto: null, deleted: { $ne: true } },
       {
         $set: { mergedInto: m.target._id, mergeId: m.mergeId, updatedOn: m.now, updatedBy: m.userId },
         $inc: { version: 1, billingsVersion: 1 },
       },
-      { session },
-    ).exec();
-    if (res.matchedCount !== 1) throw conflict(MSG_MERGE_CHANGED);
+    );
+    if (!res) throw conflict(MSG_MERGE_CHANGED);
+    written.push(res);
   }
-  return t;
+  const t = target.after as Pick<PatientDoc, 'version' | 'billingsVersion'>;
+  return { t, written };
+}
+
+/**
+ * The audit entries of a merge's (or its undo's) patient writes, one a patient: the fields each changed, and
+ * `billings` for each patient whose billing entries moved (to it or from it).
+ */
+export async function recordPatientWrites(
+  models: ReferenceModels,
+  session: ClientSession,
+  written: PatientWrite[],
+  billingsOf: Set<string>,
+  actor: ReturnType<typeof currentActor>,
+) {
+  await recordInTransaction(
+    patientTrail(models.Patient.db),
+    session,
+    written.map((w) =>
+      patientChangeInput(w.before, w.after, {
+        extra: billingsOf.has(String(w.after._id)) ? ['billings'] : [],
+      }),
+    ),
+    actor,
+  );
 }
 
 /**
@@ -138,7 +168,7 @@ async function moveBillings(
  * Merge the checked patients: one transaction marks the duplicates merged (conditional on the versions read),
  * moves their billing entries (not default when the primary has one; else the first duplicate's default stays
  * the only one), adds their accounts, physicians and locations to the primary and inserts the merge with its
- * `patient` event.
+ * `patient` event; one audit entry a patient written (docs/audit.md "Changes"), in the same transaction.
  */
 export async function mergePatients(
   models: ReferenceModels,
@@ -152,11 +182,21 @@ export async function mergePatients(
   const mergeId = randomUUID();
   const addedParties = addedPartiesOf(target, sources);
   const estimate = await requisitionCount(models, sourceIds);
-  return inTransaction(models.Patient.db, async (session: ClientSession) => {
+  const auditActor = currentActor();
+  const merged = await inTransaction(models.Patient.db, async (session: ClientSession) => {
     const now = new Date();
     const userId = user.id;
-    const t = await markMerged(models, session, { target, sources, mergeId, addedParties, userId, now });
+    const { t, written } = await markMerged(models, session, {
+      target,
+      sources,
+      mergeId,
+      addedParties,
+      userId,
+      now,
+    });
     const moving = await moveBillings(models, session, { sourceIds, targetId, userId, now });
+    const moved = new Set(moving.length ? [targetId, ...moving.map((b) => b.patientId)] : []);
+    await recordPatientWrites(models, session, written, moved, auditActor);
     const event = patientMergeEvent(targetId, target, 'merged', { mergeId, sourceIds, actor, now });
     const [doc] = await models.PatientMerge.create(
       [
@@ -189,4 +229,6 @@ export async function mergePatients(
     );
     return doc.toObject() as PatientMergeDoc;
   });
+  patientTrail(models.Patient.db).recorded();
+  return merged;
 }

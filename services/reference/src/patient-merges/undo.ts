@@ -1,14 +1,15 @@
 import type { ClientSession } from 'mongoose';
 import { withOutbox } from '@onco/events';
-import { actorOf, conflict, inTransaction, type SessionUser } from '@onco/platform';
+import { actorOf, conflict, currentActor, inTransaction, type SessionUser } from '@onco/platform';
 import type { PatientDoc, PatientMergeDoc, ReferenceModels } from '../models';
-import { patientMergeEvent } from './merge';
+import { patientTrail, updateReadingBoth } from '../use-cases/audit';
+import { patientMergeEvent, recordPatientWrites, type PatientWrite } from './merge';
 import { MSG_UNDO_TARGET_EDITED } from './rules';
 
 /**
  * The patients as they were before the merge: the primary without the parties the merge added (conditional on
  * the versions the merge left it at: a 409 when edited since), the duplicates not merged, their billing entries
- * and defaults back.
+ * and defaults back. Answers each patient written, before and after (the primary first), for their audit entries.
  */
 async function restorePatients(
   { Patient, PatientBilling }: ReferenceModels,
@@ -17,7 +18,9 @@ async function restorePatients(
   m: { mergeId: string; userId: string; now: Date },
 ) {
   const { mergeId, userId, now } = m;
-  const res = await Patient.updateOne(
+  const target = await updateReadingBoth(
+    session,
+    Patient,
     { _id: merge.targetId, version: merge.targetVersion, billingsVersion: merge.targetBillingsVersion },
     {
       $pull: {
@@ -28,17 +31,30 @@ async function restorePatients(
       $set: { updatedOn: now, updatedBy: userId },
       $inc: { version: 1, billingsVersion: 1 },
     },
-    { session },
-  ).exec();
-  if (res.matchedCount !== 1) throw conflict(MSG_UNDO_TARGET_EDITED);
+  );
+  if (!target) throw conflict(MSG_UNDO_TARGET_EDITED);
+  // the duplicates in one write, as before; read before and after it (in the transaction) for their entries
+  const sourcesFilter = { _id: { $in: merge.sourceIds }, mergeId };
+  const before = await Patient.find(sourcesFilter, null, { session })
+    .lean<Record<string, unknown>[]>()
+    .exec();
   await Patient.updateMany(
-    { _id: { $in: merge.sourceIds }, mergeId },
+    sourcesFilter,
     {
       $set: { mergedInto: null, mergeId: null, updatedOn: now, updatedBy: userId },
       $inc: { version: 1, billingsVersion: 1 },
     },
     { session },
   ).exec();
+  const after = await Patient.find({ _id: { $in: before.map((p) => String(p._id)) } }, null, { session })
+    .lean<Record<string, unknown>[]>()
+    .exec();
+  const afterById = new Map(after.map((p) => [String(p._id), p]));
+  const written: PatientWrite[] = [target];
+  for (const b of before) {
+    const a = afterById.get(String(b._id));
+    if (a) written.push({ before: b, after: a });
+  }
   for (const b of merge.billings ?? []) {
     await PatientBilling.updateOne(
       { _id: b.id, patientId: merge.targetId },
@@ -49,11 +65,13 @@ async function restorePatients(
       { session },
     ).exec();
   }
+  return written;
 }
 
 /**
  * Undo a merge that may be undone (checked by the caller): one transaction gives the duplicates back their
- * records and sets the merge UNDOING with its `patient` event (`merge-undone`), conditional on the merge read.
+ * records and sets the merge UNDOING with its `patient` event (`merge-undone`), conditional on the merge read;
+ * one audit entry a patient written (docs/audit.md "Changes"), in the same transaction.
  */
 export async function undoMerge(
   models: ReferenceModels,
@@ -63,9 +81,13 @@ export async function undoMerge(
   t: PatientDoc,
 ): Promise<PatientMergeDoc> {
   const actor = actorOf(user);
-  return inTransaction(models.Patient.db, async (session: ClientSession) => {
+  const auditActor = currentActor();
+  const undone = await inTransaction(models.Patient.db, async (session: ClientSession) => {
     const now = new Date();
-    await restorePatients(models, session, merge, { mergeId, userId: user.id, now });
+    const written = await restorePatients(models, session, merge, { mergeId, userId: user.id, now });
+    const billings = merge.billings ?? [];
+    const moved = new Set(billings.length ? [merge.targetId, ...billings.map((b) => b.fromPatientId)] : []);
+    await recordPatientWrites(models, session, written, moved, auditActor);
     const event = patientMergeEvent(merge.targetId, t, 'merge-undone', {
       mergeId,
       sourceIds: merge.sourceIds,
@@ -95,4 +117,6 @@ export async function undoMerge(
     if (!doc) throw conflict('The merge changed in the meantime; reload and try again.');
     return doc as PatientMergeDoc;
   });
+  patientTrail(models.Patient.db).recorded();
+  return undone;
 }

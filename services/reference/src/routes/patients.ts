@@ -51,6 +51,8 @@ export async function patientRoutes(app: FastifyInstance, deps: RouteDeps) {
         'Edit a patient (names, date of birth not in the future, birth sex, address with zip and city patterns, phone 10 digits)',
       body: patientEditBody,
       change: (b, current) => editedPatient(b, current),
+      // each edit (one or a bulk's rows) commits with its audit entry: who, the patient, the fields changed
+      auditedPatient: true,
     },
   });
 }

@@ -16,6 +16,7 @@ import {
   type RoutePermission,
   type SessionUser,
 } from '@onco/platform';
+import { patientTrail } from '../use-cases/audit';
 import { decideScopedEdit, loadScoped, updateScoped, writeScopedEdit } from './shared';
 
 type Filter = Record<string, unknown>;
@@ -47,6 +48,8 @@ export interface ScopedEdit<B extends z.ZodType<{ version?: number }>> {
   change: (body: z.infer<B>, current: any, user: SessionUser) => Filter;
   /** after the edit, written or not (e.g. forget a cached name) */
   after?: (id: string) => void;
+  /** the records are patients: each edit commits with its audit entry (docs/audit.md "Changes") */
+  auditedPatient?: boolean;
 }
 
 /**
@@ -145,6 +148,7 @@ function scopedEditRoute<B extends z.ZodType<{ version?: number }>>(
         scope: o.scope(user),
         version: body.version,
         userId: user.id,
+        auditedPatient: edit.auditedPatient,
         change: (current) => edit.change(body, current, user),
       });
       const updated = await (edit.after ? written.finally(() => edit.after!(id)) : written);
@@ -178,7 +182,13 @@ function scopedBulkEditRoute<B extends z.ZodType<{ version?: number }>>(
     reply: o.reply,
     save: async (user, body) => {
       const scope = o.scope(user);
-      const at = (id: string) => ({ model: o.model, id, scope, userId: user.id });
+      const at = (id: string) => ({
+        model: o.model,
+        id,
+        scope,
+        userId: user.id,
+        auditedPatient: edit.auditedPatient,
+      });
       const ids: string[] = [];
       try {
         const updated = await runBulk({
@@ -203,6 +213,8 @@ function scopedBulkEditRoute<B extends z.ZodType<{ version?: number }>>(
             return out;
           },
         });
+        // the edits' audit entries committed with them: this process's chainer takes them at once
+        if (edit.auditedPatient) patientTrail(o.model.db).recorded();
         return presentAll(o, updated, user);
       } finally {
         if (edit.after) for (const id of new Set(ids)) edit.after(id);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ClientSession, Model } from 'mongoose';
 import { badRequest, conditionalWrite, conflict, notFound, toApi } from '@onco/platform';
+import { PATIENT_CHANGE, patientTrail, updatePatientIn } from '../use-cases/audit';
 import type { ReferenceDeps } from '../use-cases/deps';
 
 /** What every reference route file gets: the module's deps, which it hands to the use cases. */
@@ -68,6 +69,8 @@ export interface ScopedEditTarget<T> {
   id: string;
   scope: Record<string, unknown>;
   userId: string;
+  /** the record is a patient: each edit commits with its audit entry (docs/audit.md "Changes") */
+  auditedPatient?: boolean;
 }
 
 /** An edit decided on the record read: the version it was read at and the fields to set. */
@@ -93,22 +96,32 @@ export async function decideScopedEdit<T>(
 
 /**
  * Write a decided edit with the audit fields and version + 1, in one update conditional on the version read (and
- * the scope), through `session` when given (a bulk update's transaction). The record as replies show it, or null
- * when it changed since it was read.
+ * the scope), through `session` when given (a bulk update's transaction). A patient's edit commits with its audit
+ * entry: in its own transaction, or in the bulk update's. The record as replies show it, or null when it changed
+ * since it was read.
  */
 export async function writeScopedEdit<T>(
   o: ScopedEditTarget<T>,
   edit: DecidedEdit,
   session?: ClientSession,
 ): Promise<any> {
-  const updated = await o.model
-    .findOneAndUpdate(
-      scopedById(o.id, o.scope, { version: edit.version }) as any,
-      { $set: { ...edit.set, updatedOn: new Date(), updatedBy: o.userId }, $inc: { version: 1 } } as any,
-      { returnDocument: 'after', ...(session ? { session } : {}) },
-    )
-    .lean()
-    .exec();
+  const filter = scopedById(o.id, o.scope, { version: edit.version });
+  const update = { $set: { ...edit.set, updatedOn: new Date(), updatedBy: o.userId }, $inc: { version: 1 } };
+  let updated: Record<string, unknown> | null;
+  if (o.auditedPatient) {
+    const trail = patientTrail(o.model.db);
+    // in a bulk update the caller's transaction commits the entries (and tells the chainer)
+    updated = session
+      ? await updatePatientIn(trail, session, o.model, filter, update)
+      : await trail.update(o.model, filter, update, PATIENT_CHANGE);
+  } else
+    updated = await o.model
+      .findOneAndUpdate(filter as any, update as any, {
+        returnDocument: 'after',
+        ...(session ? { session } : {}),
+      })
+      .lean()
+      .exec();
   return updated ? toApi(updated as Record<string, any>) : null;
 }
 

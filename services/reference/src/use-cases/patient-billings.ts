@@ -1,10 +1,21 @@
 import type { ClientSession } from 'mongoose';
 import type { Permission } from '@onco/domain';
-import { can, conflict, forbidden, inTransaction, notFound, type SessionUser } from '@onco/platform';
+import {
+  BOOKKEEPING_FIELDS,
+  can,
+  changedPaths,
+  conflict,
+  currentActor,
+  forbidden,
+  inTransaction,
+  notFound,
+  type SessionUser,
+} from '@onco/platform';
 import type { PatientBillingDoc } from '../models';
 import { BILLING_LABELS, checkBilling, type BillingForm } from '../rules';
 import { mergedPatientError, patientScope } from '../routes/patients/resource';
 import { fieldErrors, loadScoped } from '../routes/shared';
+import { patientChangeInput, patientTrail, recordInTransaction } from './audit';
 import type { ReferenceDeps } from './deps';
 
 /**
@@ -19,6 +30,9 @@ import type { ReferenceDeps } from './deps';
  * `billingsVersion`. Two billing writes of one patient therefore write the same document and conflict: one is
  * run again after the other committed, and sees its result (the first entry is the default, marking one clears
  * the others). Entries of different patients never wait for each other.
+ *
+ * Each write leaves one audit entry on the patient in the same transaction (docs/audit.md "Changes"): an
+ * `update` of the patient whose `changes` name the entry's fields as `billings.<field>` (never values).
  */
 export const BILLING_MENU: Permission[] = ['VIEW_BILLING_ACTIONS', 'CAN_EDIT_BILLING'];
 
@@ -62,24 +76,57 @@ const billingsOf = async ({ models }: ReferenceDeps, patientId: string): Promise
 const patientInScope = async ({ models }: ReferenceDeps, user: SessionUser, id: string): Promise<string> =>
   (await loadScoped(models.Patient, id, patientScope(user))).id;
 
-/** A billing write of one patient: in a transaction that first writes the patient (see above). */
-const billingWrite = <T>(
+/** What a billing write did to the patient's entries: the entry before (null: added) and after, other defaults cleared. */
+interface BillingChange {
+  before: object | null;
+  after: object;
+  clearedOthers: boolean;
+}
+
+/** The entry's fields a billing write changed, as `billings.<field>`; beside the bookkeeping, whose it is. */
+const billingPaths = (c: BillingChange): string[] => [
+  ...changedPaths(
+    { billings: c.before },
+    { billings: c.after },
+    {
+      ignore: [...BOOKKEEPING_FIELDS, 'createdOn', 'createdBy', 'patientId'],
+    },
+  ),
+  ...(c.clearedOthers ? ['billings.isDefault'] : []),
+];
+
+/**
+ * A billing write of one patient: in a transaction that first writes the patient (see above), and records the
+ * change's audit entry in it (the patient's accounts on its behalf).
+ */
+const billingWrite = async (
   { models }: ReferenceDeps,
   patientId: string,
-  fn: (session: ClientSession) => Promise<T>,
-) =>
-  inTransaction(models.PatientBilling.db, async (session) => {
+  fn: (session: ClientSession) => Promise<BillingChange>,
+) => {
+  const trail = patientTrail(models.Patient.db);
+  const actor = currentActor();
+  await inTransaction(models.PatientBilling.db, async (session) => {
     const p = await models.Patient.findOneAndUpdate(
       { _id: patientId },
       { $inc: { billingsVersion: 1 } },
-      { session, projection: { userId: 1, mergedInto: 1 } },
+      { session, projection: { userId: 1, mergedInto: 1, accountIds: 1 } },
     )
       .lean()
       .exec();
     // a merged duplicate's entries moved to its primary (Merge Patients): it takes no billing writes
     if (p?.mergedInto) throw mergedPatientError(p);
-    return fn(session);
+    const change = await fn(session);
+    const patient = { _id: patientId, accountIds: p?.accountIds ?? [] };
+    await recordInTransaction(
+      trail,
+      session,
+      [patientChangeInput(patient, patient, { changes: billingPaths(change) })],
+      actor,
+    );
   });
+  trail.recorded();
+};
 
 /** Every other default of the patient stops being one (one bulk update). */
 const clearOtherDefaults = (
@@ -131,7 +178,10 @@ export async function addPatientBilling(
       ],
       { session },
     );
-    if (isDefault) await clearOtherDefaults(deps, patientId, String(created._id), user.id, session);
+    const cleared = isDefault
+      ? await clearOtherDefaults(deps, patientId, String(created._id), user.id, session)
+      : null;
+    return { before: null, after: created.toObject(), clearedOthers: !!cleared?.modifiedCount };
   });
   return billingsOf(deps, patientId);
 }
@@ -160,13 +210,15 @@ export async function updatePatientBilling(
     const filter = { _id: current._id, version: current.version };
     if (b.deleted === true) {
       // a soft delete; a deleted default leaves the patient without one until another is marked
-      const res = await PatientBilling.updateOne(
+      const deleted = await PatientBilling.findOneAndUpdate(
         filter,
         { $set: { deleted: true, isDefault: false, ...now }, $inc: { version: 1 } },
-        { session },
-      ).exec();
-      if (!res.matchedCount) throw conflict();
-      return;
+        { session, returnDocument: 'after' },
+      )
+        .lean()
+        .exec();
+      if (!deleted) throw conflict();
+      return { before: current, after: deleted, clearedOthers: false };
     }
     const merged: BillingForm = {};
     for (const f of FIELD_NAMES)
@@ -174,13 +226,18 @@ export async function updatePatientBilling(
     const checked = checkBilling(merged, new Date());
     if ('errors' in checked) throw fieldErrors(checked.errors, BILLING_LABELS);
     const isDefault = b.isDefault ?? current.isDefault;
-    const res = await PatientBilling.updateOne(
+    const updated = await PatientBilling.findOneAndUpdate(
       filter,
       { $set: { ...checked.value, isDefault, ...now }, $inc: { version: 1 } },
-      { session },
-    ).exec();
-    if (!res.matchedCount) throw conflict();
-    if (isDefault) await clearOtherDefaults(deps, patientId, current._id, user.id, session);
+      { session, returnDocument: 'after' },
+    )
+      .lean()
+      .exec();
+    if (!updated) throw conflict();
+    const cleared = isDefault
+      ? await clearOtherDefaults(deps, patientId, current._id, user.id, session)
+      : null;
+    return { before: current, after: updated, clearedOthers: !!cleared?.modifiedCount };
   });
   return billingsOf(deps, patientId);
 }

@@ -1,6 +1,7 @@
 import type { SessionUser } from '@onco/platform';
 import { nextSequence } from '../models';
 import type { PatientForm } from '../rules';
+import { PATIENT_CHANGE, patientTrail } from './audit';
 import type { ReferenceDeps } from './deps';
 import { readablePatient } from './patient-picker';
 
@@ -20,6 +21,7 @@ export interface RequisitionOwner {
  * (the module's public call for the requisitions module, `reference.patients.registerFromRequisition`). The id
  * derives from the requisition, so a retried submit registers nobody twice, and two submits at once register one
  * patient (the other meets the same _id). The owner (the requisition's author) stands in for the session user.
+ * The patient and its audit entry (`create`, docs/audit.md) commit in one transaction.
  */
 export async function registerFromRequisition(
   { models }: ReferenceDeps,
@@ -32,7 +34,7 @@ export async function registerFromRequisition(
   const seq = await nextSequence(models, 'patient', 100);
   const userId = `PAT-${String(seq).padStart(6, '0')}`;
   const name = [patient.firstName, patient.middleName, patient.lastName].filter(Boolean).join(' ');
-  const created = await models.Patient.create({
+  const doc: Record<string, unknown> = {
     _id: id,
     userId,
     firstName: patient.firstName ?? null,
@@ -55,13 +57,16 @@ export async function registerFromRequisition(
     physicianIds: owner.physicianId ? [owner.physicianId] : [],
     createdBy: owner.userId,
     updatedBy: owner.userId,
-  } as Record<string, unknown>).catch(async (err) => {
-    // two submits of one requisition at once: the other registered the patient first (same _id)
-    if (err?.code !== 11000) throw err;
-    const other = await models.Patient.findById(id, { userId: 1 }).lean().exec();
-    if (!other) throw err;
-    return other;
-  });
+  };
+  const created = await patientTrail(models.Patient.db)
+    .create(models.Patient, doc, PATIENT_CHANGE)
+    .catch(async (err) => {
+      // two submits of one requisition at once: the other registered the patient first (same _id)
+      if (err?.code !== 11000) throw err;
+      const other = await models.Patient.findById(id, { userId: 1 }).lean().exec();
+      if (!other) throw err;
+      return other;
+    });
   return { id, userId: created.userId };
 }
 

@@ -6,6 +6,7 @@ import {
 } from '@onco/domain';
 import { actorOf, badRequest, conflict, notFound, type SessionUser } from '@onco/platform';
 import { mergedPatientError, patientScope } from '../routes/patients/resource';
+import { PATIENT_CHANGE, patientTrail } from './audit';
 import type { ReferenceDeps } from './deps';
 
 /** Update Patient #: the patient's number now (fromId), the new one (toId) and the patient version read. */
@@ -26,7 +27,8 @@ function scopedByNumber(userId: string, scope: Record<string, unknown>): Record<
 /**
  * Update Patient # (spec 2 section 6): the patient whose number is fromId, in the user's scope, takes toId (a
  * UUID, versions 1-5; a number in use, a deleted patient's too, is a 409), audited on the patient (numberHistory).
- * One update conditional on the version read; returns the patient as stored after it.
+ * One update conditional on the version read, committed with its audit entry (userId, numberHistory); returns the
+ * patient as stored after it.
  */
 export async function renumberPatient(
   { models }: ReferenceDeps,
@@ -49,31 +51,31 @@ export async function renumberPatient(
     throw conflict(msgPatientNumberInUse(toId), { field: 'toId' });
   const actor = actorOf(user);
   const now = new Date();
-  const updated = await models.Patient.findOneAndUpdate(
-    {
-      _id: current._id,
-      userId: fromId,
-      version: current.version,
-      deleted: { $ne: true },
-      mergedInto: null,
-    },
-    {
-      $set: { userId: toId, updatedOn: now, updatedBy: user.id },
-      $push: {
-        numberHistory: {
-          fromId,
-          toId,
-          changedBy: actor.id,
-          changedByName: actor.name,
-          changedOn: now,
-        },
+  const updated = await patientTrail(models.Patient.db)
+    .update(
+      models.Patient,
+      {
+        _id: current._id,
+        userId: fromId,
+        version: current.version,
+        deleted: { $ne: true },
+        mergedInto: null,
       },
-      $inc: { version: 1 },
-    },
-    { returnDocument: 'after' },
-  )
-    .lean()
-    .exec()
+      {
+        $set: { userId: toId, updatedOn: now, updatedBy: user.id },
+        $push: {
+          numberHistory: {
+            fromId,
+            toId,
+            changedBy: actor.id,
+            changedByName: actor.name,
+            changedOn: now,
+          },
+        },
+        $inc: { version: 1 },
+      },
+      PATIENT_CHANGE,
+    )
     .catch((err: unknown) => {
       // the unique index on userId: another renumbering took the number in between
       if ((err as { code?: unknown })?.code === 11000)

@@ -1,0 +1,313 @@
+import { describe, expect, it } from 'vitest';
+import { auditModels, auditTrailOf, type AuditModels, type InboxDoc } from '@onco/platform';
+import { provider, user, useTestSystem } from '@onco/testing';
+import { completeForm } from '@onco/requisitions/testing';
+import { submitThroughApi } from '../../requisitions/test/submit';
+import { referenceModels, type ReferenceModels } from './models';
+
+/**
+ * Every change a user makes to a patient commits with its audit entry (docs/audit.md "Changes"), on the real
+ * store: the patient registered by a submit, an edit (one and bulk), Update Patient #, the billing entries, Merge
+ * Patients and its undo. Each leaves one entry a patient document: who, on whose behalf (the patient's accounts),
+ * the patient, the route, the names of the fields changed and never a value; a refused change leaves none; an
+ * entry that cannot be written rolls the change back (503).
+ */
+let models: ReferenceModels;
+let audit: AuditModels;
+const P = '/portal/api/v1';
+const A = { id: 'acc-audit-A', name: 'Audit Clinic A' };
+const B = { id: 'acc-audit-B', name: 'Audit Clinic B' };
+const PHY = 'phy-audit-1';
+const { sys, h, users, call } = useTestSystem({
+  prepare: async () => {
+    models = referenceModels(sys.ctx.mongo);
+    audit = auditModels(sys.ctx.mongo);
+  },
+  users: {
+    npi: provider(A, PHY),
+    other: user('ROLE_NON_NPI', { account: B }),
+    manager: 'ROLE_PROJECT_MANAGER',
+    admin: 'ROLE_ADMINISTRATOR',
+  },
+});
+
+/** PHI the entries must never hold: the names and birth dates of the test's patients. */
+const SECRETS = ['Zenobia', 'Quillfeather', '1953-07-21', 'Marguerite', '1977-11-05', 'Ophelia'];
+let n = 0;
+async function patient(over: Record<string, unknown> = {}) {
+  n += 1;
+  const id = `audit-pat-${sys.suffix}-${n}`;
+  await models.Patient.create({
+    _id: id,
+    userId: `PAT-8${String(n).padStart(5, '0')}`,
+    firstName: 'Zenobia',
+    lastName: 'Quillfeather',
+    name: 'Zenobia Quillfeather',
+    dateOfBirth: '1953-07-21',
+    birthSex: 'FEMALE',
+    address: { street: '1 Harbor Dr', city: 'San Diego', state: 'CA', postalCode: '92101', country: 'US' },
+    accountIds: [A.id],
+    physicianIds: [PHY],
+    ...over,
+  });
+  return id;
+}
+/** The change entries recorded since `since` (the inbox: this system runs no chainer), oldest first. */
+const changesSince = async (since: Date) =>
+  (
+    await audit.Inbox.find({ when: { $gte: since } })
+      .sort({ when: 1, _id: 1 })
+      .lean<InboxDoc[]>()
+  ).filter((e) => e.action !== 'read');
+/** Entries of one transaction share their instant: in the order of the patients given. */
+const inOrder = (entries: InboxDoc[], ids: string[]) =>
+  [...entries].sort((a, b) => ids.indexOf(a.what.id!) - ids.indexOf(b.what.id!));
+const noPhi = (entries: InboxDoc[]) => {
+  const text = JSON.stringify(entries);
+  for (const s of SECRETS) expect(text).not.toContain(s);
+};
+const patientWhat = (id: string) => ({ type: 'patient', id, patientId: id });
+
+describe('audit: changes of a patient commit with their entry', () => {
+  it('an edit names the fields changed: who, on whose behalf, the patient, the route; no value', async () => {
+    const id = await patient();
+    const { version } = (await models.Patient.findById(id).lean())!;
+    const since = new Date();
+    const res = await call('PUT', `${P}/patients/${id}`, 'npi', {
+      firstName: 'Marguerite',
+      dateOfBirth: '1977-11-05',
+      version,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      who: { userId: users.npi._id, role: 'ROLE_NPI' },
+      onBehalfOf: [A.id],
+      what: patientWhat(id),
+      action: 'update',
+      outcome: 'allowed',
+      route: 'PUT /portal/api/v1/patients/:id',
+      from: { requestId: res.headers['x-request-id'] },
+    });
+    expect(entries[0].changes).toEqual(expect.arrayContaining(['dateOfBirth', 'firstName']));
+    expect(entries[0].changes).not.toContain('version');
+    expect(entries[0].changes).not.toContain('lastName');
+    noPhi(entries);
+  });
+
+  it('a bulk edit leaves one entry a patient, committed with the bulk', async () => {
+    const [p1, p2] = [await patient(), await patient()];
+    const since = new Date();
+    const res = await call('PUT', `${P}/patients/bulk`, 'npi', [
+      { id: p1, mrn: 'MRN-1' },
+      { id: p2, middleName: 'Ophelia' },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const entries = inOrder(await changesSince(since), [p1, p2]);
+    expect(entries.map((e) => [e.what.id, e.action, e.changes])).toEqual([
+      [p1, 'update', ['mrn']],
+      [p2, 'update', ['middleName']],
+    ]);
+    expect(entries.every((e) => e.route === 'PUT /portal/api/v1/patients/bulk')).toBe(true);
+    noPhi(entries);
+  });
+
+  it('refused or lost edits record nothing: a stale version, outside the scope, a bad bulk row', async () => {
+    const id = await patient();
+    const before = await models.Patient.findById(id).lean();
+    const since = new Date();
+    expect((await call('PUT', `${P}/patients/${id}`, 'npi', { mrn: 'X', version: 7 })).statusCode).toBe(409);
+    expect((await call('PUT', `${P}/patients/${id}`, 'other', { mrn: 'X' })).statusCode).toBe(404);
+    const bulk = await call('PUT', `${P}/patients/bulk`, 'npi', [
+      { id, mrn: 'MRN-2' },
+      { id: 'no-such-patient', mrn: 'MRN-3' },
+    ]);
+    expect(bulk.statusCode).toBe(400);
+    expect(await changesSince(since)).toEqual([]);
+    expect(await models.Patient.findById(id).lean()).toEqual(before);
+  });
+
+  it('Update Patient # names userId and numberHistory', async () => {
+    const id = await patient();
+    const from = (await models.Patient.findById(id).lean())!.userId;
+    const since = new Date();
+    const to = crypto.randomUUID();
+    const res = await call(
+      'PUT',
+      `${P}/patients/updatePatientId?fromId=${encodeURIComponent(from)}&toId=${to}`,
+      'admin',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    // a number in use: refused, nothing recorded
+    const taken = await call(
+      'PUT',
+      `${P}/patients/updatePatientId?fromId=${encodeURIComponent(to)}&toId=${to}`,
+      'admin',
+    );
+    expect(taken.statusCode).toBe(400);
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      who: { userId: users.admin._id, role: 'ROLE_ADMINISTRATOR' },
+      onBehalfOf: [A.id],
+      what: patientWhat(id),
+      action: 'update',
+      route: 'PUT /portal/api/v1/patients/updatePatientId',
+      changes: ['numberHistory', 'userId'],
+    });
+  });
+
+  it('the billing entries: add, edit, mark default, delete each one entry on the patient; a refusal none', async () => {
+    const id = await patient();
+    const url = `${P}/patients/${id}/billings`;
+    const since = new Date();
+    const entry = {
+      billingType: 'INSURANCE',
+      insuranceProvider: 'Aetna',
+      payorId: '60054',
+      insuredName: 'Zenobia Quillfeather',
+      insuredDob: '07/21/1953',
+      policyNumber: 'AET-1',
+    };
+    expect((await call('POST', url, 'npi', entry)).statusCode).toBe(201);
+    const two = await call('POST', url, 'manager', { ...entry, policyNumber: 'AET-2' });
+    const second = two.json().content.find((b: { policyNumber: string }) => b.policyNumber === 'AET-2');
+    // refused: a provider may not mark default (403), a bad date (400)
+    expect((await call('PUT', url, 'npi', { id: second.id, isDefault: true })).statusCode).toBe(403);
+    expect((await call('PUT', url, 'manager', { id: second.id, insuredDob: '13/45/2000' })).statusCode).toBe(
+      400,
+    );
+    expect((await call('PUT', url, 'manager', { id: second.id, isDefault: true })).statusCode).toBe(200);
+    expect((await call('PUT', url, 'manager', { id: second.id, groupNumber: 'g-9' })).statusCode).toBe(200);
+    expect((await call('PUT', url, 'manager', { id: second.id, deleted: true })).statusCode).toBe(200);
+    const entries = await changesSince(since);
+    expect(entries.map((e) => [e.who.userId, e.action, e.changes])).toEqual([
+      [
+        users.npi._id,
+        'update',
+        expect.arrayContaining([
+          'billings.billingType',
+          'billings.insuredDob',
+          'billings.insuredName',
+          'billings.isDefault',
+          'billings.policyNumber',
+        ]),
+      ],
+      [users.manager._id, 'update', expect.arrayContaining(['billings.policyNumber'])],
+      // the new default, and the old one cleared
+      [users.manager._id, 'update', ['billings.isDefault']],
+      [users.manager._id, 'update', expect.arrayContaining(['billings.groupNumber'])],
+      [users.manager._id, 'update', ['billings.deleted', 'billings.isDefault']],
+    ]);
+    for (const e of entries) {
+      expect(e).toMatchObject({ what: patientWhat(id), onBehalfOf: [A.id] });
+      expect(e.route).toMatch(/^(POST|PUT) \/portal\/api\/v1\/patients\/:id\/billings$/);
+    }
+    expect(entries[0].changes).not.toContain('billings.patientId');
+    noPhi(entries);
+    // the policy number is a value too
+    expect(JSON.stringify(entries)).not.toContain('AET-');
+  });
+
+  it('a merge leaves one entry for the primary and one for each duplicate; its undo the same', async () => {
+    const target = await patient();
+    const source = await patient({ accountIds: [B.id], physicianIds: ['phy-audit-2'] });
+    await models.PatientBilling.create({
+      patientId: source,
+      billingType: 'SELF',
+      isDefault: true,
+    });
+    const since = new Date();
+    const merged = await call(
+      'POST',
+      `${P}/patients/mergePatients?sourceId=${encodeURIComponent(source)}`,
+      'admin',
+      { targetPatient: { id: target } },
+    );
+    expect(merged.statusCode, merged.body).toBe(202);
+    const entries = inOrder(await changesSince(since), [target, source]);
+    expect(entries.map((e) => [e.what.id, e.action, e.changes])).toEqual([
+      [target, 'update', ['accountIds', 'billings', 'physicianIds']],
+      [source, 'update', ['billings', 'mergeId', 'mergedInto']],
+    ]);
+    expect(entries[0]).toMatchObject({
+      who: { userId: users.admin._id },
+      what: patientWhat(target),
+      onBehalfOf: [A.id, B.id],
+      route: 'POST /portal/api/v1/patients/mergePatients',
+    });
+    expect(entries[1]).toMatchObject({ what: patientWhat(source), onBehalfOf: [B.id] });
+    noPhi(entries);
+
+    // the requisitions service would say when the requisitions moved (none here): the merge is done
+    const mergeId = merged.json().id as string;
+    await models.PatientMerge.updateOne({ _id: mergeId }, { $set: { status: 'DONE' } }).exec();
+    const undoSince = new Date();
+    const undone = await call('POST', `${P}/patients/merges/${mergeId}/undo`, 'admin');
+    expect(undone.statusCode, undone.body).toBe(202);
+    // a second undo is refused: nothing more recorded
+    expect((await call('POST', `${P}/patients/merges/${mergeId}/undo`, 'admin')).statusCode).toBe(409);
+    const undoEntries = inOrder(await changesSince(undoSince), [target, source]);
+    expect(undoEntries.map((e) => [e.what.id, e.action, e.changes])).toEqual([
+      [target, 'update', ['accountIds', 'billings', 'physicianIds']],
+      [source, 'update', ['billings', 'mergeId', 'mergedInto']],
+    ]);
+    expect(undoEntries[0]).toMatchObject({
+      onBehalfOf: [A.id],
+      route: 'POST /portal/api/v1/patients/merges/:mergeId/undo',
+    });
+    noPhi(undoEntries);
+  });
+
+  it('a patient registered by a submit is a `create` by the submitting user', async () => {
+    const form = completeForm({ accountId: A.id, physicianId: PHY, patientId: null });
+    form.patient = {
+      ...form.patient,
+      firstName: 'Zenobia',
+      lastName: 'Quillfeather',
+      name: 'Zenobia Quillfeather',
+      dateOfBirth: '1953-07-21',
+    };
+    const since = new Date();
+    const submitted = await submitThroughApi(sys, h.npi, form);
+    const id = `patient-of-${submitted.id}`;
+    const entries = (await changesSince(since)).filter((e) => e.what.type === 'patient');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      who: { userId: users.npi._id },
+      onBehalfOf: [A.id],
+      what: patientWhat(id),
+      action: 'create',
+      route: 'POST /portal/api/v1/testOrderForms/submit',
+    });
+    expect(entries[0].changes).toEqual(
+      expect.arrayContaining(['dateOfBirth', 'firstName', 'lastName', 'name', 'userId', 'accountIds']),
+    );
+    expect(entries[0].changes).not.toContain('createdOn');
+    noPhi(entries);
+  });
+
+  it('when the entry cannot be written the edit is rolled back: a 503, the patient as it was', async () => {
+    const id = await patient();
+    const before = await models.Patient.findById(id).lean();
+    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
+    const insertOne = inbox.insertOne.bind(inbox);
+    const insertMany = inbox.insertMany.bind(inbox);
+    const fail = () => Promise.reject(new Error('store unavailable'));
+    inbox.insertOne = fail as typeof inbox.insertOne;
+    inbox.insertMany = fail as typeof inbox.insertMany;
+    try {
+      const res = await call('PUT', `${P}/patients/${id}`, 'npi', { mrn: 'MRN-503' });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json().code).toBe('AUDIT_UNAVAILABLE');
+      const billing = await call('POST', `${P}/patients/${id}/billings`, 'npi', { billingType: 'SELF' });
+      expect(billing.statusCode, billing.body).toBe(503);
+    } finally {
+      inbox.insertOne = insertOne;
+      inbox.insertMany = insertMany;
+    }
+    expect(await models.Patient.findById(id).lean()).toEqual(before);
+    expect(await models.PatientBilling.countDocuments({ patientId: id })).toBe(0);
+  });
+});
