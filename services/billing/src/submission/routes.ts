@@ -4,8 +4,13 @@ import { BILLING_MESSAGES } from '@onco/domain';
 import {
   AppError,
   actorOf,
+  auditTrailOf,
+  auditUnavailable,
   badRequest,
   conflict,
+  currentActor,
+  inTransaction,
+  isWriteConflict,
   errorReplies,
   idParams,
   messageReply,
@@ -14,7 +19,15 @@ import {
   typed,
   type SessionUser,
 } from '@onco/platform';
-import { billingScope, caseWrite, changeCase, findCase, type CaseDecision } from '../use-cases';
+import {
+  billingCaseChangeInput,
+  billingScope,
+  caseWrite,
+  changeCase,
+  findCase,
+  type CaseDecision,
+  type CaseWrite,
+} from '../use-cases';
 import type { BillingCaseDoc, BillingModels } from '../models';
 import type { BillingSubmitQueue } from './queue';
 import { submitJobData } from './submit-job';
@@ -97,11 +110,58 @@ const refused = (id: string, err: AppError): BulkSubmitResult => {
 };
 
 /**
+ * One bulk write of decided changes and, in the same transaction, the audit entry of each case it changed (the
+ * case as read and as caseWrite says it will be: the write is conditional on the version read). Answers the ids
+ * of the cases written; the others lost a race.
+ */
+async function bulkWriteAudited(
+  models: BillingModels,
+  writes: { w: CaseWrite; before: BillingCaseDoc }[],
+): Promise<Set<string>> {
+  const trail = auditTrailOf({ mongo: models.BillingCase.db });
+  const actor = currentActor();
+  const landed = await inTransaction(models.BillingCase.db, async (session) => {
+    const res = await models.BillingCase.bulkWrite(
+      writes.map(({ w }) => ({ updateOne: { filter: w.filter, update: w.update } })),
+      { ordered: false, session },
+    );
+    let ok = new Set(writes.map(({ w }) => w.after._id));
+    if (res.modifiedCount !== writes.length) {
+      // some lost a race: which landed is told by their history entries (each write pushed one of its own)
+      const entryIds = writes.map(({ w }) => w.after.caseHistory.at(-1)!.id);
+      const found = await models.BillingCase.find(
+        { _id: { $in: writes.map(({ w }) => w.after._id) }, 'caseHistory.id': { $in: entryIds } },
+        { _id: 1 },
+        { session },
+      )
+        .lean<Pick<BillingCaseDoc, '_id'>[]>()
+        .exec();
+      ok = new Set(found.map((d) => d._id));
+    }
+    const entries = writes
+      .filter(({ w }) => ok.has(w.after._id))
+      .map(({ w, before }) => trail.entryDoc(billingCaseChangeInput(before, w.after), actor));
+    if (entries.length) {
+      try {
+        await trail.models.Inbox.collection.insertMany(entries as never[], { session });
+      } catch (err) {
+        if (isWriteConflict(err)) throw err;
+        throw Object.assign(auditUnavailable(), { cause: err });
+      }
+    }
+    return ok;
+  });
+  trail.recorded();
+  return landed;
+}
+
+/**
  * Queue several cases, each exactly as submitCase would (same rule, same checks, same write, same job), with a
  * result per id in the ids' order. Per chunk of BULK_SUBMIT_CHUNK: one read of the cases (in the caller's scope),
  * one look-up of their ICD-10 codes, one bulk write of the conditional updates (each on the version read, with its
  * history entry and event) and one add of their jobs. A case whose update lost a race (changed since the read) is
- * submitted again on its own by submitCase, which re-reads and re-decides.
+ * submitted again on its own by submitCase, which re-reads and re-decides. The chunk's bulk write and the audit
+ * entries of the cases it changed (docs/audit.md "Changes") commit in one transaction.
  */
 export async function submitCases(
   opts: SubmitOpts,
@@ -123,7 +183,7 @@ export async function submitCases(
     const codes = [...new Set(docs.flatMap((d) => d.claimInfo?.diagnosisCodes ?? []))];
     const invalid = new Set(codes.length ? await catalog.invalidCodes(codes) : []);
     const at = new Date();
-    const writes: { i: number; w: NonNullable<ReturnType<typeof caseWrite>> }[] = [];
+    const writes: { i: number; w: CaseWrite; before: BillingCaseDoc }[] = [];
     chunk.forEach((id, k) => {
       const i = from + k;
       const doc = byId.get(id);
@@ -133,38 +193,23 @@ export async function submitCases(
           doc,
           (doc.claimInfo?.diagnosisCodes ?? []).filter((c) => invalid.has(c)),
         );
-        writes.push({ i, w: caseWrite(doc, queueDecision(doc, problems, user), by, at)! });
+        writes.push({ i, w: caseWrite(doc, queueDecision(doc, problems, user), by, at)!, before: doc });
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         results[i] = refused(id, err);
       }
     });
     if (!writes.length) continue;
-    const res = await models.BillingCase.bulkWrite(
-      writes.map(({ w }) => ({ updateOne: { filter: w.filter, update: w.update } })),
-      { ordered: false },
-    );
-    let applied = writes;
-    if (res.modifiedCount !== writes.length) {
-      // some lost a race: which landed is told by their history entries (each write pushed one of its own)
-      const entryIds = writes.map(({ w }) => w.after.caseHistory.at(-1)!.id);
-      const landed = await models.BillingCase.find(
-        { _id: { $in: writes.map(({ w }) => w.after._id) }, 'caseHistory.id': { $in: entryIds } },
-        { _id: 1 },
-      )
-        .lean<Pick<BillingCaseDoc, '_id'>[]>()
-        .exec();
-      const ok = new Set(landed.map((d) => d._id));
-      applied = writes.filter(({ w }) => ok.has(w.after._id));
-      for (const { i } of writes.filter(({ w }) => !ok.has(w.after._id))) {
-        const id = ids[i];
-        try {
-          await submitCase(opts, user, id);
-          results[i] = { id, submitted: true, message: SUBMITTED_MESSAGE };
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          results[i] = refused(id, err);
-        }
+    const landed = await bulkWriteAudited(models, writes);
+    const applied = writes.filter(({ w }) => landed.has(w.after._id));
+    for (const { i } of writes.filter(({ w }) => !landed.has(w.after._id))) {
+      const id = ids[i];
+      try {
+        await submitCase(opts, user, id);
+        results[i] = { id, submitted: true, message: SUBMITTED_MESSAGE };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        results[i] = refused(id, err);
       }
     }
     // the cases are committed QUEUED_FOR_SUBMISSION: if this add fails (Redis down), the requeue sweep adds the jobs

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { BillingCaseStatus } from '@onco/domain';
 import { createEvent, withOutbox } from '@onco/events';
-import { actorOf, conditionalWrite, conflict, notFound, scopeFilter, type SessionUser } from '@onco/platform';
+import {
+  actorOf,
+  auditTrailOf,
+  conditionalWrite,
+  conflict,
+  notFound,
+  scopeFilter,
+  type SessionUser,
+} from '@onco/platform';
 import {
   CASE_CHANGE_FIELDS,
   type BillingCaseDoc,
@@ -9,6 +17,7 @@ import {
   type CaseChangeField,
   type CaseHistoryEntry,
 } from '../models';
+import { BILLING_CASE_CHANGE } from './audit';
 import type { BillingDeps } from './deps';
 
 /**
@@ -16,6 +25,8 @@ import type { BillingDeps } from './deps';
  * conditional update of the case document on the version read: the new fields, a case history entry when the
  * status changes (or when asked), and the `billing-case` event in the case's outbox, so the change and its event
  * commit together and the relay publishes the event once Kafka has it. A lost race re-reads and re-decides.
+ * The default writer commits the update with its audit entry in one transaction (docs/audit.md "Changes"): who
+ * (the user, or `system` for a consumer), the case, its patient and account, the fields changed.
  */
 
 /** The data scope of billing cases: the user's accounts and physicians (billing staff: all). */
@@ -180,11 +191,20 @@ export type CaseWrite = NonNullable<ReturnType<typeof caseWrite>>;
 /** Writes one conditional update; true when it matched the version read (and so was applied). */
 export type CaseWriter = (w: CaseWrite) => Promise<boolean>;
 
-/** The default writer: mongoose's updateOne, which casts the update with the schema. */
+/**
+ * The default writer: the conditional update (cast with the schema, as mongoose's updateOne) and its audit entry,
+ * in one transaction (AuditTrail.update); true when it matched the version read. A version filter that matches
+ * always modifies (the update increments the version).
+ */
 const castingWriter =
   ({ models }: BillingDeps): CaseWriter =>
   async (w) =>
-    (await models.BillingCase.updateOne(w.filter, w.update).exec()).modifiedCount === 1;
+    (await auditTrailOf({ mongo: models.BillingCase.db }).update(
+      models.BillingCase,
+      w.filter,
+      w.update,
+      BILLING_CASE_CHANGE,
+    )) !== null;
 
 /**
  * Write one decided change on the case as read. Returns the case after the change, the same case for a noop, or

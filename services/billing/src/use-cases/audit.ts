@@ -1,0 +1,34 @@
+/**
+ * How a change of a billing case reads in the audit trail (docs/audit.md "Changes"): the case, its patient and its
+ * account; `update` (or `delete` when it becomes deleted); the names of the fields changed, never values. Every
+ * change through changeCase's default writer commits with its entry in one transaction (the platform's
+ * AuditTrail.update), with the case's own history entry and billing-case event in the same update.
+ */
+import { BOOKKEEPING_FIELDS, changedPaths, type AuditInput, type ChangeDescription } from '@onco/platform';
+import type { BillingCaseDoc } from '../models';
+
+type CaseRecord = BillingCaseDoc & Record<string, unknown>;
+
+export const BILLING_CASE_CHANGE: ChangeDescription<CaseRecord> = {
+  type: 'billing-case',
+  subject: (doc) => ({
+    id: String(doc._id),
+    patientId: doc.patient?.id ?? null,
+    accountIds: [doc.account?.id],
+  }),
+  action: (before, after) => (!before ? 'create' : after.deleted && !before.deleted ? 'delete' : 'update'),
+  ignore: ['createdOn', 'createdBy'],
+};
+
+/** The entry of a change whose before and after the caller knows (a bulk write's, in its own transaction). */
+export function billingCaseChangeInput(before: BillingCaseDoc, after: BillingCaseDoc): AuditInput {
+  const b = before as CaseRecord;
+  const a = after as CaseRecord;
+  const subject = BILLING_CASE_CHANGE.subject(a);
+  return {
+    what: { type: 'billing-case', id: subject.id, patientId: subject.patientId },
+    action: BILLING_CASE_CHANGE.action!(b, a),
+    accountIds: subject.accountIds,
+    changes: changedPaths(b, a, { ignore: [...BOOKKEEPING_FIELDS, ...(BILLING_CASE_CHANGE.ignore ?? [])] }),
+  };
+}
