@@ -47,3 +47,24 @@ export function changedPaths(
   walk(before ?? {}, after, '', 0);
   return out.sort();
 }
+
+/**
+ * The paths an update names (`$set`, `$unset`, `$push`, `$inc`, ... keys, or a replacement's fields), without
+ * bookkeeping: what a change computed from a state read before its transaction may report (a field the update
+ * does not name was not changed by it, whatever else changed it meanwhile). Pure.
+ */
+export function updatedPaths(update: Record<string, unknown>): string[] {
+  const paths = new Set<string>();
+  for (const [k, v] of Object.entries(update)) {
+    if (k.startsWith('$')) {
+      if (v && typeof v === 'object') for (const p of Object.keys(v)) paths.add(p);
+    } else paths.add(k);
+  }
+  return [...paths].filter((p) => !BOOKKEEPING_FIELDS.includes(p.split('.')[0]));
+}
+
+/** `changed` kept to those under (or above) a path the update names. */
+export function withinUpdate(changed: string[], named: string[]): string[] {
+  const under = (a: string, b: string) => a === b || a.startsWith(`${b}.`);
+  return changed.filter((c) => named.some((n) => under(c, n) || under(n, c)));
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_GENESIS_HASH } from '@onco/domain';
-import { changedPaths } from './changes';
+import { changedPaths, updatedPaths, withinUpdate } from './changes';
 import { canonicalJson, chainEntries, checkChain, entryHash, type ChainedEntry } from './hash';
 
 const entry = (n: number): Omit<ChainedEntry, 'seq' | 'prevHash' | 'hash'> => ({
@@ -136,6 +136,22 @@ describe('audit: changed field names', () => {
     expect(changedPaths(billed, { billings: [{ ...again.billings[0], type: 'INSURANCE' }] })).toEqual([
       'billings',
     ]);
+  });
+
+  it('a change read before its transaction names only what its update names', () => {
+    const update = {
+      $set: { status: 'SUBMITTED', 'patient.address': { city: 'Lyon' }, updatedOn: new Date() },
+      $inc: { version: 1 },
+      $push: { outbox: { id: 'e' } },
+    };
+    expect(updatedPaths(update).sort()).toEqual(['patient.address', 'status']);
+    expect(updatedPaths({ status: 'X', version: 2 })).toEqual(['status']);
+    // a projection's field changed meanwhile (sampleStatus) is not this change's; deeper and shallower paths are
+    expect(withinUpdate(['patient.address.city', 'sampleStatus', 'status'], updatedPaths(update))).toEqual([
+      'patient.address.city',
+      'status',
+    ]);
+    expect(withinUpdate(['patient'], ['patient.address'])).toEqual(['patient']);
   });
 
   it('a create names the fields it set (null and empty left out)', () => {

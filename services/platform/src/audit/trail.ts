@@ -18,7 +18,7 @@ import type {
 } from '@onco/domain';
 import { AppError } from '../errors';
 import { inTransaction, isWriteConflict } from '../transaction';
-import { BOOKKEEPING_FIELDS, changedPaths } from './changes';
+import { BOOKKEEPING_FIELDS, changedPaths, updatedPaths, withinUpdate } from './changes';
 import { auditModels, type AuditModels, type InboxDoc } from './models';
 
 export const MSG_AUDIT_UNAVAILABLE =
@@ -207,17 +207,27 @@ export class AuditTrail {
     filter: Record<string, unknown>,
     update: Record<string, unknown>,
     describe: ChangeDescription<D>,
+    opts: {
+      /**
+       * The document as the use case read it, when `filter` is conditional on its version: the transaction does not
+       * read it again (one round trip less), and the entry names only the changed fields the update itself names
+       * (a projection may have changed others since, without a new version).
+       */
+      before?: D;
+    } = {},
   ): Promise<D | null> {
     const actor = currentActor();
     const res = await inTransaction(this.conn, async (session) => {
-      const before = await model.findOne(filter, null, { session }).lean<D>().exec();
+      const before = opts.before ?? (await model.findOne(filter, null, { session }).lean<D>().exec());
       if (!before) return null;
       const after = await model
         .findOneAndUpdate({ ...filter, _id: before._id }, update, { returnDocument: 'after', session })
         .lean<D>()
         .exec();
       if (!after) return null;
-      await this.recordChange(this.changeInput(describe, before, after), actor, session);
+      const input = this.changeInput(describe, before, after);
+      if (opts.before) input.changes = withinUpdate(input.changes ?? [], updatedPaths(update));
+      await this.recordChange(input, actor, session);
       return after;
     });
     if (res) this.recorded();

@@ -201,6 +201,8 @@ export async function submitRequisition(
         event,
       ),
       REQUISITION_CHANGE,
+      // the draft as read and checked above: the filter is conditional on its version
+      { before: doc as RequisitionDoc & Record<string, unknown> },
     );
     // nothing matched: read it again (already submitted by another request: the 409 above)
     if (res) deps.ctx.nudgeOutbox();
