@@ -30,10 +30,17 @@ export interface FaultFigures extends FaultRecord {
   during: Window;
   /**
    * per path (consumers: the test order; workers: the TRF PDF): the requisitions accepted before the return whose
-   * record was made after it, and the time from the return until the last of them was made (null: no backlog)
+   * record was made after it, and the time from the return until the first of them was made (the path flows
+   * again) and until the last was (caught up); null: no backlog
    */
-  consumers: { backlog: number; caughtUpMs: number | null };
-  workers: { backlog: number; caughtUpMs: number | null };
+  consumers: PathCatchUp;
+  workers: PathCatchUp;
+}
+
+export interface PathCatchUp {
+  backlog: number;
+  resumedMs: number | null;
+  caughtUpMs: number | null;
 }
 
 export interface Proof {
@@ -299,8 +306,14 @@ export async function checkDrill(o: {
       const backlog = rec.submits.filter(
         (s) => s.at <= f.back && (paths[path](s.requisitionId) ?? 0) > f.back,
       );
-      const last = Math.max(f.back, ...backlog.map((s) => paths[path](s.requisitionId)!));
-      return { backlog: backlog.length, ms: backlog.length ? last - f.back : null, last };
+      const made = backlog.map((s) => paths[path](s.requisitionId)!);
+      const last = Math.max(f.back, ...made);
+      return {
+        backlog: backlog.length,
+        ms: backlog.length ? last - f.back : null,
+        firstMs: backlog.length ? Math.min(...made) - f.back : null,
+        last,
+      };
     };
     const figures: FaultFigures[] = faults.map((f, i) => {
       const consumers = catchUp(f, 'consumers');
@@ -309,8 +322,8 @@ export async function checkDrill(o: {
       return {
         ...f,
         during: windowOf(rec.submits, f.start, Math.max(end, f.back)),
-        consumers: { backlog: consumers.backlog, caughtUpMs: consumers.ms },
-        workers: { backlog: workers.backlog, caughtUpMs: workers.ms },
+        consumers: { backlog: consumers.backlog, resumedMs: consumers.firstMs, caughtUpMs: consumers.ms },
+        workers: { backlog: workers.backlog, resumedMs: workers.firstMs, caughtUpMs: workers.ms },
       };
     });
     return {
@@ -336,6 +349,10 @@ export async function checkDrill(o: {
 
 const ms = (x: number | null) => (x === null ? '–' : `${Math.round(x)} ms`);
 const s1 = (x: number | null) => (x === null ? 'no backlog' : `${(x / 1000).toFixed(1)} s`);
+const pathFigures = (p: PathCatchUp) =>
+  p.caughtUpMs === null
+    ? `${p.backlog}, no backlog`
+    : `${p.backlog}, ${s1(p.resumedMs)}, ${s1(p.caughtUpMs)}`;
 
 export function renderDrillReport(
   r: DrillResult,
@@ -365,14 +382,14 @@ export function renderDrillReport(
     '',
     `Submit (the \`POST /testOrderForms/submit\` call) with no fault: ${r.baseline.submits} submits, p50 ${ms(r.baseline.p50)}, p95 ${ms(r.baseline.p95)}, ${r.baseline.perSecond.toFixed(1)} per second. From an accepted submit to its test order (the consumers) with no fault: p95 ${ms(r.latencyP95.consumers)}; to its TRF PDF (the workers): p95 ${ms(r.latencyP95.workers)}.`,
     '',
-    '| fault | held | submits during | p50 | p95 | per second | consumers: backlog, caught up | workers: backlog, caught up |',
+    '| fault | held | submits during | p50 | p95 | per second | consumers: backlog, resumed, caught up | workers: backlog, resumed, caught up |',
     '|---|---|---|---|---|---|---|---|',
     ...r.faults.map(
       (f) =>
-        `| ${f.kind}${f.process ? ` (${f.process})` : ''} | ${((f.back - f.start) / 1000).toFixed(1)} s | ${f.during.submits} | ${ms(f.during.p50)} | ${ms(f.during.p95)} | ${f.during.perSecond.toFixed(1)} | ${f.consumers.backlog}, ${s1(f.consumers.caughtUpMs)} | ${f.workers.backlog}, ${s1(f.workers.caughtUpMs)} |`,
+        `| ${f.kind}${f.process ? ` (${f.process})` : ''} | ${((f.back - f.start) / 1000).toFixed(1)} s | ${f.during.submits} | ${ms(f.during.p50)} | ${ms(f.during.p95)} | ${f.during.perSecond.toFixed(1)} | ${pathFigures(f.consumers)} | ${pathFigures(f.workers)} |`,
     ),
     '',
-    '**Caught up**: the time from the dependency or process being back until the last requisition accepted before then has its test order (consumers) or its TRF PDF (workers); the backlog is how many were still waiting at the return (target: under 5 s).',
+    '**Caught up**: the time from the dependency or process being back until the last requisition accepted before then has its test order (consumers) or its TRF PDF (workers); **resumed**: until the first of them has it (the path flows again); the backlog is how many were still waiting at the return (target: caught up in under 5 s).',
     '',
     `Server errors: ${r.serverErrors.allowed} allowed (during the store outage, or 503 naming the dependency), ${r.serverErrors.refused.length} not.`,
     '',
