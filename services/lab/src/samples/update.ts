@@ -76,6 +76,8 @@ export async function updateSamples(
           { _id: current._id, version: current.version, deleted: false },
           withOutbox({ $set: set, $inc: { version: 1 } }, sampleEvent(after, 'updated', by, at)),
           SAMPLE_CHANGE,
+          // the sample as read and checked: the filter is conditional on its version (one read less)
+          { before: current as SampleDoc & Record<string, unknown> },
         );
         if (!res) return null;
         await syncSampleGroup(models, after, current.sampleGroupId, user.id);

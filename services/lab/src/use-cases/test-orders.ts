@@ -132,6 +132,8 @@ export async function writeDecision(
     { _id: doc._id, version: doc.version, deleted: false },
     withOutbox({ $set, $push, $inc: { version: 1 } }, event),
     TEST_ORDER_CHANGE,
+    // the test order as read and decided on: the filter is conditional on its version (one read less)
+    { before: doc as TestOrderDoc & Record<string, unknown> },
   );
   return res ? { ...after, testHistories: [...doc.testHistories, entry] } : null;
 }
