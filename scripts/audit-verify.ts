@@ -1,13 +1,15 @@
 /**
  * Checks the audit trail's hash chain (docs/audit.md "Checking the chain"): walks every entry in seq order from the
- * archive mark (or the first) to the head, recomputes each hash and each link, and reports the first broken one.
- * Read-only. Exit code 0 when intact, 1 when broken, 2 when it could not check.
+ * archive mark (or the first) to the head, recomputes each hash and each link, and reports the first broken one;
+ * then the archive files before the mark (their SHA-256, their entries, their links, up to the mark). Read-only.
+ * Exit code 0 when intact, 1 when broken, 2 when it could not check.
  *
  *   npm run audit:verify                     # the database of MONGO_URL (default: the local store's oncotrf)
  *   npm run audit:verify -- --mongo-url URL  # another database
+ *   npm run audit:verify -- --file-store DIR # where the archive files are (default: FILE_STORE_DIR)
  *   npm run audit:verify -- --json           # the result as JSON
  */
-import { auditModels, connectMongo, loadConfig, verifyStoredChain } from '@onco/platform';
+import { auditModels, connectMongo, FileBlobStore, loadConfig, verifyStoredChain } from '@onco/platform';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => {
@@ -16,11 +18,13 @@ const opt = (name: string) => {
 };
 
 async function main(): Promise<number> {
-  const url = opt('mongo-url') ?? loadConfig().MONGO_URL;
+  const config = loadConfig();
+  const url = opt('mongo-url') ?? config.MONGO_URL;
+  const blobs = new FileBlobStore(opt('file-store') ?? config.FILE_STORE_DIR);
   const started = Date.now();
   const mongo = await connectMongo(url);
   try {
-    const res = await verifyStoredChain(auditModels(mongo));
+    const res = await verifyStoredChain(auditModels(mongo), { blobs });
     if (args.includes('--json')) {
       console.log(JSON.stringify(res, null, 2));
       return res.ok ? 0 : 1;
@@ -31,13 +35,20 @@ async function main(): Promise<number> {
     console.log(
       `[audit:verify] head: ${res.head ? `entry ${res.head.seq}, ${res.head.hash}` : 'none (empty chain)'}`,
     );
+    const a = res.archives!;
+    console.log(
+      a.ok
+        ? `[audit:verify] archives: ${a.files} files, ${a.entries} entries, intact up to the archive mark`
+        : `[audit:verify] archives: BROKEN in the file of entries ${a.broken!.fromSeq} to ${a.broken!.toSeq} (blob ${a.broken!.blobId}): ${a.broken!.message}`,
+    );
     const oldest = res.inbox.oldest ? `, the oldest recorded ${res.inbox.oldest.toISOString()}` : '';
     console.log(`[audit:verify] waiting to be chained: ${res.inbox.count}${oldest}`);
     if (res.ok) {
       console.log(`[audit:verify] OK: the chain is intact (${Date.now() - started} ms)`);
       return 0;
     }
-    const b = res.broken!;
+    if (!res.broken) return 1; // the archives (above)
+    const b = res.broken;
     console.log(
       `[audit:verify] BROKEN at entry ${b.seq}${b.entryId ? ` (id ${b.entryId})` : ''}: ${b.message}`,
     );

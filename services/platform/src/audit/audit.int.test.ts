@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileBlobStore } from '../blobs';
@@ -198,6 +198,50 @@ describe('the audit chain in the store', () => {
       const archived = lines.map((l) => JSON.parse(l));
       expect(archived.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(archived[5].hash).toBe(mark.hash);
+      // the archive files check too: their SHA-256, their entries and links, from the genesis up to the mark
+      expect(await verifyStoredChain(models, { blobs })).toMatchObject({
+        ok: true,
+        archives: { ok: true, files: 2, entries: 6, broken: null },
+      });
+      const script = await promisify(execFile)(
+        'npx',
+        ['tsx', 'scripts/audit-verify.ts', '--mongo-url', dbUrl, '--file-store', dir],
+        { cwd: process.cwd() },
+      );
+      expect(script.stdout).toContain('archives: 2 files, 6 entries, intact up to the archive mark');
+      // an archived entry changed in its file (its bytes only, so every line still chains): the SHA-256
+      const secondFile = path.join(dir, mark.archives![1].blobId.slice(0, 2), mark.archives![1].blobId);
+      const original = await readFile(secondFile, 'utf8');
+      await writeFile(secondFile, original.replace('"action":"read"', '"action":"read" '));
+      expect((await verifyStoredChain(models, { blobs })).archives).toMatchObject({
+        ok: false,
+        files: 1,
+        broken: {
+          fromSeq: 5,
+          message: 'the archive file was changed: its SHA-256 is not the one recorded when it was written',
+        },
+      });
+      // an entry's field changed: its hash
+      await writeFile(secondFile, original.replace('"id":"p-5"', '"id":"p-55"'));
+      const forged = await verifyStoredChain(models, { blobs });
+      expect(forged.ok).toBe(false);
+      expect(forged.archives!.broken!.message).toBe(
+        'entry 5 was modified: its fields no longer give its hash',
+      );
+      const failed = await promisify(execFile)(
+        'npx',
+        ['tsx', 'scripts/audit-verify.ts', '--mongo-url', dbUrl, '--file-store', dir],
+        { cwd: process.cwd() },
+      ).catch((e: { code: number; stdout: string }) => e);
+      expect((failed as { code: number }).code).toBe(1);
+      expect(failed.stdout).toContain('archives: BROKEN in the file of entries 5 to 6');
+      // a file gone
+      await rm(secondFile);
+      expect((await verifyStoredChain(models, { blobs })).archives!.broken!.message).toMatch(
+        /^the archive file is missing/,
+      );
+      await writeFile(secondFile, original);
+      expect((await verifyStoredChain(models, { blobs })).ok).toBe(true);
 
       // a broken segment is never archived: it is the evidence
       await raw().updateOne({ seq: 7 }, { $set: { 'what.patientId': 'pat-forged', when: new Date(0) } });

@@ -4,6 +4,7 @@ export * from './models';
 export * from './trail';
 export * from './chain';
 export * from './verify';
+export * from './verify-archives';
 export * from './retention';
 export * from './plugin';
 export * from './routes';
