@@ -5,12 +5,10 @@ import {
   AppError,
   actorOf,
   auditTrailOf,
-  auditUnavailable,
   badRequest,
   conflict,
   currentActor,
   inTransaction,
-  isWriteConflict,
   errorReplies,
   idParams,
   messageReply,
@@ -138,17 +136,13 @@ async function bulkWriteAudited(
         .exec();
       ok = new Set(found.map((d) => d._id));
     }
-    const entries = writes
-      .filter(({ w }) => ok.has(w.after._id))
-      .map(({ w, before }) => trail.entryDoc(billingCaseChangeInput(before, w.after), actor));
-    if (entries.length) {
-      try {
-        await trail.models.Inbox.collection.insertMany(entries as never[], { session });
-      } catch (err) {
-        if (isWriteConflict(err)) throw err;
-        throw Object.assign(auditUnavailable(), { cause: err });
-      }
-    }
+    await trail.recordIn(
+      session,
+      writes
+        .filter(({ w }) => ok.has(w.after._id))
+        .map(({ w, before }) => billingCaseChangeInput(before, w.after)),
+      actor,
+    );
     return ok;
   });
   trail.recorded();

@@ -4,7 +4,7 @@
  * change through changeCase's default writer commits with its entry in one transaction (the platform's
  * AuditTrail.update), with the case's own history entry and billing-case event in the same update.
  */
-import { BOOKKEEPING_FIELDS, changedPaths, type AuditInput, type ChangeDescription } from '@onco/platform';
+import { changeInputOf, type AuditInput, type ChangeDescription } from '@onco/platform';
 import type { BillingCaseDoc } from '../models';
 
 type CaseRecord = BillingCaseDoc & Record<string, unknown>;
@@ -21,14 +21,5 @@ export const BILLING_CASE_CHANGE: ChangeDescription<CaseRecord> = {
 };
 
 /** The entry of a change whose before and after the caller knows (a bulk write's, in its own transaction). */
-export function billingCaseChangeInput(before: BillingCaseDoc, after: BillingCaseDoc): AuditInput {
-  const b = before as CaseRecord;
-  const a = after as CaseRecord;
-  const subject = BILLING_CASE_CHANGE.subject(a);
-  return {
-    what: { type: 'billing-case', id: subject.id, patientId: subject.patientId },
-    action: BILLING_CASE_CHANGE.action!(b, a),
-    accountIds: subject.accountIds,
-    changes: changedPaths(b, a, { ignore: [...BOOKKEEPING_FIELDS, ...(BILLING_CASE_CHANGE.ignore ?? [])] }),
-  };
-}
+export const billingCaseChangeInput = (before: BillingCaseDoc, after: BillingCaseDoc): AuditInput =>
+  changeInputOf(BILLING_CASE_CHANGE, before as CaseRecord, after as CaseRecord);

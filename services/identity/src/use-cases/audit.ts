@@ -9,10 +9,8 @@
 import type { ClientSession } from 'mongoose';
 import {
   auditTrailOf,
-  auditUnavailable,
   currentActor,
   inTransaction,
-  isWriteConflict,
   type AuditTrail,
   type ChangeDescription,
 } from '@onco/platform';
@@ -54,21 +52,19 @@ export async function changeOfUser<T>(
   const res = await inTransaction(trail.conn, async (session) => {
     const out = await write(session);
     if (out == null) return null;
-    try {
-      await trail.record(
+    // a write conflict runs the whole transaction again; an entry not written refuses the change (a 503)
+    await trail.recordIn(
+      session,
+      [
         {
           what: { type: 'user', id: user.id, patientId: null },
           action: 'update',
           accountIds: user.accountIds,
           changes,
         },
-        { actor, session },
-      );
-    } catch (err) {
-      // a write conflict runs the whole transaction again; anything else refuses the change (a 503)
-      if (isWriteConflict(err)) throw err;
-      throw Object.assign(auditUnavailable(), { cause: err });
-    }
+      ],
+      actor,
+    );
     return out;
   });
   if (res != null) trail.recorded();

@@ -217,21 +217,34 @@ export class AuditTrail {
     } = {},
   ): Promise<D | null> {
     const actor = currentActor();
-    const res = await inTransaction(this.conn, async (session) => {
-      const before = opts.before ?? (await model.findOne(filter, null, { session }).lean<D>().exec());
-      if (!before) return null;
-      const after = await model
-        .findOneAndUpdate({ ...filter, _id: before._id }, update, { returnDocument: 'after', session })
-        .lean<D>()
-        .exec();
-      if (!after) return null;
-      const input = this.changeInput(describe, before, after);
-      if (opts.before) input.changes = withinUpdate(input.changes ?? [], updatedPaths(update));
-      await this.recordChange(input, actor, session);
-      return after;
-    });
+    const res = await inTransaction(this.conn, (session) =>
+      this.updateIn(session, model, filter, update, describe, { ...opts, actor }),
+    );
     if (res) this.recorded();
     return res;
+  }
+
+  /**
+   * `update` inside a transaction the caller runs (several documents in one transaction: its `session`): the
+   * conditional update and its entry. Null (nothing written, nothing recorded) when the filter matched nothing.
+   * Call `recorded()` once the transaction has committed.
+   */
+  async updateIn<D extends Record<string, unknown>>(
+    session: ClientSession,
+    model: Model<any>,
+    filter: Record<string, unknown>,
+    update: Record<string, unknown>,
+    describe: ChangeDescription<D>,
+    opts: { before?: D; actor?: AuditActor } = {},
+  ): Promise<D | null> {
+    const res = opts.before
+      ? await updateAfter<D>(session, model, filter, update, opts.before)
+      : await updateReadingBoth<D>(session, model, filter, update);
+    if (!res) return null;
+    const input = changeInputOf(describe, res.before, res.after);
+    if (opts.before) input.changes = withinUpdate(input.changes ?? [], updatedPaths(update));
+    await this.recordIn(session, [input], opts.actor);
+    return res.after;
   }
 
   /** A new document and its audit entry (`create`, the fields it set), in one transaction. */
@@ -244,37 +257,84 @@ export class AuditTrail {
     const res = await inTransaction(this.conn, async (session) => {
       const [created] = await model.create([doc], { session });
       const after = created.toObject() as D;
-      await this.recordChange(this.changeInput(describe, null, after), actor, session);
+      await this.recordIn(session, [changeInputOf(describe, null, after)], actor);
       return after;
     });
     this.recorded();
     return res;
   }
 
-  /** A change's entry, in its transaction: when it cannot be written the change is rolled back (a 503). */
-  private async recordChange(input: AuditInput, actor: AuditActor, session: ClientSession): Promise<void> {
+  /**
+   * Entries inside a transaction the caller runs (`session`): when they cannot be written the change is rolled back
+   * (a 503 AUDIT_UNAVAILABLE); a write conflict runs the whole transaction again (inTransaction). Call `recorded()`
+   * once the transaction has committed.
+   */
+  async recordIn(
+    session: ClientSession,
+    inputs: AuditInput[],
+    actor: AuditActor = currentActor(),
+  ): Promise<void> {
+    if (!inputs.length) return;
+    const docs = inputs.map((i) => this.entryDoc(i, actor));
     try {
-      await this.record(input, { actor, session });
+      if (docs.length === 1) await this.models.Inbox.collection.insertOne(docs[0] as never, { session });
+      else await this.models.Inbox.collection.insertMany(docs as never[], { session });
     } catch (err) {
-      // a write conflict runs the whole transaction again (inTransaction); anything else refuses the change
       if (isWriteConflict(err)) throw err;
       throw Object.assign(auditUnavailable(), { cause: err });
     }
   }
+}
 
-  private changeInput<D extends Record<string, unknown>>(
-    describe: ChangeDescription<D>,
-    before: D | null,
-    after: D,
-  ): AuditInput {
-    const subject = describe.subject(after);
-    return {
-      what: { type: describe.type, id: subject.id, patientId: subject.patientId },
-      action: describe.action?.(before, after) ?? (before ? 'update' : 'create'),
-      accountIds: subject.accountIds,
-      changes: changedPaths(before, after, { ignore: [...BOOKKEEPING_FIELDS, ...(describe.ignore ?? [])] }),
-    };
-  }
+/**
+ * The entry of a change described by `describe`, from the document before (null: a create) and after it: the
+ * record, its patient and accounts, the action, the names of the fields that changed (or `changes` when the
+ * caller knows them better), plus `extra` names the documents do not show.
+ */
+export function changeInputOf<D extends Record<string, unknown>>(
+  describe: ChangeDescription<D>,
+  before: D | null,
+  after: D,
+  opts: { changes?: string[]; extra?: string[] } = {},
+): AuditInput {
+  const subject = describe.subject(after);
+  const changed =
+    opts.changes ??
+    changedPaths(before, after, { ignore: [...BOOKKEEPING_FIELDS, ...(describe.ignore ?? [])] });
+  return {
+    what: { type: describe.type, id: subject.id, patientId: subject.patientId },
+    action: describe.action?.(before, after) ?? (before ? 'update' : 'create'),
+    accountIds: subject.accountIds,
+    changes: [...new Set([...changed, ...(opts.extra ?? [])])].sort(),
+  };
+}
+
+/**
+ * One conditional update inside a transaction (`session`), with the document read before and after it (for its
+ * entry's changed fields). Null (nothing written) when the filter matched nothing.
+ */
+export async function updateReadingBoth<D extends Record<string, unknown>>(
+  session: ClientSession,
+  model: Model<any>,
+  filter: Record<string, unknown>,
+  update: Record<string, unknown>,
+): Promise<{ before: D; after: D } | null> {
+  const before = await model.findOne(filter, null, { session }).lean<D>().exec();
+  return before ? updateAfter(session, model, filter, update, before) : null;
+}
+
+async function updateAfter<D extends Record<string, unknown>>(
+  session: ClientSession,
+  model: Model<any>,
+  filter: Record<string, unknown>,
+  update: Record<string, unknown>,
+  before: D,
+): Promise<{ before: D; after: D } | null> {
+  const after = await model
+    .findOneAndUpdate({ ...filter, _id: before._id }, update, { returnDocument: 'after', session })
+    .lean<D>()
+    .exec();
+  return after ? { before, after } : null;
 }
 
 const trails = new WeakMap<Connection, AuditTrail>();

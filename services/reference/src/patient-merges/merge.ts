@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientSession } from 'mongoose';
 import { createEvent, outboxForInsert } from '@onco/events';
-import { actorOf, conflict, currentActor, inTransaction, type SessionUser } from '@onco/platform';
+import {
+  actorOf,
+  conflict,
+  currentActor,
+  inTransaction,
+  updateReadingBoth,
+  type SessionUser,
+} from '@onco/platform';
 import type { PatientDoc, PatientMergeDoc, ReferenceModels } from '../models';
-import { patientChangeInput, patientTrail, recordInTransaction, updateReadingBoth } from '../use-cases/audit';
+import { patientChangeInput, patientTrail } from '../use-cases/audit';
 import { requisitionCount } from './preview';
 import { MSG_MERGE_CHANGED } from './rules';
 
@@ -111,8 +118,7 @@ export async function recordPatientWrites(
   billingsOf: Set<string>,
   actor: ReturnType<typeof currentActor>,
 ) {
-  await recordInTransaction(
-    patientTrail(models.Patient.db),
+  await patientTrail(models.Patient.db).recordIn(
     session,
     written.map((w) =>
       patientChangeInput(w.before, w.after, {

@@ -1,8 +1,15 @@
 import type { ClientSession } from 'mongoose';
 import { withOutbox } from '@onco/events';
-import { actorOf, conflict, currentActor, inTransaction, type SessionUser } from '@onco/platform';
+import {
+  actorOf,
+  conflict,
+  currentActor,
+  inTransaction,
+  updateReadingBoth,
+  type SessionUser,
+} from '@onco/platform';
 import type { PatientDoc, PatientMergeDoc, ReferenceModels } from '../models';
-import { patientTrail, updateReadingBoth } from '../use-cases/audit';
+import { patientTrail } from '../use-cases/audit';
 import { patientMergeEvent, recordPatientWrites, type PatientWrite } from './merge';
 import { MSG_UNDO_TARGET_EDITED } from './rules';
 

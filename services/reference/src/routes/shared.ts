@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ClientSession, Model } from 'mongoose';
 import { badRequest, conditionalWrite, conflict, notFound, toApi } from '@onco/platform';
-import { PATIENT_CHANGE, patientTrail, updatePatientIn } from '../use-cases/audit';
+import { PATIENT_CHANGE, patientTrail } from '../use-cases/audit';
 import type { ReferenceDeps } from '../use-cases/deps';
 
 /** What every reference route file gets: the module's deps, which it hands to the use cases. */
@@ -112,7 +112,7 @@ export async function writeScopedEdit<T>(
     const trail = patientTrail(o.model.db);
     // in a bulk update the caller's transaction commits the entries (and tells the chainer)
     updated = session
-      ? await updatePatientIn(trail, session, o.model, filter, update)
+      ? await trail.updateIn(session, o.model, filter, update, PATIENT_CHANGE)
       : await trail.update(o.model, filter, update, PATIENT_CHANGE);
   } else
     updated = await o.model

@@ -15,7 +15,7 @@ import type { PatientBillingDoc } from '../models';
 import { BILLING_LABELS, checkBilling, type BillingForm } from '../rules';
 import { mergedPatientError, patientScope } from '../routes/patients/resource';
 import { fieldErrors, loadScoped } from '../routes/shared';
-import { patientChangeInput, patientTrail, recordInTransaction } from './audit';
+import { patientChangeInput, patientTrail } from './audit';
 import type { ReferenceDeps } from './deps';
 
 /**
@@ -118,8 +118,7 @@ const billingWrite = async (
     if (p?.mergedInto) throw mergedPatientError(p);
     const change = await fn(session);
     const patient = { _id: patientId, accountIds: p?.accountIds ?? [] };
-    await recordInTransaction(
-      trail,
+    await trail.recordIn(
       session,
       [patientChangeInput(patient, patient, { changes: billingPaths(change) })],
       actor,
