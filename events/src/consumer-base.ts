@@ -7,7 +7,7 @@ import type { Consumer, ConsumerConfig, ConsumerRunConfig, Kafka, KafkaMessage }
 import type { Db } from 'mongodb';
 import { safeParseEventJson, type AnyEvent } from './envelope';
 import type { EventFamily } from './schemas';
-import { ensureTopics, familyOfTopic, topicFor } from './topics';
+import { DEFAULT_PARTITIONS, ensureTopics, familyOfTopic, topicFor } from './topics';
 import { restartCrashes } from './crash-restart';
 import { keepMemberIdAcrossRestarts } from './member-id';
 import { KAFKA_RECOVERY_SETTLE_MS, kafkaReachable, outageLog } from './outage-log';
@@ -46,6 +46,11 @@ export interface ConsumerBaseOptions {
   /** Create missing topics (3 partitions) before subscribing. Default true. */
   ensureTopics?: boolean;
   deadLetterCollection?: string;
+  /**
+   * Partitions handled at once (each partition's events still one after another, in order). Default: a topic's
+   * partitions (DEFAULT_PARTITIONS), so one process works off a backlog on every partition at once
+   * (docs/decisions.md "Consumer session").
+   */
   partitionsConsumedConcurrently?: number;
   /** Extra kafkajs consumer settings (sessionTimeout, heartbeatInterval, ...). */
   consumerConfig?: Omit<ConsumerConfig, 'groupId'>;
@@ -206,7 +211,7 @@ export async function startConsumer(
     await consumer.subscribe({ topics, fromBeginning });
     await consumer.run({
       autoCommit: true,
-      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS,
       ...run,
     });
   };
