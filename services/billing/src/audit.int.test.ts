@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditModels, auditTrailOf, type AuditModels, type InboxDoc } from '@onco/platform';
-import { user, useTestSystem } from '@onco/testing';
+import { auditTrailOf, type InboxDoc } from '@onco/platform';
+import { auditEntriesSince, inRecordOrder, user, useTestSystem } from '@onco/testing';
 import { importIcd10Fixture, qualifiedCase } from '../test/fixtures';
 import { billingModels, upsertBillingSpecialists, type BillingCaseDoc, type BillingModels } from './models';
 
@@ -12,12 +12,10 @@ import { billingModels, upsertBillingSpecialists, type BillingCaseDoc, type Bill
  * rolls the change back (503).
  */
 let billing: BillingModels;
-let audit: AuditModels;
 const BIS = '/bis/api/v1';
 const { sys, users, call } = useTestSystem({
   prepare: async () => {
     billing = billingModels(sys.ctx.mongo);
-    audit = auditModels(sys.ctx.mongo);
     await importIcd10Fixture(sys.ctx.mongo);
     await upsertBillingSpecialists(billing.BillingSpecialist, [
       { id: 'bs-audit-1', name: 'Bea Biller', email: 'bea@billing.example.org' },
@@ -40,15 +38,8 @@ async function newCase(over: Record<string, unknown> = {}) {
   return { id: String(doc._id), patientId: `pat-audit-${n}` };
 }
 /** The change entries recorded since `since` (the inbox: this system runs no chainer), oldest first. */
-const changesSince = async (since: Date) =>
-  (
-    await audit.Inbox.find({ when: { $gte: since } })
-      .sort({ when: 1, _id: 1 })
-      .lean<InboxDoc[]>()
-  ).filter((e) => e.action !== 'read');
-/** Entries of one transaction (or one millisecond) share their instant: then in the order of the cases given. */
-const inOrder = (entries: InboxDoc[], ids: string[]) =>
-  [...entries].sort((a, b) => +a.when - +b.when || ids.indexOf(a.what.id!) - ids.indexOf(b.what.id!));
+const changesSince = (since: Date) => auditEntriesSince(sys.ctx.mongo, since, { changes: true });
+const inOrder = inRecordOrder;
 const noPhi = (entries: InboxDoc[]) => expect(JSON.stringify(entries)).not.toContain('Quillfeather');
 
 describe('audit: changes of a billing case commit with their entry', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditModels, auditTrailOf, readMailbox, type AuditModels, type InboxDoc } from '@onco/platform';
-import { b64, TEST_PASSWORD, user, useTestSystem } from '@onco/testing';
+import { auditTrailOf, readMailbox, type InboxDoc } from '@onco/platform';
+import { auditEntriesSince, b64, TEST_PASSWORD, user, useTestSystem } from '@onco/testing';
 import { identityModels, type UserDoc } from './models/user';
 
 /**
@@ -15,11 +15,9 @@ const ACC_B = { id: 'acc-audit-users-b', name: 'Audit Users Clinic B' };
 const USERS = '/portal/api/v1/users';
 const NEW_PASSWORD = 'Changed2024x';
 
-let models: AuditModels;
 const { sys, users, call } = useTestSystem({
   config: { LOCKOUT_THRESHOLD: '3' },
   prepare: async () => {
-    models = auditModels(sys.ctx.mongo);
     await sys.ctx.mongo.collection('accounts').insertMany([
       { _id: ACC_A.id as never, accountId: ACC_A.id, name: ACC_A.name, deleted: false },
       { _id: ACC_B.id as never, accountId: ACC_B.id, name: ACC_B.name, deleted: false },
@@ -36,10 +34,7 @@ const { sys, users, call } = useTestSystem({
 });
 
 /** the entries recorded since `since` (the inbox: this system runs no chainer), oldest first */
-const entriesSince = async (since: Date) =>
-  models.Inbox.find({ when: { $gte: since } })
-    .sort({ when: 1 })
-    .lean<InboxDoc[]>();
+const entriesSince = (since: Date) => auditEntriesSince(sys.ctx.mongo, since);
 const userDoc = async (id: string) =>
   (await identityModels(sys.ctx.mongo).User.findById(id).lean().exec()) as UserDoc;
 

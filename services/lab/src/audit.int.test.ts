@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  auditModels,
-  auditTrailOf,
-  MSG_AUDIT_UNAVAILABLE,
-  type AuditModels,
-  type InboxDoc,
-} from '@onco/platform';
-import { multipart, provider, useTestSystem } from '@onco/testing';
+import { auditTrailOf, MSG_AUDIT_UNAVAILABLE, type InboxDoc } from '@onco/platform';
+import { auditEntriesSince, multipart, provider, useTestSystem } from '@onco/testing';
 import { isoDaysAgo } from '@onco/requisitions/testing';
 import { oneTestSubmission } from '../test/events';
 import {
@@ -33,12 +27,10 @@ const ACCOUNT = 'acc-A';
 const SECRET = { name: 'Lovelace', lims: `LP-SECRET-${run}`, file: `Lovelace-report-${run}.pdf` };
 
 let lab: LabModule;
-let models: AuditModels;
 const { sys, h, users, call } = useTestSystem({
   prepare: async () => {
     lab = createLabModule(sys.ctx);
     await seedDomainPreferences(lab.models);
-    models = auditModels(sys.ctx.mongo);
   },
   users: {
     // a portal administrator holds every permission (the lab's actions, samples and reports)
@@ -68,10 +60,7 @@ async function labRequisition(n: number, patientId = `pat-${run}`) {
 }
 
 /** the changes recorded since `since` (reads left out), oldest first */
-const changesSince = async (since: Date) =>
-  models.Inbox.find({ when: { $gte: since }, action: { $ne: 'read' } })
-    .sort({ when: 1, _id: 1 })
-    .lean<InboxDoc[]>();
+const changesSince = (since: Date) => auditEntriesSince(sys.ctx.mongo, since, { changes: true });
 
 /** exactly one change recorded since `since`, and it is about `id` */
 async function oneChange(since: Date, id: string): Promise<InboxDoc> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditModels, auditTrailOf, type AuditModels, type InboxDoc } from '@onco/platform';
-import { provider, user, useTestSystem } from '@onco/testing';
+import { auditTrailOf, type InboxDoc } from '@onco/platform';
+import { auditEntriesSince, inRecordOrder, provider, user, useTestSystem } from '@onco/testing';
 import { completeForm } from '@onco/requisitions/testing';
 import { submitThroughApi } from '../../requisitions/test/submit';
 import { referenceModels, type ReferenceModels } from './models';
@@ -13,7 +13,6 @@ import { referenceModels, type ReferenceModels } from './models';
  * entry that cannot be written rolls the change back (503).
  */
 let models: ReferenceModels;
-let audit: AuditModels;
 const P = '/portal/api/v1';
 const A = { id: 'acc-audit-A', name: 'Audit Clinic A' };
 const B = { id: 'acc-audit-B', name: 'Audit Clinic B' };
@@ -21,7 +20,6 @@ const PHY = 'phy-audit-1';
 const { sys, h, users, call } = useTestSystem({
   prepare: async () => {
     models = referenceModels(sys.ctx.mongo);
-    audit = auditModels(sys.ctx.mongo);
   },
   users: {
     npi: provider(A, PHY),
@@ -53,15 +51,8 @@ async function patient(over: Record<string, unknown> = {}) {
   return id;
 }
 /** The change entries recorded since `since` (the inbox: this system runs no chainer), oldest first. */
-const changesSince = async (since: Date) =>
-  (
-    await audit.Inbox.find({ when: { $gte: since } })
-      .sort({ when: 1, _id: 1 })
-      .lean<InboxDoc[]>()
-  ).filter((e) => e.action !== 'read');
-/** Entries of one transaction share their instant: in the order of the patients given. */
-const inOrder = (entries: InboxDoc[], ids: string[]) =>
-  [...entries].sort((a, b) => ids.indexOf(a.what.id!) - ids.indexOf(b.what.id!));
+const changesSince = (since: Date) => auditEntriesSince(sys.ctx.mongo, since, { changes: true });
+const inOrder = inRecordOrder;
 const noPhi = (entries: InboxDoc[]) => {
   const text = JSON.stringify(entries);
   for (const s of SECRETS) expect(text).not.toContain(s);

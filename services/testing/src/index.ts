@@ -14,3 +14,4 @@ export * from './support';
 export * from './kafka-bed';
 export * from './uploads';
 export * from './outage';
+export * from './audit';
