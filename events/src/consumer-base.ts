@@ -30,6 +30,8 @@ export const FETCH_MAX_WAIT_MS = 1_000;
  */
 export const SESSION_TIMEOUT_MS = 10_000;
 export const HEARTBEAT_INTERVAL_MS = 3_000;
+/** The longest pause between a consumer's retries (and before kafkajs restarts it after a crash). */
+export const CONSUMER_RETRY_MAX_MS = 1_000;
 
 /** What both runners take: where to consume from and where to dead-letter. */
 export interface ConsumerBaseOptions {
@@ -202,6 +204,9 @@ export async function startConsumer(
     maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
     sessionTimeout: SESSION_TIMEOUT_MS,
     heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+    // a crash kafkajs restarts by itself waits its last retry's pause: at most a second, so a consumer is back
+    // within about a second of Kafka (the client's default grows to 2.4 s)
+    retry: { retries: 3, initialRetryTime: 300, maxRetryTime: CONSUMER_RETRY_MAX_MS },
     ...options.consumerConfig,
     groupId,
   });

@@ -5,13 +5,13 @@ import { backoffDelay, type EventsLogger } from './util';
 /**
  * kafkajs restarts a crashed consumer only when it deems the error retriable: a crash it gives up on (e.g. "Failed
  * to find group coordinator" while a broker restarts) would leave the consumer dead until the process restarts, its
- * events unread. This restarts such a crash itself (connect, then `resubscribe`), with a growing pause (1 s
- * doubling to 4 s, reset when the consumer joins its group), until `stop()`. docs/decisions.md "Consumer session,
+ * events unread. This restarts such a crash itself (connect, then `resubscribe`), with a growing pause (0.5 s
+ * doubling to 1 s, reset when the consumer joins its group), until `stop()`. docs/decisions.md "Consumer session,
  * and crashes kafkajs gives up on". Crashes and failed restarts are failures of the group's `outage` (one WARN
  * when it starts; its join ends it: docs/decisions.md "One log line per outage").
  */
 /** The longest pause between two restarts of a crashed consumer: it rejoins at most that long after Kafka is back. */
-export const CONSUMER_RESTART_MAX_MS = 4_000;
+export const CONSUMER_RESTART_MAX_MS = 1_000;
 
 export function restartCrashes(
   consumer: Consumer,
@@ -33,7 +33,7 @@ export function restartCrashes(
   let restarting: Promise<void> | undefined;
   const restart = () => {
     if (stopped) return;
-    const delay = backoffDelay(++attempt, { initialMs: 1_000, maxMs: CONSUMER_RESTART_MAX_MS, jitter: 0.2 });
+    const delay = backoffDelay(++attempt, { initialMs: 500, maxMs: CONSUMER_RESTART_MAX_MS, jitter: 0.2 });
     timer = setTimeout(() => {
       if (stopped) return;
       restarting = (async () => {

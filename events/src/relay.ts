@@ -67,7 +67,7 @@ export interface OutboxRelayMetrics {
 }
 
 /** The longest pause between two publishing tries of the relay while Kafka is away. */
-export const RELAY_BACKOFF_MAX_MS = 2_000;
+export const RELAY_BACKOFF_MAX_MS = 1_000;
 
 const DEFAULT_PRODUCER_RETRY: RetryOptions = { retries: 3, initialRetryTime: 200, maxRetryTime: 3_000 };
 
