@@ -21,6 +21,8 @@ import {
   waitForText,
   type ConsoleUser,
 } from '../../../test/harness';
+import { auditModels } from '@onco/platform';
+import { settled, waitFor } from '@onco/testing';
 import { createReferenceModule } from '../../../../services/reference/src/index';
 import type { SeedResult } from '../../../../services/reference/src/seed';
 
@@ -32,6 +34,7 @@ describe('the audit trail in the console (real backend with workers, chromium)',
 
   const { h, admin } = useConsole({
     users: { admin: 'ROLE_PORTAL_ADMIN' },
+    signIn: ['admin'],
     timeout: 180_000,
     seed: async (h) => {
       seed = await createReferenceModule(h.sys.ctx).seedReference({ referenceData: 'fixtures' });
@@ -55,6 +58,12 @@ describe('the audit trail in the console (real backend with workers, chromium)',
       expect(
         (await h.api(provider.authorization, 'GET', '/portal/api/v1/testOrderForms/export')).status,
       ).toBe(200);
+      // what the submission set off (the lab's test order, its billing case: entries by `system`) is done, and
+      // every entry is on the chain: the list's rows are final
+      await settled(h.sys);
+      await waitFor(async () => (await auditModels(h.sys.ctx.mongo).Inbox.countDocuments()) === 0 || null, {
+        what: 'every audit entry chained',
+      });
     },
   });
 
@@ -69,25 +78,31 @@ describe('the audit trail in the console (real backend with workers, chromium)',
     await loginAs(page, h, admin.loginId);
     await clickWhenReady(page, '[data-menu="audit"]');
     await page.waitForFunction(() => location.pathname === '/audit');
-    // the provider's create, sign, submit, two reads and an export (chained within a second)
-    await page.waitForSelector('[data-testid^="audit-action-"]');
-    await page
-      .waitForFunction(() => document.querySelectorAll('[data-testid^="audit-action-"]').length >= 6, {
-        timeout: 10_000,
-      })
-      .catch(async () => {
-        await page.reload();
-        await page.waitForFunction(
-          () => document.querySelectorAll('[data-testid^="audit-action-"]').length >= 6,
-        );
-      });
+    // the provider's create, sign, submit, two reads and an export, and the system's changes the submission set
+    // off: every entry of the trail, newest first
+    const total = (await h.api(admin.authorization, 'GET', '/uam/api/v1/audit?page=0&size=100')).body
+      .totalElements as number;
+    expect(total).toBeGreaterThanOrEqual(6);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid^="audit-action-"]').length === n,
+      {},
+      total,
+    );
     const text = await bodyText(page);
     for (const col of ['When', 'User', 'Record', 'Patient', 'Action', 'Outcome', 'From'])
       expect(text.toUpperCase()).toContain(col.toUpperCase());
     expect(text).toContain('Requisition');
     expect(text).toContain(requisitionId);
     const all = await seqs(page);
-    expect(all.length).toBe(6);
+    expect(all.length).toBe(total);
+    const byProvider = (
+      await h.api(
+        admin.authorization,
+        'GET',
+        `/uam/api/v1/audit?filter=${encodeURIComponent(JSON.stringify({ userId: provider._id }))}`,
+      )
+    ).body.totalElements;
+    expect(byProvider).toBe(6);
     expect(all).toEqual([...all].sort((a, b) => b - a));
 
     // the Patient id filter: only the entries naming the patient
