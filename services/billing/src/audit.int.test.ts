@@ -1,8 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, type EventEnvelope } from '@onco/events';
 import { auditTrailOf, type InboxDoc } from '@onco/platform';
 import { auditEntriesSince, inRecordOrder, user, useTestSystem } from '@onco/testing';
 import { importIcd10Fixture, qualifiedCase } from '../test/fixtures';
+import { gatewayDir, removeGatewayDir } from '../test/submission-system';
 import { billingModels, upsertBillingSpecialists, type BillingCaseDoc, type BillingModels } from './models';
+import { handleCaseEvent } from './consumers/cases';
+import { applyFeedEntry } from './submission/apply-feed-entry';
+import { createGatewayClient } from './submission/gateway-client';
+import { startGatewayStandin, type FeedEntry, type GatewayStandin } from './submission/gateway-standin';
+import { execSubmitJob, type SubmitJobDeps } from './submission/process-job';
+import { SubmissionRetry, submitJobData } from './submission/submit-job';
+import { uncastWrites } from './submission/writes';
 
 /**
  * Every change billing staff make to a billing case commits with its audit entry (docs/audit.md "Changes"), on
@@ -154,5 +164,237 @@ describe('audit: changes of a billing case commit with their entry', () => {
       .sort({ _id: 1 })
       .lean<BillingCaseDoc[]>();
     expect(after).toEqual(before);
+  });
+});
+
+/** The actor of the system's writes (a worker, a poller, a consumer: no request). */
+const SYSTEM_WHO = { userId: 'system', role: 'SYSTEM', name: '' };
+const systemEntry = (c: { id: string; patientId: string | null }) => ({
+  who: SYSTEM_WHO,
+  what: { type: 'billing-case', id: c.id, patientId: c.patientId },
+  outcome: 'allowed',
+  route: null,
+  from: { ip: null, userAgent: null, requestId: null },
+});
+
+/**
+ * The system's writes of a billing case commit with their entries too (actor `system`): the submission worker's
+ * steps (its processor run on a job as BullMQ would, against the gateway stand-in over HTTP), the status feed's
+ * answers, and a case opened by the billing consumer. Each write that changed the case leaves one entry naming the
+ * fields it changed; a repeated job, feed entry or event leaves none.
+ */
+describe("audit: the system's writes of a billing case (submission worker, status feed, consumer)", () => {
+  let standin: GatewayStandin;
+  let deps: SubmitJobDeps;
+  const dir = gatewayDir('audit');
+
+  beforeAll(async () => {
+    standin = await startGatewayStandin({ dir });
+    const gateway = createGatewayClient(standin.url, { timeoutMs: 5000, sockets: 2 });
+    deps = { ctx: sys.ctx, models: billing, gateway, timeoutMs: 5000, attempts: 3, ...uncastWrites(billing) };
+  });
+  afterAll(async () => {
+    deps?.gateway.close();
+    await standin?.close();
+    removeGatewayDir(dir);
+  });
+
+  /** a new case queued by Submit (an administrator's entry), read back as its job finds it */
+  async function queued(billingCode: string) {
+    const c = await newCase({ billingCode });
+    const res = await call('POST', `${BIS}/billing/submit/${c.id}`, 'admin');
+    expect(res.statusCode, res.body).toBe(200);
+    const doc = (await billing.BillingCase.findById(c.id).lean<BillingCaseDoc>())!;
+    expect(doc.caseStatus).toBe('QUEUED_FOR_SUBMISSION');
+    return { ...c, job: submitJobData(doc) };
+  }
+  const get = async (id: string) => (await billing.BillingCase.findById(id).lean<BillingCaseDoc>())!;
+  const history = (d: BillingCaseDoc) => d.caseHistory.map((e) => e.status);
+
+  it("the worker's first send: SUBMITTED_TO_XIFIN and the answer, one entry each by system; a re-run records nothing", async () => {
+    const c = await queued('ACC-AUDIT-W1');
+    const since = new Date();
+    const res = await execSubmitJob(deps, { data: c.job, attemptsMade: 0, opts: { attempts: 3 } });
+    expect(res).toEqual({ outcome: 'answered', status: 'ACCEPTED_BY_XIFIN' });
+    const done = await get(c.id);
+    expect(history(done)).toEqual(['QUEUED_FOR_SUBMISSION', 'SUBMITTED_TO_XIFIN', 'ACCEPTED_BY_XIFIN']);
+    expect(done.submission).toMatchObject({ generation: 1, attempts: 1, lastError: null });
+
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(2);
+    for (const e of entries)
+      expect(e).toMatchObject({ ...systemEntry(c), action: 'update', onBehalfOf: ['acc-A'] });
+    // markSubmitted (written without reading the case first) and the answer's step
+    expect(entries.map((e) => e.changes)).toEqual([
+      ['caseHistory', 'caseStatus', 'submission.attempts'],
+      ['caseHistory', 'caseStatus'],
+    ]);
+    noPhi(entries);
+    expect(JSON.stringify(entries)).not.toContain('ACC-AUDIT-W1');
+
+    // the same job again (a redelivery): the case is no longer being sent, nothing written, nothing recorded
+    const again = new Date();
+    expect(await execSubmitJob(deps, { data: c.job, attemptsMade: 0, opts: { attempts: 3 } })).toEqual({
+      outcome: 'skipped',
+      reason: 'not-sending',
+    });
+    expect(await changesSince(again)).toEqual([]);
+    expect(await get(c.id)).toEqual(done);
+  });
+
+  it('a retry: RETRY_SCHEDULED, then RETRY_IN_PROGRESS, RETRY_SUCCEEDED and the answer, one entry a step', async () => {
+    // the billing system answers the first post of the claim 503 (payor down), then accepts it
+    const c = await queued('FAIL1-ACC-AUDIT');
+    const since = new Date();
+    await expect(
+      execSubmitJob(deps, { data: c.job, attemptsMade: 0, opts: { attempts: 3 } }),
+    ).rejects.toBeInstanceOf(SubmissionRetry);
+    expect((await get(c.id)).caseStatus).toBe('RETRY_SCHEDULED');
+    expect(await execSubmitJob(deps, { data: c.job, attemptsMade: 1, opts: { attempts: 3 } })).toEqual({
+      outcome: 'answered',
+      status: 'ACCEPTED_BY_XIFIN',
+    });
+    const done = await get(c.id);
+    expect(history(done)).toEqual([
+      'QUEUED_FOR_SUBMISSION',
+      'SUBMITTED_TO_XIFIN',
+      'RETRY_SCHEDULED',
+      'RETRY_IN_PROGRESS',
+      'RETRY_SUCCEEDED',
+      'ACCEPTED_BY_XIFIN',
+    ]);
+
+    const entries = await changesSince(since);
+    expect(entries.map((e) => e.changes)).toEqual([
+      ['caseHistory', 'caseStatus', 'submission.attempts'],
+      ['caseHistory', 'caseStatus', 'errorDetails', 'submission.lastError'],
+      ['caseHistory', 'caseStatus', 'submission.attempts'],
+      ['caseHistory', 'caseStatus', 'errorDetails'],
+      ['caseHistory', 'caseStatus', 'submission.lastError'],
+    ]);
+    for (const e of entries) expect(e).toMatchObject({ ...systemEntry(c), action: 'update' });
+    noPhi(entries);
+    // the billing system's error text is a value: not in the entries
+    expect(JSON.stringify(entries)).not.toMatch(/payor|unavailable/i);
+  });
+
+  it('a status-feed answer: one entry by system naming the fields changed; the same entry again records nothing', async () => {
+    const c = await queued('ACC-AUDIT-FEED');
+    await execSubmitJob(deps, { data: c.job, attemptsMade: 0, opts: { attempts: 3 } });
+    const reported = await fetch(`${standin.url}/claims/${encodeURIComponent(`${c.id}:1`)}/status`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'PAID', note: 'Paid in full to Zenobia Quillfeather' }),
+    });
+    expect(reported.status).toBe(201);
+    const entry = (await reported.json()) as FeedEntry;
+    const feed = { models: billing, logger: sys.ctx.logger };
+
+    const since = new Date();
+    expect(await applyFeedEntry(feed, entry)).toEqual({
+      outcome: 'applied',
+      caseId: c.id,
+      caseStatus: 'BILLING_COMPLETE',
+    });
+    const done = await get(c.id);
+    expect(done.feedEntryIds).toEqual([entry.id]);
+    expect(done.caseHistory.at(-1)).toMatchObject({ status: 'BILLING_COMPLETE', byId: 'billing-feed' });
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ ...systemEntry(c), action: 'update', onBehalfOf: ['acc-A'] });
+    expect(entries[0].changes).toEqual(['caseHistory', 'caseStatus', 'feedEntryIds']);
+    noPhi(entries);
+    expect(JSON.stringify(entries)).not.toContain('Paid in full');
+
+    // read again (the cursor not advanced after a crash): nothing changed, nothing recorded
+    const again = new Date();
+    expect(await applyFeedEntry(feed, entry)).toEqual({ outcome: 'repeated', caseId: c.id });
+    expect(await changesSince(again)).toEqual([]);
+    expect(await get(c.id)).toEqual(done);
+  });
+
+  it('a case opened by the consumer: one `create` entry by system; the redelivered event records nothing', async () => {
+    const requisitionId = `req-audit-${randomUUID()}`;
+    const patientId = `pat-audit-consumer-${n}`;
+    const submitted = createEvent('requisition-submitted', {
+      data: {
+        requisitionId,
+        testRequisitionId: 'TRF-AUDIT-1',
+        accountId: 'acc-A',
+        accountName: 'Alpha Oncology',
+        physicianId: 'phy-1',
+        physicianName: 'Dr. One',
+        patientId,
+        patientName: PATIENT_NAME,
+        submittedBy: { id: 'user-1', name: 'Dr. One' },
+        submittedOn: new Date().toISOString(),
+        createPdf: false,
+        testOrders: [
+          {
+            id: `${requisitionId}-t1`,
+            testOrderId: 'TO-AUDIT-1',
+            testType: 'NEXT_DX',
+            orderType: 'INITIAL_ORDER',
+            status: 'TEST_ORDERED',
+          },
+        ],
+        clinicalReviewStatus: 'NEEDS_REVIEW',
+        icd10Codes: ['C34.90'],
+        diagnosis: 'LUNG',
+      },
+    });
+    // the requisition's state recorded: no case of it yet, nothing changed, nothing recorded
+    const since = new Date();
+    expect(await handleCaseEvent(billing, submitted)).toBe(false);
+    const testOrderId = `${requisitionId}-t1`;
+    const test = createEvent('test-status', {
+      data: {
+        testOrderId,
+        testId: 'TO-AUDIT-1',
+        requisitionId,
+        testRequisitionId: 'TRF-AUDIT-1',
+        accountId: 'acc-A',
+        testType: 'NEXT_DX',
+        orderType: 'INITIAL_ORDER',
+        previousStatus: null,
+        status: 'TEST_ORDERED',
+        changedBy: { id: 'user-1', name: 'Lab One' },
+        changedOn: new Date().toISOString(),
+        dueOn: null,
+        change: 'created',
+        limsProjectId: null,
+        report: null,
+      },
+    }) as EventEnvelope<'test-status'>;
+    expect(await handleCaseEvent(billing, test)).toBe(true);
+    const created = (await billing.BillingCase.findOne({ testOrderId }).lean<BillingCaseDoc>())!;
+    expect(created.patient).toEqual({ id: patientId, name: PATIENT_NAME });
+
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      ...systemEntry({ id: created._id, patientId }),
+      action: 'create',
+      onBehalfOf: ['acc-A'],
+    });
+    expect(entries[0].changes).toEqual(
+      expect.arrayContaining([
+        'caseHistory',
+        'caseStatus',
+        'patient.id',
+        'patient.name',
+        'testOrderId',
+        'testStatus',
+      ]),
+    );
+    for (const bookkeeping of ['outbox', 'version', 'createdOn', 'updatedOn'])
+      expect(entries[0].changes).not.toContain(bookkeeping);
+    noPhi(entries);
+
+    // the same event again (a redelivery): no second case, nothing recorded
+    const again = new Date();
+    expect(await handleCaseEvent(billing, test)).toBe(false);
+    expect(await billing.BillingCase.countDocuments({ testOrderId })).toBe(1);
+    expect(await changesSince(again)).toEqual([]);
   });
 });

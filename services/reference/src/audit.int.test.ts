@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createEvent } from '@onco/events';
 import { auditTrailOf, type InboxDoc } from '@onco/platform';
 import { auditEntriesSince, inRecordOrder, provider, user, useTestSystem } from '@onco/testing';
 import { completeForm } from '@onco/requisitions/testing';
 import { submitThroughApi } from '../../requisitions/test/submit';
 import { referenceModels, type ReferenceModels } from './models';
+import { applyPatientParties, handlePatientPartiesEvent } from './consumers/patient-parties';
 
 /**
  * Every change a user makes to a patient commits with its audit entry (docs/audit.md "Changes"), on the real
@@ -300,5 +303,91 @@ describe('audit: changes of a patient commit with their entry', () => {
     }
     expect(await models.Patient.findById(id).lean()).toEqual(before);
     expect(await models.PatientBilling.countDocuments({ patientId: id })).toBe(0);
+  });
+});
+
+/**
+ * The patient-parties consumer (a requisition's account, physician and location added to its patient, actor
+ * `system`): an addition commits with one entry naming the lists that grew; an event that adds nothing (a
+ * redelivery, a party the patient has) writes and records nothing.
+ */
+describe("audit: the patient-parties consumer's additions", () => {
+  const submitted = (patientId: string, accountId: string, physicianId: string) => {
+    const requisitionId = `req-audit-${randomUUID()}`;
+    return createEvent('requisition-submitted', {
+      data: {
+        requisitionId,
+        testRequisitionId: `TRF-${requisitionId}`,
+        accountId,
+        physicianId,
+        patientId,
+        patientName: 'Zenobia Quillfeather',
+        submittedBy: { id: 'user-1', name: 'Dr. One' },
+        submittedOn: new Date().toISOString(),
+        createPdf: false,
+        testOrders: [],
+        clinicalReviewStatus: null,
+        icd10Codes: [],
+      },
+    });
+  };
+  const SYSTEM_WHO = { userId: 'system', role: 'SYSTEM', name: '' };
+
+  it('a new account: one `update` by system naming accountIds; the redelivered event records nothing', async () => {
+    const id = await patient();
+    const before = (await models.Patient.findById(id).lean())!;
+    const event = submitted(id, B.id, PHY);
+    const since = new Date();
+    await handlePatientPartiesEvent(models, event);
+    const after = (await models.Patient.findById(id).lean())!;
+    expect(after.accountIds).toEqual([A.id, B.id]);
+    expect(after.physicianIds).toEqual([PHY]);
+    // no user edited it: its version and updatedOn as they were
+    expect(after.version).toBe(before.version);
+    expect(after.updatedOn).toEqual(before.updatedOn);
+
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      who: SYSTEM_WHO,
+      onBehalfOf: [A.id, B.id],
+      what: patientWhat(id),
+      action: 'update',
+      outcome: 'allowed',
+      route: null,
+      from: { ip: null, userAgent: null, requestId: null },
+      changes: ['accountIds'],
+    });
+    noPhi(entries);
+
+    // redelivered: the patient has both, nothing written, nothing recorded
+    const again = new Date();
+    await handlePatientPartiesEvent(models, event);
+    expect(await changesSince(again)).toEqual([]);
+    expect(await models.Patient.findById(id).lean()).toEqual(after);
+  });
+
+  it('a new physician and location at once name both lists; an unknown patient records nothing', async () => {
+    const id = await patient();
+    const since = new Date();
+    const parties = {
+      patientId: id,
+      accountId: A.id,
+      physicianId: 'phy-audit-2',
+      hospitalLocationId: 'loc-audit-1',
+    };
+    expect(await applyPatientParties(models, parties)).toBe(true);
+    expect(await applyPatientParties(models, parties)).toBe(false);
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ who: SYSTEM_WHO, what: patientWhat(id), action: 'update' });
+    expect(entries[0].changes).toEqual(['hospitalLocationIds', 'physicianIds']);
+    expect((await models.Patient.findById(id).lean())!.hospitalLocationIds).toEqual(['loc-audit-1']);
+
+    const none = new Date();
+    expect(await applyPatientParties(models, { patientId: `no-such-${randomUUID()}`, accountId: B.id })).toBe(
+      false,
+    );
+    expect(await changesSince(none)).toEqual([]);
   });
 });

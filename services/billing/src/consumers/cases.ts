@@ -9,8 +9,22 @@ import {
   type TestStatusData,
 } from '@onco/events';
 import { cancelledCaseStatus, qualification } from '@onco/domain';
-import { newRecordAudit, type PlatformContext } from '@onco/platform';
-import { billingCaseEvent, changeCase, historyEntry, SYSTEM_ACTOR, type CaseDecision } from '../use-cases';
+import {
+  auditTrailOf,
+  changeInputOf,
+  inTransaction,
+  newRecordAudit,
+  SYSTEM_ACTOR as AUDIT_SYSTEM_ACTOR,
+  type PlatformContext,
+} from '@onco/platform';
+import {
+  BILLING_CASE_CHANGE,
+  billingCaseEvent,
+  changeCase,
+  historyEntry,
+  SYSTEM_ACTOR,
+  type CaseDecision,
+} from '../use-cases';
 import type { BillingCaseDoc, BillingModels, BillingRequisitionDoc } from '../models';
 
 /** The billing service's consumer group (prefixed with TOPIC_PREFIX like the topics). */
@@ -109,6 +123,7 @@ async function readCase(models: BillingModels, testOrderId: string): Promise<Bil
  * Open the case of a test order if it has none: ONE insert carrying the case as the events make it (test fields,
  * the requisition's recorded state, qualification), its first history entry and its billing-case event. The
  * unique index on testOrderId makes a redelivered or concurrent event a duplicate key: nothing new, no event.
+ * The insert commits with its audit entry (`create` by `system`) in one transaction: a duplicate records nothing.
  * Returns whether it created the case.
  */
 export async function openCase(
@@ -149,8 +164,19 @@ export async function openCase(
   const doc = { ...blank, ...(d.set ?? {}) } as BillingCaseDoc;
   doc.caseHistory = [historyEntry(doc.caseStatus, null, now, SYSTEM_ACTOR)];
   doc.outbox = outboxForInsert(billingCaseEvent(doc, null, SYSTEM_ACTOR, now));
+  const conn = models.BillingCase.db;
+  const trail = auditTrailOf({ mongo: conn });
   try {
-    await models.BillingCase.create(doc);
+    // the case and its audit entry (`create` by `system`, the fields it set) in one transaction
+    await inTransaction(conn, async (session) => {
+      await models.BillingCase.create([doc], { session });
+      await trail.recordIn(
+        session,
+        [changeInputOf(BILLING_CASE_CHANGE, null, doc as BillingCaseDoc & Record<string, unknown>)],
+        AUDIT_SYSTEM_ACTOR,
+      );
+    });
+    trail.recorded();
     return true;
   } catch (err) {
     if (isDuplicateKey(err)) return false;

@@ -19,7 +19,8 @@ import { uncastWrites } from './writes';
  *   errorDetails, a history entry (with the entry's note as its `reason`), the `billing-case` event in its outbox, and the entry's id pushed on
  *   `feedEntryIds`; the write also requires the id not to be there yet. So an entry read twice (the cursor not
  *   advanced after a crash, two pollers at once) changes the case, adds its history entry and publishes its event
- *   once: the second finds its id on the case and changes nothing.
+ *   once: the second finds its id on the case and changes nothing. The write commits with its audit entry (actor
+ *   `system`, the fields it changed; writes.ts `writeUncast`), so a repeated entry records nothing.
  * - Skipped (an unknown case, another generation, a closed case, ...): recorded once in `billing_feed_skips` under the
  *   entry's id with the reason, logged when recorded (so once however often it is read), and never decided again:
  *   an older entry read again after newer ones were applied cannot apply out of order.
@@ -139,6 +140,7 @@ export async function applyFeedEntry(
       // exactly once: the entry's id is pushed in the same write, which requires it not to be there yet
       w.filter.feedEntryIds = { $ne: entry.id };
       (w.update.$push as Record<string, unknown>).feedEntryIds = entry.id;
+      w.after.feedEntryIds = [...(doc!.feedEntryIds ?? []), entry.id];
       if (!(await writeUncast(w))) return null; // the case changed meanwhile (or took the entry): read again
       deps.logger.info(
         { entryId: entry.id, seq: entry.seq, caseId: doc!._id, from: doc!.caseStatus, to: d.caseStatus },

@@ -11,7 +11,8 @@ import type { BillingCaseDoc } from '../models';
  *   RETRY_SUCCEEDED: the last three and SUBMITTED_TO_XIFIN are where a crash between send and record leaves it).
  *   The common case, a first send of a case Submit queued, reads nothing first: its SUBMITTED_TO_XIFIN write is
  *   conditional on that state (and on what the job says Submit saw, `queued`) and returns the case as written, so a
- *   claim costs the worker two commands on the store (that write, and the answer's), not three.
+ *   claim costs the worker two writes on the store (that one, and the answer's), not a read more. Each write
+ *   commits with its audit entry (actor `system`) in one transaction (writes.ts).
  * - The claim carries `Idempotency-Key: <caseId>:<generation>`, so a re-run job (a crash after sending, a stalled
  *   job) gets the stored answer back and never makes a second claim.
  * - First attempt: QUEUED_FOR_SUBMISSION -> SUBMITTED_TO_XIFIN -> the answer's status. A transient failure

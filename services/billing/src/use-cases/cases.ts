@@ -160,7 +160,13 @@ export function caseWrite(
   d: CaseDecision,
   by: CaseActor,
   at: Date,
-): { filter: Record<string, unknown>; update: Record<string, unknown>; after: BillingCaseDoc } | null {
+): {
+  filter: Record<string, unknown>;
+  update: Record<string, unknown>;
+  /** the case as read (what the change was decided on) and as it will be once written */
+  before: BillingCaseDoc;
+  after: BillingCaseDoc;
+} | null {
   if (d.noop) return null;
   const set = { ...(d.set ?? {}) };
   const after = {
@@ -183,7 +189,12 @@ export function caseWrite(
   };
   if (entry) update.$push = { caseHistory: entry };
   after.caseHistory = entry ? [...doc.caseHistory, entry] : doc.caseHistory;
-  return { filter: { _id: doc._id, version: doc.version }, update: withOutbox(update, event), after };
+  return {
+    filter: { _id: doc._id, version: doc.version },
+    update: withOutbox(update, event),
+    before: doc,
+    after,
+  };
 }
 
 /** One decided change as caseWrite builds it. */

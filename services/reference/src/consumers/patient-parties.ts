@@ -2,6 +2,7 @@ import { isEventOf, runConsumer, withPrefix, type AnyEvent } from '@onco/events'
 import type { PlatformContext } from '@onco/platform';
 import type { ReferenceModels } from '../models';
 import { msgUndoNewRequisition } from '../patient-merges';
+import { PATIENT_CHANGE, patientTrail } from '../use-cases/audit';
 
 /** The reference service's consumer group for the requisition events (prefixed like the topics). */
 export const REFERENCE_PATIENT_GROUP = 'reference.patient-parties';
@@ -21,6 +22,9 @@ export interface PatientParties {
  * Hospital filters. `$addToSet` only: a redelivery or an older event
  * changes nothing, and no party is ever removed (a patient stays visible to an account that ordered for them;
  * decision, docs/decisions.md "Patients"). The patient's updatedOn and version are not touched: no user edited it.
+ * The addition commits with its audit entry (a `patient` `update` by `system` naming the lists that grew) in one
+ * transaction (docs/audit.md "Changes"); the filter matches only a patient that lacks one of them, so an event that
+ * adds nothing (a redelivery) writes and records nothing.
  */
 export async function applyPatientParties(models: ReferenceModels, p: PatientParties): Promise<boolean> {
   const add: Record<string, string> = {};
@@ -28,8 +32,14 @@ export async function applyPatientParties(models: ReferenceModels, p: PatientPar
   if (p.physicianId) add.physicianIds = p.physicianId;
   if (p.hospitalLocationId) add.hospitalLocationIds = p.hospitalLocationId;
   if (!p.patientId || Object.keys(add).length === 0) return false;
-  const res = await models.Patient.updateOne({ _id: p.patientId }, { $addToSet: add }).exec();
-  return res.modifiedCount > 0;
+  const lacking = Object.entries(add).map(([field, id]) => ({ [field]: { $ne: id } }));
+  const after = await patientTrail(models.Patient.db).update(
+    models.Patient,
+    { _id: p.patientId, $or: lacking },
+    { $addToSet: add },
+    PATIENT_CHANGE,
+  );
+  return after !== null;
 }
 
 /**
