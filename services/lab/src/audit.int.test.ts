@@ -1,16 +1,25 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createEvent, EXAMPLE_DATA, type RequisitionChangedData } from '@onco/events';
 import { auditTrailOf, MSG_AUDIT_UNAVAILABLE, type InboxDoc } from '@onco/platform';
 import { auditEntriesSince, multipart, provider, useTestSystem } from '@onco/testing';
 import { isoDaysAgo } from '@onco/requisitions/testing';
 import { oneTestSubmission } from '../test/events';
+import { HEADER, manifestFile, row } from '../test/manifests';
 import {
+  applyRequisitionState,
   createLabModule,
   createTestOrdersFromSubmission,
+  handleAttachmentEvent,
+  recordRequisitionChange,
   seedDomainPreferences,
   type LabModule,
+  type SampleDoc,
   type TestOrderDoc,
 } from './index';
+import { processManifest, type SampleManifestQueueHooks } from './manifests/process-manifest';
+import type { SampleManifestQueue } from './manifests/queue';
 import { writeDecision } from './use-cases';
 
 /**
@@ -374,5 +383,285 @@ describe('audit: changes of the lab commit with their entry', () => {
     }
     // status, history and the test-status event in its outbox: none of them written
     expect(await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec()).toEqual(before);
+  });
+});
+
+describe("audit: the lab's bulk and system writes commit with their entries", () => {
+  const uploader = () => ({ id: users.admin._id, name: 'Lab Admin' });
+
+  /** A SAMPLE_MANIFEST as the lab's consumer records it (no queue here), then the worker's code on it. */
+  async function manifest(attachmentId: string, rows: unknown[][], hooks?: SampleManifestQueueHooks) {
+    const csv = manifestFile([HEADER, ...rows], 'csv');
+    const stored = await sys.ctx.blobs.put(Readable.from([csv]));
+    const event = createEvent('attachment', {
+      data: {
+        attachmentId,
+        change: 'uploaded',
+        type: 'SAMPLE_MANIFEST',
+        name: `${attachmentId}.csv`,
+        contentType: 'text/csv',
+        size: stored.size,
+        sha256: createHash('sha256').update(csv).digest('hex'),
+        blobId: stored.id,
+        accountId: 'acc-LAB',
+        accountName: 'Lab',
+        requisitionId: null,
+        uploadedBy: uploader(),
+        uploaderScope: { allAccounts: true, accountIds: [], physicianIds: [], mayEditSamples: true },
+        changedBy: uploader(),
+        changedOn: new Date().toISOString(),
+      },
+    });
+    const queue = { add: async () => undefined } as unknown as SampleManifestQueue;
+    expect(await handleAttachmentEvent(lab.models, queue, event)).toBe('queued');
+    const m = (await lab.models.SampleManifest.findById(attachmentId).lean().exec())!;
+    return processManifest({ ctx: sys.ctx, models: lab.models, hooks }, m, () => undefined);
+  }
+  const trf = (requisitionId: string) => `TRF-${requisitionId}`;
+  const tube = (s: string) => `${s}-${run}`;
+  const samplesOf = (specimenIds: string[]) =>
+    lab.models.Sample.find({ specimenId: { $in: specimenIds } })
+      .lean<SampleDoc[]>()
+      .exec();
+
+  it("a manifest applied leaves one entry a sample it creates or changes, by its uploader, naming the sample's patient", async () => {
+    const a = await labRequisition(20, `pat-${run}-20`);
+    const b = await labRequisition(21, `pat-${run}-21`);
+    const who = { userId: users.admin._id, role: 'UNKNOWN', name: 'Lab Admin' };
+    const worker = (attachmentId: string) => ({
+      who,
+      onBehalfOf: [ACCOUNT],
+      outcome: 'allowed',
+      from: { ip: null, userAgent: null, requestId: attachmentId },
+      route: 'WORKER sample-manifest',
+    });
+
+    // three new samples of two requisitions (two patients)
+    let since = new Date();
+    const first = `audit-manifest-${run}-1`;
+    const res = await manifest(first, [
+      row(trf(a.requisitionId), 'TUMOR', tube('AT1')),
+      row(trf(a.requisitionId), 'NORMAL', tube('AN1')),
+      row(trf(b.requisitionId), 'TUMOR', tube('BT1')),
+    ]);
+    expect(res).toMatchObject({ outcome: 'PROCESSED', created: 3, updated: 0 });
+    const made = await samplesOf([tube('AT1'), tube('AN1'), tube('BT1')]);
+    expect(made).toHaveLength(3);
+    const created = await changesSince(since);
+    expect(created.map((e) => e.what.id).sort()).toEqual(made.map((s) => s._id).sort());
+    for (const e of created) {
+      const sample = made.find((s) => s._id === e.what.id)!;
+      expect(e).toMatchObject({
+        ...worker(first),
+        what: { type: 'sample', id: sample._id, patientId: sample.patient!.id },
+        action: 'create',
+      });
+      expect(e.changes).toEqual(
+        expect.arrayContaining([
+          'patient.firstName',
+          'patient.id',
+          'patient.lastName',
+          'specimenId',
+          'specimenType',
+          'status',
+          'testOrderForm.id',
+          'type',
+        ]),
+      );
+      for (const f of ['version', 'outbox', 'createdOn', 'createdBy', 'updatedOn', 'updatedBy'])
+        expect(e.changes).not.toContain(f);
+    }
+    expect(created.map((e) => e.what.patientId).sort()).toEqual([a.patientId, a.patientId, b.patientId]);
+
+    // one sample changed (its site), one more created
+    since = new Date();
+    const second = `audit-manifest-${run}-2`;
+    const res2 = await manifest(second, [
+      row(trf(a.requisitionId), 'TUMOR', tube('AT1'), { 'Sample Site': 'Left lower lobe' }),
+      row(trf(b.requisitionId), 'NORMAL', tube('BN1')),
+    ]);
+    expect(res2).toMatchObject({ outcome: 'PROCESSED', created: 1, updated: 1 });
+    const [changed] = await samplesOf([tube('AT1')]);
+    const [added] = await samplesOf([tube('BN1')]);
+    const entries = await changesSince(since);
+    expect(entries.map((e) => [e.what.id, e.action]).sort()).toEqual(
+      [
+        [changed._id, 'update'],
+        [added._id, 'create'],
+      ].sort(),
+    );
+    const update = entries.find((e) => e.action === 'update')!;
+    expect(update).toMatchObject({
+      ...worker(second),
+      what: { type: 'sample', id: changed._id, patientId: a.patientId },
+    });
+    expect(update.changes).toEqual(['sampleSite']);
+    expect(entries.find((e) => e.action === 'create')).toMatchObject({
+      ...worker(second),
+      what: { type: 'sample', id: added._id, patientId: b.patientId },
+    });
+    // names of fields, never their values (the patient's name is on every sample; the tube ids, the site)
+    const all = [...created, ...entries];
+    noValues(all);
+    for (const v of ['Ada', 'lobe', 'Lung', tube('AT1'), tube('BN1'), 'LP-1'])
+      expect(JSON.stringify(all)).not.toContain(v);
+  });
+
+  it('a manifest refused, or one whose apply is rolled back, records nothing', async () => {
+    const { requisitionId } = await labRequisition(22);
+    const before = await lab.models.Sample.countDocuments({ 'testOrderForm.id': requisitionId }).exec();
+    const since = new Date();
+    // refused: a row names an unknown requisition (nothing of the file is applied)
+    const refused = await manifest(`audit-manifest-${run}-3`, [
+      row(trf(requisitionId), 'TUMOR', tube('CT1')),
+      row(`TRF-nope-${run}`, 'TUMOR', tube('CT2')),
+    ]);
+    expect(refused).toMatchObject({ outcome: 'ERROR' });
+    // rolled back: the apply fails halfway through its transaction, after the first samples and their entries
+    // were written in it
+    const killed = `audit-manifest-${run}-4`;
+    await expect(
+      manifest(
+        killed,
+        [row(trf(requisitionId), 'TUMOR', tube('CT3')), row(trf(requisitionId), 'NORMAL', tube('CN3'))],
+        {
+          midApply: async () => {
+            throw new Error('the worker died halfway (test)');
+          },
+        },
+      ),
+    ).rejects.toThrow(/died halfway/);
+    expect((await lab.models.SampleManifest.findById(killed).lean().exec())!.status).toBe('UPLOADED');
+    expect(await lab.models.Sample.countDocuments({ 'testOrderForm.id': requisitionId }).exec()).toBe(before);
+    expect(await changesSince(since)).toEqual([]);
+  });
+
+  /** A requisition-changed event for a requisition of `labRequisition`, its parties as its test order shows them. */
+  function changed(
+    order: TestOrderDoc,
+    over: Partial<RequisitionChangedData> & Pick<RequisitionChangedData, 'requisitionVersion'>,
+  ) {
+    const f = order.testOrderForm;
+    return createEvent('requisition-changed', {
+      data: {
+        ...EXAMPLE_DATA['requisition-changed'],
+        requisitionId: f.id,
+        testRequisitionId: f.testRequisitionId!,
+        changes: ['parties-changed'],
+        status: 'SUBMITTED',
+        deleted: false,
+        clinicalReviewStatus: f.reviewStatus ?? null,
+        previousClinicalReviewStatus: f.reviewStatus ?? null,
+        accountId: f.account!.id!,
+        accountName: f.account!.name ?? 'Alpha Oncology',
+        physicianId: f.physician!.id!,
+        physicianName: f.physician?.name ?? 'Dr. One',
+        hospitalLocationId: null,
+        hospitalLocationName: null,
+        patientId: f.patient!.id!,
+        patientName: f.patient?.name ?? 'Ada Lovelace',
+        patientNumber: f.patient?.userId ?? null,
+        testOrders: [{ id: order._id, testOrderId: order.testOrderId! }],
+        changedBy: { id: 'user-2', name: 'Dr. Two' },
+        changedOn: new Date().toISOString(),
+        ...over,
+      },
+    });
+  }
+  /** What the requisition-changed consumer does with an event: record the state, copy it into the test orders. */
+  async function consume(event: ReturnType<typeof changed>) {
+    expect(await recordRequisitionChange(lab.models, event)).toBe(true);
+    return applyRequisitionState(lab.models, event.data.requisitionId);
+  }
+
+  it('a requisition change the consumer copies into its test orders leaves test updates by the system naming the copied fields; samples moved to another patient, sample updates', async () => {
+    const { requisitionId, testId, patientId } = await labRequisition(23);
+    const order = async () => (await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec())!;
+    const system = { userId: 'system', role: 'SYSTEM', name: '' };
+    const made = await call('POST', `${OMS}/createSampleSource`, 'admin', {
+      id: requisitionId,
+      tumors: [
+        {
+          status: 'ON_HOLD',
+          specimenId: 'BLK-2026_23',
+          specimenType: 'FFPE_BLOCK',
+          sampleSite: 'Right upper lobe',
+          limsProjectId: 'LP-100',
+          collectedOn: isoDaysAgo(10),
+          receivedOn: isoDaysAgo(5),
+        },
+      ],
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const sampleId = made.json().tumors[0].id as string;
+    await lab.models.TestOrder.updateOne(
+      { _id: testId },
+      { $set: { dueOn: new Date('2030-01-15T00:00:00Z') } },
+    ).exec();
+
+    // 1. the clinical review DISQUALIFIED: the review status copied, the due date removed (with its history)
+    let since = new Date();
+    const first = changed(await order(), { requisitionVersion: 2, clinicalReviewStatus: 'DISQUALIFIED' });
+    expect(await consume(first)).toEqual([testId]);
+    const review = await oneChange(since, testId);
+    expect(review).toMatchObject({
+      who: system,
+      what: { type: 'test', id: testId, patientId },
+      action: 'update',
+      outcome: 'allowed',
+      onBehalfOf: [ACCOUNT],
+      route: null,
+      from: { ip: null, userAgent: null, requestId: null },
+    });
+    // (the physician's name too: the test order made from the submission had none)
+    expect(review.changes).toEqual([
+      'dueOn',
+      'testHistories',
+      'testOrderForm.physician.name',
+      'testOrderForm.reviewStatus',
+    ]);
+
+    // 2. the requisition moved to another patient (a merge): the test order's patient, and its samples'
+    since = new Date();
+    const moved = `pat-${run}-23b`;
+    const second = changed(await order(), {
+      requisitionVersion: 3,
+      patientId: moved,
+      patientName: 'Ada King',
+      patientNumber: 'PAT-23',
+    });
+    expect(await consume(second)).toEqual([testId]);
+    // one transaction's entries share their instant: in the order of their record type here
+    const entries = (await changesSince(since)).sort((x, y) => y.what.type.localeCompare(x.what.type));
+    expect(entries.map((e) => [e.what.type, e.what.id, e.action])).toEqual([
+      ['test', testId, 'update'],
+      ['sample', sampleId, 'update'],
+    ]);
+    expect(entries[0]).toMatchObject({ who: system, what: { patientId: moved }, onBehalfOf: [ACCOUNT] });
+    expect(entries[0].changes).toEqual([
+      'testOrderForm.patient.id',
+      'testOrderForm.patient.name',
+      'testOrderForm.patient.userId',
+    ]);
+    expect(entries[1]).toMatchObject({
+      who: system,
+      what: { type: 'sample', patientId: moved },
+      onBehalfOf: [ACCOUNT],
+    });
+    expect(entries[1].changes).toEqual(['patient.id']);
+    expect((await lab.models.Sample.findById(sampleId).lean<SampleDoc>().exec())!.patient!.id).toBe(moved);
+
+    // 3. a save that changes nothing the lab copies: the version moves on the test order, no entry
+    since = new Date();
+    expect(await consume(changed(await order(), { requisitionVersion: 4 }))).toEqual([testId]);
+    expect((await order()).testOrderForm.requisitionVersion).toBe(4);
+    // and a state applied again (a redelivery) writes and records nothing
+    expect(await applyRequisitionState(lab.models, requisitionId)).toEqual([]);
+    expect(await changesSince(since)).toEqual([]);
+
+    const all = [review, ...entries];
+    noValues(all);
+    for (const v of ['Ada', 'King', 'PAT-23', 'DISQUALIFIED', '2030'])
+      expect(JSON.stringify(all)).not.toContain(v);
   });
 });

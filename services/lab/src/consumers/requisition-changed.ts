@@ -6,10 +6,18 @@ import {
   type AnyEvent,
   type EventEnvelope,
 } from '@onco/events';
-import type { PlatformContext } from '@onco/platform';
+import {
+  changeInputOf,
+  inTransaction,
+  SYSTEM_ACTOR,
+  type AuditInput,
+  type ChangeDescription,
+  type PlatformContext,
+} from '@onco/platform';
 import { removesDueDates } from '@onco/domain';
-import type { LabModels, LabRequisitionDoc, TestOrderDoc } from '../models';
+import type { LabModels, LabRequisitionDoc, SampleDoc, TestOrderDoc } from '../models';
 import { markTestsMerged, testStatusEvent } from '../use-cases';
+import { labAuditTrail, SAMPLE_CHANGE, TEST_ORDER_CHANGE } from '../use-cases/audit';
 
 /** The lab's consumer group for requisition-changed (prefixed like the topics). */
 export const LAB_REQUISITION_CHANGED_GROUP = 'lab.requisition-changed';
@@ -57,6 +65,15 @@ export async function recordRequisitionChange(
 }
 
 /**
+ * A test order's copy of its requisition in the audit trail: the version copied is bookkeeping (a requisition
+ * saved without a change the lab copies moves only it: no entry).
+ */
+const COPIED_TEST_CHANGE: ChangeDescription<TestOrderDoc & Record<string, unknown>> = {
+  ...TEST_ORDER_CHANGE,
+  ignore: [...(TEST_ORDER_CHANGE.ignore ?? []), 'requisitionVersion'],
+};
+
+/**
  * Apply a requisition's recorded state to each of its test orders that has not seen that version yet: the
  * snapshot the lists show (review status, account, physician, location and patient with their names), deleted
  * with a deleted requisition (spec 1 section 4: Delete marks the form and its tests deleted), and no due date
@@ -65,6 +82,11 @@ export async function recordRequisitionChange(
  * state once. A due date removed by DISQUALIFIED is a test change with its history entry and test-status event
  * (change due-date) in the same write; the other fields are a snapshot (no event). The requisition's samples take
  * its patient id (a patient merge). Returns the ids of the test orders it changed.
+ *
+ * All in one transaction with the audit entries (docs/audit.md "Changes"), by `system`: a test order whose copied
+ * fields changed is a `test` `update` naming them (read before and after its update in the transaction), a sample
+ * moved to another patient a `sample` `update` naming `patient.id` (read before the updateMany in the transaction;
+ * after it, the same document with the new id).
  */
 export async function applyRequisitionState(models: LabModels, requisitionId: string): Promise<string[]> {
   const state = await models.LabRequisition.findById(requisitionId).lean<LabRequisitionDoc>().exec();
@@ -73,7 +95,6 @@ export async function applyRequisitionState(models: LabModels, requisitionId: st
     'testOrderForm.id': requisitionId,
     'testOrderForm.requisitionVersion': { $not: { $gte: state.version } },
   };
-  const docs = await models.TestOrder.find(unseen, { outbox: 0 }).lean<TestOrderDoc[]>().exec();
   const $set: Record<string, unknown> = {
     'testOrderForm.requisitionVersion': state.version,
     'testOrderForm.reviewStatus': state.clinicalReviewStatus,
@@ -87,60 +108,99 @@ export async function applyRequisitionState(models: LabModels, requisitionId: st
   if (state.deleted) $set.deleted = true;
   const clearDueDates = removesDueDates(state);
   if (clearDueDates) $set.dueOn = null;
-  const changed: string[] = [];
-  for (const doc of docs) {
-    let update: Record<string, unknown> = { $set, $inc: { version: 1 } };
-    if (clearDueDates && doc.dueOn) {
-      // a due date removed by a DISQUALIFIED review is a change of the test like any other: its history entry
-      // and its test-status event (change due-date) go in the same write
-      const at = new Date(state.changedOn);
-      const by = { id: state.changedBy ?? 'system', name: 'Clinical review (DISQUALIFIED)' };
-      const after: TestOrderDoc = {
-        ...doc,
-        dueOn: null,
-        testOrderForm: {
-          ...doc.testOrderForm,
-          account: state.account,
-          physician: state.physician,
-          hospitalLocation: state.hospitalLocation,
-          patient: state.patient,
-          reviewStatus: state.clinicalReviewStatus,
-        },
-      };
-      update = withOutbox(
-        {
-          $set,
-          $inc: { version: 1 },
-          $push: {
-            testHistories: {
-              status: doc.status,
-              createdOn: at,
-              updatedOn: at,
-              testResult: null,
-              change: 'due-date',
-              by,
-              detail: null,
+  const trail = labAuditTrail(models);
+  let entries = 0;
+  const changed = await inTransaction(models.TestOrder.db, async (session) => {
+    const applied: string[] = [];
+    const inputs: AuditInput[] = [];
+    const docs = await models.TestOrder.find(unseen, { outbox: 0 }, { session })
+      .lean<TestOrderDoc[]>()
+      .exec();
+    for (const doc of docs) {
+      let update: Record<string, unknown> = { $set, $inc: { version: 1 } };
+      if (clearDueDates && doc.dueOn) {
+        // a due date removed by a DISQUALIFIED review is a change of the test like any other: its history entry
+        // and its test-status event (change due-date) go in the same write
+        const at = new Date(state.changedOn);
+        const by = { id: state.changedBy ?? 'system', name: 'Clinical review (DISQUALIFIED)' };
+        const after: TestOrderDoc = {
+          ...doc,
+          dueOn: null,
+          testOrderForm: {
+            ...doc.testOrderForm,
+            account: state.account,
+            physician: state.physician,
+            hospitalLocation: state.hospitalLocation,
+            patient: state.patient,
+            reviewStatus: state.clinicalReviewStatus,
+          },
+        };
+        update = withOutbox(
+          {
+            $set,
+            $inc: { version: 1 },
+            $push: {
+              testHistories: {
+                status: doc.status,
+                createdOn: at,
+                updatedOn: at,
+                testResult: null,
+                change: 'due-date',
+                by,
+                detail: null,
+              },
             },
           },
-        },
-        testStatusEvent(after, doc.status, 'due-date', by, at),
+          testStatusEvent(after, doc.status, 'due-date', by, at),
+        );
+      }
+      // not seen yet (no version recorded, or an older one): the same filter as the read, per test order
+      const written = await models.TestOrder.findOneAndUpdate(
+        { _id: doc._id, 'testOrderForm.requisitionVersion': { $not: { $gte: state.version } } },
+        update,
+        { returnDocument: 'after', projection: { outbox: 0 }, session },
+      )
+        .lean<TestOrderDoc>()
+        .exec();
+      if (!written) continue;
+      applied.push(doc._id);
+      const input = changeInputOf(
+        COPIED_TEST_CHANGE,
+        doc as TestOrderDoc & Record<string, unknown>,
+        written as TestOrderDoc & Record<string, unknown>,
       );
+      if (input.changes?.length) inputs.push(input);
     }
-    // not seen yet (no version recorded, or an older one): the same filter as the read, per test order
-    const res = await models.TestOrder.updateOne(
-      { _id: doc._id, 'testOrderForm.requisitionVersion': { $not: { $gte: state.version } } },
-      update,
-    ).exec();
-    if (res.matchedCount) changed.push(doc._id);
-  }
-  // the requisition's samples follow its patient (a patient merge or its undo moves the requisition): their
-  // patient id (the sample manifest list's patient filter) is a snapshot too, not announced on sample events
-  if (state.patient?.id) {
-    await models.Sample.updateMany(
-      { 'testOrderForm.id': requisitionId, patient: { $ne: null }, 'patient.id': { $ne: state.patient.id } },
-      { $set: { 'patient.id': state.patient.id } },
-    ).exec();
-  }
+    // the requisition's samples follow its patient (a patient merge or its undo moves the requisition): their
+    // patient id (the sample manifest list's patient filter) is a snapshot too, not announced on sample events
+    const patientId = state.patient?.id;
+    if (patientId) {
+      const moving = {
+        'testOrderForm.id': requisitionId,
+        patient: { $ne: null },
+        'patient.id': { $ne: patientId },
+      };
+      const before = await models.Sample.find(moving, { outbox: 0 }, { session }).lean<SampleDoc[]>().exec();
+      if (before.length) {
+        await models.Sample.updateMany(moving, { $set: { 'patient.id': patientId } }, { session }).exec();
+        for (const b of before)
+          inputs.push(
+            changeInputOf(
+              SAMPLE_CHANGE,
+              b as SampleDoc & Record<string, unknown>,
+              {
+                ...b,
+                patient: { ...b.patient!, id: patientId },
+              } as SampleDoc & Record<string, unknown>,
+            ),
+          );
+      }
+    }
+    await trail.recordIn(session, inputs, SYSTEM_ACTOR);
+    entries = inputs.length;
+    return applied;
+  });
+  if (entries) trail.recorded();
   return changed;
 }
 

@@ -1,12 +1,14 @@
 import type { ClientSession } from 'mongoose';
 import { outboxForInsert, withOutbox } from '@onco/events';
+import { changeInputOf, type AuditActor, type AuditInput } from '@onco/platform';
 import type { LabModels, SampleDoc } from '../models';
 import { sampleEvent } from '../samples';
+import { labAuditTrail, SAMPLE_CHANGE } from '../use-cases/audit';
 import { chunks, manifestSampleId, type ManifestPlan } from './plan-model';
 
 /**
- * applyManifest (plan.ts): a plan's samples, with their events, and their sample groups written in the caller's
- * transaction.
+ * applyManifest (plan.ts): a plan's samples, with their events and their audit entries (one a sample created or
+ * changed, docs/audit.md), and their sample groups written in the caller's transaction.
  */
 
 /** A conditional update of the plan found the sample changed since it was read: the plan is made again. */
@@ -74,9 +76,23 @@ function sampleGroupOps(
   return ops;
 }
 
+/** A new sample's audit entry (`create`, the fields it sets, never their values). */
+const createdEntry = (doc: SampleDoc): AuditInput =>
+  changeInputOf(SAMPLE_CHANGE, null, doc as SampleDoc & Record<string, unknown>);
+
+/** A changed sample's audit entry (`update`, the fields the row changed: `after` is `current` with the row's $set). */
+const updatedEntry = (u: ManifestPlan['updates'][number]): AuditInput =>
+  changeInputOf(
+    SAMPLE_CHANGE,
+    u.current as SampleDoc & Record<string, unknown>,
+    u.after as SampleDoc & Record<string, unknown>,
+  );
+
 /**
- * Write the plan's samples and groups in `session` (the caller's transaction, which also records the verdict).
- * `midway` (tests) runs after half of the new samples are inserted.
+ * Write the plan's samples and groups in `session` (the caller's transaction, which also records the verdict),
+ * each new or changed sample with its audit entry by `actor` (the uploader) in the same transaction; the caller
+ * calls the trail's `recorded()` once it has committed. `midway` (tests) runs after half of the new samples are
+ * inserted.
  */
 export async function applyManifestPlan(
   models: LabModels,
@@ -84,6 +100,7 @@ export async function applyManifestPlan(
   plan: ManifestPlan,
   by: { id: string; name: string },
   at: Date,
+  actor: AuditActor,
   midway?: () => Promise<void>,
   timings: Record<string, number> = {},
   /** after each chunk of new samples: how many of them are written (the job's progress) */
@@ -98,29 +115,47 @@ export async function applyManifestPlan(
     if (!doc) throw new Error(`a dry run's plan is not applied (row ${row})`);
     return { row, doc };
   });
+  const trail = labAuditTrail(models);
   const half = Math.floor(creates.length / 2);
   let done = 0;
-  // the new samples, each with its `sample` event in its outbox, a chunk at a time; the next chunk's documents
-  // and events (~15 µs a sample of CPU here, the events' schema checks) are built while the store inserts the
-  // previous chunk (its CPU, not ours), so the two overlap instead of adding up
+  // the new samples, each with its `sample` event in its outbox, a chunk at a time, then the chunk's audit entries;
+  // the CPU of the next chunk is spent while the store works (its CPU, not ours), so the two overlap instead of
+  // adding up: its documents and events (~15 µs a sample here, the events' schema checks) while the store
+  // inserts this chunk's samples, its entries (the fields each sets, ~15 µs a sample) while it inserts this
+  // chunk's entries
   const build = (part: typeof creates) =>
     part.map(({ doc }) => ({ ...doc, outbox: outboxForInsert(sampleEvent(doc, 'created', by, at)) }));
-  const parts = chunks(creates);
-  let next = parts.length ? build(parts[0]) : [];
-  lap('events');
-  for (let i = 0; i < parts.length; i++) {
-    const inserting = models.Sample.collection.insertMany(next as never[], { session, ordered: true });
-    // let the driver send the insert before building the next chunk
+  const entriesOf = (part: typeof creates) => part.map(({ doc }) => createdEntry(doc));
+  /**
+   * run `work` (the next chunk's CPU) while `writing` (a write of this chunk) is in flight, timed as `workLap`;
+   * then await the write
+   */
+  const meanwhile = async <T>(writing: Promise<unknown>, work: () => T, workLap?: string): Promise<T> => {
+    // let the driver send the write first
     await new Promise((resolve) => setImmediate(resolve));
+    let out: T;
     try {
-      next = i + 1 < parts.length ? build(parts[i + 1]) : [];
+      out = work();
     } catch (err) {
-      await inserting.catch(() => undefined); // no insert left running when the transaction aborts
+      await writing.catch(() => undefined); // no write left running when the transaction aborts
       throw err;
     }
-    lap('events');
-    await inserting;
+    if (workLap) lap(workLap);
+    await writing;
+    return out;
+  };
+  const parts = chunks(creates);
+  let next = parts.length ? build(parts[0]) : [];
+  let nextEntries = parts.length ? entriesOf(parts[0]) : [];
+  lap('events');
+  for (let i = 0; i < parts.length; i++) {
+    const last = i + 1 >= parts.length;
+    const inserting = models.Sample.collection.insertMany(next as never[], { session, ordered: true });
+    next = await meanwhile(inserting, () => (last ? [] : build(parts[i + 1])), 'events');
     lap('insert');
+    const recording = trail.recordIn(session, nextEntries, actor);
+    nextEntries = await meanwhile(recording, () => (last ? [] : entriesOf(parts[i + 1])));
+    lap('audit');
     done += parts[i].length;
     progress?.(done, creates.length);
     if (midway && done >= half && done - parts[i].length < half) await midway();
@@ -136,6 +171,7 @@ export async function applyManifestPlan(
       { session, ordered: false },
     );
     if (res.matchedCount !== part.length) throw new StalePlanError();
+    await trail.recordIn(session, part.map(updatedEntry), actor);
   }
   const ops = sampleGroupOps(plan, creates, by, at);
   lap('updates');

@@ -1,7 +1,8 @@
 import { MANIFEST_MSG } from '@onco/domain';
 import { withOutbox } from '@onco/events';
-import { inTransaction } from '@onco/platform';
+import { inTransaction, type AuditActor } from '@onco/platform';
 import type { SampleManifestDoc } from '../models';
+import { labAuditTrail } from '../use-cases/audit';
 import { StalePlanError, applyManifestPlan } from './apply';
 import { formatOfName, ManifestFileError, readBlob } from './manifest-file';
 import { parseManifestFile, prewarmParseThread } from './parse';
@@ -54,7 +55,21 @@ async function alreadyApplied(deps: ManifestJobDeps, m: SampleManifestDoc): Prom
 }
 
 /**
- * The plan applied, the content hash recorded and the PROCESSED verdict with its event written, in one
+ * Who a manifest's samples are changed by in the audit trail: its uploader, as the manifest records them (the
+ * job runs in a worker, after the upload's request: no request to take them from). The manifest keeps the
+ * uploader's id and name, not their role; the request id is the manifest's (its attachment id).
+ */
+export function manifestActor(m: Pick<SampleManifestDoc, '_id' | 'uploadedBy'>): AuditActor {
+  return {
+    who: { userId: m.uploadedBy?.id ?? 'unknown', role: 'UNKNOWN', name: m.uploadedBy?.name ?? '' },
+    from: { ip: null, userAgent: null, requestId: m._id },
+    accountIds: [],
+    route: 'WORKER sample-manifest',
+  };
+}
+
+/**
+ * The plan applied (each sample created or changed with its audit entry, by the uploader), the content hash recorded and the PROCESSED verdict with its event written, in one
  * transaction; false when the manifest had its verdict already.
  */
 function applyInTransaction(
@@ -81,6 +96,7 @@ function applyInTransaction(
         plan,
         uploader.by,
         at,
+        manifestActor(m),
         hooks?.midApply ? () => hooks!.midApply!(m._id) : undefined,
         timings,
         (done, total) => report({ phase: 'APPLYING', done, total }),
@@ -147,6 +163,7 @@ export async function processManifest(
       report({ phase: 'APPLYING', done: 0, total: plan.creates.length });
       const applied = await applyInTransaction(deps, m, plan, uploader, at, timings, report);
       lap('apply');
+      labAuditTrail(models).recorded(); // the samples' entries are committed: this process's chainer takes them
       ctx.nudgeOutbox();
       if (!applied) return { outcome: 'done-before' };
       ctx.logger.info(
