@@ -1,17 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createEvent, EXAMPLE_DATA, type RequisitionChangedData } from '@onco/events';
 import { auditTrailOf, MSG_AUDIT_UNAVAILABLE, type InboxDoc } from '@onco/platform';
 import { auditEntriesSince, multipart, provider, useTestSystem } from '@onco/testing';
 import { isoDaysAgo } from '@onco/requisitions/testing';
 import { oneTestSubmission } from '../test/events';
-import { HEADER, manifestFile, row } from '../test/manifests';
+import { recordedManifest, row } from '../test/manifests';
 import {
   applyRequisitionState,
   createLabModule,
   createTestOrdersFromSubmission,
-  handleAttachmentEvent,
   recordRequisitionChange,
   seedDomainPreferences,
   type LabModule,
@@ -19,7 +17,6 @@ import {
   type TestOrderDoc,
 } from './index';
 import { processManifest, type SampleManifestQueueHooks } from './manifests/process-manifest';
-import type { SampleManifestQueue } from './manifests/queue';
 import { writeDecision } from './use-cases';
 
 /**
@@ -391,30 +388,7 @@ describe("audit: the lab's bulk and system writes commit with their entries", ()
 
   /** A SAMPLE_MANIFEST as the lab's consumer records it (no queue here), then the worker's code on it. */
   async function manifest(attachmentId: string, rows: unknown[][], hooks?: SampleManifestQueueHooks) {
-    const csv = manifestFile([HEADER, ...rows], 'csv');
-    const stored = await sys.ctx.blobs.put(Readable.from([csv]));
-    const event = createEvent('attachment', {
-      data: {
-        attachmentId,
-        change: 'uploaded',
-        type: 'SAMPLE_MANIFEST',
-        name: `${attachmentId}.csv`,
-        contentType: 'text/csv',
-        size: stored.size,
-        sha256: createHash('sha256').update(csv).digest('hex'),
-        blobId: stored.id,
-        accountId: 'acc-LAB',
-        accountName: 'Lab',
-        requisitionId: null,
-        uploadedBy: uploader(),
-        uploaderScope: { allAccounts: true, accountIds: [], physicianIds: [], mayEditSamples: true },
-        changedBy: uploader(),
-        changedOn: new Date().toISOString(),
-      },
-    });
-    const queue = { add: async () => undefined } as unknown as SampleManifestQueue;
-    expect(await handleAttachmentEvent(lab.models, queue, event)).toBe('queued');
-    const m = (await lab.models.SampleManifest.findById(attachmentId).lean().exec())!;
+    const m = await recordedManifest(sys.ctx, lab.models, { attachmentId, rows, uploader: uploader() });
     return processManifest({ ctx: sys.ctx, models: lab.models, hooks }, m, () => undefined);
   }
   const trf = (requisitionId: string) => `TRF-${requisitionId}`;

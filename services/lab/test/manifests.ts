@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { createEvent } from '@onco/events';
+import type { BlobStore } from '@onco/platform';
+import type { LabModels } from '../src/models';
+import type { SampleManifestDoc } from '../src/models/sample-manifest';
+import { handleAttachmentEvent } from '../src/manifests/consumer';
+import type { SampleManifestQueue } from '../src/manifests/queue';
 import { oneTestSubmission, type OneTestSubmission } from './events';
 
 /** Test and benchmark helpers for sample manifests: files of every format, and requisitions the lab knows. */
@@ -148,4 +156,40 @@ export function row(
     ...over,
   };
   return HEADER.map((h) => base[h] ?? '');
+}
+
+/**
+ * A SAMPLE_MANIFEST uploaded by `uploader` (its .csv in the blob store) and recorded by the lab's consumer from its
+ * `attachment` event, as the lab sees every upload (the job's add left out: no queue here). The manifest, UPLOADED.
+ */
+export async function recordedManifest(
+  ctx: { blobs: BlobStore },
+  models: LabModels,
+  o: { attachmentId: string; rows: unknown[][]; uploader: { id: string; name: string } },
+): Promise<SampleManifestDoc> {
+  const csv = manifestFile([HEADER, ...o.rows], 'csv');
+  const stored = await ctx.blobs.put(Readable.from([csv]));
+  const event = createEvent('attachment', {
+    data: {
+      attachmentId: o.attachmentId,
+      change: 'uploaded',
+      type: 'SAMPLE_MANIFEST',
+      name: `${o.attachmentId}.csv`,
+      contentType: 'text/csv',
+      size: stored.size,
+      sha256: createHash('sha256').update(csv).digest('hex'),
+      blobId: stored.id,
+      accountId: 'acc-LAB',
+      accountName: 'Lab',
+      requisitionId: null,
+      uploadedBy: o.uploader,
+      uploaderScope: { allAccounts: true, accountIds: [], physicianIds: [], mayEditSamples: true },
+      changedBy: o.uploader,
+      changedOn: new Date().toISOString(),
+    },
+  });
+  const queue = { add: async () => undefined } as unknown as SampleManifestQueue;
+  if ((await handleAttachmentEvent(models, queue, event)) !== 'queued')
+    throw new Error(`the manifest ${o.attachmentId} was not recorded`);
+  return (await models.SampleManifest.findById(o.attachmentId).lean<SampleManifestDoc>().exec())!;
 }

@@ -1,14 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createEvent } from '@onco/events';
 import { provider, useTestSystem } from '@onco/testing';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import { oneTestSubmission } from '../../test/events';
-import { HEADER, manifestFile, row } from '../../test/manifests';
-import { handleAttachmentEvent } from './consumer';
+import { recordedManifest, row } from '../../test/manifests';
 import { processManifest } from './process-manifest';
-import type { SampleManifestQueue } from './queue';
 
 const PORTAL = '/portal/api/v1';
 
@@ -76,33 +72,12 @@ describe('sample manifest list: filters archived, patientId, testOrderFormId; th
   });
 
   /** The lab's consumer records an uploaded SAMPLE_MANIFEST (the job's add is left out: no queue here). */
-  async function recorded(attachmentId: string, rows: unknown[][]) {
-    const csv = manifestFile([HEADER, ...rows], 'csv');
-    const stored = await sys.ctx.blobs.put(Readable.from([csv]));
-    const uploader = { id: users.admin._id, name: 'Lab Admin' };
-    const event = createEvent('attachment', {
-      data: {
-        attachmentId,
-        change: 'uploaded',
-        type: 'SAMPLE_MANIFEST',
-        name: `${attachmentId}.csv`,
-        contentType: 'text/csv',
-        size: stored.size,
-        sha256: createHash('sha256').update(csv).digest('hex'),
-        blobId: stored.id,
-        accountId: 'acc-LAB',
-        accountName: 'Lab',
-        requisitionId: null,
-        uploadedBy: uploader,
-        uploaderScope: { allAccounts: true, accountIds: [], physicianIds: [], mayEditSamples: true },
-        changedBy: uploader,
-        changedOn: new Date().toISOString(),
-      },
+  const recorded = (attachmentId: string, rows: unknown[][]) =>
+    recordedManifest(sys.ctx, lab, {
+      attachmentId,
+      rows,
+      uploader: { id: users.admin._id, name: 'Lab Admin' },
     });
-    const queue = { add: async () => undefined } as unknown as SampleManifestQueue;
-    expect(await handleAttachmentEvent(lab, queue, event)).toBe('queued');
-    return (await lab.SampleManifest.findById(attachmentId).lean().exec())!;
-  }
 
   /** ...and the worker's code processes it to its verdict. */
   async function manifestProcessed(attachmentId: string, rows: unknown[][]) {
