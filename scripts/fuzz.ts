@@ -40,7 +40,8 @@ const VENV = path.join(TOOLS, 'fuzz-venv');
 const ST = path.join(VENV, 'bin', 'st');
 const REQUIREMENTS = path.resolve('scripts/fuzz-requirements.txt');
 const OUT = path.resolve('.data/fuzz');
-const REPORT_DATE = '2026-11-28';
+// the report's date: the day it ran
+const REPORT_DATE = new Date().toISOString().slice(0, 10);
 /** docs/fuzz.md's hand-written part (what the runs found and how it was fixed), kept when the report is rewritten */
 const FINDINGS = '## Findings and their fixes';
 
