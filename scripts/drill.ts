@@ -30,7 +30,8 @@ import { buildSystem } from '@onco/server';
 import { createUser, login, REPO_ROOT } from '@onco/testing';
 import { seedBase, requisitionForm } from './fuzz-seed';
 import { createRecorder, runLoad } from './drill-load';
-import { checkDrill, renderDrillReport, type FaultRecord } from './drill-check';
+import { checkDrill, type FaultRecord } from './drill-check';
+import { renderDrillReport } from './drill-report';
 import { arg } from './bench-support';
 import { removePrefixed } from './prefix-cleanup';
 
