@@ -16,17 +16,17 @@ const r = {
 } as unknown as Requisition;
 
 describe('summary Edit', () => {
-  it('starts from the stored values', () => {
+  it('starts from the stored values: the patient as text, the specimens whole', () => {
     const v = initialEditValues(r);
     expect(v.patient).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', mrn: 'MRN-1', email: '' });
-    expect(v.tumorSpecimen).toMatchObject({ specimenId: 'S-1', icd10Codes: 'C34.90', drugName: '' });
-    expect(v.tumorSpecimen!.collectionDate).toBe('2026-10-01');
-    expect(v.normalSpecimen).toEqual({ collectionDate: '2026-11-01' });
+    expect(v.tumorSpecimen).toEqual(r.tumorSpecimen);
+    expect(v.tumorSpecimen).not.toBe(r.tumorSpecimen);
+    expect(v.normalSpecimen).toEqual(r.normalSpecimen);
   });
 
   it('a changed blood collection date keeps the rest of the normal specimen', () => {
     const v = initialEditValues(r);
-    v.normalSpecimen!.collectionDate = '2026-11-05';
+    v.normalSpecimen = { ...v.normalSpecimen, collectionDate: '2026-11-05' };
     expect(editBody(r, v).normalSpecimen).toEqual({
       specimenType: 'BLOOD',
       collectionMode: 'COLLECT_IN_CLINIC',
@@ -34,20 +34,32 @@ describe('summary Edit', () => {
     });
   });
 
-  it('sends each block merged over the stored one, empty text as null, with the version', () => {
+  it('sends the patient merged over the stored one, empty text as null, the specimens as edited, the version', () => {
     const v = initialEditValues(r);
     v.patient!.mrn = ' MRN-2 ';
     v.patient!.firstName = '';
+    v.tumorSpecimen = {
+      ...v.tumorSpecimen,
+      priorTherapies: ['Carboplatin'],
+      planOrReceivingImmunotherapy: true,
+    };
     const body = editBody(r, v);
     expect(body.version).toBe(4);
     expect(body.patient).toMatchObject({ id: 'p1', birthSex: 'FEMALE', mrn: 'MRN-2', firstName: null });
-    expect(body.tumorSpecimen).toMatchObject({ diagnosis: 'LUNG', specimenId: 'S-1' });
+    expect(body.tumorSpecimen).toEqual({
+      diagnosis: 'LUNG',
+      specimenId: 'S-1',
+      icd10Codes: 'C34.90',
+      collectionDate: '2026-10-01',
+      priorTherapies: ['Carboplatin'],
+      planOrReceivingImmunotherapy: true,
+    });
   });
 
   it("a clinical reviewer's edit holds the specimens only, and the body sends nothing else", () => {
     const v = initialEditValues(r, REVIEWER_EDIT_BLOCKS);
     expect(Object.keys(v)).toEqual(['tumorSpecimen', 'normalSpecimen']);
-    v.tumorSpecimen!.specimenId = 'S-2';
+    v.tumorSpecimen = { ...v.tumorSpecimen, specimenId: 'S-2' };
     const body = editBody(r, v);
     expect(body).not.toHaveProperty('patient');
     expect(body.tumorSpecimen).toMatchObject({ diagnosis: 'LUNG', specimenId: 'S-2' });

@@ -113,7 +113,7 @@ export function OrderSummaryPage() {
       <CommentsLayout comments={<CommentsPanel requisitionId={r.id} />}>
         <SummaryHeader r={r} onChanged={() => void query.refetch()} />
         <SummaryTabBar id={id} tab={tab} />
-        {editing ? <EditPanel values={editing} onChange={setEditing} /> : null}
+        {editing ? <EditPanel r={r} values={editing} onChange={setEditing} /> : null}
         <SummaryTabPanel r={r} tab={tab} onChanged={() => void query.refetch()} />
       </CommentsLayout>
 

@@ -15,6 +15,7 @@ import {
   bodyText,
   chooseOption,
   clickButton,
+  clickWhenReady,
   fill,
   login,
   loginAs,
@@ -88,8 +89,8 @@ describe('clinical review and the billing review gate on the order summary (real
     });
     await open(page, h, `/order/${order.id}/summary/timeline`);
     await waitForText(page, 'Clinical review: Needs Review → Disqualified', 45_000);
-    // the lab's edit of the billing (the seed) is a form edit naming its fields
-    await waitForText(page, 'Form edited: billings.0.billingType', 45_000);
+    // the lab's edit of the billing (the seed) is a form edit naming its fields in the wizard's words
+    await waitForText(page, 'Form edited: Primary Billing: Billing Type, Insurance Provider', 45_000);
     await h.shot(page, 'clinical-review-timeline-en');
   }, 180_000);
 
@@ -151,12 +152,22 @@ describe('clinical review and the billing review gate on the order summary (real
     await clickButton(page, 'Edit');
     await page.waitForSelector('[data-testid="summary-edit"]');
     expect(await page.$('[data-testid="edit-patient-mrn"]')).toBeNull();
-    // a clinical field the counselor may not set (CAN_ADD_DATE_OF_DIAGNOSIS) is shown, not editable
-    const disabled = (testId: string) =>
-      page.$eval(`[data-testid="${testId}"]`, (el) => (el as HTMLInputElement).disabled);
-    expect(await disabled('edit-tumorSpecimen-dateOfDiagnosis')).toBe(true);
-    expect(await disabled('edit-tumorSpecimen-specimenId')).toBe(false);
-    await fill(page, '[data-testid="edit-tumorSpecimen-specimenId"]', 'BLK-REVIEWED_2');
+    // the wizard's Specimen step: a clinical field the counselor may not set (CAN_ADD_DATE_OF_DIAGNOSIS,
+    // CAN_ADD_PRIOR_THERAPIES) is shown, not editable
+    const disabled = (path: string) =>
+      page.$eval(
+        `[data-testid="summary-edit-specimens"] [name="${path}"]`,
+        (el) => (el as HTMLInputElement).disabled,
+      );
+    expect(await disabled('tumorSpecimen.dateOfDiagnosis')).toBe(true);
+    expect(await disabled('tumorSpecimen.priorTherapies')).toBe(true);
+    expect(await disabled('tumorSpecimen.specimenId')).toBe(false);
+    await fill(page, '[name="tumorSpecimen.specimenId"]', 'BLK-REVIEWED_2');
+    // a choice and the field it clears, in one step (Stage OTHER asks for the other stage; II clears it)
+    await clickWhenReady(page, '#f-tumorSpecimen-stage');
+    await clickWhenReady(page, 'li[data-value="OTHER"]');
+    await page.waitForSelector('.MuiMenu-root', { hidden: true });
+    await fill(page, '[name="tumorSpecimen.otherStage"]', 'IIIB');
     await h.shot(page, 'reviewer-specimen-edit-en');
     await clickButton(page, 'Save');
     await clickButton(page, 'Yes', true);
@@ -164,12 +175,44 @@ describe('clinical review and the billing review gate on the order summary (real
     const auth = (await login(h.sys, counselor.loginId)).authorization;
     const saved = await h.api(auth, 'GET', `${REQUISITIONS}/${order.id}`);
     expect(saved.body.tumorSpecimen.specimenId).toBe('BLK-REVIEWED_2');
+    expect(saved.body.tumorSpecimen).toMatchObject({ stage: 'OTHER', otherStage: 'IIIB' });
     // the server holds the same line: a reviewer's save of the patient is not taken
     const patient = await h.api(auth, 'PUT', `${REQUISITIONS}/${order.id}`, {
       patient: { ...saved.body.patient, mrn: 'MRN-REVIEWER' },
     });
     expect(patient.status).toBe(200);
     expect(patient.body.patient.mrn).toBe(saved.body.patient.mrn);
+  }, 120_000);
+
+  it("the provider's Edit of the submitted order covers the whole Specimen step: therapies, immunotherapy, specimen type", async () => {
+    const page = await h.newPage({ width: 1500, height: 1000 });
+    await loginAs(page, h, npi.loginId);
+    await open(page, h, `/order/${order.id}/summary/patient`);
+    await clickButton(page, 'Edit');
+    await page.waitForSelector('[data-testid="summary-edit-specimens"]');
+    // the therapies as chips, as in the wizard (Enter adds one)
+    await fill(page, '[name="tumorSpecimen.priorTherapies"]', 'Carboplatin');
+    await page.keyboard.press('Enter');
+    await fill(page, '[name="tumorSpecimen.currentTherapies"]', 'Pembrolizumab');
+    await page.keyboard.press('Enter');
+    await page.click('[name="tumorSpecimen.planOrReceivingImmunotherapy"]');
+    await fill(page, '[name="tumorSpecimen.content"]', '35');
+    await waitForText(page, 'Pembrolizumab');
+    await h.shot(page, 'summary-edit-specimen-en');
+    await clickButton(page, 'Save');
+    await clickButton(page, 'Yes', true);
+    await waitForText(page, 'The Test Requisition Form has been updated.');
+    const saved = await h.api(npi.authorization, 'GET', `${REQUISITIONS}/${order.id}`);
+    expect(saved.body.tumorSpecimen).toMatchObject({
+      priorTherapies: ['Carboplatin'],
+      currentTherapies: ['Pembrolizumab'],
+      planOrReceivingImmunotherapy: true,
+      content: 35,
+    });
+    // the timeline names what changed in the wizard's words
+    await open(page, h, `/order/${order.id}/summary/timeline`);
+    await waitForText(page, 'Tumor Specimen: Prior Therapies', 45_000);
+    await h.shot(page, 'summary-edit-specimen-timeline-en');
   }, 120_000);
 
   it('records the financial assistance outcome on the Billing tab; the timeline tells it; a provider reads it', async () => {

@@ -15,6 +15,7 @@ import { useEnumLabel } from '../list/useOrdersT';
 import { COMMENTS_PATH } from '../summary/api';
 import type { TimelineEntry } from './api';
 import { useTimelineMethods } from './useTimelineMethods';
+import { useFieldPathsText } from '../wizard/fieldLabel';
 import { billingKey, changeKey, timelineEn } from './i18n';
 
 interface Comment {
@@ -52,6 +53,7 @@ export function OrderTimeline({
 }) {
   const t = useMessagesT(timelineEn);
   const label = useEnumLabel();
+  const fieldsText = useFieldPathsText();
   const dp = useDataProvider<ConsoleDataProvider>();
   const timelineApi = useTimelineMethods();
   const [onlyThis, setOnlyThis] = useState(false);
@@ -145,7 +147,7 @@ export function OrderTimeline({
                 t(`timeline.changed.${changeKey(k)}`, {
                   from: label(d.previousClinicalReviewStatus),
                   to: label(d.clinicalReviewStatus),
-                  fields: (d.changedFields ?? []).join(', '),
+                  fields: fieldsText(d.changedFields ?? []),
                   outcome: d.financialAssistanceOutcome ? label(d.financialAssistanceOutcome) : '—',
                 }),
               )
@@ -182,7 +184,7 @@ export function OrderTimeline({
     return out
       .filter((l) => !onlyThis || !testOrderId || l.testOrderId === null || l.testOrderId === testOrderId)
       .sort((a, b) => +new Date(a.at) - +new Date(b.at));
-  }, [entries.data, comments.data, t, label, onlyThis, testOrderId]);
+  }, [entries.data, comments.data, t, label, fieldsText, onlyThis, testOrderId]);
 
   return (
     <Paper variant="outlined" sx={{ p: 2, borderRadius: 2 }} data-testid="order-timeline">
