@@ -239,7 +239,7 @@ describe('parsing envelopes', () => {
 
   it('requisition-submitted schemaVersion 2 adds the names; a schemaVersion 1 event without them still parses', () => {
     const v2 = JSON.parse(JSON.stringify(example('requisition-submitted')));
-    expect(v2.schemaVersion).toBe(4);
+    expect(v2.schemaVersion).toBe(5);
     v2.schemaVersion = 2;
     delete v2.data.diagnosis;
     delete v2.data.billing;
@@ -283,8 +283,8 @@ describe('parsing envelopes', () => {
 
   it('requisition-submitted and requisition-changed v4 add the billing summary; v3 readers drop it', () => {
     const rs = JSON.parse(JSON.stringify(example('requisition-submitted')));
-    expect(rs.schemaVersion).toBe(4);
-    expect((parseEvent(rs).data as { billing?: unknown }).billing).toEqual({
+    expect(rs.schemaVersion).toBe(5);
+    expect((parseEvent({ ...rs, schemaVersion: 4 }).data as { billing?: unknown }).billing).toEqual({
       billingType: 'MEDICARE',
       payorId: 'PAYOR-00431',
       payorName: 'Medicare Part B',
@@ -295,7 +295,7 @@ describe('parsing envelopes', () => {
     const bad = { ...rs, data: { ...rs.data, billing: { ...rs.data.billing, billingType: 'BARTER' } } };
     expect(safeParseEvent(bad).ok).toBe(false);
     const rc = JSON.parse(JSON.stringify(example('requisition-changed')));
-    expect(rc.schemaVersion).toBe(7);
+    expect(rc.schemaVersion).toBe(8);
     const changed = parseEvent({ ...rc, data: { ...rc.data, changes: ['billing-changed'] } });
     expect(changed.data).toMatchObject({ changes: ['billing-changed'], icd10Codes: ['C34.90', 'C78.01'] });
     const asV3 = parseEvent({ ...rc, schemaVersion: 3 }).data;
@@ -366,5 +366,21 @@ describe('parsing envelopes', () => {
     if (isEventOf(e, 'test-status')) expect(e.data.status).toBe('IN_PROGRESS');
     else throw new Error('expected a test-status event');
     expect(isEventOf(e, 'sample')).toBe(false);
+  });
+  it('requisition-submitted v5 and requisition-changed v8 say what Medicare needs and the form lacks; older readers drop it', () => {
+    for (const family of ['requisition-submitted', 'requisition-changed'] as const) {
+      const e = JSON.parse(JSON.stringify(example(family)));
+      e.data.billing.medicareDataMissing = ['drugName', 'stage'];
+      expect((parseEvent(e).data as { billing?: { medicareDataMissing?: string[] } }).billing).toMatchObject({
+        medicareDataMissing: ['drugName', 'stage'],
+      });
+      const older = parseEvent({ ...e, schemaVersion: e.schemaVersion - 1 }).data as { billing?: object };
+      expect('medicareDataMissing' in older.billing!).toBe(false);
+      const bad = {
+        ...e,
+        data: { ...e.data, billing: { ...e.data.billing, medicareDataMissing: ['mood'] } },
+      };
+      expect(safeParseEvent(bad).ok).toBe(false);
+    }
   });
 });

@@ -36,6 +36,7 @@ export const EXAMPLE_DATA: EventDataMap = {
       payorId: 'PAYOR-00431',
       payorName: 'Medicare Part B',
       patientAddressComplete: true,
+      medicareDataMissing: [],
     },
   },
   'requisition-changed': {
@@ -66,6 +67,7 @@ export const EXAMPLE_DATA: EventDataMap = {
       payorId: 'PAYOR-00431',
       payorName: 'Medicare Part B',
       patientAddressComplete: true,
+      medicareDataMissing: [],
     },
     icd10Codes: ['C34.90', 'C78.01'],
     patientMerge: null,

@@ -13,6 +13,7 @@ import {
   RequisitionChangedDataV5,
   RequisitionChangedDataV6,
   RequisitionChangedDataV7,
+  RequisitionChangedDataV8,
   type RequisitionChangedData,
 } from './requisition-changed';
 import {
@@ -20,6 +21,7 @@ import {
   RequisitionSubmittedDataV2,
   RequisitionSubmittedDataV3,
   RequisitionSubmittedDataV4,
+  RequisitionSubmittedDataV5,
   type RequisitionSubmittedData,
 } from './requisition-submitted';
 import { SampleDataV1, type SampleData } from './sample';
@@ -66,6 +68,7 @@ export const DATA_SCHEMAS = {
     2: RequisitionSubmittedDataV2,
     3: RequisitionSubmittedDataV3,
     4: RequisitionSubmittedDataV4,
+    5: RequisitionSubmittedDataV5,
   },
   'requisition-changed': {
     1: RequisitionChangedDataV1,
@@ -75,6 +78,7 @@ export const DATA_SCHEMAS = {
     5: RequisitionChangedDataV5,
     6: RequisitionChangedDataV6,
     7: RequisitionChangedDataV7,
+    8: RequisitionChangedDataV8,
   },
   'test-status': { 1: TestStatusDataV1, 2: TestStatusDataV2 },
   sample: { 1: SampleDataV1 },
@@ -87,8 +91,8 @@ export const DATA_SCHEMAS = {
 } as const satisfies Record<EventFamily, Record<number, z.ZodType>>;
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
-  'requisition-submitted': 4,
-  'requisition-changed': 7,
+  'requisition-submitted': 5,
+  'requisition-changed': 8,
   'test-status': 2,
   sample: 1,
   'billing-case': 1,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { FINANCIAL_ASSISTANCE_OUTCOMES } from '@onco/domain';
 import { Actor, BillingReviewStatus, ClinicalReviewStatus, Icd10Code, RequisitionStatus } from './common';
 import { id, instant } from './fields';
-import { RequisitionBilling } from './requisition-submitted';
+import { RequisitionBilling, RequisitionBillingV5 } from './requisition-submitted';
 
 /**
  * What a requisition-changed event reports (one or more per event, in this order):
@@ -203,4 +203,13 @@ export const RequisitionChangedDataV7 = RequisitionChangedDataV6.extend({
 }).describe(
   'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing), edited (its form, parties or billing), had its financial assistance outcome recorded, or was moved to another patient by a patient merge',
 );
-export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV7>;
+
+/** schemaVersion 8 (additive): the billing summary with what Medicare needs and the form lacks (as requisition-submitted v5). */
+export const RequisitionChangedDataV8 = RequisitionChangedDataV7.extend({
+  billing: RequisitionBillingV5.nullable()
+    .optional()
+    .describe('Billing summary after the change (schemaVersion 4; medicareDataMissing from schemaVersion 8)'),
+}).describe(
+  'A submitted requisition was deleted, invalidated (merged), re-reviewed (clinical or billing), edited (its form, parties or billing), had its financial assistance outcome recorded, or was moved to another patient by a patient merge',
+);
+export type RequisitionChangedData = z.infer<typeof RequisitionChangedDataV8>;

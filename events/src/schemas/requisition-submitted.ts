@@ -1,5 +1,6 @@
 /** The `requisition-submitted` family: a requisition was submitted (schemaVersions 1 to 4). */
 import { z } from 'zod';
+import { MEDICARE_DATA_FIELDS } from '@onco/domain';
 import { Actor, ClinicalReviewStatus, Icd10Code, OrderType, TestStatus, TestType } from './common';
 import { id, instant } from './fields';
 
@@ -108,4 +109,24 @@ export const RequisitionSubmittedDataV4 = RequisitionSubmittedDataV3.extend({
     .optional()
     .describe('Billing summary (schemaVersion 4; absent before)'),
 }).describe('A requisition was submitted (DRAFT -> SUBMITTED)');
-export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV4>;
+
+/**
+ * schemaVersion 5 (additive, 2026-11-29): the billing summary says what Medicare needs of the tumor specimen and the
+ * form lacks, for the billing service's pre-submit checks (spec 1 section 5).
+ */
+export const RequisitionBillingV5 = RequisitionBilling.extend({
+  medicareDataMissing: z
+    .array(z.enum(MEDICARE_DATA_FIELDS))
+    .optional()
+    .describe(
+      'With a Medicare billing and a NEXT_PERSONAL_DX test: which of drugName, stage, icd10Codes the form lacks (empty when none or not Medicare; schemaVersion 5 of requisition-submitted and 8 of requisition-changed, absent before)',
+    ),
+}).describe('The billing summary of a requisition (schemaVersion 5)');
+
+/** schemaVersion 5 (additive): the billing summary with what Medicare needs and the form lacks. */
+export const RequisitionSubmittedDataV5 = RequisitionSubmittedDataV4.extend({
+  billing: RequisitionBillingV5.nullable()
+    .optional()
+    .describe('Billing summary (schemaVersion 4; medicareDataMissing from schemaVersion 5)'),
+}).describe('A requisition was submitted (DRAFT -> SUBMITTED)');
+export type RequisitionSubmittedData = z.infer<typeof RequisitionSubmittedDataV5>;

@@ -116,6 +116,8 @@ describe('billing cases: from events, qualification and the actions API (real Ka
         payorId: null,
         payorName: null,
         patientAddressComplete: true,
+        // requisition-submitted v5: nothing Medicare needs is missing (no Medicare, no NeXT Personal Dx)
+        medicareDataMissing: [],
         diagnosisCodes: ['C34.90', 'Z85.118'],
       },
     });
@@ -171,6 +173,7 @@ describe('billing cases: from events, qualification and the actions API (real Ka
       payorId: 'MCR-B',
       payorName: 'Medicare Part B',
       patientAddressComplete: false,
+      medicareDataMissing: [],
       diagnosisCodes: ['C50.911'],
     });
     // the requisition's own record of it: a billing-changed change, and no policy number on the event

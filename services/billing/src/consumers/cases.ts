@@ -92,6 +92,7 @@ export function decideCase(doc: BillingCaseDoc, inputs: CaseInputs, now: Date): 
         payorId: r.billing?.payorId ?? null,
         payorName: r.billing?.payorName ?? null,
         patientAddressComplete: r.billing?.patientAddressComplete ?? false,
+        ...(r.billing?.medicareDataMissing ? { medicareDataMissing: r.billing.medicareDataMissing } : {}),
         diagnosisCodes: r.icd10Codes ?? null,
       };
     if (r.deleted) cancel = true;

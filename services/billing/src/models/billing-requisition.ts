@@ -2,6 +2,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import {
   BILLING_REVIEW_STATUSES,
   BILLING_TYPES,
+  MEDICARE_DATA_FIELDS,
   type BillingReviewStatus,
   type RequisitionBillingSummary,
 } from '@onco/domain';
@@ -47,6 +48,9 @@ export const billingSummarySchema = () =>
       payorId: { type: String, default: null },
       payorName: { type: String, default: null },
       patientAddressComplete: { type: Boolean, default: false },
+      // requisition events of schemaVersion 5 (submitted) / 8 (changed): what Medicare needs and the form lacks;
+      // absent when an older event did not say (the pre-submit checks then cannot tell, and say nothing)
+      medicareDataMissing: { type: [{ type: String, enum: MEDICARE_DATA_FIELDS }], default: undefined },
     },
     { _id: false },
   );

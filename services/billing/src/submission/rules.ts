@@ -47,8 +47,9 @@ const blank = (v: string | null | undefined) => !v || !v.trim();
  * What the case must hold for a claim the billing system would not reject anyway (issue 13's pre-submit checks):
  * the case's own fields, and from the requisition (claimInfo, events of schemaVersion 4) a billing type, a payor
  * for the billing types that bill one (PAYOR_BILLING_TYPES), at least one ICD-10 code that is a valid billable
- * code (`invalidCodes`: the codes the ICD-10-CM catalog does not hold, from the caller), and for Medicare the
- * patient's complete address. Pure; the order is the order a person fixes them in.
+ * code (`invalidCodes`: the codes the ICD-10-CM catalog does not hold, from the caller), for Medicare the
+ * patient's complete address, and the drug name and stage Medicare needs with a NEXT_PERSONAL_DX test (the
+ * summary's `medicareDataMissing`, from requisition events of schemaVersion 5 / 8). Pure; the order is the order a person fixes them in.
  */
 export function claimProblems(c: BillingCaseDoc, invalidCodes: readonly string[] = []): ClaimProblem[] {
   const out: ClaimProblem[] = [];
@@ -71,6 +72,10 @@ export function claimProblems(c: BillingCaseDoc, invalidCodes: readonly string[]
     out.push({ field: 'diagnosisCodes', message: m.diagnosisNotBillable(code) });
   if (info?.billingType === 'MEDICARE' && !info.patientAddressComplete)
     out.push({ field: 'patientAddress', message: m.medicareAddressMissing });
+  // spec 1 section 5 (the wizard's Medicare warning): the drug name and stage; the ICD-10 codes are checked above
+  const medicare = info?.medicareDataMissing ?? [];
+  if (medicare.includes('drugName')) out.push({ field: 'drugName', message: m.medicareDrugNameMissing });
+  if (medicare.includes('stage')) out.push({ field: 'stage', message: m.medicareStageMissing });
   return out;
 }
 

@@ -368,7 +368,7 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
     ]);
   });
 
-  it('pre-submit checks: billing type, payor, billable ICD-10 codes, Medicare address; nothing is sent', async () => {
+  it('pre-submit checks: billing type, payor, billable ICD-10 codes, Medicare address, drug name and stage; nothing is sent', async () => {
     const posts = gateway.claims().length;
     const refused = async (claimInfo: Record<string, unknown> | null) => {
       const id = await newCase('ACC-CHK', { claimInfo });
@@ -404,6 +404,15 @@ describe('billing submission: submit, worker, gateway stand-in (real Redis, the 
         field: 'patientAddress',
         message: "The patient's address (street, city, state, postal code) is required for Medicare",
       },
+    ]);
+    // Medicare with a NeXT Personal Dx test needs the drug name and stage (spec 1 section 5); an older event that
+    // did not say (no medicareDataMissing) is not refused for them
+    expect(
+      (await refused({ ...CLAIM_INFO, billingType: 'MEDICARE', medicareDataMissing: ['drugName', 'stage'] }))
+        .details.problems,
+    ).toEqual([
+      { field: 'drugName', message: 'Drug Name is required for Medicare Payment Type' },
+      { field: 'stage', message: 'Stage is required for Medicare Payment Type' },
     ]);
     expect(gateway.claims().length).toBe(posts);
     // self-pay and facility billing need no payor; codes without their dot are found too

@@ -199,6 +199,9 @@ export const BILLING_MESSAGES = {
   diagnosisMissing: 'At least one ICD-10 diagnosis code is required',
   diagnosisNotBillable: (code: string) => `ICD-10 code ${code} is not a valid billable code`,
   medicareAddressMissing: "The patient's address (street, city, state, postal code) is required for Medicare",
+  // spec 1 section 5: Medicare with a NeXT Personal Dx test needs the drug name and stage (ICD-10: diagnosisMissing)
+  medicareDrugNameMissing: 'Drug Name is required for Medicare Payment Type',
+  medicareStageMissing: 'Stage is required for Medicare Payment Type',
   // bulk submit (resubmit of the needs-attention view)
   bulkSubmitted: (n: number, of: number) => `${n} of ${of} billing cases submitted`,
 } as const;

@@ -38,12 +38,24 @@ describe('the billing summary a requisition gives the billing service (events v4
       payorId: 'MCR-B',
       payorName: 'Medicare Part B',
       patientAddressComplete: true,
+      // no NeXT Personal Dx test: Medicare needs nothing more of the form
+      medicareDataMissing: [],
     });
     expect(requisitionBillingSummary({})).toEqual({
       billingType: null,
       payorId: null,
       payorName: null,
       patientAddressComplete: false,
+      medicareDataMissing: [],
     });
+  });
+
+  it('names what Medicare needs of a NeXT Personal Dx order and the form lacks (never the values)', () => {
+    const summary = requisitionBillingSummary({
+      billings: [{ billingType: 'MEDICARE', preference: 'PRIMARY' } as never],
+      orderInformation: { nextPersonalDx: true },
+      tumorSpecimen: { stage: 'II', icd10Codes: 'C50.911' },
+    });
+    expect(summary.medicareDataMissing).toEqual(['drugName']);
   });
 });

@@ -1,4 +1,6 @@
 import type { BillingType } from '../enums';
+import type { RequisitionForm } from './schema';
+import { medicareDataMissing, type MedicareDataField } from './validate';
 
 /**
  * The billing summary of a requisition (events: requisition-submitted and requisition-changed schemaVersion 4):
@@ -10,6 +12,8 @@ export interface RequisitionBillingSummary {
   payorId: string | null;
   payorName: string | null;
   patientAddressComplete: boolean;
+  /** schemaVersion 5 (submitted) / 8 (changed): what Medicare needs and the form lacks (medicareDataMissing) */
+  medicareDataMissing: MedicareDataField[];
 }
 
 interface BillingEntry {
@@ -37,15 +41,18 @@ export function primaryBilling<T extends BillingEntry>(billings: readonly T[] | 
 export const addressComplete = (a: Address | null | undefined): boolean =>
   !!a && filled(a.street) && filled(a.city) && filled(a.state) && filled(a.postalCode);
 
-export function requisitionBillingSummary(doc: {
-  billings?: readonly BillingEntry[] | null;
-  patient?: { address?: Address | null } | null;
-}): RequisitionBillingSummary {
+export function requisitionBillingSummary(
+  doc: {
+    billings?: readonly BillingEntry[] | null;
+    patient?: { address?: Address | null } | null;
+  } & Pick<RequisitionForm, 'orderInformation' | 'tumorSpecimen'>,
+): RequisitionBillingSummary {
   const b = primaryBilling(doc.billings);
   return {
     billingType: b?.billingType ?? null,
     payorId: filled(b?.payorId) ? b!.payorId!.trim() : null,
     payorName: filled(b?.insuranceProvider) ? b!.insuranceProvider!.trim() : null,
     patientAddressComplete: addressComplete(doc.patient?.address),
+    medicareDataMissing: medicareDataMissing(doc as RequisitionForm),
   };
 }

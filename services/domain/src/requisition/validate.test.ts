@@ -5,6 +5,7 @@ import {
   hasProblems,
   primaryBillingIndex,
   requisitionWarnings,
+  medicareDataMissing,
   saveProblems,
   submitProblems,
   validateRequisition,
@@ -544,5 +545,34 @@ describe('requisitionWarnings (Medicare)', () => {
       f.tumorSpecimen!.stage = null;
     });
     expect(requisitionWarnings(f)).toEqual([WARNING]);
+  });
+});
+
+describe('medicareDataMissing (what the warning and the billing pre-submit checks name)', () => {
+  const medicare = (change: (f: RequisitionForm) => void) =>
+    given((f) => {
+      f.billings = [{ billingType: 'MEDICARE', preference: 'PRIMARY' }];
+      change(f);
+    });
+  it('names each missing field, in the order of the message', () => {
+    expect(medicareDataMissing(medicare(() => {}))).toEqual([]);
+    expect(
+      medicareDataMissing(
+        medicare((f) => ((f.tumorSpecimen!.drugName = ' '), (f.tumorSpecimen!.stage = null))),
+      ),
+    ).toEqual(['drugName', 'stage']);
+    expect(medicareDataMissing(medicare((f) => (f.tumorSpecimen = null)))).toEqual([
+      'drugName',
+      'stage',
+      'icd10Codes',
+    ]);
+  });
+  it('is empty without Medicare or without NeXT Personal Dx', () => {
+    expect(medicareDataMissing(given((f) => (f.tumorSpecimen = null)))).toEqual([]);
+    expect(
+      medicareDataMissing(
+        medicare((f) => ((f.orderInformation = { nextDx: true }), (f.tumorSpecimen = null))),
+      ),
+    ).toEqual([]);
   });
 });

@@ -91,13 +91,25 @@ export function hasProblems(problems: Partial<Record<BlockName, FieldErrors>>): 
   return Object.values(problems).some((e) => e && Object.keys(e).length > 0);
 }
 
+/** What Medicare needs of the tumor specimen for a NEXT_PERSONAL_DX order (spec 1 section 5), by field. */
+export const MEDICARE_DATA_FIELDS = ['drugName', 'stage', 'icd10Codes'] as const;
+export type MedicareDataField = (typeof MEDICARE_DATA_FIELDS)[number];
+
 /**
- * Spec 1 section 5: the Medicare warning shows when a billing is MEDICARE (decision: primary or secondary), a
- * NEXT_PERSONAL_DX test is chosen and any of drug name, stage, ICD-10 codes is missing.
+ * Spec 1 section 5: when a billing is MEDICARE (decision: primary or secondary) and a NEXT_PERSONAL_DX test is
+ * chosen, the drug name, stage and ICD-10 codes it lacks (empty otherwise). The wizard's warning, the billing
+ * review gate and the billing service's pre-submit checks (through the requisition's billing summary) read it.
  */
-export function requisitionWarnings(form: RequisitionForm): string[] {
+export function medicareDataMissing(form: RequisitionForm): MedicareDataField[] {
   const medicare = (form.billings ?? []).some((b) => b.billingType === 'MEDICARE');
+  if (!medicare || !form.orderInformation?.nextPersonalDx) return [];
   const t = form.tumorSpecimen ?? {};
-  const missing = isBlank(t.drugName) || isBlank(t.stage) || icd10List(t.icd10Codes).length === 0;
-  return medicare && form.orderInformation?.nextPersonalDx && missing ? [REQ_MSG.medicareWarning] : [];
+  return MEDICARE_DATA_FIELDS.filter((f) =>
+    f === 'icd10Codes' ? icd10List(t.icd10Codes).length === 0 : isBlank(t[f]),
+  );
+}
+
+/** Spec 1 section 5: the Medicare warning, while Medicare data is missing (medicareDataMissing). */
+export function requisitionWarnings(form: RequisitionForm): string[] {
+  return medicareDataMissing(form).length ? [REQ_MSG.medicareWarning] : [];
 }

@@ -35,9 +35,11 @@ export interface CaseHistoryFields<D> {
 }
 
 /** What the claim is checked with and carries from the requisition (events of schemaVersion 4). */
-export interface ClaimInfo extends RequisitionBillingSummary {
+export interface ClaimInfo extends Omit<RequisitionBillingSummary, 'medicareDataMissing'> {
   /** null: the requisition's events did not carry them (older than schemaVersion 4) */
   diagnosisCodes: string[] | null;
+  /** absent: the requisition's events did not say (older than requisition-submitted 5 / requisition-changed 8) */
+  medicareDataMissing?: RequisitionBillingSummary['medicareDataMissing'];
 }
 
 /**

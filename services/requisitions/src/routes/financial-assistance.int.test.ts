@@ -54,7 +54,7 @@ describe('requisition API: financial assistance outcomes (real store)', () => {
     const events = (doc!.outbox as { value: string }[]).map((o) => JSON.parse(o.value));
     const fa = events.find((e) => e.data.changes?.includes('financial-assistance-changed'));
     expect(fa).toMatchObject({
-      schemaVersion: 7,
+      schemaVersion: 8,
       data: { financialAssistanceOutcome: 'APPROVED_UP_TO_250' },
     });
     // the same outcome again changes nothing; another one is a new event; null clears it

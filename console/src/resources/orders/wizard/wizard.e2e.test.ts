@@ -204,10 +204,10 @@ describe('order wizard (real backend, chromium)', () => {
     await continueTo(page, 'billing');
     expect(await stateOf(page, 'specimen')).toBe('complete');
 
-    // Billing: Medicare warns about drug name and stage; a future insured date of birth is refused; then SELF
+    // Billing: Medicare; a future insured date of birth is refused; then SELF
     await choose(page, 'billings.0.billingType', 'MEDICARE');
-    // TODO(wizard): the Medicare warning ('Drug Name, Stage and ICD10 codes are mandatory for Medicare Payment
-    // Type') does not show on the Billing step with MEDICARE chosen and no drug name: check it here once it does
+    // no Medicare warning: it is for an order with NeXT Personal Dx (spec 1 section 5; its own test below)
+    expect(await bodyText(page)).not.toContain('mandatory for Medicare Payment Type');
     await setValue(page, field('billings.0.insuredDob'), isoDaysFromNow(30));
     await clickButton(page, 'Continue');
     await waitForText(page, 'Date must be on/before'); // 6
@@ -342,6 +342,30 @@ describe('order wizard (real backend, chromium)', () => {
     expect(await bodyText(zh)).not.toContain('Welcome Back!');
     await h.shot(zh, 'home-zh');
   }, 600_000);
+
+  it('the Medicare warning shows on the Billing step of a NeXT Personal Dx order while drug name or stage is missing', async () => {
+    const auth = (await login(h.sys, provider.loginId)).authorization;
+    const draft = await h.api(auth, 'POST', '/portal/api/v1/testOrderForms', {
+      orderInformation: { nextPersonalDx: true, orderType: 'INITIAL_ORDER' },
+      tumorSpecimen: { icd10Codes: 'C50.911', stage: 'II' },
+      billings: [{ preference: 'PRIMARY', billingType: 'MEDICARE', relationshipToPatient: 'SELF' }],
+    });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(200);
+    const page = await h.newPage();
+    await loginAs(page, h, provider.loginId);
+    await open(page, h, `/order/${draft.body.id}`);
+    await clickWhenReady(page, '[data-step="billing"]');
+    await stepIs(page, 'billing');
+    await waitForText(page, 'Drug Name, Stage and ICD10 codes are mandatory for Medicare Payment Type');
+    await h.shot(page, 'wizard-6-billing-medicare-warning');
+    // the drug name given on the Specimen step: the warning goes
+    await clickWhenReady(page, '[data-step="specimen"]');
+    await stepIs(page, 'specimen');
+    await fill(page, field('tumorSpecimen.drugName'), 'Trastuzumab');
+    await clickWhenReady(page, '[data-step="billing"]');
+    await stepIs(page, 'billing');
+    expect(await bodyText(page)).not.toContain('mandatory for Medicare Payment Type');
+  }, 120_000);
 
   it('an observer cannot start an order', async () => {
     const auth = (await login(h.sys, observer.loginId)).authorization;
