@@ -33,6 +33,8 @@ export const auditEn = {
       export: 'Export',
       download: 'Download',
       refused: 'Refused',
+      'sign-in': 'Sign in',
+      'sign-out': 'Sign out',
     },
     outcome: { allowed: 'Allowed', refused: 'Refused' },
     recordType: {
@@ -47,6 +49,11 @@ export const auditEn = {
       timeline: 'Timeline',
       'audit-trail': 'Audit trail',
       user: 'User account',
+      account: 'Account',
+      physician: 'Physician',
+      'hospital-location': 'Hospital location',
+      'maintenance-window': 'Maintenance window',
+      'sample-group': 'Sample group',
     },
     entry: {
       title: 'Audit entry %{seq}',
@@ -102,6 +109,8 @@ export const auditZh: typeof auditEn = {
       export: '导出',
       download: '下载',
       refused: '拒绝',
+      'sign-in': '登录',
+      'sign-out': '退出登录',
     },
     outcome: { allowed: '允许', refused: '拒绝' },
     recordType: {
@@ -116,6 +125,11 @@ export const auditZh: typeof auditEn = {
       timeline: '时间线',
       'audit-trail': '审计记录',
       user: '用户账户',
+      account: '账户',
+      physician: '医生',
+      'hospital-location': '医院地点',
+      'maintenance-window': '维护时段',
+      'sample-group': '样本组',
     },
     entry: {
       title: '审计记录 %{seq}',

@@ -6,8 +6,21 @@ import type { WireDate } from './record';
  * lists them at GET /uam/api/v1/audit (`AuditEntryRow`, dates ISO text).
  */
 
-/** What was done: a read, a change, an export or a download (a refused attempt keeps the action it tried). */
-export const AUDIT_ACTIONS = ['read', 'create', 'update', 'delete', 'export', 'download', 'refused'] as const;
+/**
+ * What was done: a read, a change, an export or a download (a refused attempt keeps the action it tried), or a
+ * session's start and end (`sign-in`, refused when the password or the account is refused; `sign-out`).
+ */
+export const AUDIT_ACTIONS = [
+  'read',
+  'create',
+  'update',
+  'delete',
+  'export',
+  'download',
+  'refused',
+  'sign-in',
+  'sign-out',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** allowed: the data was served or the change committed; refused: a 403 or 404 on a PHI route. */
@@ -27,6 +40,12 @@ export const AUDIT_RECORD_TYPES = [
   'timeline',
   'audit-trail',
   'user',
+  // reference data a requisition names (no PHI, but changes a compliance officer follows)
+  'account',
+  'physician',
+  'hospital-location',
+  'maintenance-window',
+  'sample-group',
 ] as const;
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number];
 
