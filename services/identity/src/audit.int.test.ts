@@ -29,6 +29,7 @@ const { sys, users, call } = useTestSystem({
     member: user('ROLE_NPI', { account: ACC_A }),
     target: user('ROLE_NPI', { account: ACC_A }),
     locked: user('ROLE_NPI', { account: ACC_A }),
+    signer: user('ROLE_NPI', { account: ACC_A }),
   },
   signIn: ['admin', 'adminB', 'member'],
 });
@@ -169,7 +170,7 @@ describe('audit: changes of a user account commit with their entry', () => {
     await expectNoSecrets(entries, id, NEW_PASSWORD, b64(NEW_PASSWORD));
   });
 
-  it('a lockout by sign-in failures leaves one entry, the unlock another; a reset by link one more', async () => {
+  it('a lockout by sign-in failures leaves one entry, the unlock another; a reset by link one more; each sign-in its own', async () => {
     const u = users.locked;
     const signIn = (password: string) =>
       sys.app.inject({
@@ -180,10 +181,11 @@ describe('audit: changes of a user account commit with their entry', () => {
     const since = new Date();
     expect((await signIn('Wrong1234')).statusCode).toBe(401);
     expect((await signIn('Wrong1234')).statusCode).toBe(401);
-    expect(await entriesSince(since)).toEqual([]); // a failure that does not lock is not a change recorded
+    // a failure that does not lock changes nothing but the count: only its sign-in entry
+    expect((await entriesSince(since)).map((e) => e.action)).toEqual(['sign-in', 'sign-in']);
     const third = await signIn('Wrong1234');
     expect(third.json().code).toBe('LOCKED_OUT');
-    expect((await signIn('Wrong1234')).json().code).toBe('LOCKED_OUT'); // already locked: nothing more
+    expect((await signIn('Wrong1234')).json().code).toBe('LOCKED_OUT'); // already locked: its sign-in only
     const unlocked = await call('PUT', `${USERS}/${u._id}/unlock`, 'admin');
     expect(unlocked.statusCode, unlocked.body).toBe(200);
     const reset = await call('PUT', `${USERS}/${u._id}/resetpassword`, 'admin');
@@ -203,7 +205,14 @@ describe('audit: changes of a user account commit with their entry', () => {
     });
     expect(set.statusCode, set.body).toBe(200);
 
-    const entries = await entriesSince(since);
+    const all = await entriesSince(since);
+    // each of the four sign-ins refused, by `anonymous` (the one who typed is not known to be the owner)
+    const signIns = all.filter((e) => e.action === 'sign-in');
+    expect(signIns.map((e) => [e.who.userId, e.outcome, e.status, e.what.id, e.changes])).toEqual(
+      Array(4).fill(['anonymous', 'refused', 401, u._id, null]),
+    );
+    expect(signIns[2].from.requestId).toBe(third.headers['x-request-id']);
+    const entries = all.filter((e) => e.action !== 'sign-in');
     // the sign-in that locks and the reset by link have no session: the actor is `anonymous` (with its address)
     const adminAction = 'PUT /portal/api/v1/users/:id/:action';
     expect(entries.map((e) => [e.who.userId, e.route, e.changes])).toEqual([
@@ -257,6 +266,62 @@ describe('audit: changes of a user account commit with their entry', () => {
       expect(e.onBehalfOf).toEqual([ACC_A.id, ACC_B.id]);
     }
     expect(JSON.stringify(entries)).not.toContain(ACC_B.name);
+  });
+
+  it('a sign-in and a sign-out each leave an entry by the user; an unknown login id or an inactive account a refused one', async () => {
+    const u = users.signer;
+    const signIn = (loginId: string, password = TEST_PASSWORD) =>
+      sys.app.inject({
+        method: 'POST',
+        url: '/uam/api/v1/authenticate',
+        headers: { 'user-agent': 'audit-test/1.0' },
+        payload: { username: b64(loginId), password: b64(password) },
+      });
+    const since = new Date();
+    const ok = await signIn(u.loginId);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const out = await sys.app.inject({
+      method: 'POST',
+      url: '/uam/api/v1/logout',
+      headers: { authorization: `Bearer ${ok.json().token}` },
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    const unknownLogin = `nobody.${Date.now()}`;
+    expect((await signIn(unknownLogin)).statusCode).toBe(401);
+    await identityModels(sys.ctx.mongo).User.updateOne(
+      { _id: users.locked._id },
+      { $set: { status: 'INACTIVE' } },
+    );
+    expect((await signIn(users.locked.loginId)).statusCode).toBe(401);
+
+    const entries = await entriesSince(since);
+    expect(entries.map((e) => [e.action, e.outcome, e.who.userId, e.what.id, e.status, e.route])).toEqual([
+      ['sign-in', 'allowed', u._id, u._id, 200, 'POST /uam/api/v1/authenticate'],
+      ['sign-out', 'allowed', u._id, u._id, 200, 'POST /uam/api/v1/logout'],
+      ['sign-in', 'refused', 'anonymous', null, 401, 'POST /uam/api/v1/authenticate'],
+      ['sign-in', 'refused', 'anonymous', users.locked._id, 401, 'POST /uam/api/v1/authenticate'],
+    ]);
+    expect(entries[0]).toMatchObject({
+      who: { role: 'ROLE_NPI' },
+      what: { type: 'user', patientId: null },
+      onBehalfOf: [ACC_A.id],
+      from: { userAgent: 'audit-test/1.0', requestId: ok.headers['x-request-id'] },
+      changes: null,
+    });
+    // never the login id typed, the password or the token
+    expect(JSON.stringify(entries)).not.toContain(unknownLogin);
+    await expectNoSecrets(entries, u._id, ok.json().token);
+    // a sign-in, like a change, needs its entry: none written, no one signed in (503)
+    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
+    const insertOne = inbox.insertOne.bind(inbox);
+    inbox.insertOne = (() => Promise.reject(new Error('store unavailable'))) as typeof inbox.insertOne;
+    try {
+      const refused = await signIn(u.loginId);
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.json().code).toBe('AUDIT_UNAVAILABLE');
+    } finally {
+      inbox.insertOne = insertOne;
+    }
   });
 
   it('when the entry cannot be written the change is rolled back: a 503, the user as it was', async () => {

@@ -5,14 +5,17 @@
 import type { Connection } from 'mongoose';
 import { auditModels, type InboxDoc } from '@onco/platform';
 
-/** The entries recorded since `since`, oldest first; `changes: true` leaves the reads out. */
+/** The entries recorded since `since`, oldest first; `changes: true` leaves the reads, sign-ins and sign-outs out. */
 export const auditEntriesSince = (
   mongo: Connection,
   since: Date,
   opts: { changes?: boolean } = {},
 ): Promise<InboxDoc[]> =>
   auditModels(mongo)
-    .Inbox.find({ when: { $gte: since }, ...(opts.changes ? { action: { $ne: 'read' } } : {}) })
+    .Inbox.find({
+      when: { $gte: since },
+      ...(opts.changes ? { action: { $nin: ['read', 'sign-in', 'sign-out'] } } : {}),
+    })
     .sort({ when: 1, _id: 1 })
     .lean<InboxDoc[]>()
     .exec();

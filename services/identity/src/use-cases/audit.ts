@@ -11,6 +11,8 @@ import {
   auditTrailOf,
   currentActor,
   inTransaction,
+  type AuditActor,
+  type AuditInput,
   type AuditTrail,
   type ChangeDescription,
 } from '@onco/platform';
@@ -69,4 +71,33 @@ export async function changeOfUser<T>(
   });
   if (res != null) trail.recorded();
   return res;
+}
+
+/**
+ * A sign-in's entry (`sign-in`, record `user`): allowed (200) or refused (401: a wrong password, a locked or
+ * inactive account, or a login id that names no account, then with no record id). Never the login id typed nor
+ * the password.
+ */
+export function signInInput(user: UserDoc | null, outcome: 'allowed' | 'refused'): AuditInput {
+  return {
+    what: { type: 'user', id: user?._id ?? null, patientId: null },
+    action: 'sign-in',
+    outcome,
+    accountIds: [user?.account?.id],
+    status: outcome === 'allowed' ? 200 : 401,
+  };
+}
+
+/**
+ * Who signs in: the request has no session yet, so its actor is `anonymous`; once the password is right the
+ * entry names the user (from the request's address, user agent and id). A refused sign-in stays `anonymous`: the
+ * one who typed the password is not known to be the account's owner.
+ */
+export function signingInActor(user: UserDoc): AuditActor {
+  const request = currentActor();
+  return {
+    ...request,
+    who: { userId: user._id, role: user.role, name: `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() },
+    accountIds: user.account?.id ? [user.account.id] : [],
+  };
 }

@@ -1,3 +1,4 @@
+import { currentActor, inTransaction, type AuditInput } from '@onco/platform';
 import type { UserDoc } from '../models/user';
 import { verifyPassword } from '../password-hash';
 import type { CredentialDeps } from './deps';
@@ -9,11 +10,16 @@ import { USER_CHANGE, userTrail } from './audit';
  * `failedLogins`, and the failure that reaches the threshold also sets LOCKED_OUT in the same update, chosen
  * by the update's filter (below or at/above the threshold, two complementary conditions). Concurrent failures
  * are therefore each counted and exactly one of them locks the account (identity.int.test.ts).
+ *
+ * `failure`: the audit entry of a failed attempt (a refused sign-in), committed with the failure's count in one
+ * transaction; the failure that locks the account also has its own entry (`failedLogins`, `status`,
+ * `tokenVersion`).
  */
 export async function checkOwnPassword(
   { models, config }: Pick<CredentialDeps, 'models' | 'config'>,
   user: UserDoc,
   password: string,
+  failure?: AuditInput,
 ): Promise<boolean> {
   const ok = await verifyPassword(password, user.passwordHash);
   if (ok) {
@@ -25,28 +31,43 @@ export async function checkOwnPassword(
   }
   const lockAt = config.LOCKOUT_THRESHOLD - 1; // failures already counted when this one locks the account
   const now = new Date();
+  const trail = userTrail(models);
+  const actor = currentActor();
   for (let attempt = 0; attempt < 10; attempt++) {
-    // this failure locks the account: it is the one that reaches the threshold, and the account is not locked yet
-    // (the lockout committed with its audit entry: `failedLogins`, `status`, `tokenVersion`)
-    const locked = await userTrail(models).update(
-      models.User,
-      { _id: user._id, status: { $ne: 'LOCKED_OUT' }, failedLogins: { $gte: lockAt } },
-      {
-        $inc: { failedLogins: 1, tokenVersion: 1, version: 1 },
-        $set: { status: 'LOCKED_OUT', updatedOn: now },
-      },
-      USER_CHANGE,
-    );
-    if (locked) return false;
-    // otherwise just count it (the complement of the filter above)
-    const counted = await models.User.updateOne(
-      {
-        _id: user._id,
-        $or: [{ status: 'LOCKED_OUT' }, { failedLogins: { $not: { $gte: lockAt } } }],
-      },
-      { $inc: { failedLogins: 1 }, $set: { updatedOn: now } },
-    ).exec();
-    if (counted.matchedCount) return false;
+    const done = await inTransaction(trail.conn, async (session) => {
+      // this failure locks the account: it is the one that reaches the threshold, and the account is not locked
+      // yet (the lockout's own entry: `failedLogins`, `status`, `tokenVersion`)
+      const locked = await trail.updateIn(
+        session,
+        models.User,
+        { _id: user._id, status: { $ne: 'LOCKED_OUT' }, failedLogins: { $gte: lockAt } },
+        {
+          $inc: { failedLogins: 1, tokenVersion: 1, version: 1 },
+          $set: { status: 'LOCKED_OUT', updatedOn: now },
+        },
+        USER_CHANGE,
+        { actor },
+      );
+      // otherwise just count it (the complement of the filter above)
+      const counted =
+        !!locked ||
+        (
+          await models.User.updateOne(
+            {
+              _id: user._id,
+              $or: [{ status: 'LOCKED_OUT' }, { failedLogins: { $not: { $gte: lockAt } } }],
+            },
+            { $inc: { failedLogins: 1 }, $set: { updatedOn: now } },
+            { session },
+          ).exec()
+        ).matchedCount > 0;
+      if (counted && failure) await trail.recordIn(session, [failure], actor);
+      return counted;
+    });
+    if (done) {
+      trail.recorded();
+      return false;
+    }
     // neither matched: the user is gone, or another attempt moved the count between the two updates
     if (!(await models.User.exists({ _id: user._id }))) return false;
   }

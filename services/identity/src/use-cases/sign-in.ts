@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { MSG } from '@onco/domain';
-import { AppError, signToken, unauthorized } from '@onco/platform';
+import { AppError, inTransaction, signToken, unauthorized } from '@onco/platform';
 import type { UserDoc } from '../models/user';
 import { buildSession } from '../session';
+import { signInInput, signingInActor, userTrail } from './audit';
 import type { CredentialDeps } from './deps';
 import { checkOwnPassword } from './own-password';
 
@@ -19,7 +20,10 @@ const authFailed = () => unauthorized(MSG.authFailed, { reason: 'BAD_CREDENTIALS
 
 /**
  * Sign in (spec 3 section 2.1): the user by login id, refused when locked or not active, the password checked
- * (a wrong one counts toward the lockout), then the session and its signed token.
+ * (a wrong one counts toward the lockout), then the session and its signed token. Every attempt is an audit entry
+ * (`sign-in`, docs/audit.md): a refusal is recorded before the 401 (a wrong password's with its count, in one
+ * transaction), a sign-in with its `lastLogin` in one transaction; an entry that cannot be written fails the
+ * request (503) and signs no one in.
  */
 export async function signIn(
   deps: Pick<CredentialDeps, 'models' | 'config'>,
@@ -30,16 +34,26 @@ export async function signIn(
   const user = (await models.User.findOne({ loginId, deleted: { $ne: true } })
     .lean()
     .exec()) as UserDoc | null;
-  if (!user) throw authFailed();
-  if (user.status === 'LOCKED_OUT') throw new LockedError();
-  if (!['ACTIVE', 'PASSWORD_EXPIRED'].includes(user.status)) throw authFailed();
-  const ok = await checkOwnPassword(deps, user, input.password);
+  const trail = userTrail(models);
+  const refuse = async (error: AppError, known: UserDoc | null = user) => {
+    await trail.record(signInInput(known, 'refused'));
+    return error;
+  };
+  if (!user) throw await refuse(authFailed());
+  if (user.status === 'LOCKED_OUT') throw await refuse(new LockedError());
+  if (!['ACTIVE', 'PASSWORD_EXPIRED'].includes(user.status)) throw await refuse(authFailed());
+  const ok = await checkOwnPassword(deps, user, input.password, signInInput(user, 'refused'));
   if (!ok) {
     const now = await models.User.findById(user._id, { status: 1 }).lean().exec();
     if (now?.status === 'LOCKED_OUT') throw new LockedError();
     throw authFailed();
   }
-  await models.User.updateOne({ _id: user._id }, { $set: { lastLogin: new Date() } }).exec();
+  const actor = signingInActor(user);
+  await inTransaction(trail.conn, async (session) => {
+    await models.User.updateOne({ _id: user._id }, { $set: { lastLogin: new Date() } }, { session }).exec();
+    await trail.recordIn(session, [signInInput(user, 'allowed')], actor);
+  });
+  trail.recorded();
   const session = await buildSession(models, user);
   const iat = Math.floor(Date.now() / 1000);
   const token = signToken(

@@ -153,7 +153,10 @@ export class AuditTrail {
     const doc = this.entryDoc(input, opts.actor ?? currentActor());
     if (opts.session) await this.models.Inbox.collection.insertOne(doc as never, { session: opts.session });
     else {
-      await this.insertBatched(doc);
+      // an entry that cannot be written fails the request that needed it (503 AUDIT_UNAVAILABLE)
+      await this.insertBatched(doc).catch((err: unknown) => {
+        throw Object.assign(auditUnavailable(), { cause: err });
+      });
       this.recorded();
     }
     return doc._id;
