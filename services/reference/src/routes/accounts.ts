@@ -9,6 +9,7 @@ import {
   mergeAddress,
   prepareHospitalLocation,
 } from '../use-cases';
+import { ACCOUNT_CHANGE, HOSPITAL_LOCATION_CHANGE } from '../use-cases/audit';
 import { auditReply, fieldErrors, ref, str, text, type RouteDeps } from './shared';
 import { directoryResource, scopedResourceRoutes } from './scoped-resource';
 import { facetNameCaches } from '../name-cache';
@@ -111,6 +112,8 @@ export async function accountRoutes(app: FastifyInstance, deps: RouteDeps) {
     model: models.Account,
     scope: accountScope,
     reply: accountReply,
+    // each edit (one or a bulk's rows) commits with its audit entry: who, the account, the fields changed
+    changes: ACCOUNT_CHANGE,
     list: {
       resource: accountsResource,
       noun: 'accounts',
@@ -141,6 +144,8 @@ export async function accountRoutes(app: FastifyInstance, deps: RouteDeps) {
     model: models.HospitalLocation,
     scope: locationScope,
     reply: hospitalLocationReply,
+    // each create and edit (one or a bulk's rows) commits with its audit entry
+    changes: HOSPITAL_LOCATION_CHANGE,
     list: {
       resource: hospitalLocationsResource,
       noun: 'hospital locations',

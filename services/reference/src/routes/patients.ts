@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PATIENT_CHANGE } from '../use-cases/audit';
 import type { RouteDeps } from './shared';
 import { scopedResourceRoutes } from './scoped-resource';
 import { registerPatientListRoutes } from './patients/list';
@@ -45,14 +46,14 @@ export async function patientRoutes(app: FastifyInstance, deps: RouteDeps) {
         accountIds: p.accountIds,
       }),
     },
+    // each edit (one or a bulk's rows) commits with its audit entry: who, the patient, the fields changed
+    changes: PATIENT_CHANGE,
     edit: {
       permission: PATIENT_EDITORS,
       summary:
         'Edit a patient (names, date of birth not in the future, birth sex, address with zip and city patterns, phone 10 digits)',
       body: patientEditBody,
       change: (b, current) => editedPatient(b, current),
-      // each edit (one or a bulk's rows) commits with its audit entry: who, the patient, the fields changed
-      auditedPatient: true,
     },
   });
 }

@@ -4,6 +4,7 @@ import { EMAIL_RE, type Permission } from '@onco/domain';
 import { can, forbidden, scopeFilter, type SessionUser } from '@onco/platform';
 import { isValidNpi } from '../npi';
 import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
+import { PHYSICIAN_CHANGE } from '../use-cases/audit';
 import { and, auditReply, fieldErrors, personReply, str, text, type RouteDeps } from './shared';
 import { directoryResource, scopedResourceRoutes } from './scoped-resource';
 import { facetNameCaches } from '../name-cache';
@@ -125,6 +126,8 @@ export async function providerRoutes(app: FastifyInstance, { models }: RouteDeps
     model: models.Physician,
     scope: physicianScope,
     reply: physicianReply,
+    // each edit (one or a bulk's rows) commits with its audit entry: who, the physician, the fields changed
+    changes: PHYSICIAN_CHANGE,
     list: {
       resource: physiciansResource,
       noun: 'physicians',

@@ -3,20 +3,24 @@ import type { ClientSession, Model } from 'mongoose';
 import { z } from 'zod';
 import {
   bulkRoute,
+  changeInputOf,
   getByIdRoute,
   idParams,
+  inTransaction,
   listRoutes,
   requireUser,
   runBulk,
+  toApi,
   typed,
   updateByIdRoute,
   type AuditRouteConfig,
+  type ChangeDescription,
   type ListResource,
   type ListRoutesOptions,
   type RoutePermission,
   type SessionUser,
 } from '@onco/platform';
-import { patientTrail } from '../use-cases/audit';
+import { referenceTrail } from '../use-cases/audit';
 import { decideScopedEdit, loadScoped, updateScoped, writeScopedEdit } from './shared';
 
 type Filter = Record<string, unknown>;
@@ -48,8 +52,6 @@ export interface ScopedEdit<B extends z.ZodType<{ version?: number }>> {
   change: (body: z.infer<B>, current: any, user: SessionUser) => Filter;
   /** after the edit, written or not (e.g. forget a cached name) */
   after?: (id: string) => void;
-  /** the records are patients: each edit commits with its audit entry (docs/audit.md "Changes") */
-  auditedPatient?: boolean;
 }
 
 /**
@@ -62,8 +64,11 @@ export interface ScopedCreate<C extends z.ZodTypeAny, P> {
   body: C;
   /** one body checked (throws its 400, or 403 for a record outside the user's scope); what `insert` writes */
   prepare: (body: z.infer<C>, user: SessionUser) => Promise<P>;
-  /** writes prepared records in order, through `session` when given (a bulk create); each as the reply shows it */
-  insert: (prepared: P[], user: SessionUser, session?: ClientSession) => Promise<unknown[]>;
+  /**
+   * writes prepared records in order, through `session` when given (a bulk create, an audited create); each as
+   * stored (`_id`: the routes answer it as replies show it)
+   */
+  insert: (prepared: P[], user: SessionUser, session?: ClientSession) => Promise<object[]>;
 }
 
 export interface ScopedResourceOptions<
@@ -84,6 +89,11 @@ export interface ScopedResourceOptions<
   present?: (doc: any, user: SessionUser) => unknown;
   /** the record by id is PHI: each read leaves an audit entry (docs/audit.md) */
   audit?: AuditRouteConfig;
+  /**
+   * how a change of a record reads in the audit trail: every create and edit, one or bulk, commits with its entry
+   * in one transaction, or not at all (a 503 when the entry cannot be written; docs/audit.md "Changes")
+   */
+  changes?: ChangeDescription<any>;
   /** GET {path}: the list (listRoutes), in the data scope unless it has a scope of its own */
   list?: Pick<ListRoutesOptions, 'resource' | 'noun' | 'summary'> & Partial<Pick<ListRoutesOptions, 'scope'>>;
   edit?: ScopedEdit<B>;
@@ -93,7 +103,8 @@ export interface ScopedResourceOptions<
 /**
  * A reference directory's routes within the user's data scope: its list (when given), GET {path}/:id (404
  * outside the scope), and when given the versioned edit PUT {path}/:id with its bulk PUT {path}/bulk and the
- * creation POST {path} with its bulk POST {path}/bulk (docs/decisions.md "Bulk create and update").
+ * creation POST {path} with its bulk POST {path}/bulk (docs/decisions.md "Bulk create and update"). With `changes`
+ * each of these writes commits with its audit entries.
  */
 export function scopedResourceRoutes<
   B extends z.ZodType<{ version?: number }>,
@@ -148,7 +159,7 @@ function scopedEditRoute<B extends z.ZodType<{ version?: number }>>(
         scope: o.scope(user),
         version: body.version,
         userId: user.id,
-        auditedPatient: edit.auditedPatient,
+        audit: o.changes,
         change: (current) => edit.change(body, current, user),
       });
       const updated = await (edit.after ? written.finally(() => edit.after!(id)) : written);
@@ -187,7 +198,7 @@ function scopedBulkEditRoute<B extends z.ZodType<{ version?: number }>>(
         id,
         scope,
         userId: user.id,
-        auditedPatient: edit.auditedPatient,
+        audit: o.changes,
       });
       const ids: string[] = [];
       try {
@@ -214,7 +225,7 @@ function scopedBulkEditRoute<B extends z.ZodType<{ version?: number }>>(
           },
         });
         // the edits' audit entries committed with them: this process's chainer takes them at once
-        if (edit.auditedPatient) patientTrail(o.model.db).recorded();
+        if (o.changes) referenceTrail(o.model.db).recorded();
         return presentAll(o, updated, user);
       } finally {
         if (edit.after) for (const id of new Set(ids)) edit.after(id);
@@ -223,12 +234,32 @@ function scopedBulkEditRoute<B extends z.ZodType<{ version?: number }>>(
   });
 }
 
-/** POST {path} (one record, 201) and POST {path}/bulk (many, all or nothing): prepare, then insert. */
+/**
+ * POST {path} (one record, 201) and POST {path}/bulk (many, all or nothing): prepare, then insert. With `changes`
+ * each record's `create` entry is written in the insert's transaction (the single create's own, the bulk's one).
+ */
 function scopedCreateRoutes<C extends z.ZodTypeAny, P>(
   app: FastifyInstance,
   o: ScopedResourceOptions<any, C, P>,
   create: ScopedCreate<C, P>,
 ) {
+  const trail = referenceTrail(o.model.db);
+  const changes = o.changes;
+  /** The records written through `session`, with their entries when audited (then `session` is the transaction's). */
+  const insert = async (prepared: P[], user: SessionUser, session?: ClientSession) => {
+    const docs = (await create.insert(prepared, user, session)) as Array<Record<string, unknown>>;
+    if (changes && session)
+      await trail.recordIn(
+        session,
+        docs.map((d) => changeInputOf(changes, null, d)),
+      );
+    return docs;
+  };
+  /** Records as this user's replies show them, once written: an audited write's entries are committed. */
+  const answer = (docs: Array<Record<string, unknown>>, user: SessionUser) => {
+    if (changes) trail.recorded();
+    return presentAll(o, docs.map(toApi), user);
+  };
   typed(app).post(
     o.path,
     {
@@ -237,9 +268,12 @@ function scopedCreateRoutes<C extends z.ZodTypeAny, P>(
     },
     async (req, reply) => {
       const user = requireUser(req);
-      const [created] = await create.insert([await create.prepare(req.body as z.infer<C>, user)], user);
+      const prepared = [await create.prepare(req.body as z.infer<C>, user)];
+      const created = changes
+        ? await inTransaction(o.model.db, (session) => insert(prepared, user, session))
+        : await insert(prepared, user);
       reply.status(201);
-      return presentAll(o, [created], user)[0];
+      return answer(created, user)[0];
     },
   );
   bulkRoute(app, {
@@ -256,9 +290,9 @@ function scopedCreateRoutes<C extends z.ZodTypeAny, P>(
         schema: create.body as z.ZodType<z.infer<C>>,
         conn: o.model.db,
         check: (r) => create.prepare(r, user),
-        write: (prepared, session) => create.insert(prepared, user, session),
+        write: (prepared, session) => insert(prepared, user, session),
       });
-      return presentAll(o, created, user);
+      return answer(created, user);
     },
   });
 }

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { ClientSession, Model } from 'mongoose';
-import { badRequest, conditionalWrite, conflict, notFound, toApi } from '@onco/platform';
-import { PATIENT_CHANGE, patientTrail } from '../use-cases/audit';
+import {
+  badRequest,
+  conditionalWrite,
+  conflict,
+  notFound,
+  toApi,
+  type ChangeDescription,
+} from '@onco/platform';
+import { referenceTrail } from '../use-cases/audit';
 import type { ReferenceDeps } from '../use-cases/deps';
 
 /** What every reference route file gets: the module's deps, which it hands to the use cases. */
@@ -69,8 +76,8 @@ export interface ScopedEditTarget<T> {
   id: string;
   scope: Record<string, unknown>;
   userId: string;
-  /** the record is a patient: each edit commits with its audit entry (docs/audit.md "Changes") */
-  auditedPatient?: boolean;
+  /** how the record's changes read in the audit trail: each edit commits with its entry (docs/audit.md "Changes") */
+  audit?: ChangeDescription<any>;
 }
 
 /** An edit decided on the record read: the version it was read at and the fields to set. */
@@ -96,7 +103,7 @@ export async function decideScopedEdit<T>(
 
 /**
  * Write a decided edit with the audit fields and version + 1, in one update conditional on the version read (and
- * the scope), through `session` when given (a bulk update's transaction). A patient's edit commits with its audit
+ * the scope), through `session` when given (a bulk update's transaction). An audited record's edit commits with its
  * entry: in its own transaction, or in the bulk update's. The record as replies show it, or null when it changed
  * since it was read.
  */
@@ -108,12 +115,12 @@ export async function writeScopedEdit<T>(
   const filter = scopedById(o.id, o.scope, { version: edit.version });
   const update = { $set: { ...edit.set, updatedOn: new Date(), updatedBy: o.userId }, $inc: { version: 1 } };
   let updated: Record<string, unknown> | null;
-  if (o.auditedPatient) {
-    const trail = patientTrail(o.model.db);
+  if (o.audit) {
+    const trail = referenceTrail(o.model.db);
     // in a bulk update the caller's transaction commits the entries (and tells the chainer)
     updated = session
-      ? await trail.updateIn(session, o.model, filter, update, PATIENT_CHANGE)
-      : await trail.update(o.model, filter, update, PATIENT_CHANGE);
+      ? await trail.updateIn(session, o.model, filter, update, o.audit)
+      : await trail.update(o.model, filter, update, o.audit);
   } else
     updated = await o.model
       .findOneAndUpdate(filter as any, update as any, {

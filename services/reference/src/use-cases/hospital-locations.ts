@@ -1,6 +1,6 @@
 import type { ClientSession } from 'mongoose';
-import { badRequest, forbidden, toApi, type SessionUser } from '@onco/platform';
-import { nextSequence } from '../models';
+import { badRequest, forbidden, type SessionUser } from '@onco/platform';
+import { nextSequence, type HospitalLocationDoc } from '../models';
 import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
 import { fieldErrors } from '../routes/shared';
 import type { ReferenceDeps } from './deps';
@@ -87,8 +87,8 @@ export async function prepareHospitalLocation(
 
 /**
  * Write checked hospital locations, numbered HL-<n> in order (one block of numbers, taken outside `session`: a
- * write given up leaves its numbers unused), through `session` when given (a bulk create's transaction). Returns
- * them as replies show them, in order.
+ * write given up leaves its numbers unused), through `session` when given (the create's transaction, where its
+ * audit entries are written: routes/scoped-resource.ts). Returns them as stored, in order.
  */
 export async function insertHospitalLocations(
   { models }: ReferenceDeps,
@@ -106,11 +106,5 @@ export async function insertHospitalLocations(
     })),
     { ordered: true, ...(session ? { session } : {}) },
   );
-  return created.map((d) => toApi(d.toObject()));
-}
-
-/** Create a hospital location for one of the user's accounts (prepareHospitalLocation, insertHospitalLocations). */
-export async function createHospitalLocation(deps: ReferenceDeps, user: SessionUser, b: NewHospitalLocation) {
-  const [created] = await insertHospitalLocations(deps, user, [await prepareHospitalLocation(deps, user, b)]);
-  return created;
+  return created.map((d): HospitalLocationDoc => d.toObject());
 }
