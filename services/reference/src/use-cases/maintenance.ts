@@ -1,5 +1,6 @@
 import { badRequest, notFound, type SessionUser } from '@onco/platform';
 import type { MaintenanceWindowDoc } from '../models';
+import { MAINTENANCE_WINDOW_CHANGE, referenceTrail } from './audit';
 import type { ReferenceDeps } from './deps';
 
 /** How long before its start a window's banner shows when the creator gives no displayTime. */
@@ -32,7 +33,10 @@ export async function listMaintenanceWindows({ models }: ReferenceDeps): Promise
     .exec()) as MaintenanceWindowDoc[];
 }
 
-/** Schedule a window: it ends after it starts and in the future, and shows no later than it starts (400s). */
+/**
+ * Schedule a window: it ends after it starts and in the future, and shows no later than it starts (400s). It is
+ * created with its audit entry (`create`), in one transaction.
+ */
 export async function scheduleMaintenanceWindow(
   { models }: ReferenceDeps,
   user: SessionUser,
@@ -49,35 +53,37 @@ export async function scheduleMaintenanceWindow(
   if (displayTime.getTime() > startTime.getTime()) {
     throw badRequest('displayTime must not be after startTime', { field: 'displayTime' });
   }
-  const created = await models.MaintenanceWindow.create({
-    startTime,
-    endTime,
-    displayTime,
-    title: b.title,
-    description: b.description ?? null,
-    body: b.body ?? null,
-    createdBy: user.id,
-    updatedBy: user.id,
-  });
-  return created.toObject() as MaintenanceWindowDoc;
+  return referenceTrail(models.MaintenanceWindow.db).create(
+    models.MaintenanceWindow,
+    {
+      startTime,
+      endTime,
+      displayTime,
+      title: b.title,
+      description: b.description ?? null,
+      body: b.body ?? null,
+      createdBy: user.id,
+      updatedBy: user.id,
+    },
+    MAINTENANCE_WINDOW_CHANGE,
+  );
 }
 
 /**
- * Cancel a window (soft delete), returning it: one conditional update, so of two cancellations at once one
- * matches and the other is a 404.
+ * Cancel a window (soft delete), returning it: one conditional update with its audit entry (`delete`) in one
+ * transaction, so of two cancellations at once one matches and records, and the other is a 404 and records nothing.
  */
 export async function cancelMaintenanceWindow(
   { models }: ReferenceDeps,
   user: SessionUser,
   id: string,
 ): Promise<MaintenanceWindowDoc> {
-  const doc = await models.MaintenanceWindow.findOneAndUpdate(
+  const doc = await referenceTrail(models.MaintenanceWindow.db).update(
+    models.MaintenanceWindow,
     { _id: id, deleted: { $ne: true } },
     { $set: { deleted: true, updatedOn: new Date(), updatedBy: user.id }, $inc: { version: 1 } },
-    { returnDocument: 'after' },
-  )
-    .lean()
-    .exec();
+    MAINTENANCE_WINDOW_CHANGE,
+  );
   if (!doc) throw notFound();
-  return doc as MaintenanceWindowDoc;
+  return doc;
 }
