@@ -7,6 +7,7 @@ import { completeForm } from '@onco/requisitions/testing';
 import { submitThroughApi } from '../../requisitions/test/submit';
 import { referenceModels, type ReferenceModels } from './models';
 import { applyPatientParties, handlePatientPartiesEvent } from './consumers/patient-parties';
+import { createReferenceModule } from './index';
 
 /**
  * Every change a user makes to a patient commits with its audit entry (docs/audit.md "Changes"), on the real
@@ -56,10 +57,27 @@ async function patient(over: Record<string, unknown> = {}) {
 /** The change entries recorded since `since` (the inbox: this system runs no chainer), oldest first. */
 const changesSince = (since: Date) => auditEntriesSince(sys.ctx.mongo, since, { changes: true });
 const inOrder = inRecordOrder;
-const noPhi = (entries: InboxDoc[]) => {
+/** No entry holds any of `values`. */
+const noValues = (entries: InboxDoc[], values: string[]) => {
   const text = JSON.stringify(entries);
-  for (const s of SECRETS) expect(text).not.toContain(s);
+  for (const s of values) expect(text).not.toContain(s);
 };
+const noPhi = (entries: InboxDoc[]) => noValues(entries, SECRETS);
+/** Run `fn` while no audit entry can be written (the inbox's inserts fail as a store down would). */
+async function withInboxDown(fn: () => Promise<void>) {
+  const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
+  const insertOne = inbox.insertOne.bind(inbox);
+  const insertMany = inbox.insertMany.bind(inbox);
+  const fail = () => Promise.reject(new Error('store unavailable'));
+  inbox.insertOne = fail as typeof inbox.insertOne;
+  inbox.insertMany = fail as typeof inbox.insertMany;
+  try {
+    await fn();
+  } finally {
+    inbox.insertOne = insertOne;
+    inbox.insertMany = insertMany;
+  }
+}
 const patientWhat = (id: string) => ({ type: 'patient', id, patientId: id });
 
 describe('audit: changes of a patient commit with their entry', () => {
@@ -285,22 +303,13 @@ describe('audit: changes of a patient commit with their entry', () => {
   it('when the entry cannot be written the edit is rolled back: a 503, the patient as it was', async () => {
     const id = await patient();
     const before = await models.Patient.findById(id).lean();
-    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
-    const insertOne = inbox.insertOne.bind(inbox);
-    const insertMany = inbox.insertMany.bind(inbox);
-    const fail = () => Promise.reject(new Error('store unavailable'));
-    inbox.insertOne = fail as typeof inbox.insertOne;
-    inbox.insertMany = fail as typeof inbox.insertMany;
-    try {
+    await withInboxDown(async () => {
       const res = await call('PUT', `${P}/patients/${id}`, 'npi', { mrn: 'MRN-503' });
       expect(res.statusCode, res.body).toBe(503);
       expect(res.json().code).toBe('AUDIT_UNAVAILABLE');
       const billing = await call('POST', `${P}/patients/${id}/billings`, 'npi', { billingType: 'SELF' });
       expect(billing.statusCode, billing.body).toBe(503);
-    } finally {
-      inbox.insertOne = insertOne;
-      inbox.insertMany = insertMany;
-    }
+    });
     expect(await models.Patient.findById(id).lean()).toEqual(before);
     expect(await models.PatientBilling.countDocuments({ patientId: id })).toBe(0);
   });
@@ -389,5 +398,299 @@ describe("audit: the patient-parties consumer's additions", () => {
       false,
     );
     expect(await changesSince(none)).toEqual([]);
+  });
+});
+
+/**
+ * Every change a user makes to reference data through the API commits with its audit entry (docs/audit.md
+ * "Changes"): accounts, physicians and hospital locations (the generic resource routes, one and bulk: one entry a
+ * record) and maintenance windows (create, cancel). No patient; on behalf of the record's account (an account its
+ * own, a physician theirs, a location its account; a maintenance window none, so the user's); the names of the
+ * fields changed, never a value. The seeders write reference data as no user's change: they record nothing.
+ */
+describe('audit: changes of reference data commit with their entry', () => {
+  const C = { id: 'acc-audit-C', name: 'Audit Clinic C' };
+  const D = { id: 'acc-audit-D', name: 'Audit Clinic D' };
+  /** values the entries must never hold: the names, phones and texts the tests write */
+  const VALUES = ['Sycamore', '2065550147', 'Lindqvist', 'Harborview', '2535550188', 'Quarterly upgrade'];
+  let k = 0;
+  /** A physician of account A (in the provider's scope), as a directory holds them. */
+  async function physician() {
+    k += 1;
+    const doc = await models.Physician.create({
+      _id: `phy-audit-ref-${k}`,
+      userId: `${1234567800 + k}`,
+      firstName: 'Ada',
+      lastName: 'Okafor',
+      name: 'Ada Okafor',
+      accountIds: [A.id],
+    });
+    return { id: doc._id, version: doc.version };
+  }
+  const location = (name: string) => ({
+    name,
+    account: { id: A.id },
+    address: { city: 'Tacoma', state: 'WA', telephone: '(253) 555-0188' },
+  });
+  const recordWhat = (type: string, id: string) => ({ type, id, patientId: null });
+
+  it('seeding the demo directory (accounts, physicians, locations, a maintenance window) records nothing', async () => {
+    const since = new Date();
+    const seed = await createReferenceModule(sys.ctx).seedReference({ referenceData: 'fixtures' });
+    expect(seed.created).toBe(true);
+    expect(seed.accounts.length).toBeGreaterThan(0);
+    expect(seed.physicians.length).toBeGreaterThan(0);
+    expect(seed.hospitalLocations.length).toBeGreaterThan(0);
+    expect(await models.MaintenanceWindow.countDocuments({})).toBeGreaterThan(0);
+    expect(await changesSince(since)).toEqual([]);
+    // the accounts of this file's users, as the directory holds them (no user's change either)
+    for (const a of [A, B, C, D])
+      await models.Account.create({ _id: a.id, accountId: `ACC-${a.id}`, name: a.name });
+  });
+
+  it('an account: its edit and a bulk edit, one entry an account on its own behalf; no value', async () => {
+    const since = new Date();
+    const one = await call('PUT', `${P}/accounts/${C.id}`, 'admin', {
+      name: 'Sycamore Oncology',
+      address: { city: 'Lindqvist' },
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    const bulk = await call('PUT', `${P}/accounts/bulk`, 'admin', [
+      { id: C.id, name: 'Sycamore Oncology East' },
+      { id: D.id, address: { street: 'Sycamore Way' } },
+    ]);
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(3);
+    expect(entries[0]).toMatchObject({
+      who: { userId: users.admin._id, role: 'ROLE_ADMINISTRATOR' },
+      onBehalfOf: [C.id],
+      what: recordWhat('account', C.id),
+      action: 'update',
+      outcome: 'allowed',
+      route: 'PUT /portal/api/v1/accounts/:id',
+      from: { requestId: one.headers['x-request-id'] },
+      changes: ['address.city', 'name'],
+    });
+    const inBulk = inOrder(entries.slice(1), [C.id, D.id]);
+    expect(inBulk.map((e) => [e.what, e.onBehalfOf, e.action, e.changes])).toEqual([
+      [recordWhat('account', C.id), [C.id], 'update', ['name']],
+      [recordWhat('account', D.id), [D.id], 'update', ['address.street']],
+    ]);
+    for (const e of inBulk)
+      expect(e).toMatchObject({
+        route: 'PUT /portal/api/v1/accounts/bulk',
+        from: { requestId: bulk.headers['x-request-id'] },
+      });
+    noValues(entries, VALUES);
+  });
+
+  it("a physician: an edit and a bulk edit, on behalf of the physician's accounts", async () => {
+    const [p1, p2] = [await physician(), await physician()];
+    const since = new Date();
+    const one = await call('PUT', `${P}/physicians/${p1.id}`, 'npi', {
+      phone: '(206) 555-0147',
+      lastName: 'Lindqvist',
+      version: p1.version,
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    const bulk = await call('PUT', `${P}/physicians/bulk`, 'npi', [
+      { id: p1.id, fax: '2065550147' },
+      { id: p2.id, middleName: 'Sycamore' },
+    ]);
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(3);
+    expect(entries[0]).toMatchObject({
+      who: { userId: users.npi._id, role: 'ROLE_NPI' },
+      onBehalfOf: [A.id],
+      what: recordWhat('physician', p1.id),
+      action: 'update',
+      route: 'PUT /portal/api/v1/physicians/:id',
+      // the whole name follows the last name
+      changes: ['lastName', 'name', 'phone'],
+    });
+    expect(inOrder(entries.slice(1), [p1.id, p2.id]).map((e) => [e.what.id, e.route, e.changes])).toEqual([
+      [p1.id, 'PUT /portal/api/v1/physicians/bulk', ['fax']],
+      [p2.id, 'PUT /portal/api/v1/physicians/bulk', ['middleName']],
+    ]);
+    noValues(entries, VALUES);
+  });
+
+  it('a hospital location: create and bulk create (`create`, the fields set), edit and bulk edit', async () => {
+    const since = new Date();
+    const created = await call('POST', `${P}/hospitalLocations`, 'npi', location('Harborview Annex'));
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    const many = await call('POST', `${P}/hospitalLocations/bulk`, 'npi', [
+      location('Harborview North'),
+      location('Harborview South'),
+    ]);
+    expect(many.statusCode, many.body).toBe(201);
+    const manyIds = many.json().map((l: { id: string }) => l.id) as string[];
+    const edited = await call('PUT', `${P}/hospitalLocations/${id}`, 'npi', {
+      address: { fax: '(253) 555-0188' },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const bulkEdit = await call('PUT', `${P}/hospitalLocations/bulk`, 'npi', [
+      { id: manyIds[1], name: 'Harborview South Wing' },
+    ]);
+    expect(bulkEdit.statusCode, bulkEdit.body).toBe(200);
+
+    const entries = await changesSince(since);
+    expect(entries).toHaveLength(5);
+    expect(entries[0]).toMatchObject({
+      who: { userId: users.npi._id },
+      onBehalfOf: [A.id],
+      what: recordWhat('hospital-location', id),
+      action: 'create',
+      route: 'POST /portal/api/v1/hospitalLocations',
+      from: { requestId: created.headers['x-request-id'] },
+    });
+    expect(entries[0].changes).toEqual(
+      expect.arrayContaining([
+        'account.id',
+        'account.name',
+        'address.city',
+        'address.state',
+        'address.telephone',
+        'hospitalLocationId',
+        'name',
+      ]),
+    );
+    // bookkeeping and fields left empty are not named
+    for (const f of ['createdOn', 'createdBy', 'updatedBy', 'version', 'address.fax', 'address.street'])
+      expect(entries[0].changes).not.toContain(f);
+    const createdInBulk = inOrder(entries.slice(1, 3), manyIds);
+    expect(createdInBulk.map((e) => [e.what.id, e.action, e.route])).toEqual(
+      manyIds.map((m) => [m, 'create', 'POST /portal/api/v1/hospitalLocations/bulk']),
+    );
+    expect(createdInBulk[0].changes).toEqual(entries[0].changes);
+    expect(entries.slice(3).map((e) => [e.what.id, e.action, e.route, e.changes])).toEqual([
+      [id, 'update', 'PUT /portal/api/v1/hospitalLocations/:id', ['address.fax']],
+      [manyIds[1], 'update', 'PUT /portal/api/v1/hospitalLocations/bulk', ['name']],
+    ]);
+    noValues(entries, VALUES);
+  });
+
+  it('a maintenance window: scheduled (`create`) and cancelled (`delete`); a second cancel records nothing', async () => {
+    const start = Date.now() + 3 * 24 * 3600 * 1000;
+    const since = new Date();
+    const created = await call('POST', `${P}/maintenance`, 'admin', {
+      startTime: start,
+      endTime: start + 3600 * 1000,
+      title: 'Quarterly upgrade',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    const cancelled = await call('DELETE', `${P}/maintenance/${id}`, 'admin');
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect((await call('DELETE', `${P}/maintenance/${id}`, 'admin')).statusCode).toBe(404);
+
+    const entries = await changesSince(since);
+    expect(entries.map((e) => [e.what, e.action, e.route])).toEqual([
+      [recordWhat('maintenance-window', id), 'create', 'POST /portal/api/v1/maintenance'],
+      [recordWhat('maintenance-window', id), 'delete', 'DELETE /portal/api/v1/maintenance/:id'],
+    ]);
+    for (const e of entries)
+      // no account of its own: on behalf of the user's accounts (an administrator sees every account: none)
+      expect(e).toMatchObject({ who: { userId: users.admin._id }, onBehalfOf: [] });
+    expect(entries[0].changes).toEqual(
+      expect.arrayContaining(['displayTime', 'endTime', 'startTime', 'title']),
+    );
+    expect(entries[0].changes).not.toContain('createdBy');
+    expect(entries[1].changes).toEqual(['deleted']);
+    noValues(entries, VALUES);
+  });
+
+  it('refused changes record nothing and change nothing: 403, 400, 409, 404', async () => {
+    const p = await physician();
+    const loc = (await call('POST', `${P}/hospitalLocations`, 'npi', location('Harborview West'))).json();
+    const before = {
+      account: await models.Account.findById(C.id).lean(),
+      physician: await models.Physician.findById(p.id).lean(),
+      location: await models.HospitalLocation.findById(loc.id).lean(),
+      locations: await models.HospitalLocation.countDocuments({}),
+      windows: await models.MaintenanceWindow.countDocuments({}),
+    };
+    const since = new Date();
+    const start = Date.now() + 3600 * 1000;
+    const refused: Array<[number, Parameters<typeof call>]> = [
+      // 403: no permission (a project manager edits an account, a provider schedules a window or sets an e-mail),
+      // another account's location
+      [403, ['PUT', `${P}/accounts/${C.id}`, 'manager', { name: 'Sycamore' }]],
+      [403, ['POST', `${P}/maintenance`, 'npi', { startTime: start, endTime: start + 1, title: 'Sycamore' }]],
+      [403, ['PUT', `${P}/physicians/${p.id}`, 'npi', { email: 'sycamore@example.com' }]],
+      [403, ['POST', `${P}/hospitalLocations`, 'other', location('Harborview Elsewhere')]],
+      // 400: the rules (a blank name, a bad telephone, a window that ends before it starts, a bad bulk row)
+      [400, ['PUT', `${P}/accounts/${C.id}`, 'admin', { name: '  ' }]],
+      [400, ['PUT', `${P}/hospitalLocations/${loc.id}`, 'npi', { address: { telephone: '12' } }]],
+      [
+        400,
+        ['POST', `${P}/maintenance`, 'admin', { startTime: start, endTime: start - 1, title: 'Sycamore' }],
+      ],
+      [400, ['POST', `${P}/hospitalLocations/bulk`, 'npi', [location('Harborview East'), location('')]]],
+      // 409: a stale version, one and in a bulk
+      [409, ['PUT', `${P}/physicians/${p.id}`, 'npi', { lastName: 'Lindqvist', version: p.version + 5 }]],
+      [
+        409,
+        ['PUT', `${P}/physicians/bulk`, 'npi', [{ id: p.id, fax: '2065550147', version: p.version + 5 }]],
+      ],
+      // 404: outside the scope
+      [404, ['PUT', `${P}/hospitalLocations/${loc.id}`, 'other', { name: 'Harborview Elsewhere' }]],
+      [404, ['DELETE', `${P}/maintenance/no-such-window`, 'admin']],
+    ];
+    for (const [status, args] of refused) {
+      const res = await call(...args);
+      expect(res.statusCode, `${args[0]} ${args[1]}: ${res.body}`).toBe(status);
+    }
+    expect(await changesSince(since)).toEqual([]);
+    expect({
+      account: await models.Account.findById(C.id).lean(),
+      physician: await models.Physician.findById(p.id).lean(),
+      location: await models.HospitalLocation.findById(loc.id).lean(),
+      locations: await models.HospitalLocation.countDocuments({}),
+      windows: await models.MaintenanceWindow.countDocuments({}),
+    }).toEqual(before);
+  });
+
+  it('when the entry cannot be written: a 503 and nothing changed (edit, bulk edit, create, bulk create, window)', async () => {
+    const p = await physician();
+    const window = (
+      await call('POST', `${P}/maintenance`, 'admin', {
+        startTime: Date.now() + 3600 * 1000,
+        endTime: Date.now() + 7200 * 1000,
+        title: 'Quarterly upgrade',
+      })
+    ).json();
+    const before = {
+      account: await models.Account.findById(C.id).lean(),
+      physician: await models.Physician.findById(p.id).lean(),
+      window: await models.MaintenanceWindow.findById(window.id).lean(),
+      locations: await models.HospitalLocation.countDocuments({}),
+      windows: await models.MaintenanceWindow.countDocuments({}),
+    };
+    const start = Date.now() + 3600 * 1000;
+    await withInboxDown(async () => {
+      for (const args of [
+        ['PUT', `${P}/accounts/${C.id}`, 'admin', { name: 'Sycamore Oncology West' }],
+        ['PUT', `${P}/physicians/bulk`, 'npi', [{ id: p.id, phone: '2065550147' }]],
+        ['POST', `${P}/hospitalLocations`, 'npi', location('Harborview Lost')],
+        ['POST', `${P}/hospitalLocations/bulk`, 'npi', [location('Harborview Lost 2')]],
+        ['POST', `${P}/maintenance`, 'admin', { startTime: start, endTime: start + 1, title: 'Sycamore' }],
+        ['DELETE', `${P}/maintenance/${window.id}`, 'admin'],
+      ] as Array<Parameters<typeof call>>) {
+        const res = await call(...args);
+        expect(res.statusCode, `${args[0]} ${args[1]}: ${res.body}`).toBe(503);
+        expect(res.json().code).toBe('AUDIT_UNAVAILABLE');
+      }
+    });
+    expect({
+      account: await models.Account.findById(C.id).lean(),
+      physician: await models.Physician.findById(p.id).lean(),
+      window: await models.MaintenanceWindow.findById(window.id).lean(),
+      locations: await models.HospitalLocation.countDocuments({}),
+      windows: await models.MaintenanceWindow.countDocuments({}),
+    }).toEqual(before);
   });
 });
