@@ -58,6 +58,7 @@ export function createRequisitionsModule(
     models,
     verifySignature: opts.verifySignature,
     registerPatient: opts.registerPatient,
+    queueTrf: (job) => trf.add(job),
   };
   return {
     name: 'requisitions',

@@ -141,6 +141,17 @@ export interface RequisitionDeps {
   models: RequisitionModels;
   verifySignature?: SignatureVerifier;
   registerPatient?: PatientRegistrar;
+  /**
+   * Queue a submission's TRF PDF job at once (BullMQ, its deterministic id), beside the requisition-submitted
+   * consumer that queues the same job: the PDF does not wait for Kafka (docs/decisions.md "The TRF job, queued
+   * twice"). Absent in tests that build the use cases without the module.
+   */
+  queueTrf?: (job: {
+    requisitionId: string;
+    submissionKey: string;
+    submittedOn: string;
+    eventId: string;
+  }) => Promise<unknown>;
 }
 
 /** The blocks a clinical reviewer (CAN_REVIEW_DIAGNOSIS without Edit) may save on a submitted requisition. */

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES, parseEvent } from '@onco/events';
+import {
+  authOf,
+  createTestSystem,
+  createUser,
+  TEST_PASSWORD,
+  waitUntil as waitFor,
+  type Auth,
+  type TestSystem,
+} from '@onco/testing';
+import { completeForm } from '../../test/fixtures';
+import { requisitionModels } from '../models';
+import { defineTrfQueue, submissionKeyOf, trfJobId, type TrfQueue } from './trf-queue';
+
+/**
+ * A submit queues its TRF PDF job itself, at once after the commit (docs/decisions.md "The TRF job, queued
+ * twice"): in a process that runs no consumers and no workers (an API server), the job is in the queue with no
+ * Kafka in the way, under the id the requisition-submitted consumer would give it (so that add is a no-op).
+ * Real store, Redis; Kafka unused by this path.
+ */
+const ACC = { id: 'acc-trf-submit', name: 'TRF At Submit Clinic' };
+const API = '/portal/api/v1/testOrderForms';
+
+describe('a submit queues its TRF job without waiting for its event (real store, Redis)', () => {
+  let sys: TestSystem;
+  let trf: TrfQueue;
+  let auth: Auth;
+
+  beforeAll(async () => {
+    sys = await createTestSystem({ WORKERS: 'false' });
+    trf = defineTrfQueue(sys.ctx, { models: requisitionModels(sys.ctx.mongo) });
+    auth = await authOf(
+      sys,
+      await createUser(sys, 'ROLE_NPI', { account: ACC, physicianId: 'phys-trf-submit' }),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await trf?.close();
+    await sys?.close();
+  });
+
+  async function submit(createPdf: boolean) {
+    const form = completeForm({ accountId: ACC.id, physicianId: 'phys-trf-submit' });
+    const draft = await sys.app.inject({ method: 'POST', url: API, headers: auth, payload: form });
+    expect(draft.statusCode, draft.body).toBe(200);
+    const id = draft.json().id as string;
+    const sign = await sys.app.inject({
+      method: 'POST',
+      url: `${API}/${id}/sign`,
+      headers: auth,
+      payload: { password: TEST_PASSWORD },
+    });
+    expect(sign.statusCode, sign.body).toBe(200);
+    const sub = await sys.app.inject({
+      method: 'POST',
+      url: `${API}/submit?createPdf=${createPdf}`,
+      headers: auth,
+      payload: { ...form, id },
+    });
+    expect(sub.statusCode, sub.body).toBe(200);
+    return id;
+  }
+
+  /** the requisition-submitted event committed with the submission (still in the outbox: no relay runs here) */
+  async function submittedEvent(id: string) {
+    const doc = await sys.ctx.mongo.collection('test_order_forms').findOne({ _id: id as never });
+    const raw = (doc!.outbox as Array<{ value: string }>).map((o) => parseEvent(JSON.parse(o.value)));
+    return raw.find((e) => e.type === EVENT_TYPES['requisition-submitted'])!;
+  }
+
+  it('the job is queued by the submit, under the id its event would queue it with', async () => {
+    const id = await submit(true);
+    const event = await submittedEvent(id);
+    const data = event.data as { submittedOn: string; createPdf: boolean };
+    expect(data.createPdf).toBe(true);
+    const jobId = trfJobId(id, submissionKeyOf(data.submittedOn));
+    const job = await waitFor(() => trf.queue.getJob(jobId), 'the TRF job queued by the submit');
+    expect(job.data).toMatchObject({ requisitionId: id, submittedOn: data.submittedOn, eventId: event.id });
+    // the consumer's add of the same submission is the same job, not a second one
+    await trf.add({
+      requisitionId: id,
+      submissionKey: submissionKeyOf(data.submittedOn),
+      submittedOn: data.submittedOn,
+      eventId: event.id,
+    });
+    const jobs = (await trf.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized'])).filter(
+      (j) => j.data.requisitionId === id,
+    );
+    expect(jobs.map((j) => j.id)).toEqual([jobId]);
+  });
+
+  it('a submit without createPdf queues nothing', async () => {
+    const id = await submit(false);
+    const event = await submittedEvent(id);
+    expect((event.data as { createPdf: boolean }).createPdf).toBe(false);
+    // the submit answered after its commit; the add, had there been one, goes right after: wait for a later
+    // submit's job to be in the queue, then look for this one's
+    const later = await submit(true);
+    await waitFor(
+      async () =>
+        (await trf.queue.getJobs(['waiting', 'delayed', 'prioritized'])).some(
+          (j) => j.data.requisitionId === later,
+        ),
+      "the later submit's job",
+    );
+    const jobs = await trf.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized', 'completed']);
+    expect(jobs.filter((j) => j.data.requisitionId === id)).toEqual([]);
+  });
+});
