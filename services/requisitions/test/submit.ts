@@ -16,11 +16,15 @@ export interface SubmittedRequisition {
   [field: string]: any;
 }
 
-/** A requisition taken through the API as a provider does: its draft saved, signed, then submitted (each a 200). */
+/**
+ * A requisition taken through the API as a provider does: its draft saved, signed, then submitted (each a 200);
+ * `createPdf`: the submit's query (its TRF PDF asked for, or not).
+ */
 export async function submitThroughApi(
   sys: System,
   auth: Auth,
   form: Record<string, any>,
+  opts: { createPdf?: boolean } = {},
 ): Promise<SubmittedRequisition> {
   const as = { headers: auth };
   const draft = await sys.app.inject({ ...as, method: 'POST', url: TEST_ORDER_FORMS, payload: form });
@@ -36,7 +40,7 @@ export async function submitThroughApi(
   const submit = await sys.app.inject({
     ...as,
     method: 'POST',
-    url: `${TEST_ORDER_FORMS}/submit`,
+    url: `${TEST_ORDER_FORMS}/submit${opts.createPdf === undefined ? '' : `?createPdf=${opts.createPdf}`}`,
     payload: { ...form, id },
   });
   expect(submit.statusCode, submit.body).toBe(200);

@@ -4,12 +4,12 @@ import {
   authOf,
   createTestSystem,
   createUser,
-  TEST_PASSWORD,
   waitUntil as waitFor,
   type Auth,
   type TestSystem,
 } from '@onco/testing';
 import { completeForm } from '../../test/fixtures';
+import { submitThroughApi } from '../../test/submit';
 import { requisitionModels } from '../models';
 import { defineTrfQueue, submissionKeyOf, trfJobId, type TrfQueue } from './trf-queue';
 
@@ -20,7 +20,6 @@ import { defineTrfQueue, submissionKeyOf, trfJobId, type TrfQueue } from './trf-
  * Real store, Redis; Kafka unused by this path.
  */
 const ACC = { id: 'acc-trf-submit', name: 'TRF At Submit Clinic' };
-const API = '/portal/api/v1/testOrderForms';
 
 describe('a submit queues its TRF job without waiting for its event (real store, Redis)', () => {
   let sys: TestSystem;
@@ -40,27 +39,12 @@ describe('a submit queues its TRF job without waiting for its event (real store,
     await sys?.close();
   });
 
-  async function submit(createPdf: boolean) {
-    const form = completeForm({ accountId: ACC.id, physicianId: 'phys-trf-submit' });
-    const draft = await sys.app.inject({ method: 'POST', url: API, headers: auth, payload: form });
-    expect(draft.statusCode, draft.body).toBe(200);
-    const id = draft.json().id as string;
-    const sign = await sys.app.inject({
-      method: 'POST',
-      url: `${API}/${id}/sign`,
-      headers: auth,
-      payload: { password: TEST_PASSWORD },
-    });
-    expect(sign.statusCode, sign.body).toBe(200);
-    const sub = await sys.app.inject({
-      method: 'POST',
-      url: `${API}/submit?createPdf=${createPdf}`,
-      headers: auth,
-      payload: { ...form, id },
-    });
-    expect(sub.statusCode, sub.body).toBe(200);
-    return id;
-  }
+  const submit = async (createPdf: boolean) =>
+    (
+      await submitThroughApi(sys, auth, completeForm({ accountId: ACC.id, physicianId: 'phys-trf-submit' }), {
+        createPdf,
+      })
+    ).id;
 
   /** the requisition-submitted event committed with the submission (still in the outbox: no relay runs here) */
   async function submittedEvent(id: string) {

@@ -19,6 +19,7 @@ import {
   type TestSystem,
 } from '@onco/testing';
 import { completeForm } from '../../test/fixtures';
+import { submitThroughApi } from '../../test/submit';
 import { linkAttachment, requisitionModels, type RequisitionModels } from '../models';
 import { pdfText } from '../../test/pdf';
 import { TRF_CONSUMER_GROUP } from '../consumers/requisition-submitted';
@@ -228,24 +229,9 @@ describe('TRF PDFs: requisition-submitted consumer, trf-pdf queue, Print (real K
     const auth = await authOf(sys, u);
     const API = '/portal/api/v1/testOrderForms';
     const form = completeForm({ accountId: ACC_A.id, physicianId: 'phys-trf-a' });
-    const draft = await sys.app.inject({ method: 'POST', url: API, headers: auth, payload: form });
-    expect(draft.statusCode, draft.body).toBe(200);
-    const id = draft.json().id;
-    const sign = await sys.app.inject({
-      method: 'POST',
-      url: `${API}/${id}/sign`,
-      headers: auth,
-      payload: { password: TEST_PASSWORD },
-    });
-    expect(sign.statusCode, sign.body).toBe(200);
-    const sub = await sys.app.inject({
-      method: 'POST',
-      url: `${API}/submit?createPdf=true`,
-      headers: auth,
-      payload: { ...form, id },
-    });
-    expect(sub.statusCode, sub.body).toBe(200);
-    const number = sub.json().testRequisitionId;
+    const sub = await submitThroughApi(sys, auth, form, { createPdf: true });
+    const id = sub.id;
+    const number = sub.testRequisitionId;
 
     await waitFor(async () => (await trfs(id)).length > 0, 'the TRF of the submitted requisition');
     await queueIdle();
