@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createEvent, EXAMPLE_DATA, type RequisitionChangedData } from '@onco/events';
 import { auditTrailOf, MSG_AUDIT_UNAVAILABLE, type InboxDoc } from '@onco/platform';
-import { auditEntriesSince, multipart, provider, useTestSystem } from '@onco/testing';
+import { auditEntriesSince, multipart, provider, useTestSystem, waitFor } from '@onco/testing';
 import { isoDaysAgo } from '@onco/requisitions/testing';
 import { oneTestSubmission } from '../test/events';
 import { recordedManifest, row } from '../test/manifests';
@@ -17,7 +17,7 @@ import {
   type TestOrderDoc,
 } from './index';
 import { processManifest, type SampleManifestQueueHooks } from './manifests/process-manifest';
-import { writeDecision } from './use-cases';
+import { PENDING_REPORT_TTL_MS, sweepExpiredReportUploads, writeDecision } from './use-cases';
 
 /**
  * A lab user's changes to a test order, a report or a sample commit with their audit entry (docs/audit.md
@@ -74,6 +74,29 @@ async function oneChange(since: Date, id: string): Promise<InboxDoc> {
   expect(entries.map((e) => [e.what.type, e.what.id, e.action])).toHaveLength(1);
   expect(entries[0].what.id).toBe(id);
   return entries[0];
+}
+
+/** entries of one transaction share their instant: in the order of the record types given */
+const byType = (entries: InboxDoc[], types: string[]) =>
+  [...entries].sort((a, b) => types.indexOf(a.what.type) - types.indexOf(b.what.type));
+
+/** `run` while the inbox refuses the entries `fails` picks (as a store that lost them would) */
+async function failingEntries<T>(fails: (doc: InboxDoc) => boolean, run: () => Promise<T>): Promise<T> {
+  const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
+  const { insertOne, insertMany } = inbox;
+  const [one, many] = [insertOne.bind(inbox), insertMany.bind(inbox)];
+  const refused = () => Promise.reject(new Error('store unavailable'));
+  const entry = (doc: unknown) => doc as InboxDoc;
+  inbox.insertOne = ((doc, opts) =>
+    fails(entry(doc)) ? refused() : one(doc, opts!)) as typeof inbox.insertOne;
+  inbox.insertMany = ((docs, opts) =>
+    docs.some((d) => fails(entry(d))) ? refused() : many(docs, opts!)) as typeof inbox.insertMany;
+  try {
+    return await run();
+  } finally {
+    inbox.insertOne = insertOne;
+    inbox.insertMany = insertMany;
+  }
 }
 
 const noValues = (entries: InboxDoc[]) => {
@@ -188,12 +211,13 @@ describe('audit: changes of the lab commit with their entry', () => {
     expect(uploaded.changes).toEqual(expect.arrayContaining(['fileName', 'blobId', 'testOrderId', 'size']));
     expect(uploaded.changes).not.toContain('createdOn');
 
-    // step 2: submitted, the test order changes: its status, report versions and history
+    // step 2: submitted, in one transaction: the test order changes (its status, report versions and history)
+    // and the pending report is marked submitted
     since = new Date();
     const filePath = up.json().filePath as string;
     const sub = await call('POST', `${API}/${testId}/reports/submit?filePath=${filePath}`, 'admin');
     expect(sub.statusCode, sub.body).toBe(200);
-    const submitted = await oneChange(since, testId);
+    const [submitted, marked] = byType(await changesSince(since), ['test', 'report']);
     expect(submitted).toMatchObject({
       who,
       what: { type: 'test', id: testId, patientId },
@@ -211,19 +235,172 @@ describe('audit: changes of the lab commit with their entry', () => {
       'testResult.id',
       'testResult.path',
     ]);
+    expect(marked).toMatchObject({
+      who,
+      what: { type: 'report', id: testId, patientId },
+      action: 'update',
+      onBehalfOf: [ACCOUNT],
+      route: `POST ${API}/:id/reports/submit`,
+      from: { requestId: sub.headers['x-request-id'] },
+    });
+    expect(marked.changes).toEqual(['submittedOn']);
+    // submitted again: refused (409), nothing written, nothing recorded
+    since = new Date();
+    const again = await call('POST', `${API}/${testId}/reports/submit?filePath=${filePath}`, 'admin');
+    expect(again.statusCode, again.body).toBe(409);
+    expect(await changesSince(since)).toEqual([]);
 
-    // the one-call upload (?submit=true) is both: the report created, then the test changed
+    // the one-call upload (?submit=true) is all three: the report created, then the test changed and the report
+    // marked submitted
     since = new Date();
     const both = await upload(testId, '?submit=true');
     expect(both.statusCode, both.body).toBe(200);
-    const two = await changesSince(since);
-    expect(two.map((e) => [e.what.type, e.what.id, e.action])).toEqual([
+    const [created, ...rest] = await changesSince(since);
+    expect(created).toMatchObject({ what: { type: 'report', id: testId }, action: 'create' });
+    const three = [created, ...byType(rest, ['test', 'report'])];
+    expect(three.map((e) => [e.what.type, e.what.id, e.action])).toEqual([
       ['report', testId, 'create'],
       ['test', testId, 'update'],
+      ['report', testId, 'update'],
     ]);
     // a second version of the same name and flags: the status, file name and duration stay as they were
-    expect(two[1].changes).toEqual(['reports', 'testHistories', 'testResult.id']);
-    noValues([uploaded, submitted, ...two]);
+    expect(three[1].changes).toEqual(['reports', 'testHistories', 'testResult.id']);
+    expect(three[2].changes).toEqual(['submittedOn']);
+    noValues([uploaded, submitted, marked, ...three]);
+  });
+
+  it('when the pending report cannot be marked with its entry the submit is rolled back: a 503, the test order and the upload as they were', async () => {
+    const { testId } = await labRequisition(8);
+    expect(
+      (await call('POST', `${API}/updateTestsStatus`, 'admin', { uuids: [testId], status: 'IN_PROGRESS' }))
+        .statusCode,
+    ).toBe(200);
+    const up = await upload(testId);
+    expect(up.statusCode, up.body).toBe(200);
+    const filePath = up.json().filePath as string;
+    const order = await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec();
+    const pending = await lab.models.PendingReport.findById(filePath).lean().exec();
+    const since = new Date();
+    // the report's entry fails (the store lost it): the test order's, written before it in the transaction, too
+    const res = await failingEntries(
+      (doc) => doc.what.type === 'report',
+      () => call('POST', `${API}/${testId}/reports/submit?filePath=${filePath}`, 'admin'),
+    );
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'AUDIT_UNAVAILABLE', message: MSG_AUDIT_UNAVAILABLE });
+    expect(await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec()).toEqual(order);
+    expect(await lab.models.PendingReport.findById(filePath).lean().exec()).toEqual(pending);
+    expect(await changesSince(since)).toEqual([]);
+    // the store back: the same submit goes through once
+    const retry = await call('POST', `${API}/${testId}/reports/submit?filePath=${filePath}`, 'admin');
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect((await changesSince(since)).map((e) => [e.what.type, e.action]).sort()).toEqual([
+      ['report', 'update'],
+      ['test', 'update'],
+    ]);
+  });
+
+  it('expired pending reports swept leave one report delete each, by the system; a sweep of what is gone records nothing', async () => {
+    const { testId, patientId } = await labRequisition(9);
+    expect(
+      (await call('POST', `${API}/updateTestsStatus`, 'admin', { uuids: [testId], status: 'IN_PROGRESS' }))
+        .statusCode,
+    ).toBe(200);
+    const filePathOf = async (query = '') => {
+      const up = await upload(testId, query);
+      expect(up.statusCode, up.body).toBe(200);
+      return up.json().filePath as string;
+    };
+    // one left pending, one submitted: both expire
+    const open = await filePathOf();
+    const done = await filePathOf('?submit=true');
+    const expire = (ids: string[]) =>
+      lab.models.PendingReport.updateMany(
+        { _id: { $in: ids } },
+        { $set: { expiresOn: new Date(Date.now() - PENDING_REPORT_TTL_MS) } },
+      ).exec();
+    await expire([open, done]);
+    const system = { userId: 'system', role: 'SYSTEM', name: '' };
+    const removal = {
+      who: system,
+      what: { type: 'report', id: testId, patientId },
+      action: 'delete',
+      outcome: 'allowed',
+      onBehalfOf: [ACCOUNT],
+      from: { ip: null, userAgent: null, requestId: null },
+      route: null,
+    };
+
+    let since = new Date();
+    // two sweeps at once: each upload is removed, and recorded, once
+    await Promise.all([
+      sweepExpiredReportUploads(lab, sys.ctx.blobs),
+      sweepExpiredReportUploads(lab, sys.ctx.blobs),
+    ]);
+    expect(await lab.models.PendingReport.countDocuments({ _id: { $in: [open, done] } }).exec()).toBe(0);
+    const swept = (await changesSince(since)).sort(
+      (a, b) => a.changes!.length - b.changes!.length, // the submitted one also names submittedOn
+    );
+    expect(swept).toHaveLength(2);
+    for (const e of swept) expect(e).toMatchObject(removal);
+    expect(swept[0].changes).toEqual(
+      expect.arrayContaining(['blobId', 'expiresOn', 'fileName', 'testOrderId']),
+    );
+    expect(swept[0].changes).not.toContain('submittedOn');
+    expect(swept[1].changes).toEqual([...swept[0].changes!, 'submittedOn'].sort());
+    for (const f of ['_id', 'createdOn']) expect(swept[1].changes).not.toContain(f);
+    // a sweep again: nothing left to remove, nothing recorded
+    since = new Date();
+    expect(await sweepExpiredReportUploads(lab, sys.ctx.blobs)).toBe(0);
+    expect(await changesSince(since)).toEqual([]);
+
+    // the sweep an upload runs beside its answer is the system's too, not the uploader's
+    const stale = await filePathOf();
+    await expire([stale]);
+    since = new Date();
+    const beside = await waitFor(
+      async () => {
+        const removed = (await changesSince(since)).filter((e) => e.action === 'delete');
+        if (removed.length) return removed;
+        // an upload (again, when a sweep an earlier upload started was still running: the route runs one at a time)
+        await filePathOf();
+        return null;
+      },
+      { what: 'the sweep beside an upload', timeoutMs: 10_000 },
+    );
+    expect(beside).toHaveLength(1);
+    expect(beside[0]).toMatchObject(removal);
+    expect(await lab.models.PendingReport.exists({ _id: stale }).exec()).toBeNull();
+    noValues([...swept, ...beside]);
+  });
+
+  it('a sweep whose entry cannot be written removes nothing', async () => {
+    const { testId } = await labRequisition(10);
+    expect(
+      (await call('POST', `${API}/updateTestsStatus`, 'admin', { uuids: [testId], status: 'IN_PROGRESS' }))
+        .statusCode,
+    ).toBe(200);
+    const up = await upload(testId);
+    expect(up.statusCode, up.body).toBe(200);
+    const filePath = up.json().filePath as string;
+    await lab.models.PendingReport.updateOne(
+      { _id: filePath },
+      { $set: { expiresOn: new Date(Date.now() - PENDING_REPORT_TTL_MS) } },
+    ).exec();
+    const since = new Date();
+    await expect(
+      failingEntries(
+        () => true,
+        () => sweepExpiredReportUploads(lab, sys.ctx.blobs),
+      ),
+    ).rejects.toMatchObject({ statusCode: 503, code: 'AUDIT_UNAVAILABLE' });
+    expect(await lab.models.PendingReport.exists({ _id: filePath }).exec()).not.toBeNull();
+    expect(await changesSince(since)).toEqual([]);
+    // the next sweep removes it, recorded once
+    expect(await sweepExpiredReportUploads(lab, sys.ctx.blobs)).toBe(1);
+    expect((await changesSince(since)).map((e) => [e.what.type, e.what.id, e.action])).toEqual([
+      ['report', testId, 'delete'],
+    ]);
   });
 
   it('a sample created, changed and copied each leave one entry naming the fields changed', async () => {
@@ -365,19 +542,12 @@ describe('audit: changes of the lab commit with their entry', () => {
   it('when the entry cannot be written the change is rolled back: a 503, the test order as it was', async () => {
     const { testId } = await labRequisition(7);
     const before = await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec();
-    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
-    const insertOne = inbox.insertOne.bind(inbox);
-    inbox.insertOne = (() => Promise.reject(new Error('store unavailable'))) as typeof inbox.insertOne;
-    try {
-      const res = await call('POST', `${API}/updateTestsStatus`, 'admin', {
-        uuids: [testId],
-        status: 'IN_PROGRESS',
-      });
-      expect(res.statusCode, res.body).toBe(503);
-      expect(res.json()).toMatchObject({ code: 'AUDIT_UNAVAILABLE', message: MSG_AUDIT_UNAVAILABLE });
-    } finally {
-      inbox.insertOne = insertOne;
-    }
+    const res = await failingEntries(
+      () => true,
+      () => call('POST', `${API}/updateTestsStatus`, 'admin', { uuids: [testId], status: 'IN_PROGRESS' }),
+    );
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'AUDIT_UNAVAILABLE', message: MSG_AUDIT_UNAVAILABLE });
     // status, history and the test-status event in its outbox: none of them written
     expect(await lab.models.TestOrder.findById(testId).lean<TestOrderDoc>().exec()).toEqual(before);
   });

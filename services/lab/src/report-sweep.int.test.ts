@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PlatformContext } from '@onco/platform';
-import { createTestSystem } from '@onco/testing';
+import { auditEntriesSince, createTestSystem } from '@onco/testing';
 import { labModels, type LabModels } from './models';
 import { PENDING_REPORT_TTL_MS } from './use-cases';
 import { defineReportUploadSweep, REPORT_SWEEP_QUEUE } from './report-sweep';
@@ -62,6 +62,7 @@ describe('lab: expired report uploads are swept on a schedule (report-upload-swe
   });
 
   it('removes expired unsubmitted uploads and their files; keeps young ones and files a test order holds', async () => {
+    const since = new Date();
     const longAgo = new Date(Date.now() - 2 * PENDING_REPORT_TTL_MS);
     const stale = await Promise.all([1, 2, 3].map(() => pending('to-stale', longAgo)));
     const young = await pending('to-young', new Date(Date.now() + PENDING_REPORT_TTL_MS));
@@ -82,6 +83,22 @@ describe('lab: expired report uploads are swept on a schedule (report-upload-swe
     for (const s of stale) expect(await blobExists(s.blobId)).toBe(false);
     expect(await blobExists(young.blobId)).toBe(true);
     expect(await blobExists(held.blobId)).toBe(true);
+    // each removal committed with its entry (docs/audit.md): a report deleted, by the system (this process runs
+    // no chainer: the entries wait in the inbox); the test order of the stale ones is unknown here, so no patient
+    const removed = await auditEntriesSince(sys.ctx.mongo, since, { changes: true });
+    expect(removed.map((e) => [e.what.type, e.what.id, e.action]).sort()).toEqual([
+      ['report', 'to-held', 'delete'],
+      ['report', 'to-stale', 'delete'],
+      ['report', 'to-stale', 'delete'],
+      ['report', 'to-stale', 'delete'],
+    ]);
+    for (const e of removed)
+      expect(e).toMatchObject({
+        who: { userId: 'system', role: 'SYSTEM' },
+        what: { patientId: null },
+        route: null,
+        from: { requestId: null },
+      });
   });
 
   it('a run goes on past one page of expired uploads', async () => {

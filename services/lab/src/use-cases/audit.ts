@@ -1,14 +1,54 @@
 /**
- * How the lab's changes read in the audit trail (docs/audit.md "Changes"): a test order, a sample or a report,
- * its patient and its account. Each change and its entry commit in one transaction (platform's
- * AuditTrail.update / create), with the record's own events in the same update, as the requisitions' do.
+ * How the lab's changes read in the audit trail (docs/audit.md "Changes"): a test order, a sample, a sample group
+ * or a report, its patient and its account. Each change and its entry commit in one transaction (platform's
+ * AuditTrail.update / create, or inLabTransaction for several documents), with the record's own events in the same
+ * update, as the requisitions' do.
  */
-import { auditTrailOf, type AuditTrail, type ChangeDescription } from '@onco/platform';
-import type { LabModels, PendingReportDoc, SampleDoc, TestOrderDoc } from '../models';
+import type { ClientSession, Model } from 'mongoose';
+import {
+  auditTrailOf,
+  changeInputOf,
+  inTransaction,
+  type AuditInput,
+  type AuditTrail,
+  type ChangeDescription,
+} from '@onco/platform';
+import type { LabModels, PendingReportDoc, SampleDoc, SampleGroupDoc, TestOrderDoc } from '../models';
 
 /** The audit trail of the connection the lab's models live on (the process's: one trail a connection). */
 export const labAuditTrail = (models: Pick<LabModels, 'TestOrder'>): AuditTrail =>
   auditTrailOf({ mongo: models.TestOrder.db });
+
+/**
+ * Several lab documents changed with their entries in ONE transaction (a test order and the pending report its
+ * submit attaches, a sample and its sample groups): `fn` writes through `session` and records with the trail's
+ * `updateIn` / `recordIn` (or `createIn` below). When an entry cannot be written everything is rolled back (503
+ * AUDIT_UNAVAILABLE); a write conflict runs `fn` again, so it keeps no other side effects. This process's chainer
+ * is told once the transaction has committed.
+ */
+export async function inLabTransaction<T>(
+  models: Pick<LabModels, 'TestOrder'>,
+  fn: (session: ClientSession, trail: AuditTrail) => Promise<T>,
+): Promise<T> {
+  const trail = labAuditTrail(models);
+  const res = await inTransaction(trail.conn, (session) => fn(session, trail));
+  trail.recorded();
+  return res;
+}
+
+/** `AuditTrail.create` in the caller's transaction (`session`): the new document and its entry (`create`). */
+export async function createIn<D extends Record<string, unknown>>(
+  trail: AuditTrail,
+  session: ClientSession,
+  model: Model<any>,
+  doc: Record<string, unknown>,
+  describe: ChangeDescription<D>,
+): Promise<D> {
+  const [created] = await model.create([doc], { session });
+  const after = created.toObject() as D;
+  await trail.recordIn(session, [changeInputOf(describe, null, after)]);
+  return after;
+}
 
 // a create's own bookkeeping (updatedOn, updatedBy and version are the platform's)
 const CREATE_BOOKKEEPING = ['createdOn', 'createdBy'];
@@ -35,14 +75,49 @@ export const SAMPLE_CHANGE: ChangeDescription<SampleDoc & Record<string, unknown
   ignore: CREATE_BOOKKEEPING,
 };
 
+/** The test order a report belongs to (its requisition snapshot unknown when the test order is gone). */
+type ReportTestOrder = Pick<TestOrderDoc, '_id'> & Partial<Pick<TestOrderDoc, 'testOrderForm'>>;
+
 /**
  * A report file uploaded for a test, not yet attached (a pending upload): the report itself. Its record id is the
  * test order's, as the report download's entry names it (the pending upload has no patient or account of its own).
  */
 export const pendingReportChange = (
-  testOrder: Pick<TestOrderDoc, '_id' | 'testOrderForm'>,
+  testOrder: ReportTestOrder,
 ): ChangeDescription<PendingReportDoc & Record<string, unknown>> => ({
   type: 'report',
   subject: () => TEST_ORDER_CHANGE.subject(testOrder as TestOrderDoc & Record<string, unknown>),
   ignore: CREATE_BOOKKEEPING,
 });
+
+/**
+ * A pending upload removed by the sweep (expired): a `delete` of the report, naming the fields the record held (as
+ * its create named them), never their values.
+ */
+export const removedReportEntry = (testOrder: ReportTestOrder, removed: PendingReportDoc): AuditInput => ({
+  ...changeInputOf(
+    pendingReportChange(testOrder),
+    null,
+    removed as PendingReportDoc & Record<string, unknown>,
+  ),
+  action: 'delete',
+});
+
+/**
+ * A sample group (a derived index of the samples processed together), changed by `samples` joining or leaving it:
+ * their patient when they share one (a group has no patient of its own, null otherwise) and their accounts.
+ */
+export const sampleGroupChange = (
+  samples: Array<Pick<SampleDoc, 'patient' | 'account'>>,
+): ChangeDescription<SampleGroupDoc & Record<string, unknown>> => {
+  const patients = [...new Set(samples.map((s) => s.patient?.id).filter((id): id is string => !!id))];
+  return {
+    type: 'sample-group',
+    subject: (doc) => ({
+      id: doc._id,
+      patientId: patients.length === 1 ? patients[0] : null,
+      accountIds: samples.map((s) => s.account?.id),
+    }),
+    ignore: CREATE_BOOKKEEPING,
+  };
+};

@@ -5,12 +5,13 @@ import {
   badRequest,
   conflict,
   notFound,
+  SYSTEM_ACTOR,
   type BlobStore,
   type SessionUser,
   type StoredBlob,
 } from '@onco/platform';
 import type { PendingReportDoc, ReportVersion, TestOrderDoc } from '../models';
-import { labAuditTrail, pendingReportChange } from './audit';
+import { inLabTransaction, labAuditTrail, pendingReportChange, removedReportEntry } from './audit';
 import type { LabDeps } from './deps';
 import { changeTestOrder, findTestOrder } from './test-orders';
 
@@ -26,7 +27,8 @@ import { changeTestOrder, findTestOrder } from './test-orders';
  *
  * "Submitted once" is guaranteed by the test order itself: the decision refuses a file already among its
  * report versions, so two submits of one filePath racing each other attach it once (the loser re-reads and is
- * refused). The pending record's `submittedOn` only gives the second caller a clear answer sooner.
+ * refused). The pending record's `submittedOn` only gives the second caller a clear answer sooner; it is set in
+ * the test order's transaction, each with its audit entry (docs/audit.md "Changes").
  */
 
 /** 50MB (the upload limit of spec 1 section 9, applied to reports too), in bytes */
@@ -134,7 +136,8 @@ async function ownPendingReport(
 
 /**
  * Submit an uploaded report: attach it to the test order as the next version and set the status from the
- * flags (given flags win over the ones sent with the upload), as one change of the test order.
+ * flags (given flags win over the ones sent with the upload), as one change of the test order; the pending
+ * upload is marked submitted in the same transaction, each write with its entry (the test, the report).
  */
 export async function submitReport(
   deps: LabDeps,
@@ -171,13 +174,21 @@ export async function submitReport(
       return { change: 'report', status: reportStatus({ amended, tnp }), report, detail: pending.fileName };
     },
     now,
+    // the pending upload marked submitted (a `report` update), in the test order's transaction; nothing when it
+    // was marked already. Its filter is conditional on `submittedOn`, the one field of the record that changes:
+    // the record as read stands for the state the update applies to
+    (session, trail, written) =>
+      trail.updateIn(
+        session,
+        deps.models.PendingReport,
+        { _id: pending._id, submittedOn: null },
+        { $set: { submittedOn: written.updatedOn, version: (report as ReportVersion | null)!.version } },
+        pendingReportChange(written),
+        { before: pending as PendingReportDoc & Record<string, unknown> },
+      ),
   );
   const attached = report as ReportVersion | null;
   if (!attached) throw new Error('unreachable: a report change without a report');
-  await deps.models.PendingReport.updateOne(
-    { _id: pending._id, submittedOn: null },
-    { $set: { submittedOn: testOrder.updatedOn, version: attached.version } },
-  ).exec();
   return { testOrder, report: attached };
 }
 
@@ -210,9 +221,11 @@ export async function findReportVersion(
 }
 
 /**
- * Remove uploads that expired (plus a grace) without being submitted: their blob, unless the test order holds
- * it (a submit that committed but crashed before marking the record), then the record. Cheap (an indexed range
- * that is usually empty); the upload route runs it after each upload.
+ * Remove uploads that expired (plus a grace): their blob, unless the record says it was submitted or the test
+ * order holds it (a submit that committed before the record's mark joined its transaction, and crashed before
+ * the mark), then the record, with its audit entry (a `report` deleted, by `system`: also when the upload route runs the sweep beside
+ * a request) in one transaction. An upload removed meanwhile (a sweep at once) records nothing. Cheap (an indexed
+ * range that is usually empty); the upload route runs it after each upload.
  */
 export async function sweepExpiredReportUploads(
   deps: LabDeps,
@@ -229,12 +242,31 @@ export async function sweepExpiredReportUploads(
     .exec();
   let removed = 0;
   for (const p of rows) {
-    const attached =
-      !!p.submittedOn ||
-      !!(await deps.models.TestOrder.exists({ _id: p.testOrderId, 'reports.fileId': p.blobId }).exec());
+    // the test order: whether it holds the file, and its patient and account (the entry's)
+    const testOrder = await deps.models.TestOrder.findById(p.testOrderId, {
+      testOrderForm: 1,
+      'reports.fileId': 1,
+    })
+      .lean<Pick<TestOrderDoc, '_id' | 'testOrderForm' | 'reports'>>()
+      .exec();
+    const attached = !!p.submittedOn || !!testOrder?.reports?.some((r) => r.fileId === p.blobId);
     if (!attached) await blobs.remove(p.blobId);
-    const res = await deps.models.PendingReport.deleteOne({ _id: p._id, expiresOn: p.expiresOn }).exec();
-    removed += res.deletedCount;
+    const gone = await inLabTransaction(deps.models, async (session, trail) => {
+      const doc = await deps.models.PendingReport.findOneAndDelete(
+        { _id: p._id, expiresOn: p.expiresOn },
+        { session },
+      )
+        .lean<PendingReportDoc>()
+        .exec();
+      if (doc)
+        await trail.recordIn(
+          session,
+          [removedReportEntry(testOrder ?? { _id: p.testOrderId }, doc)],
+          SYSTEM_ACTOR,
+        );
+      return doc ? 1 : 0;
+    });
+    removed += gone;
   }
   return removed;
 }

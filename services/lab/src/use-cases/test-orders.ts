@@ -1,9 +1,18 @@
 import { fieldView, type TestStatus } from '@onco/domain';
 import { createEvent, withOutbox, type TestChange } from '@onco/events';
-import { actorOf, conditionalWrite, notFound, scopeFilter, toApi, type SessionUser } from '@onco/platform';
+import type { ClientSession } from 'mongoose';
+import {
+  actorOf,
+  conditionalWrite,
+  notFound,
+  scopeFilter,
+  toApi,
+  type AuditTrail,
+  type SessionUser,
+} from '@onco/platform';
 import type { ReportVersion, TestHistory, TestOrderDoc } from '../models';
 
-import { labAuditTrail, TEST_ORDER_CHANGE } from './audit';
+import { inLabTransaction, TEST_ORDER_CHANGE } from './audit';
 import type { LabDeps } from './deps';
 
 /**
@@ -79,8 +88,19 @@ export function testStatusEvent(
 }
 
 /**
+ * A write of another document that commits with a test order's change, in its transaction (`session`), with its
+ * own entry (the trail's `updateIn`): the pending report a submit attaches. `written` is the test order after.
+ */
+export type AlongsideWrite = (
+  session: ClientSession,
+  trail: AuditTrail,
+  written: TestOrderDoc,
+) => Promise<unknown>;
+
+/**
  * Write one decided change on the test order as read: state, history entry and test-status event in ONE update
- * conditional on the version read. Returns the test order after the change, or null when it changed meanwhile.
+ * conditional on the version read, and `alongside` (when given) in the same transaction. Returns the test order
+ * after the change, or null when it changed meanwhile (then nothing is written).
  */
 export async function writeDecision(
   deps: LabDeps,
@@ -88,6 +108,7 @@ export async function writeDecision(
   d: TestDecision,
   by: { id: string; name: string },
   at: Date,
+  alongside?: AlongsideWrite,
 ): Promise<TestOrderDoc | null> {
   const status = d.status ?? doc.status;
   const after: TestOrderDoc = {
@@ -127,14 +148,19 @@ export async function writeDecision(
   if (d.report) $push.reports = d.report;
   const event = testStatusEvent(after, doc.status, d.change, by, at);
   // the change and its audit entry (who, the test, the fields it changed) commit together (docs/audit.md)
-  const res = await labAuditTrail(deps.models).update(
-    deps.models.TestOrder,
-    { _id: doc._id, version: doc.version, deleted: false },
-    withOutbox({ $set, $push, $inc: { version: 1 } }, event),
-    TEST_ORDER_CHANGE,
-    // the test order as read and decided on: the filter is conditional on its version (one read less)
-    { before: doc as TestOrderDoc & Record<string, unknown> },
-  );
+  const res = await inLabTransaction(deps.models, async (session, trail) => {
+    const written = await trail.updateIn(
+      session,
+      deps.models.TestOrder,
+      { _id: doc._id, version: doc.version, deleted: false },
+      withOutbox({ $set, $push, $inc: { version: 1 } }, event),
+      TEST_ORDER_CHANGE,
+      // the test order as read and decided on: the filter is conditional on its version (one read less)
+      { before: doc as TestOrderDoc & Record<string, unknown> },
+    );
+    if (written && alongside) await alongside(session, trail, written as TestOrderDoc);
+    return written;
+  });
   return res ? { ...after, testHistories: [...doc.testHistories, entry] } : null;
 }
 
@@ -142,7 +168,8 @@ const ATTEMPTS = 5;
 
 /**
  * Apply one decided change to one test order: read (in scope), decide, write conditionally on the version
- * read; on a lost race read again and decide again. Returns the test order after the change.
+ * read (with `alongside` in its transaction); on a lost race read again and decide again. Returns the test order
+ * after the change.
  */
 export async function changeTestOrder(
   deps: LabDeps,
@@ -150,11 +177,12 @@ export async function changeTestOrder(
   id: string,
   decide: (doc: TestOrderDoc) => TestDecision,
   now: () => Date = () => new Date(),
+  alongside?: AlongsideWrite,
 ): Promise<TestOrderDoc> {
   return conditionalWrite(
     async () => {
       const doc = await findTestOrder(deps, user, id);
-      return writeDecision(deps, doc, decide(doc), actorOf(user), now());
+      return writeDecision(deps, doc, decide(doc), actorOf(user), now(), alongside);
     },
     {
       attempts: ATTEMPTS,
