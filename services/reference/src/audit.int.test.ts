@@ -517,6 +517,33 @@ describe('audit: changes of reference data commit with their entry', () => {
     noValues(entries, VALUES);
   });
 
+  it("a pathologist: an edit, on behalf of the pathologist's accounts", async () => {
+    const doc = await models.Pathologist.create({
+      _id: 'path-audit-ref-1',
+      name: 'Ada Okafor',
+      npi: '1234567893',
+      accountIds: [A.id],
+    });
+    const since = new Date();
+    const one = await call('PUT', `${P}/pathologists/${doc._id}`, 'npi', {
+      name: 'Ada Lindqvist',
+      fax: '(206) 555-0147',
+      version: doc.version,
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    const entries = await changesSince(since);
+    expect(entries.map((e) => [e.what, e.onBehalfOf, e.action, e.route, e.changes])).toEqual([
+      [
+        recordWhat('pathologist', doc._id),
+        [A.id],
+        'update',
+        'PUT /portal/api/v1/pathologists/:id',
+        ['fax', 'name'],
+      ],
+    ]);
+    noValues(entries, VALUES);
+  });
+
   it('a hospital location: create and bulk create (`create`, the fields set), edit and bulk edit', async () => {
     const since = new Date();
     const created = await call('POST', `${P}/hospitalLocations`, 'npi', location('Harborview Annex'));

@@ -43,6 +43,7 @@ export const AUDIT_RECORD_TYPES = [
   // reference data a requisition names (no PHI, but changes a compliance officer follows)
   'account',
   'physician',
+  'pathologist',
   'hospital-location',
   'maintenance-window',
   'sample-group',

@@ -4,7 +4,7 @@ import { EMAIL_RE, type Permission } from '@onco/domain';
 import { can, forbidden, scopeFilter, type SessionUser } from '@onco/platform';
 import { isValidNpi } from '../npi';
 import { checkPhones, RULE_MSG, type FieldErrors } from '../rules';
-import { PHYSICIAN_CHANGE } from '../use-cases/audit';
+import { PHYSICIAN_CHANGE, PATHOLOGIST_CHANGE } from '../use-cases/audit';
 import { and, auditReply, fieldErrors, personReply, str, text, type RouteDeps } from './shared';
 import { directoryResource, scopedResourceRoutes } from './scoped-resource';
 import { facetNameCaches } from '../name-cache';
@@ -160,6 +160,7 @@ export async function providerRoutes(app: FastifyInstance, { models }: RouteDeps
     model: models.Pathologist,
     scope: pathologistScope,
     reply: pathologistReply,
+    changes: PATHOLOGIST_CHANGE,
     list: {
       resource: pathologistsResource,
       noun: 'pathologists',

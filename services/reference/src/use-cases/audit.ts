@@ -23,6 +23,7 @@ import type {
   HospitalLocationDoc,
   MaintenanceWindowDoc,
   PatientDoc,
+  PathologistDoc,
   PhysicianDoc,
 } from '../models';
 
@@ -60,6 +61,12 @@ export const ACCOUNT_CHANGE = recordChange<AccountDoc & Doc>('account', (doc) =>
 
 /** A physician: on behalf of the accounts they work for. */
 export const PHYSICIAN_CHANGE = recordChange<PhysicianDoc & Doc>('physician', (doc) => doc.accountIds ?? []);
+
+/** A pathologist: on behalf of the accounts they read for. */
+export const PATHOLOGIST_CHANGE = recordChange<PathologistDoc & Doc>(
+  'pathologist',
+  (doc) => doc.accountIds ?? [],
+);
 
 /** A hospital location: on behalf of its account. */
 export const HOSPITAL_LOCATION_CHANGE = recordChange<HospitalLocationDoc & Doc>(
