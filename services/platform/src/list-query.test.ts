@@ -250,3 +250,25 @@ describe('a field bound to a permission (visibleTo)', () => {
     expect(parseListQuery(seen, { sort: 'dueOn,DESC' }).sort.field).toBe('dueOn');
   });
 });
+
+describe('a field found at more than one path (alsoAt)', () => {
+  const entries: ListResource = {
+    name: 'entries',
+    fields: { patientId: { type: 'id', path: 'what.patientId', alsoAt: ['what.patientIds'], filter: true } },
+    search: [],
+    defaultSort: { field: 'id', order: 'desc' },
+  };
+  const match = (filter: Record<string, unknown>) =>
+    buildMatch(entries, parseListQuery(entries, { filter: JSON.stringify(filter) }), {});
+  it('matches the value at any of its paths; none of the values at none of them', () => {
+    expect(match({ patientId: 'p1' })).toEqual({
+      $or: [{ 'what.patientId': 'p1' }, { 'what.patientIds': 'p1' }],
+    });
+    expect(match({ patientId: 'in(p1, p2)' })).toEqual({
+      $or: [{ 'what.patientId': { $in: ['p1', 'p2'] } }, { 'what.patientIds': { $in: ['p1', 'p2'] } }],
+    });
+    expect(match({ patientId: '!in(p1)' })).toEqual({
+      $and: [{ 'what.patientId': { $nin: ['p1'] } }, { 'what.patientIds': { $nin: ['p1'] } }],
+    });
+  });
+});

@@ -18,6 +18,8 @@ export interface FieldDef {
   type: FieldType;
   /** document path; defaults to the field name */
   path?: string;
+  /** further paths the field is found at: a filter matches a document holding the value at any of them */
+  alsoAt?: string[];
   filter?: boolean;
   sort?: boolean;
   /** only a user holding it sees the field: for anyone else it is withheld (see `visibleTo`) */
@@ -68,6 +70,8 @@ export type FilterOp = 'eq' | 'in' | 'nin' | 'between';
 export interface Filter {
   field: string;
   path: string;
+  /** the field's further paths (FieldDef.alsoAt) */
+  alsoAt?: string[];
   op: FilterOp;
   values: unknown[];
 }
@@ -193,6 +197,11 @@ function coerce(field: string, def: FieldDef, v: unknown): unknown {
 }
 
 function parseFilterValue(field: string, def: FieldDef, raw: unknown): Filter {
+  const f = parseFilterOp(field, def, raw);
+  return def.alsoAt?.length ? { ...f, alsoAt: def.alsoAt } : f;
+}
+
+function parseFilterOp(field: string, def: FieldDef, raw: unknown): Filter {
   const path = def.path ?? field;
   if (Array.isArray(raw)) return { field, path, op: 'in', values: raw.map((v) => coerce(field, def, v)) };
   if (typeof raw === 'string') {
@@ -336,6 +345,11 @@ export function escapeRegex(s: string): string {
 }
 
 function filterToMongo(f: Filter): Record<string, unknown> {
+  if (f.alsoAt?.length) {
+    const each = [f.path, ...f.alsoAt].map((path) => filterToMongo({ ...f, path, alsoAt: undefined }));
+    // none of the values: at none of the paths; any other filter: at any of them
+    return f.op === 'nin' ? { $and: each } : { $or: each };
+  }
   switch (f.op) {
     case 'eq':
       return { [f.path]: f.values[0] };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Model } from 'mongoose';
-import type { Permission } from '@onco/domain';
+import type { AuditRecordType, Permission } from '@onco/domain';
+import { listSubject } from './audit/plugin';
 import { requireUser, type SessionUser } from './auth';
 import { toApi } from './records';
 import { runFacets, runList, sendList } from './list-exec';
@@ -25,6 +26,11 @@ export interface ListRoutesOptions {
   map?: (doc: any, user: SessionUser) => unknown;
   /** the reply schema of one row (default: any record with an id; its other fields pass through) */
   row?: z.ZodTypeAny;
+  /**
+   * The list shows patients' data: each page served is an audit entry (a read of `record`, naming the patients
+   * of its rows, `patientOf` a row as replied; docs/audit.md "Reads").
+   */
+  audit?: { record: AuditRecordType; patientOf: (row: any) => string | null | undefined };
 }
 
 /**
@@ -36,7 +42,10 @@ export function listRoutes(app: FastifyInstance, o: ListRoutesOptions) {
   r.get(
     o.path,
     {
-      config: { permission: o.permission },
+      config: {
+        permission: o.permission,
+        ...(o.audit ? { audit: { record: o.audit.record, subject: listSubject(o.audit.patientOf) } } : {}),
+      },
       schema: {
         tags: [o.tag],
         summary: o.summary ?? `List ${o.noun} (both list dialects)`,

@@ -31,6 +31,7 @@ const { sys, h, users, call } = useTestSystem({
     npi: () => provider(A, seed.physicians[0].id),
     other: () => user('ROLE_NON_NPI', { account: B }),
     observer: () => user('ROLE_OBSERVER', { account: A }),
+    lab: 'ROLE_PROJECT_MANAGER',
   },
 });
 
@@ -121,6 +122,46 @@ describe('audit: reads of PHI', () => {
     expect(entries[0].onBehalfOf).toEqual(patient.accountIds);
     expect(entries[3]).toMatchObject({ count: rows, what: { id: null } });
     expect(rows).toBeGreaterThan(0);
+  });
+
+  it('a page of a list names the patients of its rows: orders, tests, patients, the picker, billing cases', async () => {
+    const { id } = await submitted();
+    const patient = patientOfA();
+    const since = new Date();
+    const pages = [
+      ['GET /portal/api/v1/testOrderForms', `${API}?filter=${encodeURIComponent(JSON.stringify({ id }))}`],
+      ['GET /oms/api/v1/testOrders', '/oms/api/v1/testOrders?page=0&size=5'],
+      ['GET /portal/api/v1/patients', '/portal/api/v1/patients?page=0&size=5'],
+      [
+        'GET /portal/api/v1/patients/picker',
+        `/portal/api/v1/patients/picker?text=${encodeURIComponent(patient.lastName)}`,
+      ],
+      ['GET /bis/api/v1/billingCases', '/bis/api/v1/billingCases?page=0&size=5'],
+    ] as const;
+    const served: Array<{ ids: string[]; rows: number }> = [];
+    for (const [, url] of pages) {
+      const user = url.startsWith('/oms') || url.startsWith('/bis') ? 'lab' : 'npi';
+      const res = await call('GET', url, user);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      const rows = res.json().content as Array<Record<string, any>>;
+      const ids = rows.map((r) => (url.includes('/patients') ? r.id : r.patient?.id)).filter(Boolean);
+      served.push({ ids: [...new Set(ids)] as string[], rows: rows.length });
+    }
+    const entries = await entriesSince(since);
+    expect(entries.map((e) => e.route)).toEqual(pages.map(([route]) => route));
+    entries.forEach((e, i) => {
+      expect(e).toMatchObject({ action: 'read', outcome: 'allowed', status: 200, count: served[i].rows });
+      expect(e.what.id).toBeNull();
+      expect([...(e.what.patientIds ?? [])].sort()).toEqual([...served[i].ids].sort());
+    });
+    expect(entries[0].what).toMatchObject({ type: 'requisition', patientIds: [patient.id] });
+    expect(entries.map((e) => e.what.type)).toEqual([
+      'requisition',
+      'test',
+      'patient',
+      'patient',
+      'billing-case',
+    ]);
   });
 
   it('when the entry cannot be written the read fails with a 503, and nothing of the record is sent', async () => {

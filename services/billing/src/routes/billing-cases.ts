@@ -59,5 +59,7 @@ export async function billingCaseRoutes(app: FastifyInstance, opts: { models: Bi
     scope: (user) => billingScope(user),
     tag: 'billing',
     noun: 'billing cases',
+    // each page served names its rows' patients in the audit trail
+    audit: { record: 'billing-case', patientOf: (row) => row.patient?.id },
   });
 }

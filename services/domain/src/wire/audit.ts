@@ -66,7 +66,15 @@ export interface AuditWhat {
   type: AuditRecordType;
   id: string | null;
   patientId: string | null;
+  /**
+   * A list read (a page of orders, tests, patients, billing cases): the patients of the rows served, distinct, at
+   * most AUDIT_LIST_PATIENTS (`count` says how many rows); absent on every other entry.
+   */
+  patientIds?: string[];
 }
+
+/** The most patients one list read's entry names (a page is at most 500 rows; the rest are counted). */
+export const AUDIT_LIST_PATIENTS = 500;
 
 /** Where from: the client's address as the server sees it (TRUST_PROXY), its user agent, the request id. */
 export interface AuditFrom {

@@ -198,5 +198,7 @@ export async function testOrderRoutes(app: FastifyInstance, opts: { models: LabM
     tag: 'tests',
     noun: 'test orders',
     map: (doc, user) => fieldView(user.grantedAuthorities).testOrder(toApi(doc)),
+    // each page served names its rows' patients in the audit trail
+    audit: { record: 'test', patientOf: (row) => row.patient?.id },
   });
 }

@@ -104,6 +104,41 @@ describe('the audit chain in the store', () => {
     expect(new Set((await raw().find().toArray()).map((e) => e.what.id)).size).toBe(60);
   });
 
+  it("a list read names its rows' patients: chained and hashed with them, found by the patient filter", async () => {
+    await trail.record(
+      {
+        what: { type: 'requisition', id: null, patientIds: ['pat-7', 'pat-8', 'pat-7', null] },
+        action: 'read',
+        count: 3,
+      },
+      { actor },
+    );
+    await read(1, 'pat-8');
+    await read(2, 'pat-2');
+    await appendPending(models);
+    const [list] = await raw().find({ seq: 1 }).toArray();
+    // distinct, without the rows that name no patient
+    expect(list.what).toEqual({
+      type: 'requisition',
+      id: null,
+      patientId: null,
+      patientIds: ['pat-7', 'pat-8'],
+    });
+    expect(list.count).toBe(3);
+    expect((await verifyStoredChain(models)).ok).toBe(true);
+    // the store finds the entries naming a patient at either place, with the audit list's filter
+    const ofPatient = (id: string) =>
+      raw()
+        .find({ $or: [{ 'what.patientId': id }, { 'what.patientIds': id }] })
+        .sort({ seq: 1 })
+        .toArray();
+    expect((await ofPatient('pat-8')).map((e) => e.seq)).toEqual([1, 2]);
+    expect((await ofPatient('pat-7')).map((e) => e.seq)).toEqual([1]);
+    // a patient taken off the list is found by the check
+    await raw().updateOne({ seq: 1 }, { $set: { 'what.patientIds': ['pat-8'] } });
+    expect((await verifyStoredChain(models)).broken).toMatchObject({ seq: 1, reason: 'modified' });
+  });
+
   it('finds a modified entry, a deleted one and entries deleted at the end', async () => {
     for (let i = 1; i <= 8; i++) await read(i);
     await appendPending(models);

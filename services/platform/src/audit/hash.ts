@@ -36,7 +36,13 @@ export function hashedFields(e: ChainedEntry): Record<string, unknown> {
     when: e.when,
     who: { userId: e.who.userId, role: e.who.role, name: e.who.name },
     onBehalfOf: e.onBehalfOf,
-    what: { type: e.what.type, id: e.what.id, patientId: e.what.patientId },
+    // a list read's patients are hashed; an entry without them hashes as before they existed
+    what: {
+      type: e.what.type,
+      id: e.what.id,
+      patientId: e.what.patientId,
+      ...(e.what.patientIds ? { patientIds: e.what.patientIds } : {}),
+    },
     action: e.action,
     outcome: e.outcome,
     from: { ip: e.from.ip, userAgent: e.from.userAgent, requestId: e.from.requestId },

@@ -45,7 +45,10 @@ export interface PublishDoc {
 }
 
 const who = new Schema<any>({ userId: String, role: String, name: String }, { _id: false });
-const what = new Schema<any>({ type: String, id: String, patientId: String }, { _id: false });
+const what = new Schema<any>(
+  { type: String, id: String, patientId: String, patientIds: { type: [String], default: undefined } },
+  { _id: false },
+);
 const from = new Schema<any>({ ip: String, userAgent: String, requestId: String }, { _id: false });
 const fields: Record<string, unknown> = {
   _id: { type: String, required: true },
@@ -81,6 +84,8 @@ entrySchema.index({ seq: 1 }, { unique: true });
 // the list filtered by user, by patient (a patient's access history) and by record, newest first
 entrySchema.index({ 'who.userId': 1, seq: -1 });
 entrySchema.index({ 'what.patientId': 1, seq: -1 });
+// a list read's patients (multikey): the patient filter looks in both
+entrySchema.index({ 'what.patientIds': 1, seq: -1 });
 entrySchema.index({ 'what.id': 1, seq: -1 });
 // the list's date range, and the retention job's oldest entries
 entrySchema.index({ when: 1 });

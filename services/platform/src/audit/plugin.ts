@@ -14,8 +14,10 @@ export interface AuditSubject {
   id?: string | null;
   patientId?: string | null;
   accountIds?: Array<string | null | undefined>;
-  /** an export: its row count */
+  /** an export or a list: its row count */
   count?: number | null;
+  /** a list: the patients of the rows served (the entry's `what.patientIds`) */
+  patientIds?: Array<string | null | undefined>;
 }
 
 /** `config.audit` of a PHI route. */
@@ -38,6 +40,21 @@ declare module 'fastify' {
     /** the entry of this request is recorded (or being recorded) */
     auditRecorded: boolean;
   }
+}
+
+/**
+ * `config.audit.subject` of a list route: the patients of the rows served and how many rows. Either list
+ * dialect's reply: the spec's `{content}` or ra-data-simple-rest's array.
+ */
+export function listSubject(patientOf: (row: any) => string | null | undefined) {
+  return (reply: unknown): AuditSubject => {
+    const rows: unknown[] = Array.isArray(reply)
+      ? reply
+      : Array.isArray((reply as { content?: unknown })?.content)
+        ? (reply as { content: unknown[] }).content
+        : [];
+    return { patientIds: rows.map((r) => patientOf(r)), count: rows.length };
+  };
 }
 
 /** Tell the audit plugin what this request's reply is about (a download, an export, a reply not in JSON). */
@@ -69,7 +86,12 @@ async function recordReply(
   const recordId = subject.id ?? (typeof params.id === 'string' ? params.id : null);
   await trail.record(
     {
-      what: { type: cfg.record, id: recordId, patientId: outcome === 'allowed' ? subject.patientId : null },
+      what: {
+        type: cfg.record,
+        id: recordId,
+        patientId: outcome === 'allowed' ? subject.patientId : null,
+        ...(outcome === 'allowed' && subject.patientIds ? { patientIds: subject.patientIds } : {}),
+      },
       action: cfg.action ?? 'read',
       outcome,
       accountIds: subject.accountIds?.length ? subject.accountIds : undefined,

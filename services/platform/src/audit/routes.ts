@@ -19,7 +19,8 @@ export const auditResource: ListResource = {
     when: { type: 'date', filter: true, sort: true },
     userId: { type: 'id', path: 'who.userId', filter: true },
     role: { type: 'string', path: 'who.role', filter: true },
-    patientId: { type: 'id', path: 'what.patientId', filter: true },
+    // the patient an entry is about, or one of a list read's patients
+    patientId: { type: 'id', path: 'what.patientId', alsoAt: ['what.patientIds'], filter: true },
     recordType: { type: 'string', path: 'what.type', filter: true },
     recordId: { type: 'string', path: 'what.id', filter: true },
     action: { type: 'string', filter: true },
@@ -58,7 +59,7 @@ export const AUDIT_CSV_COLUMNS: Array<[string, (r: ReturnType<typeof auditRow>) 
   ['On behalf of', (r) => r.onBehalfOf.join('; ')],
   ['Record type', (r) => r.what.type],
   ['Record id', (r) => r.what.id],
-  ['Patient id', (r) => r.what.patientId],
+  ['Patient id', (r) => r.what.patientId ?? (r.what.patientIds ?? []).join('; ')],
   ['Action', (r) => r.action],
   ['Outcome', (r) => r.outcome],
   ['Changed fields', (r) => (r.changes ?? []).join('; ')],

@@ -16,6 +16,7 @@ import type {
   AuditWho,
   AuditWhat,
 } from '@onco/domain';
+import { AUDIT_LIST_PATIENTS } from '@onco/domain';
 import { AppError } from '../errors';
 import { inTransaction, isWriteConflict } from '../transaction';
 import { BOOKKEEPING_FIELDS, changedPaths, updatedPaths, withinUpdate } from './changes';
@@ -80,7 +81,13 @@ export function currentActor(): AuditActor {
 
 /** What an entry says beyond its actor. */
 export interface AuditInput {
-  what: { type: AuditRecordType; id: string | null; patientId?: string | null };
+  what: {
+    type: AuditRecordType;
+    id: string | null;
+    patientId?: string | null;
+    /** a list read: the patients of the rows served */
+    patientIds?: Array<string | null | undefined>;
+  };
   action: AuditAction;
   outcome?: AuditOutcome;
   /** the record's accounts (default: the actor's) */
@@ -126,6 +133,10 @@ export class AuditTrail {
       id: input.what.id == null ? null : String(input.what.id),
       patientId: input.what.patientId == null ? null : String(input.what.patientId),
     };
+    if (input.what.patientIds) {
+      const ids = input.what.patientIds.filter((p): p is string => !!p).map(String);
+      what.patientIds = [...new Set(ids)].slice(0, AUDIT_LIST_PATIENTS);
+    }
     return {
       _id: randomUUID(),
       when,

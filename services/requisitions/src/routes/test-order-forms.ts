@@ -28,6 +28,8 @@ export async function testOrderFormRoutes(app: FastifyInstance, opts: TestOrderF
     summary:
       'List requisitions (Draft and Submitted; deleted only with filter deleted=true and CAN_DELETE_TRF); each row carries the actions this user may take on it',
     map: (doc, user) => present(deps, user, doc),
+    // each page served names its rows' patients in the audit trail
+    audit: { record: 'requisition', patientOf: (row) => row.patient?.id },
   });
 
   registerTimelineRoute(app, opts);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import {
+  type AuditRouteConfig,
   can,
   errorReplies,
   type Facet,
@@ -8,6 +9,7 @@ import {
   forbidden,
   listQuerystring,
   listReply,
+  listSubject,
   type ListQuery,
   parseListQuery,
   requireUser,
@@ -74,6 +76,9 @@ function facetLabeller({ models }: RouteDeps) {
   };
 }
 
+/** A page of patients (the list, the picker) is a read naming each patient served (docs/audit.md "Reads"). */
+const PATIENT_LIST_READ: AuditRouteConfig = { record: 'patient', subject: listSubject((row) => row.id) };
+
 /** The patients list and its facets (spec 2 section 7): merged duplicates left out, facets labelled with names. */
 export function registerPatientListRoutes(app: FastifyInstance, deps: RouteDeps) {
   const r = typed(app);
@@ -83,7 +88,8 @@ export function registerPatientListRoutes(app: FastifyInstance, deps: RouteDeps)
   r.get(
     '/patients',
     {
-      config: { permission: PATIENT_READERS },
+      // each page served names its patients in the audit trail
+      config: { permission: PATIENT_READERS, audit: PATIENT_LIST_READ },
       schema: {
         tags: ['reference'],
         summary:
@@ -107,7 +113,7 @@ export function registerPatientListRoutes(app: FastifyInstance, deps: RouteDeps)
   r.get(
     '/patients/picker',
     {
-      config: { permission: PATIENT_READERS },
+      config: { permission: PATIENT_READERS, audit: PATIENT_LIST_READ },
       schema: {
         tags: ['reference'],
         summary: `The user's patients whose name, patient # or MRN contains the text (at least ${PATIENT_PICK_MIN_CHARS} characters), at most ${PATIENT_PICK_MAX}, by name: the new-message form's patient search`,
