@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lookupMessage } from '../../components/messages';
 import { auditEn, auditZh } from './i18n';
-import { auditFilter, exportQuery, NO_INPUTS, whoText } from './logic';
+import { auditFilter, exportQuery, NO_INPUTS, patientsText, whoText } from './logic';
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_RECORD_TYPES } from '@onco/domain';
 
 const keys = (o: unknown, prefix = ''): string[] =>
@@ -34,5 +34,17 @@ describe('the Audit screen', () => {
         expect(lookupMessage(auditZh, `audit.${group}.${v}`), v).toBeTruthy();
       }
     expect(keys(auditZh).sort()).toEqual(keys(auditEn).sort());
+  });
+});
+
+describe('the patient column', () => {
+  const more = (n: number) => `+${n} more`;
+  it("a record's patient; a list read's first patient and how many more", () => {
+    const what = (w: Record<string, unknown>) =>
+      ({ what: { type: 'requisition', id: null, patientId: null, ...w } }) as never;
+    expect(patientsText(what({ patientId: 'p1' }), more)).toBe('p1');
+    expect(patientsText(what({ patientIds: ['p1', 'p2', 'p3'] }), more)).toBe('p1 +2 more');
+    expect(patientsText(what({ patientIds: ['p1'] }), more)).toBe('p1');
+    expect(patientsText(what({}), more)).toBe('');
   });
 });

@@ -37,5 +37,15 @@ export function exportQuery(filter: Record<string, unknown>): string {
 /** The user column: the name, else the id (the system acts as `system`). */
 export const whoText = (r: Pick<AuditEntryRow, 'who'>) => r.who.name || r.who.userId;
 
+/**
+ * The patient column: the record's patient, or a list read's patients (the first, then how many more: the entry
+ * dialog lists them all).
+ */
+export function patientsText(r: Pick<AuditEntryRow, 'what'>, more: (n: number) => string): string {
+  if (r.what.patientId) return r.what.patientId;
+  const ids = r.what.patientIds ?? [];
+  return ids.length > 1 ? `${ids[0]} ${more(ids.length - 1)}` : (ids[0] ?? '');
+}
+
 /** A hash shortened for the table (the entry dialog shows it whole). */
 export const shortHash = (h: string) => (h.length > 12 ? `${h.slice(0, 12)}…` : h);

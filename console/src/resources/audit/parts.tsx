@@ -11,7 +11,7 @@ import {
 } from '@mui/material';
 import { DateText, type Column } from '../../components';
 import type { AuditEntryRow } from './api';
-import { whoText } from './logic';
+import { patientsText, whoText } from './logic';
 
 type T = (key: string, values?: Record<string, unknown>) => string;
 
@@ -67,7 +67,7 @@ export function auditColumns(t: T, opts: { patient: boolean }): Column<AuditEntr
           {
             source: 'patientId',
             label: t('audit.col.patient'),
-            render: (r: AuditEntryRow) => r.what.patientId ?? '',
+            render: (r: AuditEntryRow) => patientsText(r, (n) => t('audit.morePatients', { n })),
           },
         ]
       : []),
@@ -108,7 +108,9 @@ export function AuditEntryDialog({ row, t, onClose }: { row: AuditEntryRow; t: T
         <Line
           label={t('audit.col.record')}
         >{`${t(`audit.recordType.${row.what.type}`)} ${row.what.id ?? ''}`}</Line>
-        <Line label={t('audit.col.patient')}>{row.what.patientId}</Line>
+        <Line label={t('audit.col.patient')}>
+          {row.what.patientId ?? (row.what.patientIds ?? []).join(', ')}
+        </Line>
         <Line label={t('audit.col.action')}>{t(`audit.action.${row.action}`)}</Line>
         <Line label={t('audit.col.outcome')}>{t(`audit.outcome.${row.outcome}`)}</Line>
         <Line label={t('audit.entry.changes')}>{(row.changes ?? []).join(', ')}</Line>
