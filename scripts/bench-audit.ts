@@ -2,8 +2,8 @@
  * Benchmark: what the audit trail adds (docs/audit.md "The figure"; issue 28: under 10% on the orders list and
  * submit p95). One system (no workers), one provider with `--orders` submitted requisitions; in rounds that
  * alternate, the same calls with the audit trail on and off:
- *  - the orders list (GET testOrderForms, 15 a page): not a PHI detail route, so on and off differ only by the
- *    audit plugin's hooks, which run for every request;
+ *  - the orders list (GET testOrderForms, 15 a page): a list read, one entry naming the page's patients inserted
+ *    and awaited before the reply (group commit);
  *  - a requisition's detail (GET testOrderForms/{id}): one entry inserted and awaited before the reply;
  *  - submit (POST testOrderForms/submit of a signed draft): the transaction with the entry.
  * "Off" replaces the trail's writes with the plain writes they wrap (the update and the create without their
