@@ -6,7 +6,7 @@ import type { PatientBillingDoc } from '../models';
 import type { BillingForm } from '../rules';
 import { addPatientBilling, listPatientBillings, updatePatientBilling } from '../use-cases';
 import { PATIENT_READERS } from './patients';
-import { auditReply, str, text, type RouteDeps } from './shared';
+import { auditReply, PATIENT_PART_READ, str, text, type RouteDeps } from './shared';
 
 /**
  * A patient's saved billing entries (insurances): spec 1 section 7 "GET/PUT/POST patient billings by patient
@@ -92,7 +92,7 @@ export async function patientBillingRoutes(app: FastifyInstance, deps: RouteDeps
   r.get(
     '/patients/:id/billings',
     {
-      config: { permission: PATIENT_READERS },
+      config: { permission: PATIENT_READERS, audit: PATIENT_PART_READ },
       schema: {
         tags: ['reference'],
         summary: "A patient's saved billing entries (the default first, then newest first)",

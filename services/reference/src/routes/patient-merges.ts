@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { dateOut, errorReplies, requireUser, typed, type SessionUser } from '@onco/platform';
 import { PatientMergeService, sourceIdsOf } from '../patient-merges';
 import { patientReply, presentPatient } from './patients';
+import { PATIENT_PART_READ } from './shared';
 
 const sourceQuery = z.object({
   /** the duplicates: sourceId=A&sourceId=B (or A,B) */
@@ -114,7 +115,18 @@ export async function patientMergeRoutes(app: FastifyInstance, { merges }: { mer
   r.get(
     '/patients/merges/:mergeId',
     {
-      config: { permission },
+      // the merge names the patients it joins: a read of the primary, naming the duplicates too
+      config: {
+        permission,
+        audit: {
+          record: 'patient',
+          subject: (m: { targetId: string; sourceIds: string[] }) => ({
+            id: m.targetId,
+            patientId: m.targetId,
+            patientIds: [m.targetId, ...m.sourceIds],
+          }),
+        },
+      },
       schema: {
         tags,
         summary: 'A patient merge and its progress (moved of total), whether it can be undone and why not',
@@ -128,7 +140,7 @@ export async function patientMergeRoutes(app: FastifyInstance, { merges }: { mer
   r.get(
     '/patients/:id/merges',
     {
-      config: { permission },
+      config: { permission, audit: PATIENT_PART_READ },
       schema: {
         tags,
         summary: 'The merges into a patient, newest first',

@@ -6,6 +6,7 @@ import {
   conflict,
   notFound,
   toApi,
+  type AuditRouteConfig,
   type ChangeDescription,
 } from '@onco/platform';
 import { referenceTrail } from '../use-cases/audit';
@@ -15,6 +16,12 @@ import type { ReferenceDeps } from '../use-cases/deps';
 export type RouteDeps = ReferenceDeps;
 
 export const str = z.string().nullish();
+
+/** A route serving part of one patient's data (`/patients/:id/...`): a read of that patient (docs/audit.md). */
+export const PATIENT_PART_READ: AuditRouteConfig = {
+  record: 'patient',
+  subject: (_reply, req) => ({ patientId: (req.params as { id?: string }).id ?? null }),
+};
 
 /** The audit fields of a record as replies show them (spec 1 section 3, "Common audit fields"). */
 export const auditReply = {
