@@ -14,6 +14,7 @@ import {
   seedDomainPreferences,
   type LabModule,
   type SampleDoc,
+  type SampleGroupDoc,
   type TestOrderDoc,
 } from './index';
 import { processManifest, type SampleManifestQueueHooks } from './manifests/process-manifest';
@@ -480,6 +481,207 @@ describe('audit: changes of the lab commit with their entry', () => {
     expect(JSON.stringify([create, update, copy])).not.toContain('lobe');
   });
 
+  it("a sample joining, leaving or changing its sample group leaves the group's entry in the sample's transaction", async () => {
+    const { requisitionId, patientId } = await labRequisition(11);
+    const target = await labRequisition(12, patientId);
+    const who = { userId: users.admin._id, role: 'ROLE_PORTAL_ADMIN' };
+    const [first, second] = [`SG-${run}-a`, `SG-${run}-b`];
+    const groupOf = async (sampleGroupId: string) =>
+      (await lab.models.SampleGroup.findOne({ sampleGroupId }).lean<SampleGroupDoc>().exec())!;
+    const tumor = {
+      status: 'ON_HOLD',
+      specimenId: 'BLK-2026_11',
+      specimenType: 'FFPE_BLOCK',
+      sampleSite: 'Right upper lobe',
+      limsProjectId: 'LP-100',
+      sampleGroupId: first,
+      collectedOn: isoDaysAgo(10),
+      receivedOn: isoDaysAgo(5),
+    };
+    const ofGroup = (id: string, route: string, res: { headers: Record<string, unknown> }) => ({
+      who,
+      what: { type: 'sample-group', id, patientId },
+      onBehalfOf: [ACCOUNT],
+      outcome: 'allowed',
+      route,
+      from: { requestId: res.headers['x-request-id'] },
+    });
+    const entries = async (since: Date) => byType(await changesSince(since), ['sample', 'sample-group']);
+
+    // a tumor in a new group: the sample and the group created
+    let since = new Date();
+    const made = await call('POST', `${OMS}/createSampleSource`, 'admin', {
+      id: requisitionId,
+      tumors: [tumor],
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const sample = made.json().tumors[0] as { id: string; version: number };
+    const a = await groupOf(first);
+    expect(a.tumors).toEqual([sample.id]);
+    let [ofSample, ofA, ofB] = await entries(since);
+    expect(ofSample).toMatchObject({ what: { type: 'sample', id: sample.id }, action: 'create' });
+    expect(ofA).toMatchObject({
+      ...ofGroup(a._id, `POST ${OMS}/createSampleSource`, made),
+      action: 'create',
+    });
+    expect(ofA.changes).toEqual(
+      expect.arrayContaining(['normals', 'plasmas', 'sampleGroupId', 'testOrderForm.id', 'tumors']),
+    );
+    for (const f of ['createdOn', 'createdBy', 'updatedOn', 'version']) expect(ofA.changes).not.toContain(f);
+
+    // a normal joins it: the group changed, its normals
+    since = new Date();
+    const normal = await call('POST', `${OMS}/createSampleSource`, 'admin', {
+      id: requisitionId,
+      normals: [
+        {
+          status: 'PROCEED',
+          specimenType: 'BLOOD',
+          limsProjectId: 'LP-100',
+          accessionId: 'N11',
+          sampleGroupId: first,
+          collectedOn: isoDaysAgo(4),
+          receivedOn: isoDaysAgo(2),
+        },
+      ],
+    });
+    expect(normal.statusCode, normal.body).toBe(200);
+    [ofSample, ofA] = await entries(since);
+    expect(ofSample).toMatchObject({ what: { type: 'sample' }, action: 'create' });
+    expect(ofA).toMatchObject({
+      ...ofGroup(a._id, `POST ${OMS}/createSampleSource`, normal),
+      action: 'update',
+    });
+    expect(ofA.changes).toEqual(['normals']);
+
+    // the tumor moves to another group: it leaves the first (its tumors), the second is made
+    since = new Date();
+    const moved = await call('PUT', `${OMS}/updateSampleSource`, 'admin', {
+      id: requisitionId,
+      tumors: [{ ...tumor, id: sample.id, version: sample.version, sampleGroupId: second }],
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const b = await groupOf(second);
+    expect((await groupOf(first)).tumors).toEqual([]);
+    [ofSample, ...[ofA, ofB]] = await entries(since);
+    if (ofA.what.id !== a._id) [ofA, ofB] = [ofB, ofA];
+    expect(ofSample).toMatchObject({ what: { type: 'sample', id: sample.id }, action: 'update' });
+    expect(ofSample.changes).toEqual(['sampleGroupId']);
+    expect(ofA).toMatchObject({
+      ...ofGroup(a._id, `PUT ${OMS}/updateSampleSource`, moved),
+      action: 'update',
+    });
+    expect(ofA.changes).toEqual(['tumors']);
+    expect(ofB).toMatchObject({
+      ...ofGroup(b._id, `PUT ${OMS}/updateSampleSource`, moved),
+      action: 'create',
+    });
+
+    // a change that keeps its group: the group is not written, nothing recorded for it
+    since = new Date();
+    const site = await call('PUT', `${OMS}/updateSampleSource`, 'admin', {
+      id: requisitionId,
+      tumors: [
+        { ...tumor, id: sample.id, version: sample.version + 1, sampleGroupId: second, sampleSite: 'Hilum' },
+      ],
+    });
+    expect(site.statusCode, site.body).toBe(200);
+    expect((await changesSince(since)).map((e) => [e.what.type, e.action])).toEqual([['sample', 'update']]);
+    expect((await groupOf(second)).updatedOn).toEqual(b.updatedOn);
+
+    // a copy joins the group of its source; a retried copy adds and records nothing
+    since = new Date();
+    const copy = () =>
+      call('POST', `${OMS}/copySampleSource`, 'admin', {
+        sourceMergeTrfId: requisitionId,
+        toTestOrderForm: { id: target.requisitionId, tumors: [{ id: sample.id }] },
+      });
+    const copied = await copy();
+    expect(copied.statusCode, copied.body).toBe(200);
+    const copyId = copied.json().tumors[0].id as string;
+    expect((await groupOf(second)).tumors).toEqual([sample.id, copyId]);
+    [ofSample, ofB] = await entries(since);
+    expect(ofSample).toMatchObject({ what: { type: 'sample', id: copyId }, action: 'create' });
+    expect(ofB).toMatchObject({
+      ...ofGroup(b._id, `POST ${OMS}/copySampleSource`, copied),
+      action: 'update',
+    });
+    expect(ofB.changes).toEqual(['tumors']);
+    since = new Date();
+    expect((await copy()).statusCode).toBe(200);
+    expect(await changesSince(since)).toEqual([]);
+    noValues([ofA, ofB]);
+    for (const v of ['lobe', 'Hilum', 'BLK-2026']) expect(JSON.stringify([ofA, ofB])).not.toContain(v);
+  });
+
+  it('the first samples of one new group at once: the group made once, one entry each', async () => {
+    const group = `SG-${run}-d`;
+    const reqs = await Promise.all([14, 15, 16].map((n) => labRequisition(n)));
+    const since = new Date();
+    const made = await Promise.all(
+      reqs.map(({ requisitionId }, i) =>
+        call('POST', `${OMS}/createSampleSource`, 'admin', {
+          id: requisitionId,
+          tumors: [
+            {
+              status: 'ON_HOLD',
+              specimenId: `BLK-2026_1${4 + i}`,
+              specimenType: 'FFPE_BLOCK',
+              sampleSite: 'Right upper lobe',
+              limsProjectId: 'LP-100',
+              sampleGroupId: group,
+              collectedOn: isoDaysAgo(10),
+              receivedOn: isoDaysAgo(5),
+            },
+          ],
+        }),
+      ),
+    );
+    for (const res of made) expect(res.statusCode, res.body).toBe(200);
+    const ids = made.map((res) => res.json().tumors[0].id as string);
+    const doc = (await lab.models.SampleGroup.findOne({ sampleGroupId: group })
+      .lean<SampleGroupDoc>()
+      .exec())!;
+    expect([...doc.tumors].sort()).toEqual([...ids].sort());
+    const entries = (await changesSince(since)).filter((e) => e.what.type === 'sample-group');
+    expect(entries.map((e) => [e.what.id, e.action]).sort()).toEqual([
+      [doc._id, 'create'],
+      [doc._id, 'update'],
+      [doc._id, 'update'],
+    ]);
+    for (const e of entries.filter((x) => x.action === 'update')) expect(e.changes).toEqual(['tumors']);
+  });
+
+  it("when a sample group's entry cannot be written the sample is rolled back too: a 503, neither written", async () => {
+    const { requisitionId } = await labRequisition(13);
+    const group = `SG-${run}-c`;
+    const since = new Date();
+    const res = await failingEntries(
+      (doc) => doc.what.type === 'sample-group',
+      () =>
+        call('POST', `${OMS}/createSampleSource`, 'admin', {
+          id: requisitionId,
+          tumors: [
+            {
+              status: 'ON_HOLD',
+              specimenId: 'BLK-2026_13',
+              specimenType: 'FFPE_BLOCK',
+              sampleSite: 'Right upper lobe',
+              limsProjectId: 'LP-100',
+              sampleGroupId: group,
+              collectedOn: isoDaysAgo(10),
+              receivedOn: isoDaysAgo(5),
+            },
+          ],
+        }),
+    );
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'AUDIT_UNAVAILABLE', message: MSG_AUDIT_UNAVAILABLE });
+    expect(await lab.models.Sample.countDocuments({ 'testOrderForm.id': requisitionId }).exec()).toBe(0);
+    expect(await lab.models.SampleGroup.exists({ sampleGroupId: group }).exec()).toBeNull();
+    expect(await changesSince(since)).toEqual([]);
+  });
+
   it('a change refused or lost records nothing', async () => {
     const { requisitionId, testId } = await labRequisition(6);
     const created = await call('POST', `${OMS}/createSampleSource`, 'admin', {
@@ -649,6 +851,73 @@ describe("audit: the lab's bulk and system writes commit with their entries", ()
     noValues(all);
     for (const v of ['Ada', 'lobe', 'Lung', tube('AT1'), tube('BN1'), 'LP-1'])
       expect(JSON.stringify(all)).not.toContain(v);
+  });
+
+  it("a manifest's sample groups each leave one entry by its uploader; a group it leaves as it was, none", async () => {
+    const a = await labRequisition(24, `pat-${run}-24`);
+    const [first, second] = [`MG-${run}-1`, `MG-${run}-2`];
+    const groupOf = async (sampleGroupId: string) =>
+      (await lab.models.SampleGroup.findOne({ sampleGroupId }).lean<SampleGroupDoc>().exec())!;
+    const byUploader = (attachmentId: string) => ({
+      who: { userId: users.admin._id, name: 'Lab Admin' },
+      onBehalfOf: [ACCOUNT],
+      outcome: 'allowed',
+      from: { ip: null, userAgent: null, requestId: attachmentId },
+      route: 'WORKER sample-manifest',
+    });
+    const groupEntries = async (since: Date) =>
+      (await changesSince(since)).filter((e) => e.what.type === 'sample-group');
+
+    // a tumor and a normal of one patient in a new group: the group created once
+    let since = new Date();
+    const one = `audit-manifest-${run}-g1`;
+    const res = await manifest(one, [
+      row(trf(a.requisitionId), 'TUMOR', tube('GT1'), { 'Sample Group ID': first }),
+      row(trf(a.requisitionId), 'NORMAL', tube('GN1'), { 'Sample Group ID': first }),
+    ]);
+    expect(res).toMatchObject({ outcome: 'PROCESSED', created: 2 });
+    const g1 = await groupOf(first);
+    const [tumor] = await samplesOf([tube('GT1')]);
+    const [normal] = await samplesOf([tube('GN1')]);
+    expect(g1).toMatchObject({ tumors: [tumor._id], normals: [normal._id] });
+    const created = await groupEntries(since);
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({
+      ...byUploader(one),
+      what: { type: 'sample-group', id: g1._id, patientId: a.patientId },
+      action: 'create',
+    });
+    expect(created[0].changes).toEqual(
+      expect.arrayContaining(['normals', 'plasmas', 'sampleGroupId', 'testOrderForm.id', 'tumors']),
+    );
+    for (const f of ['createdOn', 'createdBy', 'updatedOn', 'version'])
+      expect(created[0].changes).not.toContain(f);
+
+    // the tumor moves to a new group, the normal changes in its group (already in it): the first group loses its
+    // tumor (one entry naming tumors only), the second is made
+    since = new Date();
+    const two = `audit-manifest-${run}-g2`;
+    const res2 = await manifest(two, [
+      row(trf(a.requisitionId), 'TUMOR', tube('GT1'), { 'Sample Group ID': second }),
+      row(trf(a.requisitionId), 'NORMAL', tube('GN1'), { 'Sample Group ID': first, 'Accession ID': 'ACC-9' }),
+    ]);
+    expect(res2).toMatchObject({ outcome: 'PROCESSED', updated: 2 });
+    const g2 = await groupOf(second);
+    expect(await groupOf(first)).toMatchObject({ tumors: [], normals: [normal._id] });
+    expect(g2).toMatchObject({ tumors: [tumor._id] });
+    const changed = await groupEntries(since);
+    expect(changed.map((e) => [e.what.id, e.action]).sort()).toEqual(
+      [
+        [g1._id, 'update'],
+        [g2._id, 'create'],
+      ].sort(),
+    );
+    for (const e of changed)
+      expect(e).toMatchObject({ ...byUploader(two), what: { type: 'sample-group', patientId: a.patientId } });
+    expect(changed.find((e) => e.what.id === g1._id)!.changes).toEqual(['tumors']);
+    noValues([...created, ...changed]);
+    for (const v of [tube('GT1'), tube('GN1'), 'ACC-9'])
+      expect(JSON.stringify([...created, ...changed])).not.toContain(v);
   });
 
   it('a manifest refused, or one whose apply is rolled back, records nothing', async () => {

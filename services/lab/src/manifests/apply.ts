@@ -1,14 +1,15 @@
 import type { ClientSession } from 'mongoose';
 import { outboxForInsert, withOutbox } from '@onco/events';
 import { changeInputOf, type AuditActor, type AuditInput } from '@onco/platform';
-import type { LabModels, SampleDoc } from '../models';
+import type { LabModels, SampleDoc, SampleGroupDoc } from '../models';
 import { sampleEvent } from '../samples';
-import { labAuditTrail, SAMPLE_CHANGE } from '../use-cases/audit';
+import { labAuditTrail, SAMPLE_CHANGE, sampleGroupChange } from '../use-cases/audit';
 import { chunks, manifestSampleId, type ManifestPlan } from './plan-model';
 
 /**
  * applyManifest (plan.ts): a plan's samples, with their events and their audit entries (one a sample created or
- * changed, docs/audit.md), and their sample groups written in the caller's transaction.
+ * changed, docs/audit.md), and their sample groups with theirs (one a group changed), written in the caller's
+ * transaction.
  */
 
 /** A conditional update of the plan found the sample changed since it was read: the plan is made again. */
@@ -19,61 +20,105 @@ export class StalePlanError extends Error {
   }
 }
 
-/** The writes of the sample groups of a plan's new and changed samples (made when missing). */
-function sampleGroupOps(
+const LIST_OF = { TUMOR: 'tumors', NORMAL: 'normals', PLASMA: 'plasmas' } as const;
+type ListName = (typeof LIST_OF)[keyof typeof LIST_OF];
+
+/** What a plan does to one sample group: the samples that join it and leave it, by list. */
+interface GroupChange {
+  reqId: string | null;
+  add: Partial<Record<ListName, string[]>>;
+  pull: Partial<Record<ListName, string[]>>;
+  samples: SampleDoc[];
+}
+
+/**
+ * The writes of the sample groups of a plan's new and changed samples (made when missing), and their audit entries
+ * (one a group, `sample-group`, naming the patient of its samples): the groups are read in the transaction first, so
+ * a group the plan leaves as it was (its samples already in it) is neither written nor recorded.
+ */
+async function sampleGroupWrites(
+  models: LabModels,
+  session: ClientSession,
   plan: ManifestPlan,
   creates: { row: number; doc: SampleDoc }[],
   by: { id: string; name: string },
   at: Date,
-): any[] {
-  // sample groups: one $addToSet per group and kind, one $pull per group a sample left
-  const add = new Map<string, { reqId: string | null; lists: Record<string, string[]> }>();
-  const pull: { group: string; list: string; id: string }[] = [];
-  const listOf = { TUMOR: 'tumors', NORMAL: 'normals', PLASMA: 'plasmas' } as const;
-  const join = (s: SampleDoc) => {
-    if (!s.sampleGroupId) return;
-    const g = add.get(s.sampleGroupId) ?? { reqId: s.testOrderForm?.id ?? null, lists: {} };
-    (g.lists[listOf[s.type]] ??= []).push(s._id);
-    add.set(s.sampleGroupId, g);
+): Promise<{ ops: any[]; entries: AuditInput[] }> {
+  const groups = new Map<string, GroupChange>();
+  const change = (name: string, s: SampleDoc, how: 'add' | 'pull') => {
+    let g = groups.get(name);
+    if (!g) groups.set(name, (g = { reqId: s.testOrderForm?.id ?? null, add: {}, pull: {}, samples: [] }));
+    g.samples.push(s);
+    (g[how][LIST_OF[s.type]] ??= []).push(s._id);
   };
-  for (const c of creates) join(c.doc);
+  for (const c of creates) if (c.doc.sampleGroupId) change(c.doc.sampleGroupId, c.doc, 'add');
   for (const u of plan.updates) {
     if (u.current.sampleGroupId && u.current.sampleGroupId !== u.after.sampleGroupId)
-      pull.push({ group: u.current.sampleGroupId, list: listOf[u.after.type], id: u.after._id });
-    join(u.after);
+      change(u.current.sampleGroupId, u.after, 'pull');
+    if (u.after.sampleGroupId) change(u.after.sampleGroupId, u.after, 'add');
   }
-  const ops: any[] = pull.map((p) => ({
-    updateOne: { filter: { sampleGroupId: p.group }, update: { $pull: { [p.list]: p.id } } },
-  }));
-  for (const [group, g] of add) {
-    const addToSet = Object.fromEntries(Object.entries(g.lists).map(([k, ids]) => [k, { $each: ids }]));
-    ops.push({
+  const found = new Map<string, SampleGroupDoc>();
+  for (const names of chunks([...groups.keys()])) {
+    const docs = await models.SampleGroup.find({ sampleGroupId: { $in: names } }, null, { session })
+      .lean<SampleGroupDoc[]>()
+      .exec();
+    for (const d of docs) found.set(d.sampleGroupId, d);
+  }
+  // one $pull per group and kind a sample left, then one $addToSet per group (made when missing)
+  const pulls: any[] = [];
+  const adds: any[] = [];
+  const entries: AuditInput[] = [];
+  for (const [name, g] of groups) {
+    const before = found.get(name) ?? null;
+    const lists = Object.values(LIST_OF);
+    const onInsert = {
+      _id: manifestSampleId('group', name, g.reqId ?? ''),
+      testOrderForm: { id: g.reqId },
+      status: null,
+      createdOn: at,
+      createdBy: by.id,
+      version: 0,
+      archived: false,
+      deleted: false,
+    };
+    // the group after the plan, for its entry: its lists without the samples that left, with those that joined
+    const after = {
+      ...(before ?? { ...onInsert, sampleGroupId: name }),
+      updatedOn: at,
+      updatedBy: by.id,
+    } as SampleGroupDoc & Record<string, unknown>;
+    for (const l of lists) {
+      const gone = new Set(g.pull[l]);
+      after[l] = [...new Set([...(after[l] ?? []).filter((id) => !gone.has(id)), ...(g.add[l] ?? [])])];
+    }
+    const entry = changeInputOf(
+      sampleGroupChange(g.samples),
+      before as (SampleGroupDoc & Record<string, unknown>) | null,
+      after,
+    );
+    if (!entry.changes?.length) continue;
+    entries.push(entry);
+    for (const [l, ids] of Object.entries(g.pull))
+      pulls.push({
+        updateOne: { filter: { sampleGroupId: name }, update: { $pull: { [l]: { $in: ids } } } },
+      });
+    if (!Object.keys(g.add).length) continue;
+    adds.push({
       updateOne: {
-        filter: { sampleGroupId: group },
+        filter: { sampleGroupId: name },
         update: {
-          $addToSet: addToSet,
+          $addToSet: Object.fromEntries(Object.entries(g.add).map(([l, ids]) => [l, { $each: ids }])),
           $set: { updatedOn: at, updatedBy: by.id },
           $setOnInsert: {
-            _id: manifestSampleId('group', group, g.reqId ?? ''),
-            testOrderForm: { id: g.reqId },
-            ...Object.fromEntries(
-              Object.values(listOf)
-                .filter((l) => !g.lists[l])
-                .map((l) => [l, []]),
-            ),
-            status: null,
-            createdOn: at,
-            createdBy: by.id,
-            version: 0,
-            archived: false,
-            deleted: false,
+            ...onInsert,
+            ...Object.fromEntries(lists.filter((l) => !g.add[l]).map((l) => [l, []])),
           },
         },
         upsert: true,
       },
     });
   }
-  return ops;
+  return { ops: [...pulls, ...adds], entries };
 }
 
 /** A new sample's audit entry (`create`, the fields it sets, never their values). */
@@ -90,7 +135,7 @@ const updatedEntry = (u: ManifestPlan['updates'][number]): AuditInput =>
 
 /**
  * Write the plan's samples and groups in `session` (the caller's transaction, which also records the verdict),
- * each new or changed sample with its audit entry by `actor` (the uploader) in the same transaction; the caller
+ * each new or changed sample and group with its audit entry by `actor` (the uploader) in the same transaction; the caller
  * calls the trail's `recorded()` once it has committed. `midway` (tests) runs after half of the new samples are
  * inserted.
  */
@@ -173,9 +218,11 @@ export async function applyManifestPlan(
     if (res.matchedCount !== part.length) throw new StalePlanError();
     await trail.recordIn(session, part.map(updatedEntry), actor);
   }
-  const ops = sampleGroupOps(plan, creates, by, at);
   lap('updates');
-  for (const part of chunks(ops))
+  // the sample groups, then their entries
+  const groups = await sampleGroupWrites(models, session, plan, creates, by, at);
+  for (const part of chunks(groups.ops))
     await models.SampleGroup.collection.bulkWrite(part, { session, ordered: true });
+  for (const part of chunks(groups.entries)) await trail.recordIn(session, part, actor);
   lap('groups');
 }

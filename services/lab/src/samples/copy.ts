@@ -9,9 +9,16 @@ import {
 import { outboxForInsert } from '@onco/events';
 import { actorOf, badRequest, conflict, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc } from '../models';
-import { labAuditTrail, SAMPLE_CHANGE } from '../use-cases/audit';
+import { createIn, SAMPLE_CHANGE } from '../use-cases/audit';
 import { type SampleServiceOptions, labRequisition } from './requisition';
-import { isDuplicateKey, entriesOf, sampleEvent, syncSampleGroup } from './rules';
+import {
+  isDuplicateKey,
+  isGroupTaken,
+  entriesOf,
+  inSampleTransaction,
+  sampleEvent,
+  syncSampleGroup,
+} from './rules';
 import { findSample } from './update';
 
 export interface CopyBody {
@@ -104,17 +111,21 @@ export async function copySamples(
       version: 0,
     } as SampleDoc;
     try {
-      // the copy with its event, and its audit entry, in one transaction (docs/audit.md "Changes")
-      await labAuditTrail(models).create(
-        models.Sample,
-        { ...doc, outbox: outboxForInsert(sampleEvent(doc, 'copied', by, at)) },
-        SAMPLE_CHANGE,
-      );
+      // the copy with its event, its group, and their audit entries, in one transaction (docs/audit.md "Changes")
+      await inSampleTransaction(models, async (session, trail) => {
+        await createIn(
+          trail,
+          session,
+          models.Sample,
+          { ...doc, outbox: outboxForInsert(sampleEvent(doc, 'copied', by, at)) },
+          SAMPLE_CHANGE,
+        );
+        await syncSampleGroup(session, trail, models, doc, null, user.id, at);
+      });
     } catch (e) {
-      if (!isDuplicateKey(e)) throw e;
-      continue; // copied before (a retried request)
+      if (!isDuplicateKey(e) || isGroupTaken(e)) throw e;
+      continue; // copied before (a retried request): nothing written, nothing recorded
     }
-    await syncSampleGroup(models, doc, null, user.id);
     out.push(doc);
   }
   return out;

@@ -2,7 +2,7 @@ import { SAMPLE_MSG, samplesMayBeAdded } from '@onco/domain';
 import { outboxForInsert } from '@onco/events';
 import { actorOf, badRequest, conflict, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc } from '../models';
-import { labAuditTrail, SAMPLE_CHANGE } from '../use-cases/audit';
+import { createIn, SAMPLE_CHANGE } from '../use-cases/audit';
 import { type SampleServiceOptions, labRequisition } from './requisition';
 import { knownDomains } from './preferences';
 import {
@@ -12,6 +12,7 @@ import {
   sampleEvent,
   decide,
   newSampleDoc,
+  inSampleTransaction,
   syncSampleGroup,
 } from './rules';
 
@@ -40,13 +41,17 @@ export async function createSamples(
   const out: SampleDoc[] = [];
   for (const { type, input, pref } of decided) {
     const doc = newSampleDoc(type, input, req, pref, by, at);
-    // the sample with its event, and its audit entry, in one transaction (docs/audit.md "Changes")
-    await labAuditTrail(models).create(
-      models.Sample,
-      { ...doc, outbox: outboxForInsert(sampleEvent(doc, 'created', by, at)) },
-      SAMPLE_CHANGE,
-    );
-    await syncSampleGroup(models, doc, null, user.id);
+    // the sample with its event, its group, and their audit entries, in one transaction (docs/audit.md "Changes")
+    await inSampleTransaction(models, async (session, trail) => {
+      await createIn(
+        trail,
+        session,
+        models.Sample,
+        { ...doc, outbox: outboxForInsert(sampleEvent(doc, 'created', by, at)) },
+        SAMPLE_CHANGE,
+      );
+      await syncSampleGroup(session, trail, models, doc, null, user.id, at);
+    });
     out.push(doc);
   }
   return out;

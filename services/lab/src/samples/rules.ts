@@ -8,8 +8,10 @@ import {
   type SpecimenKind,
 } from '@onco/domain';
 import { createEvent, type SampleChange } from '@onco/events';
-import { badRequest, conflict, newId, newRecordAudit, toApi } from '@onco/platform';
-import type { DomainPreferenceDoc, LabModels, SampleDoc } from '../models';
+import type { ClientSession } from 'mongoose';
+import { badRequest, conflict, newId, newRecordAudit, toApi, type AuditTrail } from '@onco/platform';
+import type { DomainPreferenceDoc, LabModels, SampleDoc, SampleGroupDoc } from '../models';
+import { createIn, inLabTransaction, sampleGroupChange } from '../use-cases/audit';
 import type { LabRequisitionView } from './view';
 import { DomainPreferenceCache, findDomainPreference } from './preferences';
 
@@ -258,35 +260,76 @@ export function formOfSample(s: SampleDoc): SampleInput {
   };
 }
 
-/** Keep the sample groups in step with a sample's group id (a derived index: tumors, normals, plasmas ids). */
+/**
+ * Keep the sample groups in step with a sample's group id (a derived index: tumors, normals, plasmas ids), in the
+ * sample's transaction (`session`, inSampleTransaction), each group written with its entry (`sample-group`, the
+ * sample's patient and account): the sample leaves its previous group and joins its group, made when missing. A
+ * group that is already as it should be is not written, and nothing is recorded for it.
+ */
 export async function syncSampleGroup(
+  session: ClientSession,
+  trail: AuditTrail,
   models: LabModels,
   sample: SampleDoc,
   previous: string | null,
   userId: string,
-) {
+  at: Date,
+): Promise<void> {
   const list = LISTS[sample.type];
-  if (previous && previous !== sample.sampleGroupId) {
-    await models.SampleGroup.updateOne({ sampleGroupId: previous }, { $pull: { [list]: sample._id } }).exec();
-  }
-  if (!sample.sampleGroupId) return;
-  const update = {
-    $addToSet: { [list]: sample._id },
-    $set: { updatedOn: new Date(), updatedBy: userId },
-    $setOnInsert: {
-      _id: newId(),
-      testOrderForm: { id: sample.testOrderForm?.id ?? null },
-      status: null,
-      createdBy: userId,
-    },
+  const describe = sampleGroupChange([sample]);
+  /** the sample into or out of the group named `name`, when it exists (false when it does not) */
+  const change = async (name: string, op: '$addToSet' | '$pull') => {
+    const group = await models.SampleGroup.findOne({ sampleGroupId: name }, null, { session })
+      .lean<SampleGroupDoc>()
+      .exec();
+    if (!group) return false;
+    if ((group[list] ?? []).includes(sample._id) === (op === '$addToSet')) return true;
+    await trail.updateIn(
+      session,
+      models.SampleGroup,
+      { _id: group._id },
+      { [op]: { [list]: sample._id }, $set: { updatedOn: at, updatedBy: userId } },
+      describe,
+      // read in this transaction: the state the update applies to
+      { before: group as SampleGroupDoc & Record<string, unknown> },
+    );
+    return true;
   };
-  try {
-    await models.SampleGroup.updateOne({ sampleGroupId: sample.sampleGroupId }, update, {
-      upsert: true,
-    }).exec();
-  } catch (err) {
-    // two first samples of one new group at once: the other created it; add to it
-    if (!isDuplicateKey(err)) throw err;
-    await models.SampleGroup.updateOne({ sampleGroupId: sample.sampleGroupId }, update).exec();
+  if (previous && previous !== sample.sampleGroupId) await change(previous, '$pull');
+  if (!sample.sampleGroupId || (await change(sample.sampleGroupId, '$addToSet'))) return;
+  await createIn(
+    trail,
+    session,
+    models.SampleGroup,
+    {
+      _id: newId(),
+      sampleGroupId: sample.sampleGroupId,
+      status: null,
+      [list]: [sample._id],
+      testOrderForm: { id: sample.testOrderForm?.id ?? null },
+      ...newRecordAudit(userId, at),
+    },
+    describe,
+  );
+}
+
+/** A sample group made meanwhile by another transaction (the first samples of one new group at once). */
+export const isGroupTaken = (err: unknown) =>
+  isDuplicateKey(err) && /sampleGroupId/.test(String((err as Error).message));
+
+/**
+ * A sample's write and its groups' (syncSampleGroup), each with its entry, in ONE transaction (inLabTransaction):
+ * run again when the first samples of one new group raced each other (the loser finds the group the other made).
+ */
+export async function inSampleTransaction<T>(
+  models: LabModels,
+  fn: (session: ClientSession, trail: AuditTrail) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inLabTransaction(models, fn);
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !isGroupTaken(err)) throw err;
+    }
   }
 }

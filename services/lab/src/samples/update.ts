@@ -2,7 +2,7 @@ import { SAMPLE_MSG, type SpecimenKind } from '@onco/domain';
 import { withOutbox } from '@onco/events';
 import { actorOf, badRequest, conditionalWrite, conflict, notFound, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc } from '../models';
-import { labAuditTrail, SAMPLE_CHANGE } from '../use-cases/audit';
+import { SAMPLE_CHANGE } from '../use-cases/audit';
 import { type SampleServiceOptions, labRequisition } from './requisition';
 import { knownDomains } from './preferences';
 import {
@@ -15,6 +15,7 @@ import {
   sampleEvent,
   decide,
   sampleChange,
+  inSampleTransaction,
   syncSampleGroup,
 } from './rules';
 
@@ -70,18 +71,22 @@ export async function updateSamples(
         const { current, pref } = await check(type, input);
         const at = now();
         const { set, after } = sampleChange(current, input, req, pref, user.id, at);
-        // the change with its event, and its audit entry, in one transaction (docs/audit.md "Changes")
-        const res = await labAuditTrail(models).update(
-          models.Sample,
-          { _id: current._id, version: current.version, deleted: false },
-          withOutbox({ $set: set, $inc: { version: 1 } }, sampleEvent(after, 'updated', by, at)),
-          SAMPLE_CHANGE,
-          // the sample as read and checked: the filter is conditional on its version (one read less)
-          { before: current as SampleDoc & Record<string, unknown> },
-        );
-        if (!res) return null;
-        await syncSampleGroup(models, after, current.sampleGroupId, user.id);
-        return after;
+        // the change with its event, its groups, and their audit entries, in one transaction (docs/audit.md
+        // "Changes"); nothing when the sample changed meanwhile
+        return inSampleTransaction(models, async (session, trail) => {
+          const res = await trail.updateIn(
+            session,
+            models.Sample,
+            { _id: current._id, version: current.version, deleted: false },
+            withOutbox({ $set: set, $inc: { version: 1 } }, sampleEvent(after, 'updated', by, at)),
+            SAMPLE_CHANGE,
+            // the sample as read and checked: the filter is conditional on its version (one read less)
+            { before: current as SampleDoc & Record<string, unknown> },
+          );
+          if (!res) return null;
+          await syncSampleGroup(session, trail, models, after, current.sampleGroupId, user.id, at);
+          return after;
+        });
       },
       { strict: typeof input.version === 'number', attempts: ATTEMPTS, message: SAMPLE_MSG.stale },
     );
