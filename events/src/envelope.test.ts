@@ -344,6 +344,21 @@ describe('parsing envelopes', () => {
     expect(safeParseEvent(bad).ok).toBe(false);
   });
 
+  it("attachment v2 adds the uploader's role; v1 readers drop it, and a v1 event without it still parses", () => {
+    const a = JSON.parse(JSON.stringify(example('attachment')));
+    expect(a.schemaVersion).toBe(2);
+    expect(parseEvent(a).data).toMatchObject({ uploaderRole: 'ROLE_ADMINISTRATOR' });
+    expect(parseEvent({ ...a, data: { ...a.data, uploaderRole: null } }).data).toMatchObject({
+      uploaderRole: null,
+    });
+    expect('uploaderRole' in parseEvent({ ...a, schemaVersion: 1 }).data).toBe(false);
+    const { uploaderRole: _role, ...v1 } = a.data;
+    const older = parseEvent({ ...a, schemaVersion: 1, data: v1 });
+    expect(older.schemaVersion).toBe(1);
+    expect(older.data).toMatchObject({ uploadedBy: { id: 'usr-7', name: 'Lab Admin' } });
+    expect(safeParseEvent({ ...a, data: { ...a.data, uploaderRole: 'R'.repeat(101) } }).ok).toBe(false);
+  });
+
   it('patient and patient-requisitions events parse and are keyed by the target patient and the merge', () => {
     const p = example('patient');
     expect(p).toMatchObject({ type: 'patient.changed', subject: 'pat-3003', source: '/portal/patients' });

@@ -123,6 +123,7 @@ export const EXAMPLE_DATA: EventDataMap = {
     accountName: 'Pacific Oncology Associates',
     requisitionId: null,
     uploadedBy: { id: 'usr-7', name: 'Lab Admin' },
+    uploaderRole: 'ROLE_ADMINISTRATOR',
     uploaderScope: { allAccounts: true, accountIds: [], physicianIds: [], mayEditSamples: true },
     changedBy: { id: 'usr-7', name: 'Lab Admin' },
     changedOn: '2025-03-04T09:12:00.000Z',

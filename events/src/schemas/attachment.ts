@@ -47,4 +47,19 @@ export const AttachmentDataV1 = z
     changedOn: instant('When the change was committed'),
   })
   .describe('A file was uploaded as an attachment, or an attachment was removed');
-export type AttachmentData = z.infer<typeof AttachmentDataV1>;
+
+/**
+ * schemaVersion 2 (additive): the uploader's role, so a consumer that acts for the uploader later (the lab applying
+ * a sample manifest) names them in the audit trail as they were. A V1 reader still parses it (and drops the role).
+ */
+export const AttachmentDataV2 = AttachmentDataV1.extend({
+  uploaderRole: z
+    .string()
+    .max(100)
+    .nullable()
+    .optional()
+    .describe(
+      "The uploader's role at the time (ROLE_...), null when the event's user is not the uploader (a delete by someone else); schemaVersion 2, absent in 1",
+    ),
+}).describe('A file was uploaded as an attachment, or an attachment was removed');
+export type AttachmentData = z.infer<typeof AttachmentDataV2>;

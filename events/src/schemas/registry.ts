@@ -1,6 +1,6 @@
 /** The registry of event families: their data schemas by schemaVersion, current versions and subject fields. */
 import { z } from 'zod';
-import { AttachmentDataV1, type AttachmentData } from './attachment';
+import { AttachmentDataV1, AttachmentDataV2, type AttachmentData } from './attachment';
 import { AuditDataV1, type AuditData } from './audit';
 import { BillingCaseDataV1, type BillingCaseData } from './billing-case';
 import { PatientDataV1, type PatientData } from './patient';
@@ -83,7 +83,7 @@ export const DATA_SCHEMAS = {
   'test-status': { 1: TestStatusDataV1, 2: TestStatusDataV2 },
   sample: { 1: SampleDataV1 },
   'billing-case': { 1: BillingCaseDataV1 },
-  attachment: { 1: AttachmentDataV1 },
+  attachment: { 1: AttachmentDataV1, 2: AttachmentDataV2 },
   'sample-manifest': { 1: SampleManifestDataV1 },
   patient: { 1: PatientDataV1 },
   'patient-requisitions': { 1: PatientRequisitionsDataV1 },
@@ -96,7 +96,7 @@ export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
   'test-status': 2,
   sample: 1,
   'billing-case': 1,
-  attachment: 1,
+  attachment: 2,
   'sample-manifest': 1,
   patient: 1,
   'patient-requisitions': 1,

@@ -756,11 +756,24 @@ describe('audit: changes of the lab commit with their entry', () => {
 });
 
 describe("audit: the lab's bulk and system writes commit with their entries", () => {
-  const uploader = () => ({ id: users.admin._id, name: 'Lab Admin' });
+  const uploader = () => ({ id: users.admin._id, name: 'Lab Admin', role: 'ROLE_PORTAL_ADMIN' });
 
-  /** A SAMPLE_MANIFEST as the lab's consumer records it (no queue here), then the worker's code on it. */
-  async function manifest(attachmentId: string, rows: unknown[][], hooks?: SampleManifestQueueHooks) {
-    const m = await recordedManifest(sys.ctx, lab.models, { attachmentId, rows, uploader: uploader() });
+  /**
+   * A SAMPLE_MANIFEST as the lab's consumer records it (no queue here; its attachment event of `schemaVersion`,
+   * the current by default), then the worker's code on it.
+   */
+  async function manifest(
+    attachmentId: string,
+    rows: unknown[][],
+    hooks?: SampleManifestQueueHooks,
+    schemaVersion?: number,
+  ) {
+    const m = await recordedManifest(sys.ctx, lab.models, {
+      attachmentId,
+      rows,
+      uploader: uploader(),
+      schemaVersion,
+    });
     return processManifest({ ctx: sys.ctx, models: lab.models, hooks }, m, () => undefined);
   }
   const trf = (requisitionId: string) => `TRF-${requisitionId}`;
@@ -773,7 +786,8 @@ describe("audit: the lab's bulk and system writes commit with their entries", ()
   it("a manifest applied leaves one entry a sample it creates or changes, by its uploader, naming the sample's patient", async () => {
     const a = await labRequisition(20, `pat-${run}-20`);
     const b = await labRequisition(21, `pat-${run}-21`);
-    const who = { userId: users.admin._id, role: 'UNKNOWN', name: 'Lab Admin' };
+    // the uploader's role as the attachment event carried it
+    const who = { userId: users.admin._id, role: 'ROLE_PORTAL_ADMIN', name: 'Lab Admin' };
     const worker = (attachmentId: string) => ({
       who,
       onBehalfOf: [ACCOUNT],
@@ -859,7 +873,7 @@ describe("audit: the lab's bulk and system writes commit with their entries", ()
     const groupOf = async (sampleGroupId: string) =>
       (await lab.models.SampleGroup.findOne({ sampleGroupId }).lean<SampleGroupDoc>().exec())!;
     const byUploader = (attachmentId: string) => ({
-      who: { userId: users.admin._id, name: 'Lab Admin' },
+      who: { userId: users.admin._id, role: 'ROLE_PORTAL_ADMIN', name: 'Lab Admin' },
       onBehalfOf: [ACCOUNT],
       outcome: 'allowed',
       from: { ip: null, userAgent: null, requestId: attachmentId },
@@ -918,6 +932,38 @@ describe("audit: the lab's bulk and system writes commit with their entries", ()
     noValues([...created, ...changed]);
     for (const v of [tube('GT1'), tube('GN1'), 'ACC-9'])
       expect(JSON.stringify([...created, ...changed])).not.toContain(v);
+  });
+
+  it('a manifest recorded from an older attachment event (schemaVersion 1, no role) is applied under the role UNKNOWN', async () => {
+    const { requisitionId, patientId } = await labRequisition(25);
+    const older = `audit-manifest-${run}-v1`;
+    const current = `audit-manifest-${run}-v2`;
+    const since = new Date();
+    expect(
+      await manifest(older, [row(trf(requisitionId), 'TUMOR', tube('VT1'))], undefined, 1),
+    ).toMatchObject({
+      outcome: 'PROCESSED',
+      created: 1,
+    });
+    expect(await manifest(current, [row(trf(requisitionId), 'NORMAL', tube('VN1'))])).toMatchObject({
+      outcome: 'PROCESSED',
+      created: 1,
+    });
+    // what the manifest records keep of the uploader
+    const kept = await lab.models.SampleManifest.find({ _id: { $in: [older, current] } }, { uploaderRole: 1 })
+      .lean()
+      .exec();
+    expect(Object.fromEntries(kept.map((m) => [m._id, m.uploaderRole]))).toEqual({
+      [older]: null,
+      [current]: 'ROLE_PORTAL_ADMIN',
+    });
+    const entries = await changesSince(since);
+    expect(entries.map((e) => [e.from.requestId, e.what.type, e.who.role])).toEqual([
+      [older, 'sample', 'UNKNOWN'],
+      [current, 'sample', 'ROLE_PORTAL_ADMIN'],
+    ]);
+    for (const e of entries)
+      expect(e).toMatchObject({ who: { userId: users.admin._id, name: 'Lab Admin' }, what: { patientId } });
   });
 
   it('a manifest refused, or one whose apply is rolled back, records nothing', async () => {

@@ -3,7 +3,7 @@ import { deflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createEvent } from '@onco/events';
+import { createEvent, parseEvent } from '@onco/events';
 import type { BlobStore } from '@onco/platform';
 import type { LabModels } from '../src/models';
 import type { SampleManifestDoc } from '../src/models/sample-manifest';
@@ -160,13 +160,21 @@ export function row(
 
 /**
  * A SAMPLE_MANIFEST uploaded by `uploader` (its .csv in the blob store) and recorded by the lab's consumer from its
- * `attachment` event, as the lab sees every upload (the job's add left out: no queue here). The manifest, UPLOADED.
+ * `attachment` event, as the lab sees every upload (the job's add left out: no queue here), the event read as the
+ * consumer reads it off Kafka: the current schemaVersion, with the uploader's role when given, or `schemaVersion`
+ * 1 (an older producer's: no role). The manifest, UPLOADED.
  */
 export async function recordedManifest(
   ctx: { blobs: BlobStore },
   models: LabModels,
-  o: { attachmentId: string; rows: unknown[][]; uploader: { id: string; name: string } },
+  o: {
+    attachmentId: string;
+    rows: unknown[][];
+    uploader: { id: string; name: string; role?: string };
+    schemaVersion?: number;
+  },
 ): Promise<SampleManifestDoc> {
+  const { role, ...uploader } = o.uploader;
   const csv = manifestFile([HEADER, ...o.rows], 'csv');
   const stored = await ctx.blobs.put(Readable.from([csv]));
   const event = createEvent('attachment', {
@@ -182,14 +190,16 @@ export async function recordedManifest(
       accountId: 'acc-LAB',
       accountName: 'Lab',
       requisitionId: null,
-      uploadedBy: o.uploader,
+      uploadedBy: uploader,
+      ...(role ? { uploaderRole: role } : {}),
       uploaderScope: { allAccounts: true, accountIds: [], physicianIds: [], mayEditSamples: true },
-      changedBy: o.uploader,
+      changedBy: uploader,
       changedOn: new Date().toISOString(),
     },
   });
+  const sent = { ...event, schemaVersion: o.schemaVersion ?? event.schemaVersion };
   const queue = { add: async () => undefined } as unknown as SampleManifestQueue;
-  if ((await handleAttachmentEvent(models, queue, event)) !== 'queued')
+  if ((await handleAttachmentEvent(models, queue, parseEvent(JSON.parse(JSON.stringify(sent))))) !== 'queued')
     throw new Error(`the manifest ${o.attachmentId} was not recorded`);
   return (await models.SampleManifest.findById(o.attachmentId).lean<SampleManifestDoc>().exec())!;
 }

@@ -11,7 +11,7 @@ export const REQUEUE_EVERY_MS = 60_000;
 /**
  * `attachment.changed` -> the lab's manifest record and its job (docs/manifests.md "Flow"). An uploaded
  * SAMPLE_MANIFEST: the record (`_id` = attachment id) is upserted with `$setOnInsert` from the event (file,
- * account, uploader and the uploader's scope), then the job is added under the attachment id. A redelivered
+ * account, uploader and the uploader's role and scope), then the job is added under the attachment id. A redelivered
  * event changes nothing and adds nothing (same record, same job id). A deleted one still UPLOADED is marked
  * deleted and its job, if it has not run, skips it.
  */
@@ -41,6 +41,8 @@ export async function handleAttachmentEvent(
         size: d.size,
         account: { id: d.accountId, name: d.accountName },
         uploadedBy: d.uploadedBy,
+        // absent from an event before schemaVersion 2: the apply's entries then name the role UNKNOWN
+        uploaderRole: d.uploaderRole ?? null,
         uploaderScope: d.uploaderScope,
         deleted: false,
         archived: false,

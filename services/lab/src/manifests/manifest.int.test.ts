@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { createEvent, safeParseEventJson } from '@onco/events';
 import { requisitionModels, type RequisitionModels } from '@onco/requisitions';
-import { MULTIPART_NO_BOUNDARY } from '@onco/platform';
+import { auditModels, MULTIPART_NO_BOUNDARY, type InboxDoc } from '@onco/platform';
 import { multipart, provider, useTestSystem, waitFor } from '@onco/testing';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import { handleAttachmentEvent } from './consumer';
@@ -184,6 +184,23 @@ describe('sample manifests: upload -> worker -> samples and events -> attachment
       headers: h.admin,
     });
     expect(tab.json().tumors.map((s: any) => s.specimenId)).toEqual([tube('T1')]);
+    // the uploader's role travelled with the attachment event (schemaVersion 2) to the lab's record of the
+    // manifest, and its apply's audit entries name it (this system runs no chainer: they wait in the inbox)
+    expect((await lab.SampleManifest.findById(firstId).lean().exec())!.uploaderRole).toBe(
+      'ROLE_ADMINISTRATOR',
+    );
+    const applied = await auditModels(sys.ctx.mongo)
+      .Inbox.find({ 'from.requestId': firstId, route: 'WORKER sample-manifest' })
+      .lean<InboxDoc[]>()
+      .exec();
+    expect(applied.map((e) => e.what.type).sort()).toEqual([
+      'sample',
+      'sample',
+      'sample',
+      'sample',
+      'sample-group',
+    ]);
+    for (const e of applied) expect(e.who.role).toBe('ROLE_ADMINISTRATOR');
   });
 
   it('a .xlsx manifest with date cells updates a sample by its Specimen ID (blank cells keep values) and creates one', async () => {

@@ -56,12 +56,17 @@ async function alreadyApplied(deps: ManifestJobDeps, m: SampleManifestDoc): Prom
 
 /**
  * Who a manifest's samples are changed by in the audit trail: its uploader, as the manifest records them (the
- * job runs in a worker, after the upload's request: no request to take them from). The manifest keeps the
- * uploader's id and name, not their role; the request id is the manifest's (its attachment id).
+ * job runs in a worker, after the upload's request: no request to take them from): id, name and role (UNKNOWN
+ * for a manifest recorded from an attachment event before schemaVersion 2, which had no role); the request id is
+ * the manifest's (its attachment id).
  */
-export function manifestActor(m: Pick<SampleManifestDoc, '_id' | 'uploadedBy'>): AuditActor {
+export function manifestActor(m: Pick<SampleManifestDoc, '_id' | 'uploadedBy' | 'uploaderRole'>): AuditActor {
   return {
-    who: { userId: m.uploadedBy?.id ?? 'unknown', role: 'UNKNOWN', name: m.uploadedBy?.name ?? '' },
+    who: {
+      userId: m.uploadedBy?.id ?? 'unknown',
+      role: m.uploaderRole ?? 'UNKNOWN',
+      name: m.uploadedBy?.name ?? '',
+    },
     from: { ip: null, userAgent: null, requestId: m._id },
     accountIds: [],
     route: 'WORKER sample-manifest',

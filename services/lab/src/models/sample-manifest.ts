@@ -5,8 +5,8 @@ import { idName, outboxField, str, sub } from './common';
 
 /**
  * The lab's record of a SAMPLE_MANIFEST attachment (docs/manifests.md), `_id` = the attachment id. Created by
- * the `attachment.changed` consumer (status UPLOADED) from what the event carried (file, account, uploader and
- * the uploader's scope); the `sample-manifest` queue's job sets its verdict, PROCESSED or ERROR, with the
+ * the `attachment.changed` consumer (status UPLOADED) from what the event carried (file, account, uploader, the
+ * uploader's role and scope); the `sample-manifest` queue's job sets its verdict, PROCESSED or ERROR, with the
  * counts, the row errors and the reconciliation, and the `sample-manifest.processed` event in `outbox` (the same
  * write; for PROCESSED the same transaction as the samples). Collection `sample_manifests`.
  */
@@ -46,6 +46,11 @@ export interface SampleManifestDoc {
   size: number;
   account: { id: string | null; name: string | null } | null;
   uploadedBy: { id: string | null; name: string | null };
+  /**
+   * the uploader's role as the attachment event carried it (schemaVersion 2; null from an older event): who the
+   * apply's audit entries name (process-manifest.ts manifestActor)
+   */
+  uploaderRole: string | null;
   uploaderScope: {
     allAccounts: boolean;
     accountIds: string[];
@@ -82,6 +87,7 @@ export const sampleManifestSchema = new Schema(
     size: { type: Number, default: 0 },
     account: { type: idName(), default: null },
     uploadedBy: { type: idName(), default: null },
+    uploaderRole: str,
     uploaderScope: {
       type: sub({
         allAccounts: { type: Boolean, default: false },

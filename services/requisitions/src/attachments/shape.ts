@@ -103,10 +103,12 @@ export function attachmentToApi(d: AttachmentDoc): z.infer<typeof attachmentOut>
 /**
  * The `attachment.changed` event of a user's upload or delete (docs/events.md "attachment"), committed with the
  * insert or the update. It carries the uploader's data scope and whether they may change samples: the lab applies
- * a SAMPLE_MANIFEST's rows within that scope (docs/manifests.md).
+ * a SAMPLE_MANIFEST's rows within that scope (docs/manifests.md); and the uploader's role (schemaVersion 2), under
+ * which the lab records that apply in the audit trail (null when someone else deletes the upload).
  */
 export function attachmentEvent(doc: AttachmentDoc, change: AttachmentChange, user: SessionUser, at: Date) {
   const actor = { id: user.id, name: `${user.firstName} ${user.lastName}`.trim() || user.loginId };
+  const byUploader = !doc.attachedBy?.id || doc.attachedBy.id === user.id;
   return createEvent(
     'attachment',
     {
@@ -123,6 +125,7 @@ export function attachmentEvent(doc: AttachmentDoc, change: AttachmentChange, us
         accountName: doc.account?.name ?? null,
         requisitionId: doc.testOrderForm?.id ?? null,
         uploadedBy: { id: doc.attachedBy?.id ?? user.id, name: doc.attachedBy?.name ?? actor.name },
+        uploaderRole: byUploader ? user.role : null,
         uploaderScope: {
           allAccounts: user.allAccounts,
           accountIds: user.accountIds,
