@@ -70,6 +70,8 @@ async function sampleGroupWrites(
   const entries: AuditInput[] = [];
   for (const [name, g] of groups) {
     const before = found.get(name) ?? null;
+    // samples leaving a group that is not there (any more): nothing to write
+    if (!before && !Object.keys(g.add).length) continue;
     const lists = Object.values(LIST_OF);
     const onInsert = {
       _id: manifestSampleId('group', name, g.reqId ?? ''),
@@ -135,9 +137,9 @@ const updatedEntry = (u: ManifestPlan['updates'][number]): AuditInput =>
 
 /**
  * Write the plan's samples and groups in `session` (the caller's transaction, which also records the verdict),
- * each new or changed sample and group with its audit entry by `actor` (the uploader) in the same transaction; the caller
- * calls the trail's `recorded()` once it has committed. `midway` (tests) runs after half of the new samples are
- * inserted.
+ * each new or changed sample and group with its audit entry by `actor` (the uploader) in the same transaction; the
+ * caller calls the trail's `recorded()` once it has committed. `midway` (tests) runs after half of the new samples
+ * are inserted.
  */
 export async function applyManifestPlan(
   models: LabModels,

@@ -223,9 +223,9 @@ export async function findReportVersion(
 /**
  * Remove uploads that expired (plus a grace): their blob, unless the record says it was submitted or the test
  * order holds it (a submit that committed before the record's mark joined its transaction, and crashed before
- * the mark), then the record, with its audit entry (a `report` deleted, by `system`: also when the upload route runs the sweep beside
- * a request) in one transaction. An upload removed meanwhile (a sweep at once) records nothing. Cheap (an indexed
- * range that is usually empty); the upload route runs it after each upload.
+ * the mark), then the record, with its audit entry (a `report` deleted, by `system`: also when the upload route
+ * runs the sweep beside a request) in one transaction. An upload removed meanwhile (a sweep at once) records
+ * nothing. Cheap (an indexed range that is usually empty); the upload route runs it after each upload.
  */
 export async function sweepExpiredReportUploads(
   deps: LabDeps,
