@@ -9,7 +9,7 @@ import {
 import { outboxForInsert } from '@onco/events';
 import { actorOf, badRequest, conflict, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc } from '../models';
-import { createIn, SAMPLE_CHANGE } from '../use-cases/audit';
+import { SAMPLE_CHANGE } from '../use-cases/audit';
 import { type SampleServiceOptions, labRequisition } from './requisition';
 import {
   isDuplicateKey,
@@ -113,8 +113,7 @@ export async function copySamples(
     try {
       // the copy with its event, its group, and their audit entries, in one transaction (docs/audit.md "Changes")
       await inSampleTransaction(models, async (session, trail) => {
-        await createIn(
-          trail,
+        await trail.createIn(
           session,
           models.Sample,
           { ...doc, outbox: outboxForInsert(sampleEvent(doc, 'copied', by, at)) },

@@ -2,7 +2,7 @@ import { SAMPLE_MSG, samplesMayBeAdded } from '@onco/domain';
 import { outboxForInsert } from '@onco/events';
 import { actorOf, badRequest, conflict, type SessionUser } from '@onco/platform';
 import type { LabModels, SampleDoc } from '../models';
-import { createIn, SAMPLE_CHANGE } from '../use-cases/audit';
+import { SAMPLE_CHANGE } from '../use-cases/audit';
 import { type SampleServiceOptions, labRequisition } from './requisition';
 import { knownDomains } from './preferences';
 import {
@@ -43,8 +43,7 @@ export async function createSamples(
     const doc = newSampleDoc(type, input, req, pref, by, at);
     // the sample with its event, its group, and their audit entries, in one transaction (docs/audit.md "Changes")
     await inSampleTransaction(models, async (session, trail) => {
-      await createIn(
-        trail,
+      await trail.createIn(
         session,
         models.Sample,
         { ...doc, outbox: outboxForInsert(sampleEvent(doc, 'created', by, at)) },

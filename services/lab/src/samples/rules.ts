@@ -11,7 +11,7 @@ import { createEvent, type SampleChange } from '@onco/events';
 import type { ClientSession } from 'mongoose';
 import { badRequest, conflict, newId, newRecordAudit, toApi, type AuditTrail } from '@onco/platform';
 import type { DomainPreferenceDoc, LabModels, SampleDoc, SampleGroupDoc } from '../models';
-import { createIn, inLabTransaction, sampleGroupChange } from '../use-cases/audit';
+import { inLabTransaction, sampleGroupChange } from '../use-cases/audit';
 import type { LabRequisitionView } from './view';
 import { DomainPreferenceCache, findDomainPreference } from './preferences';
 
@@ -297,8 +297,7 @@ export async function syncSampleGroup(
   };
   if (previous && previous !== sample.sampleGroupId) await change(previous, '$pull');
   if (!sample.sampleGroupId || (await change(sample.sampleGroupId, '$addToSet'))) return;
-  await createIn(
-    trail,
+  await trail.createIn(
     session,
     models.SampleGroup,
     {

@@ -4,7 +4,7 @@
  * AuditTrail.update / create, or inLabTransaction for several documents), with the record's own events in the same
  * update, as the requisitions' do.
  */
-import type { ClientSession, Model } from 'mongoose';
+import type { ClientSession } from 'mongoose';
 import {
   auditTrailOf,
   changeInputOf,
@@ -22,7 +22,7 @@ export const labAuditTrail = (models: Pick<LabModels, 'TestOrder'>): AuditTrail 
 /**
  * Several lab documents changed with their entries in ONE transaction (a test order and the pending report its
  * submit attaches, a sample and its sample groups): `fn` writes through `session` and records with the trail's
- * `updateIn` / `recordIn` (or `createIn` below). When an entry cannot be written everything is rolled back (503
+ * `updateIn` / `createIn` / `recordIn`. When an entry cannot be written everything is rolled back (503
  * AUDIT_UNAVAILABLE); a write conflict runs `fn` again, so it keeps no other side effects. This process's chainer
  * is told once the transaction has committed.
  */
@@ -34,20 +34,6 @@ export async function inLabTransaction<T>(
   const res = await inTransaction(trail.conn, (session) => fn(session, trail));
   trail.recorded();
   return res;
-}
-
-/** `AuditTrail.create` in the caller's transaction (`session`): the new document and its entry (`create`). */
-export async function createIn<D extends Record<string, unknown>>(
-  trail: AuditTrail,
-  session: ClientSession,
-  model: Model<any>,
-  doc: Record<string, unknown>,
-  describe: ChangeDescription<D>,
-): Promise<D> {
-  const [created] = await model.create([doc], { session });
-  const after = created.toObject() as D;
-  await trail.recordIn(session, [changeInputOf(describe, null, after)]);
-  return after;
 }
 
 // a create's own bookkeeping (updatedOn, updatedBy and version are the platform's)

@@ -268,14 +268,25 @@ export class AuditTrail {
     describe: ChangeDescription<D>,
   ): Promise<D> {
     const actor = currentActor();
-    const res = await inTransaction(this.conn, async (session) => {
-      const [created] = await model.create([doc], { session });
-      const after = created.toObject() as D;
-      await this.recordIn(session, [changeInputOf(describe, null, after)], actor);
-      return after;
-    });
+    const res = await inTransaction(this.conn, (session) =>
+      this.createIn(session, model, doc, describe, { actor }),
+    );
     this.recorded();
     return res;
+  }
+
+  /** `create` inside a transaction the caller runs (`session`; call `recorded()` once it has committed). */
+  async createIn<D extends Record<string, unknown>>(
+    session: ClientSession,
+    model: Model<any>,
+    doc: Record<string, unknown>,
+    describe: ChangeDescription<D>,
+    opts: { actor?: AuditActor } = {},
+  ): Promise<D> {
+    const [created] = await model.create([doc], { session });
+    const after = created.toObject() as D;
+    await this.recordIn(session, [changeInputOf(describe, null, after)], opts.actor);
+    return after;
   }
 
   /**
