@@ -398,4 +398,24 @@ describe('parsing envelopes', () => {
       expect(safeParseEvent(bad).ok).toBe(false);
     }
   });
+  it("audit v2: a list read names its rows' patients; a v1 reader drops them; a sign-in is a new action value", () => {
+    const e = JSON.parse(JSON.stringify(example('audit')));
+    expect(e.schemaVersion).toBe(2);
+    const list = {
+      ...e,
+      data: {
+        ...e.data,
+        what: { type: 'requisition', id: null, patientId: null, patientIds: ['pat-1', 'pat-2'] },
+      },
+    };
+    expect(parseEvent(list).data).toMatchObject({ what: { patientIds: ['pat-1', 'pat-2'] } });
+    expect('patientIds' in (parseEvent({ ...list, schemaVersion: 1 }).data as { what: object }).what).toBe(
+      false,
+    );
+    const signIn = {
+      ...e,
+      data: { ...e.data, action: 'sign-in', what: { type: 'user', id: 'usr-7', patientId: null } },
+    };
+    expect(safeParseEvent(signIn).ok).toBe(true);
+  });
 });

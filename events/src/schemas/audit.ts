@@ -1,6 +1,6 @@
 /** The `audit` family: one entry of the audit trail, once chained (docs/audit.md), for a SIEM. */
 import { z } from 'zod';
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_RECORD_TYPES } from '@onco/domain';
+import { AUDIT_ACTIONS, AUDIT_LIST_PATIENTS, AUDIT_OUTCOMES, AUDIT_RECORD_TYPES } from '@onco/domain';
 import { id, instant } from './fields';
 
 const sha256 = (description: string) =>
@@ -9,6 +9,14 @@ const sha256 = (description: string) =>
     .regex(/^[0-9a-f]{64}$/)
     .describe(description);
 const text = (max: number, description: string) => z.string().max(max).nullable().describe(description);
+
+const AuditWhatV1 = z
+  .object({
+    type: z.enum(AUDIT_RECORD_TYPES).describe('The kind of record'),
+    id: text(200, 'The record id (null for an export of many, a list, or a sign-in of no known account)'),
+    patientId: text(200, 'The patient whose data it is (null when unknown, e.g. a refused read)'),
+  })
+  .describe('The record');
 
 export const AuditDataV1 = z
   .object({
@@ -28,13 +36,7 @@ export const AuditDataV1 = z
       .array(id('An account id'))
       .max(50)
       .describe("On whose behalf: the record's account when known, else the user's accounts"),
-    what: z
-      .object({
-        type: z.enum(AUDIT_RECORD_TYPES).describe('The kind of record'),
-        id: text(200, 'The record id (null for an export of many)'),
-        patientId: text(200, 'The patient whose data it is (null when unknown, e.g. a refused read)'),
-      })
-      .describe('The record'),
+    what: AuditWhatV1,
     action: z.enum(AUDIT_ACTIONS).describe('What was done (a refused attempt keeps the action it tried)'),
     outcome: z.enum(AUDIT_OUTCOMES).describe('allowed, or refused (a 403 or 404 on a PHI route)'),
     from: z
@@ -55,4 +57,23 @@ export const AuditDataV1 = z
   .describe(
     'One audit trail entry: who read, changed, exported or downloaded which record, and whether allowed',
   );
-export type AuditData = z.infer<typeof AuditDataV1>;
+
+/**
+ * schemaVersion 2 (additive, 2026-11-29): a list read (a page of orders, tests, patients, billing cases) names the
+ * patients of its rows in `what.patientIds`; the sign-in and sign-out actions and the reference record types are
+ * new enumeration values of the same version.
+ */
+export const AuditDataV2 = AuditDataV1.extend({
+  what: AuditWhatV1.extend({
+    patientIds: z
+      .array(id('A patient id'))
+      .max(AUDIT_LIST_PATIENTS)
+      .optional()
+      .describe(
+        'A list read: the patients of the rows served, distinct (schemaVersion 2; absent on other entries and before)',
+      ),
+  }).describe('The record'),
+}).describe(
+  'One audit trail entry: who read, changed, exported or downloaded which record (or signed in or out), and whether allowed',
+);
+export type AuditData = z.infer<typeof AuditDataV2>;

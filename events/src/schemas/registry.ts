@@ -1,7 +1,7 @@
 /** The registry of event families: their data schemas by schemaVersion, current versions and subject fields. */
 import { z } from 'zod';
 import { AttachmentDataV1, AttachmentDataV2, type AttachmentData } from './attachment';
-import { AuditDataV1, type AuditData } from './audit';
+import { AuditDataV1, AuditDataV2, type AuditData } from './audit';
 import { BillingCaseDataV1, type BillingCaseData } from './billing-case';
 import { PatientDataV1, type PatientData } from './patient';
 import { PatientRequisitionsDataV1, type PatientRequisitionsData } from './patient-requisitions';
@@ -87,7 +87,7 @@ export const DATA_SCHEMAS = {
   'sample-manifest': { 1: SampleManifestDataV1 },
   patient: { 1: PatientDataV1 },
   'patient-requisitions': { 1: PatientRequisitionsDataV1 },
-  audit: { 1: AuditDataV1 },
+  audit: { 1: AuditDataV1, 2: AuditDataV2 },
 } as const satisfies Record<EventFamily, Record<number, z.ZodType>>;
 
 export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
@@ -100,7 +100,7 @@ export const CURRENT_SCHEMA_VERSION: Record<EventFamily, number> = {
   'sample-manifest': 1,
   patient: 1,
   'patient-requisitions': 1,
-  audit: 1,
+  audit: 2,
 };
 
 /** The data schema to use for a family at a given schemaVersion (see DATA_SCHEMAS). */

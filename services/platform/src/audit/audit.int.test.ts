@@ -126,6 +126,12 @@ describe('the audit chain in the store', () => {
     });
     expect(list.count).toBe(3);
     expect((await verifyStoredChain(models)).ok).toBe(true);
+    // its event carries them too (audit v2), for the SIEM
+    const published = await models.Publish.find().lean();
+    const events = published.flatMap((d) => d.outbox.map((o) => parseEvent(JSON.parse(o.value))));
+    expect(events.find((e) => (e.data as { seq: number }).seq === 1)!.data).toMatchObject({
+      what: { patientIds: ['pat-7', 'pat-8'] },
+    });
     // the store finds the entries naming a patient at either place, with the audit list's filter
     const ofPatient = (id: string) =>
       raw()
