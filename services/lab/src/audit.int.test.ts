@@ -301,6 +301,26 @@ describe('audit: changes of the lab commit with their entry', () => {
     ]);
   });
 
+  it("a pending report's preview is a download of the test's report; a patient's LIMS projects a read of the patient", async () => {
+    const { testId, patientId } = await labRequisition(40);
+    const status = { uuids: [testId], status: 'IN_PROGRESS' };
+    expect((await call('POST', `${API}/updateTestsStatus`, 'admin', status)).statusCode).toBe(200);
+    const up = await upload(testId);
+    expect(up.statusCode, up.body).toBe(200);
+    const since = new Date();
+    const preview = await call('GET', `${API}/reports/file?filePath=${up.json().filePath}`, 'admin');
+    expect(preview.statusCode).toBe(200);
+    const lims = await call('POST', `${OMS}/getLimsInfo`, 'admin', { id: patientId });
+    expect(lims.statusCode, lims.body).toBe(200);
+    const entries = await auditEntriesSince(sys.ctx.mongo, since);
+    expect(entries.map((e) => [e.what.type, e.action, e.what.id, e.what.patientId, e.route])).toEqual([
+      ['report', 'download', testId, patientId, `GET ${API}/reports/file`],
+      ['patient', 'read', patientId, patientId, `POST ${OMS}/getLimsInfo`],
+    ]);
+    expect(entries[0].onBehalfOf).toEqual([ACCOUNT]);
+    expect(JSON.stringify(entries)).not.toContain(SECRET.file);
+  });
+
   it('expired pending reports swept leave one report delete each, by the system; a sweep of what is gone records nothing', async () => {
     const { testId, patientId } = await labRequisition(9);
     expect(

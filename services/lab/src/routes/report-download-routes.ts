@@ -75,7 +75,8 @@ export function registerReportDownloadRoutes(app: FastifyInstance, opts: { model
   r.get(
     '/testOrders/reports/file',
     {
-      config: { permission: 'VIEW_TESTORDER_ACTIONS' },
+      // a preview of a report not yet submitted: a download of the test's report, naming its patient
+      config: { permission: 'VIEW_TESTORDER_ACTIONS', audit: { record: 'report', action: 'download' } },
       schema: {
         tags: ['tests'],
         summary:
@@ -87,6 +88,9 @@ export function registerReportDownloadRoutes(app: FastifyInstance, opts: { model
     async (req, reply) => {
       const user: SessionUser = requireUser(req);
       const p = await pendingReportFile({ models }, user, req.query.filePath);
+      const test = await models.TestOrder.findById(p.testOrderId, { testOrderForm: 1 }).lean().exec();
+      const f = test?.testOrderForm;
+      auditSubject(req, { id: p.testOrderId, patientId: f?.patient?.id, accountIds: [f?.account?.id] });
       return sendPdf(reply, p.blobId, p.fileName, p.size, p.sha256);
     },
   );

@@ -71,7 +71,17 @@ export async function sampleRoutes(app: FastifyInstance, opts: { models: LabMode
     '/getLimsInfo',
     {
       // LIMS project ids are LIMS information (spec 2 section 6): only for users who may see it
-      config: { permission: 'VIEW_LIMS_INFORMATION' },
+      // a patient's LIMS projects: a read of the patient
+      config: {
+        permission: 'VIEW_LIMS_INFORMATION',
+        audit: {
+          record: 'patient',
+          subject: (_reply, req) => {
+            const id = (req.body as { id?: string } | undefined)?.id ?? null;
+            return { id, patientId: id };
+          },
+        },
+      },
       schema: {
         tags: ['samples'],
         summary: "A patient's LIMS projects (from the test orders in scope that have a LIMS project #)",
