@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Producer } from 'kafkajs';
 import { createEvent, topicFor } from '@onco/events';
 import type { App } from '@onco/platform';
-import { authOf, createUser, kafkaTestSystem, waitFor, type Auth, type KafkaTestSystem } from '@onco/testing';
+import {
+  auditEntriesSince,
+  authOf,
+  createUser,
+  kafkaTestSystem,
+  waitFor,
+  type Auth,
+  type KafkaTestSystem,
+} from '@onco/testing';
 import { COMMENT_MSG, createMessagesModule, projectRequisitionScope, type MessagesModule } from './index';
 
 const submitted = (requisitionId: string, accountId: string, physicianId: string, submittedOn = new Date()) =>
@@ -185,6 +193,20 @@ describe('messages: comments on a requisition (real Kafka and the store)', () =>
       await app.inject({ method: 'GET', url: '/cns/api/v1/messages/communicationCount', headers: h.admin })
     ).json();
     expect(count.unreadMessages).toBe(0);
+  });
+
+  it("a page of a requisition's comments is an audit read of the requisition, naming the comments' patients", async () => {
+    const since = new Date();
+    const res = await list('npi', { testOrderFormId: R1 });
+    expect(res.statusCode).toBe(200);
+    const rows = res.json().content as unknown[];
+    expect(rows.length).toBeGreaterThan(0);
+    const entries = await auditEntriesSince(sys.ctx.mongo, since);
+    expect(entries.map((e) => [e.what.type, e.what.id, e.what.patientIds, e.count, e.who.userId])).toEqual([
+      ['comment', R1, ['pat-1'], rows.length, ids.npi],
+    ]);
+    // never the comments' text
+    expect(JSON.stringify(entries)).not.toContain('Checked');
   });
 
   it('deletes (soft) only the owner’s comment without an action type', async () => {

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, sharedTestSystem, signIn, type Auth, type TestSystem } from '@onco/testing';
+import {
+  auditEntriesSince,
+  createUser,
+  sharedTestSystem,
+  signIn,
+  type Auth,
+  type TestSystem,
+} from '@onco/testing';
 import { MESSAGE_SENT } from './routes/threads';
 import { referenceModels } from '@onco/reference';
 import { messagesModels } from './models';
@@ -105,6 +112,25 @@ describe('messages: threads, replies and read state (real store)', () => {
     ).json();
     expect(list.content.find((x: { id: string }) => x.id === threadId)).toMatchObject({ new: true });
     expect(await unread('services')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("the messages list and a thread are audit reads naming the threads' patients; never their text", async () => {
+    const since = new Date();
+    const list = await call('services', 'GET', `${CNS}?filter=${encodeURIComponent('{"isParent":true}')}`);
+    expect(list.statusCode).toBe(200);
+    const rows = list.json().content as Array<{ patient?: { id?: string } }>;
+    expect((await call('services', 'GET', `${CNS}/${threadId}`)).statusCode).toBe(200);
+    const entries = await auditEntriesSince(sys.ctx.mongo, since);
+    expect(entries.map((e) => [e.what.type, e.what.id, e.route])).toEqual([
+      ['message', null, `GET ${CNS}`],
+      ['message', threadId, `GET ${CNS}/:id`],
+    ]);
+    expect([...(entries[0].what.patientIds ?? [])].sort()).toEqual(
+      [...new Set(rows.map((r) => r.patient?.id).filter(Boolean))].sort(),
+    );
+    expect(entries[0].what.patientIds).toContain('pat-1');
+    expect(entries[1]).toMatchObject({ what: { patientId: 'pat-1' }, onBehalfOf: ['acc-A'] });
+    expect(JSON.stringify(entries)).not.toContain('The tube left on Friday.');
   });
 
   it('a new message may name only a patient and an order the writer may read (404 otherwise, nothing stored)', async () => {

@@ -40,6 +40,9 @@ export const AUDIT_RECORD_TYPES = [
   'timeline',
   'audit-trail',
   'user',
+  // a message thread and a requisition's comments (their text may speak of the patient)
+  'message',
+  'comment',
   // reference data a requisition names (no PHI, but changes a compliance officer follows)
   'account',
   'physician',

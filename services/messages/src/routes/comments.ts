@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import {
+  auditSubject,
   badRequest,
   errorReplies,
   listQuerystring,
   listReply,
+  listSubject,
   parseListQuery,
   requireUser,
   sendList,
@@ -45,7 +47,11 @@ function registerCommentListRoute(app: FastifyInstance, opts: MessagesDeps) {
   typed(app).get(
     '/comments',
     {
-      config: { permission: COMMENT_PERMISSION },
+      // a page of a requisition's comments: a read naming the patients they are about
+      config: {
+        permission: COMMENT_PERMISSION,
+        audit: { record: 'comment', subject: listSubject((row) => row.patient?.id) },
+      },
       schema: {
         tags: ['comments'],
         summary:
@@ -61,6 +67,8 @@ function registerCommentListRoute(app: FastifyInstance, opts: MessagesDeps) {
       const tof = query.filters.find((f) => f.field === 'testOrderFormId');
       if (!tof || tof.op !== 'eq')
         throw badRequest(COMMENT_MSG.testOrderFormRequired, { field: 'testOrderFormId' });
+      // the entry's record: the requisition the comments are on
+      auditSubject(req, { id: String(tof.values[0]) });
       const result = await listComments(opts, user, String(tof.values[0]), query);
       return sendList(reply, commentsResource, query, result);
     },

@@ -41,6 +41,8 @@ export async function messageRoutes(app: FastifyInstance, opts: MessagesDeps) {
     map: (doc, user) => toApi(messageForUser(doc as { read?: boolean; readers?: string[] }, user.id)),
     tag: 'messages',
     noun: 'messages and comments',
+    // each page served names its threads' patients in the audit trail
+    audit: { record: 'message', patientOf: (row) => row.patient?.id },
   });
 
   r.get(

@@ -100,6 +100,19 @@ export async function threadRoutes(app: FastifyInstance, opts: MessagesDeps) {
     summary: 'A message thread with its replies',
     reply: threadOut,
     errorReplies: true,
+    // a thread is a read of its patient's data (docs/audit.md)
+    audit: {
+      record: 'message',
+      subject: (t: {
+        id: string;
+        patient?: { id?: string | null } | null;
+        account?: { id?: string | null } | null;
+      }) => ({
+        id: t.id,
+        patientId: t.patient?.id ?? null,
+        accountIds: [t.account?.id],
+      }),
+    },
     load: async (user, id) => {
       const { parent, replies } = await readThread(opts, user, id);
       return { ...toApi(messageForUser(parent, user.id)), messageThreads: replies.map(toApi) };
