@@ -30,7 +30,10 @@ export interface ListRoutesOptions {
    * The list shows patients' data: each page served is an audit entry (a read of `record`, naming the patients
    * of its rows, `patientOf` a row as replied; docs/audit.md "Reads").
    */
-  audit?: { record: AuditRecordType; patientOf: (row: any) => string | null | undefined };
+  audit?: {
+    record: AuditRecordType;
+    patientOf: (row: any) => string | null | undefined | Array<string | null | undefined>;
+  };
 }
 
 /**

@@ -171,6 +171,12 @@ export function registerManifestListRoutes(app: FastifyInstance, opts: { models:
       'uploadedOn, ...; each with the requisitions whose samples it created or updated',
     map: (doc: SampleManifestDoc, user) => sampleManifestToRow(doc, user),
     row: sampleManifestRow,
+    // each page served names the patients of the requisitions its manifests changed
+    audit: {
+      record: 'sample',
+      patientOf: (row: { requisitions: Array<{ patientId: string | null }> }) =>
+        row.requisitions.map((r) => r.patientId),
+    },
   });
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { provider, useTestSystem } from '@onco/testing';
+import { auditEntriesSince, provider, useTestSystem } from '@onco/testing';
 import { createTestOrdersFromSubmission, labModels, seedDomainPreferences, type LabModels } from '../index';
 import { oneTestSubmission } from '../../test/events';
 import { recordedManifest, row } from '../../test/manifests';
@@ -98,8 +98,13 @@ describe('sample manifest list: filters archived, patientId, testOrderFormId; th
   const sorted = (...xs: string[]) => [...xs].sort();
 
   it('records which requisitions a processed manifest changed, with their patient and counts', async () => {
+    const since = new Date();
     const res = await list('admin', { archived: false, testOrderFormId: R1 });
     expect(res.statusCode, res.body).toBe(200);
+    // the page served is an audit read naming the patients of the requisitions it shows
+    const [read] = await auditEntriesSince(sys.ctx.mongo, since);
+    expect(read).toMatchObject({ action: 'read', count: 1, what: { type: 'sample', id: null } });
+    expect([...read.what.patientIds!].sort()).toEqual([P1, P3].sort());
     const body = res.json();
     expect(body.totalElements).toBe(1);
     expect(body.content).toEqual([

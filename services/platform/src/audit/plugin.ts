@@ -46,14 +46,16 @@ declare module 'fastify' {
  * `config.audit.subject` of a list route: the patients of the rows served and how many rows. Either list
  * dialect's reply: the spec's `{content}` or ra-data-simple-rest's array.
  */
-export function listSubject(patientOf: (row: any) => string | null | undefined) {
+export function listSubject(
+  patientOf: (row: any) => string | null | undefined | Array<string | null | undefined>,
+) {
   return (reply: unknown): AuditSubject => {
     const rows: unknown[] = Array.isArray(reply)
       ? reply
       : Array.isArray((reply as { content?: unknown })?.content)
         ? (reply as { content: unknown[] }).content
         : [];
-    return { patientIds: rows.map((r) => patientOf(r)), count: rows.length };
+    return { patientIds: rows.flatMap((r) => patientOf(r)), count: rows.length };
   };
 }
 

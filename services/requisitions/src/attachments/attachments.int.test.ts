@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authOf,
+  auditEntriesSince,
   blobFiles,
   createUser,
   multipart,
@@ -284,6 +285,18 @@ describe('attachments API (real store, Redis, file store)', () => {
     ]);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ type: 'SAMPLE_MANIFEST', account: ACC_A, testOrderForm: null });
+    // the Box's list: each page served is an audit read, its rows counted (an upload names no patient)
+    const since = new Date();
+    const page = await sys.app.inject({
+      method: 'GET',
+      url: '/portal/api/v1/attachments?size=5',
+      headers: authA,
+    });
+    expect(page.statusCode, page.body).toBe(200);
+    const reads = await auditEntriesSince(sys.ctx.mongo, since);
+    expect(reads.map((e) => [e.what.type, e.action, e.count, e.what.patientIds])).toEqual([
+      ['attachment', 'read', page.json().content.length, []],
+    ]);
   });
 
   it('keeps other accounts out: no upload to, read, download or delete of what they cannot see', async () => {

@@ -93,5 +93,8 @@ export async function attachmentRoutes(app: FastifyInstance, opts: AttachmentRou
     noun: 'attachments (Document Uploads)',
     map: (d: AttachmentDoc) => attachmentToApi(d),
     row: attachmentOut,
+    // the uploads' names may speak of patients: each page served is recorded (its rows counted; an upload names
+    // no patient until it is attached to an order)
+    audit: { record: 'attachment', patientOf: () => null },
   });
 }
