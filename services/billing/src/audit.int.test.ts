@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, type EventEnvelope } from '@onco/events';
-import { auditTrailOf, type InboxDoc } from '@onco/platform';
-import { auditEntriesSince, inRecordOrder, user, useTestSystem } from '@onco/testing';
+import { type InboxDoc } from '@onco/platform';
+import {
+  auditEntriesSince,
+  inRecordOrder,
+  user,
+  useTestSystem,
+  withAuditEntriesRefused,
+} from '@onco/testing';
 import { importIcd10Fixture, qualifiedCase } from '../test/fixtures';
 import { gatewayDir, removeGatewayDir } from '../test/submission-system';
 import { billingModels, upsertBillingSpecialists, type BillingCaseDoc, type BillingModels } from './models';
@@ -144,22 +150,13 @@ describe('audit: changes of a billing case commit with their entry', () => {
     const before = await billing.BillingCase.find({ _id: { $in: [c.id, bulk.id] } })
       .sort({ _id: 1 })
       .lean<BillingCaseDoc[]>();
-    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
-    const insertOne = inbox.insertOne.bind(inbox);
-    const insertMany = inbox.insertMany.bind(inbox);
-    const fail = () => Promise.reject(new Error('store unavailable'));
-    inbox.insertOne = fail as typeof inbox.insertOne;
-    inbox.insertMany = fail as typeof inbox.insertMany;
-    try {
+    await withAuditEntriesRefused(sys.ctx, async () => {
       const res = await call('POST', `${BIS}/billing/${c.id}/billingCode/ACC-503`, 'admin');
       expect(res.statusCode, res.body).toBe(503);
       expect(res.json().code).toBe('AUDIT_UNAVAILABLE');
       const submitted = await call('POST', `${BIS}/billing/submit`, 'admin', [bulk.id]);
       expect(submitted.statusCode, submitted.body).toBe(503);
-    } finally {
-      inbox.insertOne = insertOne;
-      inbox.insertMany = insertMany;
-    }
+    });
     const after = await billing.BillingCase.find({ _id: { $in: [c.id, bulk.id] } })
       .sort({ _id: 1 })
       .lean<BillingCaseDoc[]>();

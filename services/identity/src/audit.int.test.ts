@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { auditTrailOf, readMailbox, type InboxDoc } from '@onco/platform';
-import { auditEntriesSince, b64, TEST_PASSWORD, user, useTestSystem } from '@onco/testing';
+import { readMailbox, type InboxDoc } from '@onco/platform';
+import {
+  auditEntriesSince,
+  b64,
+  TEST_PASSWORD,
+  user,
+  useTestSystem,
+  withAuditEntriesRefused,
+} from '@onco/testing';
 import { identityModels, type UserDoc } from './models/user';
 
 /**
@@ -312,31 +319,21 @@ describe('audit: changes of a user account commit with their entry', () => {
     expect(JSON.stringify(entries)).not.toContain(unknownLogin);
     await expectNoSecrets(entries, u._id, ok.json().token);
     // a sign-in, like a change, needs its entry: none written, no one signed in (503)
-    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
-    const insertOne = inbox.insertOne.bind(inbox);
-    inbox.insertOne = (() => Promise.reject(new Error('store unavailable'))) as typeof inbox.insertOne;
-    try {
+    await withAuditEntriesRefused(sys.ctx, async () => {
       const refused = await signIn(u.loginId);
       expect(refused.statusCode, refused.body).toBe(503);
       expect(refused.json().code).toBe('AUDIT_UNAVAILABLE');
-    } finally {
-      inbox.insertOne = insertOne;
-    }
+    });
   });
 
   it('when the entry cannot be written the change is rolled back: a 503, the user as it was', async () => {
     const id = users.target._id;
     const before = await userDoc(id);
-    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
-    const insertOne = inbox.insertOne.bind(inbox);
-    inbox.insertOne = (() => Promise.reject(new Error('store unavailable'))) as typeof inbox.insertOne;
-    try {
+    await withAuditEntriesRefused(sys.ctx, async () => {
       const res = await call('PUT', `${USERS}/${id}`, 'admin', { firstName: 'Rolled' });
       expect(res.statusCode, res.body).toBe(503);
       expect(res.json().code).toBe('AUDIT_UNAVAILABLE');
-    } finally {
-      inbox.insertOne = insertOne;
-    }
+    });
     expect(await userDoc(id)).toEqual(before);
   });
 });

@@ -1,8 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createEvent, EXAMPLE_DATA, type RequisitionChangedData } from '@onco/events';
-import { auditTrailOf, MSG_AUDIT_UNAVAILABLE, type InboxDoc } from '@onco/platform';
-import { auditEntriesSince, multipart, provider, useTestSystem, waitFor } from '@onco/testing';
+import { MSG_AUDIT_UNAVAILABLE, type InboxDoc } from '@onco/platform';
+import {
+  auditEntriesSince,
+  multipart,
+  provider,
+  useTestSystem,
+  waitFor,
+  withAuditEntriesRefused,
+} from '@onco/testing';
 import { isoDaysAgo } from '@onco/requisitions/testing';
 import { oneTestSubmission } from '../test/events';
 import { recordedManifest, row } from '../test/manifests';
@@ -82,23 +89,8 @@ const byType = (entries: InboxDoc[], types: string[]) =>
   [...entries].sort((a, b) => types.indexOf(a.what.type) - types.indexOf(b.what.type));
 
 /** `run` while the inbox refuses the entries `fails` picks (as a store that lost them would) */
-async function failingEntries<T>(fails: (doc: InboxDoc) => boolean, run: () => Promise<T>): Promise<T> {
-  const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
-  const { insertOne, insertMany } = inbox;
-  const [one, many] = [insertOne.bind(inbox), insertMany.bind(inbox)];
-  const refused = () => Promise.reject(new Error('store unavailable'));
-  const entry = (doc: unknown) => doc as InboxDoc;
-  inbox.insertOne = ((doc, opts) =>
-    fails(entry(doc)) ? refused() : one(doc, opts!)) as typeof inbox.insertOne;
-  inbox.insertMany = ((docs, opts) =>
-    docs.some((d) => fails(entry(d))) ? refused() : many(docs, opts!)) as typeof inbox.insertMany;
-  try {
-    return await run();
-  } finally {
-    inbox.insertOne = insertOne;
-    inbox.insertMany = insertMany;
-  }
-}
+const failingEntries = <T>(fails: (doc: InboxDoc) => boolean, run: () => Promise<T>): Promise<T> =>
+  withAuditEntriesRefused(sys.ctx, run, fails);
 
 const noValues = (entries: InboxDoc[]) => {
   const text = JSON.stringify(entries);

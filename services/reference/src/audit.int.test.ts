@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createEvent } from '@onco/events';
-import { auditTrailOf, type InboxDoc } from '@onco/platform';
-import { auditEntriesSince, inRecordOrder, provider, user, useTestSystem } from '@onco/testing';
+import { type InboxDoc } from '@onco/platform';
+import {
+  auditEntriesSince,
+  inRecordOrder,
+  provider,
+  user,
+  useTestSystem,
+  withAuditEntriesRefused,
+} from '@onco/testing';
 import { completeForm } from '@onco/requisitions/testing';
 import { submitThroughApi } from '../../requisitions/test/submit';
 import { referenceModels, type ReferenceModels } from './models';
@@ -64,20 +71,7 @@ const noValues = (entries: InboxDoc[], values: string[]) => {
 };
 const noPhi = (entries: InboxDoc[]) => noValues(entries, SECRETS);
 /** Run `fn` while no audit entry can be written (the inbox's inserts fail as a store down would). */
-async function withInboxDown(fn: () => Promise<void>) {
-  const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
-  const insertOne = inbox.insertOne.bind(inbox);
-  const insertMany = inbox.insertMany.bind(inbox);
-  const fail = () => Promise.reject(new Error('store unavailable'));
-  inbox.insertOne = fail as typeof inbox.insertOne;
-  inbox.insertMany = fail as typeof inbox.insertMany;
-  try {
-    await fn();
-  } finally {
-    inbox.insertOne = insertOne;
-    inbox.insertMany = insertMany;
-  }
-}
+const withInboxDown = (fn: () => Promise<void>) => withAuditEntriesRefused(sys.ctx, fn);
 const patientWhat = (id: string) => ({ type: 'patient', id, patientId: id });
 
 describe('audit: changes of a patient commit with their entry', () => {

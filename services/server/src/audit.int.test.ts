@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  auditModels,
-  MSG_AUDIT_UNAVAILABLE,
-  auditTrailOf,
-  type AuditModels,
-  type InboxDoc,
-} from '@onco/platform';
+import { auditModels, MSG_AUDIT_UNAVAILABLE, type AuditModels, type InboxDoc } from '@onco/platform';
 import { createReferenceModule, type SeedResult } from '@onco/reference';
 import { completeForm, TEST_ORDER_FORMS as API } from '@onco/requisitions/testing';
-import { provider, TEST_PASSWORD, user, useTestSystem } from '@onco/testing';
+import { provider, TEST_PASSWORD, user, useTestSystem, withAuditEntriesRefused } from '@onco/testing';
 import { submitThroughApi } from '../../requisitions/test/submit';
 
 /**
@@ -166,10 +160,7 @@ describe('audit: reads of PHI', () => {
 
   it('when the entry cannot be written the read fails with a 503, and nothing of the record is sent', async () => {
     const { id } = await submitted();
-    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
-    const insertMany = inbox.insertMany.bind(inbox);
-    inbox.insertMany = (() => Promise.reject(new Error('store unavailable'))) as typeof inbox.insertMany;
-    try {
+    await withAuditEntriesRefused(sys.ctx, async () => {
       const res = await call('GET', `${API}/${id}`, 'npi');
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({
@@ -183,9 +174,7 @@ describe('audit: reads of PHI', () => {
       const csv = await call('GET', `${API}/export`, 'npi');
       expect(csv.statusCode).toBe(503);
       expect(csv.headers['content-type']).toContain('application/json');
-    } finally {
-      inbox.insertMany = insertMany;
-    }
+    });
     expect((await call('GET', `${API}/${id}`, 'npi')).statusCode).toBe(200);
   });
 });
@@ -275,10 +264,7 @@ describe('audit: changes of a requisition commit with their entry', () => {
     });
     const id = (await call('POST', API, 'npi', form)).json().id as string;
     const before = await sys.ctx.mongo.collection('test_order_forms').findOne({ _id: id as never });
-    const inbox = auditTrailOf(sys.ctx).models.Inbox.collection;
-    const insertOne = inbox.insertOne.bind(inbox);
-    inbox.insertOne = (() => Promise.reject(new Error('store unavailable'))) as typeof inbox.insertOne;
-    try {
+    await withAuditEntriesRefused(sys.ctx, async () => {
       const res = await call('PUT', `${API}/${id}`, 'npi', {
         ...form,
         status: 'DRAFT',
@@ -286,9 +272,7 @@ describe('audit: changes of a requisition commit with their entry', () => {
       });
       expect(res.statusCode, res.body).toBe(503);
       expect(res.json().code).toBe('AUDIT_UNAVAILABLE');
-    } finally {
-      inbox.insertOne = insertOne;
-    }
+    });
     const after = await sys.ctx.mongo.collection('test_order_forms').findOne({ _id: id as never });
     expect(after).toEqual(before);
   });
