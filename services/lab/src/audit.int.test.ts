@@ -112,6 +112,15 @@ const upload = (testId: string, query = '') => {
   });
 };
 
+/** The test order IN_PROGRESS (a report may be uploaded to it). */
+async function inProgress(testId: string) {
+  const res = await call('POST', `${API}/updateTestsStatus`, 'admin', {
+    uuids: [testId],
+    status: 'IN_PROGRESS',
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
 describe('audit: changes of the lab commit with their entry', () => {
   it('a test order made from a submission is recorded as created by the system', async () => {
     const since = new Date();
@@ -183,10 +192,7 @@ describe('audit: changes of the lab commit with their entry', () => {
 
   it('a report upload records the report created; its submit records the test changed', async () => {
     const { testId, patientId } = await labRequisition(3);
-    expect(
-      (await call('POST', `${API}/updateTestsStatus`, 'admin', { uuids: [testId], status: 'IN_PROGRESS' }))
-        .statusCode,
-    ).toBe(200);
+    await inProgress(testId);
     const who = { userId: users.admin._id, role: 'ROLE_PORTAL_ADMIN' };
 
     // step 1: the file, pending: the report itself is created (the test order does not change)
@@ -264,10 +270,7 @@ describe('audit: changes of the lab commit with their entry', () => {
 
   it('when the pending report cannot be marked with its entry the submit is rolled back: a 503, the test order and the upload as they were', async () => {
     const { testId } = await labRequisition(8);
-    expect(
-      (await call('POST', `${API}/updateTestsStatus`, 'admin', { uuids: [testId], status: 'IN_PROGRESS' }))
-        .statusCode,
-    ).toBe(200);
+    await inProgress(testId);
     const up = await upload(testId);
     expect(up.statusCode, up.body).toBe(200);
     const filePath = up.json().filePath as string;
@@ -295,8 +298,7 @@ describe('audit: changes of the lab commit with their entry', () => {
 
   it("a pending report's preview is a download of the test's report; a patient's LIMS projects a read of the patient", async () => {
     const { testId, patientId } = await labRequisition(40);
-    const status = { uuids: [testId], status: 'IN_PROGRESS' };
-    expect((await call('POST', `${API}/updateTestsStatus`, 'admin', status)).statusCode).toBe(200);
+    await inProgress(testId);
     const up = await upload(testId);
     expect(up.statusCode, up.body).toBe(200);
     const since = new Date();
@@ -315,10 +317,7 @@ describe('audit: changes of the lab commit with their entry', () => {
 
   it('expired pending reports swept leave one report delete each, by the system; a sweep of what is gone records nothing', async () => {
     const { testId, patientId } = await labRequisition(9);
-    expect(
-      (await call('POST', `${API}/updateTestsStatus`, 'admin', { uuids: [testId], status: 'IN_PROGRESS' }))
-        .statusCode,
-    ).toBe(200);
+    await inProgress(testId);
     const filePathOf = async (query = '') => {
       const up = await upload(testId, query);
       expect(up.statusCode, up.body).toBe(200);
@@ -389,10 +388,7 @@ describe('audit: changes of the lab commit with their entry', () => {
 
   it('a sweep whose entry cannot be written removes nothing', async () => {
     const { testId } = await labRequisition(10);
-    expect(
-      (await call('POST', `${API}/updateTestsStatus`, 'admin', { uuids: [testId], status: 'IN_PROGRESS' }))
-        .statusCode,
-    ).toBe(200);
+    await inProgress(testId);
     const up = await upload(testId);
     expect(up.statusCode, up.body).toBe(200);
     const filePath = up.json().filePath as string;
