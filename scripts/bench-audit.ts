@@ -7,7 +7,8 @@
  *  - a requisition's detail (GET testOrderForms/{id}): one entry inserted and awaited before the reply;
  *  - submit (POST testOrderForms/submit of a signed draft): the transaction with the entry.
  * "Off" replaces the trail's writes with the plain writes they wrap (the update and the create without their
- * transaction and entry) and records nothing; the hooks still run. Each figure is the median of the rounds' p95.
+ * transaction and entry) and records nothing; the hooks still run. Each figure is the median of the rounds' p95,
+ * and the median of each round's own on against off (the figure to read: the rounds drift as submits add orders).
  *
  *   npm run bench:audit -- [--orders 200] [--requests 300] [--submits 60] [--concurrency 4] [--rounds 3]
  *
@@ -136,6 +137,18 @@ async function main() {
       const diff = ((p95on - p95off) / p95off) * 100;
       console.log(
         `[bench:audit] ${name.padEnd(19)} p95 ${p95off.toFixed(1)} -> ${p95on.toFixed(1)} ms (${diff >= 0 ? '+' : ''}${diff.toFixed(1)}%), p50 ${p50off.toFixed(1)} -> ${p50on.toFixed(1)} ms`,
+      );
+    }
+    // the figure to read: each round's on against its own off (the rounds drift as the submits add orders, and
+    // the medians above may take on and off from different rounds)
+    console.log('[bench:audit] within each round (on against off), the median of the rounds:');
+    const pct = (on: number, off: number) => ((on - off) / off) * 100;
+    const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
+    for (const [name, f] of Object.entries(figures)) {
+      const p95 = f.on.map((x, i) => pct(x.p95, f.off[i].p95));
+      const p50 = f.on.map((x, i) => pct(x.p50, f.off[i].p50));
+      console.log(
+        `[bench:audit] ${name.padEnd(19)} p95 ${signed(median(p95))}, p50 ${signed(median(p50))} (p95 by round: ${p95.map(signed).join(' ')})`,
       );
     }
   } finally {
