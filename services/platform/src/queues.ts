@@ -20,6 +20,12 @@ export interface QueueDefinition<T> {
    * idempotent send) should raise it.
    */
   maxStalledCount?: number;
+  /**
+   * This queue's lock on a job and its stalled-job check, when shorter than QUEUE_LOCK_MS: a job whose worker died
+   * goes back to the queue within about twice this. Only for a processor that is safe to run again and does its
+   * long work outside the event loop (a render in chromium), so that its lock is renewed in time.
+   */
+  lockMs?: number;
   /** the processor: a function, or the path of a sandboxed processor file */
   processor: Processor<T> | string;
 }
@@ -90,8 +96,8 @@ export class QueueRegistry {
         connection: this.workerConnection(),
         prefix: this.prefix,
         concurrency: def.concurrency ?? 1,
-        lockDuration: this.lockMs,
-        stalledInterval: this.lockMs,
+        lockDuration: Math.min(def.lockMs ?? this.lockMs, this.lockMs),
+        stalledInterval: Math.min(def.lockMs ?? this.lockMs, this.lockMs),
         maxStalledCount: def.maxStalledCount ?? 1,
         autorun: true,
       });

@@ -19,7 +19,8 @@ import { defineTrfQueue, submissionKeyOf, trfAttachmentId, trfJobId, type TrfQue
  * The TRF PDF worker's process is killed outright (SIGKILL: no shutdown, no error handling, its BullMQ lock
  * left to expire) in the middle of two jobs: one after rendering, one after inserting the TRF attachment but
  * before the requisition's list was updated. A fresh worker process takes both jobs over (BullMQ's stalled-job
- * check, with the production settings, so this takes up to a minute) and each submission ends with exactly one
+ * check, with the production settings: the TRF queue's own short lock, TRF_LOCK_MS, so within seconds) and each
+ * submission ends with exactly one
  * TRF attachment, one file, listed on its requisition and served by Print.
  */
 const ACC = { id: 'acc-trf-kill', name: 'Killed Worker Clinic' };
@@ -36,8 +37,6 @@ describe('TRF PDF worker process killed (SIGKILL) mid-job: a fresh worker finish
     return procs.start<TrfWorkerProcessMessage>(WORKER_SCRIPT, {
       TRF_STALL_RENDERED: stall.rendered ?? '',
       TRF_STALL_INSERTED: stall.inserted ?? '',
-      // a dead worker's jobs are taken by the next one within ~10 s instead of ~60 s
-      QUEUE_LOCK_MS: '5000',
     });
   }
 

@@ -37,6 +37,13 @@ export const TRF_BACKOFF_MS = 2000;
 /** jobs at once; chromium renders at most TRF_RENDER_PAGES of them at a time (pdf/render.ts) */
 export const TRF_CONCURRENCY = 8;
 export const TRF_RENDER_PAGES = RENDER_PAGES;
+/**
+ * A TRF job's lock (renewed every half) and the stalled check: a job whose worker was killed is rendered again
+ * within about twice this, not after QUEUE_LOCK_MS (30 s): the fault drill's killed worker left its active jobs' PDFs
+ * 52 s late. Safe: a job run twice renders once (it looks for its TRF first; the attachment is insert-unique), and
+ * the render runs in chromium, not on the event loop that renews the lock.
+ */
+export const TRF_LOCK_MS = 3000;
 
 export type TrfFailStage = 'start' | 'rendered' | 'stored' | 'inserted';
 
@@ -337,6 +344,9 @@ export function defineTrfQueue(
     attempts: TRF_ATTEMPTS,
     backoffMs: TRF_BACKOFF_MS,
     concurrency: TRF_CONCURRENCY,
+    lockMs: TRF_LOCK_MS,
+    // a job may lose its worker as often as it may be retried: running it again is safe (above)
+    maxStalledCount: TRF_ATTEMPTS,
     processor,
   });
 
