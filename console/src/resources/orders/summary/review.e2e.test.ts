@@ -209,9 +209,19 @@ describe('clinical review and the billing review gate on the order summary (real
       planOrReceivingImmunotherapy: true,
       content: 35,
     });
-    // the timeline names what changed in the wizard's words
+    // the timeline names what changed in the wizard's words, the section once
     await open(page, h, `/order/${order.id}/summary/timeline`);
-    await waitForText(page, 'Tumor Specimen: Prior Therapies', 45_000);
+    await page.waitForFunction(
+      () =>
+        document.body.innerText
+          .split('\n')
+          .some(
+            (line) =>
+              line.includes('Form edited: Tumor Specimen: ') &&
+              ['Current Therapies', 'Prior Therapies', 'Tumor Content'].every((f) => line.includes(f)),
+          ),
+      { timeout: 45_000 },
+    );
     await h.shot(page, 'summary-edit-specimen-timeline-en');
   }, 120_000);
 
