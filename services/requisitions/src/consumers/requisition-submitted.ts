@@ -1,5 +1,5 @@
 import { defineEventConsumer } from '../projections/event-consumer';
-import { submissionKeyOf, type TrfQueue } from '../workers/trf-queue';
+import { trfJobOfEdit, trfJobOfSubmission, type TrfQueue } from '../workers/trf-queue';
 
 /** The consumer group (prefixed with TOPIC_PREFIX, so test systems and environments never share it). */
 export const TRF_CONSUMER_GROUP = 'requisitions.trf-pdf';
@@ -8,14 +8,9 @@ const requisitionSubmitted = defineEventConsumer({
   group: TRF_CONSUMER_GROUP,
   family: 'requisition-submitted',
   apply: async (trf: TrfQueue, event) => {
-    const d = event.data;
-    if (!d.createPdf) return 'ignored';
-    await trf.add({
-      requisitionId: d.requisitionId,
-      submissionKey: submissionKeyOf(d.submittedOn),
-      submittedOn: d.submittedOn,
-      eventId: event.id,
-    });
+    const job = trfJobOfSubmission(event);
+    if (!job) return 'ignored';
+    await trf.add(job);
     return 'enqueued';
   },
   log: {
@@ -36,16 +31,9 @@ const requisitionEdited = defineEventConsumer({
   group: TRF_EDITS_CONSUMER_GROUP,
   family: 'requisition-changed',
   apply: async (trf: TrfQueue, event) => {
-    const d = event.data;
-    if (!d.changes.includes('form-edited') || d.deleted || d.status !== 'SUBMITTED') return 'ignored';
-    await trf.add({
-      requisitionId: d.requisitionId,
-      submissionKey: submissionKeyOf(d.changedOn),
-      submittedOn: d.changedOn,
-      editedOn: d.changedOn,
-      editedBy: d.changedBy,
-      eventId: event.id,
-    });
+    const job = trfJobOfEdit(event);
+    if (!job) return 'ignored';
+    await trf.add(job);
     return 'enqueued';
   },
   log: {

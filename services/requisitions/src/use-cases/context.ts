@@ -14,6 +14,7 @@ import {
   requisitionBillingSummary,
 } from '@onco/domain';
 import { type RequisitionDoc, type RequisitionModels } from '../models';
+import type { TrfJobData } from '../workers/trf-queue';
 
 /** Checks a user's own login password (counts toward the account's lockout); wired by the server. */
 export type SignatureVerifier = (userId: string, password: string) => Promise<boolean>;
@@ -142,16 +143,11 @@ export interface RequisitionDeps {
   verifySignature?: SignatureVerifier;
   registerPatient?: PatientRegistrar;
   /**
-   * Queue a submission's TRF PDF job at once (BullMQ, its deterministic id), beside the requisition-submitted
-   * consumer that queues the same job: the PDF does not wait for Kafka (docs/decisions.md "The TRF job, queued
-   * twice"). Absent in tests that build the use cases without the module.
+   * Queue a TRF PDF job at once (a submission's, an Edit's new version; BullMQ, its deterministic id), beside the
+   * consumer that queues the same job from the event: the PDF does not wait for Kafka (docs/decisions.md "The TRF
+   * job, queued twice"). Absent in tests that build the use cases without the module.
    */
-  queueTrf?: (job: {
-    requisitionId: string;
-    submissionKey: string;
-    submittedOn: string;
-    eventId: string;
-  }) => Promise<unknown>;
+  queueTrf?: (job: TrfJobData) => Promise<unknown>;
 }
 
 /** The blocks a clinical reviewer (CAN_REVIEW_DIAGNOSIS without Edit) may save on a submitted requisition. */

@@ -28,6 +28,7 @@ import {
 import { createEvent, withOutbox, type RequisitionChange, type RequisitionChangedData } from '@onco/events';
 import type { RequisitionDoc } from '../models';
 import { requisitionByIdFilter } from '../resource';
+import { trfJobOfEdit, type TrfJobData } from '../workers/trf-queue';
 import { REQUISITION_CHANGE } from './audit';
 import {
   MSG_NOT_FOUND,
@@ -266,6 +267,29 @@ export async function writeRequisition(
     event ? withOutbox(update, event) : update,
     REQUISITION_CHANGE,
   );
-  if (res && event) deps.ctx.nudgeOutbox();
+  if (res && event) {
+    deps.ctx.nudgeOutbox();
+    // an Edit that changed the form: its new TRF version queued now, beside its event's consumer
+    queueTrfNow(deps, trfJobOfEdit(event));
+  }
   return res;
+}
+
+/**
+ * A committed change's TRF PDF job (a submission, an Edit's new version), queued now rather than when its event
+ * comes back from Kafka: the PDF is made while Kafka is away, and sooner otherwise. Not awaited and never failing
+ * the request: the event (committed with the change) queues the same job under the same id, so a job this add
+ * misses (Redis away, a crash right after the commit) is still queued, and a job added twice runs once
+ * (docs/decisions.md "The TRF job, queued twice").
+ */
+export function queueTrfNow(deps: RequisitionDeps, job: TrfJobData | null): void {
+  if (!job || !deps.queueTrf) return;
+  deps
+    .queueTrf(job)
+    .catch((err: unknown) =>
+      deps.ctx.logger.debug(
+        { err: (err as Error).message, requisitionId: job.requisitionId },
+        'TRF PDF job not queued with its change: its event will queue it',
+      ),
+    );
 }

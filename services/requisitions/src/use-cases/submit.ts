@@ -21,10 +21,18 @@ import {
   partyNames,
   type RequisitionDeps,
 } from './context';
-import { getRequisition, conditional, checkOwnership, editable, checkFormat, approvalsAfter } from './shared';
+import {
+  getRequisition,
+  conditional,
+  checkOwnership,
+  editable,
+  checkFormat,
+  approvalsAfter,
+  queueTrfNow,
+} from './shared';
 import { createRequisition } from './edit';
 import { REQUISITION_CHANGE } from './audit';
-import { submissionKeyOf } from '../workers/trf-queue';
+import { trfJobOfSubmission } from '../workers/trf-queue';
 
 export function submissionProblems(form: RequisitionForm, user: SessionUser) {
   const problems = { ...submitProblems(form, ruleContext(user)) } as Partial<Record<BlockName, FieldErrors>>;
@@ -208,32 +216,8 @@ export async function submitRequisition(
     // nothing matched: read it again (already submitted by another request: the 409 above)
     if (res) {
       deps.ctx.nudgeOutbox();
-      if (createPdf) queueTrfNow(deps, id, now, event.id);
+      queueTrfNow(deps, trfJobOfSubmission(event));
     }
     return res;
   });
-}
-
-/**
- * The committed submission's TRF PDF job, queued now rather than when its event comes back from Kafka: the PDF is
- * made while Kafka is away, and sooner otherwise. Not awaited and never failing the submit: the event (committed
- * with the submission) queues the same job under the same id, so a job this add misses (Redis away, a crash right
- * after the commit) is still queued, and a job added twice runs once (docs/decisions.md "The TRF job, queued
- * twice").
- */
-function queueTrfNow(deps: RequisitionDeps, requisitionId: string, submittedOn: Date, eventId: string): void {
-  if (!deps.queueTrf) return;
-  deps
-    .queueTrf({
-      requisitionId,
-      submissionKey: submissionKeyOf(submittedOn),
-      submittedOn: submittedOn.toISOString(),
-      eventId,
-    })
-    .catch((err: unknown) =>
-      deps.ctx.logger.debug(
-        { err: (err as Error).message, requisitionId },
-        'TRF PDF job not queued at submit: the requisition-submitted event will queue it',
-      ),
-    );
 }

@@ -14,12 +14,13 @@ import { requisitionModels } from '../models';
 import { defineTrfQueue, submissionKeyOf, trfJobId, type TrfQueue } from './trf-queue';
 
 /**
- * A submit queues its TRF PDF job itself, at once after the commit (docs/decisions.md "The TRF job, queued
+ * A submit (and an Edit that changes the form) queues its TRF PDF job itself, at once after the commit (docs/decisions.md "The TRF job, queued
  * twice"): in a process that runs no consumers and no workers (an API server), the job is in the queue with no
  * Kafka in the way, under the id the requisition-submitted consumer would give it (so that add is a no-op).
  * Real store, Redis; Kafka unused by this path.
  */
 const ACC = { id: 'acc-trf-submit', name: 'TRF At Submit Clinic' };
+const API = '/portal/api/v1/testOrderForms';
 
 describe('a submit queues its TRF job without waiting for its event (real store, Redis)', () => {
   let sys: TestSystem;
@@ -90,5 +91,29 @@ describe('a submit queues its TRF job without waiting for its event (real store,
     );
     const jobs = await trf.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized', 'completed']);
     expect(jobs.filter((j) => j.data.requisitionId === id)).toEqual([]);
+  });
+  it("an Edit that changes the form queues its new TRF version's job itself, under its event's job id", async () => {
+    const id = await submit(false);
+    const before = await sys.app.inject({ method: 'GET', url: `${API}/${id}`, headers: auth });
+    const doc = before.json();
+    const edit = await sys.app.inject({
+      method: 'PUT',
+      url: `${API}/${id}`,
+      headers: auth,
+      payload: { version: doc.version, tumorSpecimen: { ...doc.tumorSpecimen, stage: 'IV' } },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const stored = await sys.ctx.mongo.collection('test_order_forms').findOne({ _id: id as never });
+    const changed = (stored!.outbox as Array<{ value: string }>)
+      .map((o) => parseEvent(JSON.parse(o.value)))
+      .find((e) => e.type === EVENT_TYPES['requisition-changed'])!;
+    const data = changed.data as { changes: string[]; changedOn: string; changedBy: { id: string } };
+    expect(data.changes).toContain('form-edited');
+    const job = await waitFor(
+      () => trf.queue.getJob(trfJobId(id, submissionKeyOf(data.changedOn))),
+      "the Edit's TRF version job",
+    );
+    expect(job.data).toMatchObject({ requisitionId: id, editedOn: data.changedOn, eventId: changed.id });
+    expect(job.data.editedBy?.id).toBe(data.changedBy.id);
   });
 });

@@ -84,6 +84,51 @@ export const submissionKeyOf = (submittedOn: string | Date): string => {
   return String(ms);
 };
 /** BullMQ job ids may not contain ':' */
+/**
+ * The TRF job a requisition-submitted event asks for (its `createPdf`), or null: what the consumer queues and what
+ * the submit queues at once (docs/decisions.md "The TRF job, queued twice").
+ */
+export function trfJobOfSubmission(event: {
+  id: string;
+  data: { requisitionId: string; submittedOn: string; createPdf?: boolean | null };
+}): TrfJobData | null {
+  const d = event.data;
+  if (!d.createPdf) return null;
+  return {
+    requisitionId: d.requisitionId,
+    submissionKey: submissionKeyOf(d.submittedOn),
+    submittedOn: d.submittedOn,
+    eventId: event.id,
+  };
+}
+
+/**
+ * The TRF version a requisition-changed event asks for: an Edit that changed what the submitted form says
+ * (`form-edited`), keyed by the edit's time and made by its editor; null otherwise.
+ */
+export function trfJobOfEdit(event: {
+  id: string;
+  data: {
+    requisitionId: string;
+    changes: readonly string[];
+    deleted?: boolean | null;
+    status?: string | null;
+    changedOn: string;
+    changedBy: { id: string; name: string };
+  };
+}): TrfJobData | null {
+  const d = event.data;
+  if (!d.changes.includes('form-edited') || d.deleted || d.status !== 'SUBMITTED') return null;
+  return {
+    requisitionId: d.requisitionId,
+    submissionKey: submissionKeyOf(d.changedOn),
+    submittedOn: d.changedOn,
+    editedOn: d.changedOn,
+    editedBy: d.changedBy,
+    eventId: event.id,
+  };
+}
+
 export const trfJobId = (requisitionId: string, submissionKey: string) =>
   `trf-${requisitionId}-${submissionKey}`;
 export const trfAttachmentId = trfJobId;
