@@ -14,7 +14,7 @@ import {
   requisitionBillingSummary,
 } from '@onco/domain';
 import { type RequisitionDoc, type RequisitionModels } from '../models';
-import type { TrfJobData } from '../workers/trf-queue';
+import type { TrfJobData } from '../workers/trf-jobs';
 
 /** Checks a user's own login password (counts toward the account's lockout); wired by the server. */
 export type SignatureVerifier = (userId: string, password: string) => Promise<boolean>;

@@ -28,7 +28,7 @@ import {
 import { createEvent, withOutbox, type RequisitionChange, type RequisitionChangedData } from '@onco/events';
 import type { RequisitionDoc } from '../models';
 import { requisitionByIdFilter } from '../resource';
-import { trfJobOfEdit, type TrfJobData } from '../workers/trf-queue';
+import { trfJobOfEdit, type TrfJobData } from '../workers/trf-jobs';
 import { REQUISITION_CHANGE } from './audit';
 import {
   MSG_NOT_FOUND,

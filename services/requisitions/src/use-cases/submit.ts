@@ -32,7 +32,7 @@ import {
 } from './shared';
 import { createRequisition } from './edit';
 import { REQUISITION_CHANGE } from './audit';
-import { trfJobOfSubmission } from '../workers/trf-queue';
+import { trfJobOfSubmission } from '../workers/trf-jobs';
 
 export function submissionProblems(form: RequisitionForm, user: SessionUser) {
   const problems = { ...submitProblems(form, ruleContext(user)) } as Partial<Record<BlockName, FieldErrors>>;
