@@ -2,7 +2,7 @@ import { isEventOf, runConsumer, withPrefix, type AnyEvent } from '@onco/events'
 import type { PlatformContext } from '@onco/platform';
 import type { ReferenceModels } from '../models';
 import { msgUndoNewRequisition } from '../patient-merges';
-import { PATIENT_CHANGE, patientTrail } from '../use-cases/audit';
+import { PATIENT_CHANGE, referenceTrail } from '../use-cases/audit';
 
 /** The reference service's consumer group for the requisition events (prefixed like the topics). */
 export const REFERENCE_PATIENT_GROUP = 'reference.patient-parties';
@@ -33,7 +33,7 @@ export async function applyPatientParties(models: ReferenceModels, p: PatientPar
   if (p.hospitalLocationId) add.hospitalLocationIds = p.hospitalLocationId;
   if (!p.patientId || Object.keys(add).length === 0) return false;
   const lacking = Object.entries(add).map(([field, id]) => ({ [field]: { $ne: id } }));
-  const after = await patientTrail(models.Patient.db).update(
+  const after = await referenceTrail(models.Patient.db).update(
     models.Patient,
     { _id: p.patientId, $or: lacking },
     { $addToSet: add },

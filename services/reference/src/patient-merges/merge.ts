@@ -10,7 +10,7 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import type { PatientDoc, PatientMergeDoc, ReferenceModels } from '../models';
-import { patientChangeInput, patientTrail } from '../use-cases/audit';
+import { patientChangeInput, referenceTrail } from '../use-cases/audit';
 import { requisitionCount } from './preview';
 import { MSG_MERGE_CHANGED } from './rules';
 
@@ -118,7 +118,7 @@ export async function recordPatientWrites(
   billingsOf: Set<string>,
   actor: ReturnType<typeof currentActor>,
 ) {
-  await patientTrail(models.Patient.db).recordIn(
+  await referenceTrail(models.Patient.db).recordIn(
     session,
     written.map((w) =>
       patientChangeInput(w.before, w.after, {
@@ -235,6 +235,6 @@ export async function mergePatients(
     );
     return doc.toObject() as PatientMergeDoc;
   });
-  patientTrail(models.Patient.db).recorded();
+  referenceTrail(models.Patient.db).recorded();
   return merged;
 }

@@ -9,7 +9,7 @@ import {
   type SessionUser,
 } from '@onco/platform';
 import type { PatientDoc, PatientMergeDoc, ReferenceModels } from '../models';
-import { patientTrail } from '../use-cases/audit';
+import { referenceTrail } from '../use-cases/audit';
 import { patientMergeEvent, recordPatientWrites, type PatientWrite } from './merge';
 import { MSG_UNDO_TARGET_EDITED } from './rules';
 
@@ -124,6 +124,6 @@ export async function undoMerge(
     if (!doc) throw conflict('The merge changed in the meantime; reload and try again.');
     return doc as PatientMergeDoc;
   });
-  patientTrail(models.Patient.db).recorded();
+  referenceTrail(models.Patient.db).recorded();
   return undone;
 }

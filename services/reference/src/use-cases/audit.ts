@@ -83,9 +83,6 @@ export const MAINTENANCE_WINDOW_CHANGE = recordChange<MaintenanceWindowDoc & Doc
 /** The audit trail of the connection the reference models live on (the process's one, as auditTrailOf(ctx)). */
 export const referenceTrail = (conn: Connection): AuditTrail => auditTrailOf({ mongo: conn });
 
-/** The patients' trail: the reference trail (patients live on the same connection). */
-export const patientTrail = referenceTrail;
-
 /** The entry of a change of a patient: its before and after, plus names the documents do not show (`billings.x`). */
 export const patientChangeInput = (
   before: Doc | null,

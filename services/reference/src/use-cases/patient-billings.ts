@@ -15,7 +15,7 @@ import type { PatientBillingDoc } from '../models';
 import { BILLING_LABELS, checkBilling, type BillingForm } from '../rules';
 import { mergedPatientError, patientScope } from '../routes/patients/resource';
 import { fieldErrors, loadScoped } from '../routes/shared';
-import { patientChangeInput, patientTrail } from './audit';
+import { patientChangeInput, referenceTrail } from './audit';
 import type { ReferenceDeps } from './deps';
 
 /**
@@ -104,7 +104,7 @@ const billingWrite = async (
   patientId: string,
   fn: (session: ClientSession) => Promise<BillingChange>,
 ) => {
-  const trail = patientTrail(models.Patient.db);
+  const trail = referenceTrail(models.Patient.db);
   const actor = currentActor();
   await inTransaction(models.PatientBilling.db, async (session) => {
     const p = await models.Patient.findOneAndUpdate(

@@ -1,7 +1,7 @@
 import type { SessionUser } from '@onco/platform';
 import { nextSequence } from '../models';
 import type { PatientForm } from '../rules';
-import { PATIENT_CHANGE, patientTrail } from './audit';
+import { PATIENT_CHANGE, referenceTrail } from './audit';
 import type { ReferenceDeps } from './deps';
 import { readablePatient } from './patient-picker';
 
@@ -58,7 +58,7 @@ export async function registerFromRequisition(
     createdBy: owner.userId,
     updatedBy: owner.userId,
   };
-  const created = await patientTrail(models.Patient.db)
+  const created = await referenceTrail(models.Patient.db)
     .create(models.Patient, doc, PATIENT_CHANGE)
     .catch(async (err) => {
       // two submits of one requisition at once: the other registered the patient first (same _id)

@@ -6,7 +6,7 @@ import {
 } from '@onco/domain';
 import { actorOf, badRequest, conflict, notFound, type SessionUser } from '@onco/platform';
 import { mergedPatientError, patientScope } from '../routes/patients/resource';
-import { PATIENT_CHANGE, patientTrail } from './audit';
+import { PATIENT_CHANGE, referenceTrail } from './audit';
 import type { ReferenceDeps } from './deps';
 
 /** Update Patient #: the patient's number now (fromId), the new one (toId) and the patient version read. */
@@ -51,7 +51,7 @@ export async function renumberPatient(
     throw conflict(msgPatientNumberInUse(toId), { field: 'toId' });
   const actor = actorOf(user);
   const now = new Date();
-  const updated = await patientTrail(models.Patient.db)
+  const updated = await referenceTrail(models.Patient.db)
     .update(
       models.Patient,
       {
